@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Strict settings for every target of ours (see apple/swift-log's manifest).
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "taskwidget",
+    products: [
+        .library(name: "TaskWidgetKit", targets: ["TaskWidgetKit"]),
+        .executable(name: "taskwidget", targets: ["taskwidget"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "TaskWidgetKit",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "taskwidget",
+            dependencies: [
+                "TaskWidgetKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetKitTests",
+            dependencies: [
+                "TaskWidgetKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["TaskWidgetKit"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,2 @@
+import TaskWidgetKit
+@main struct Main { static func main() {} }
