@@ -1,2 +1,59 @@
+import ArgumentParser
+import Foundation
+import Logging
 import TaskWidgetKit
-@main struct Main { static func main() {} }
+
+@main
+struct TaskWidgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "taskwidget",
+        abstract: "Your tasks at a glance: a task store, widget timelines, status bar text and PNG widgets.",
+        discussion: """
+            Examples:
+              taskwidget add "Pay rent" --due "tomorrow 9am" --list Home
+              taskwidget ls
+              taskwidget done 3f2a
+              taskwidget list add Work --color 1E90FF
+              taskwidget habit check "Drink water"
+              taskwidget demo --store /tmp/demo.sqlite
+
+            WHEN (for --due and --remind): 2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight,
+            fri, 17:00, 5pm, in 2h, in 30m, in 3d, +2h, tomorrow 5pm. A day without a time is due at
+            23:59 and reminds at 09:00. A time alone is its next occurrence.
+
+            Exit status: 0 ok, 64 bad usage or input, 65 bad data (damaged store, bad import), 74 I/O.
+            """,
+        subcommands: [
+            Add.self, Ls.self, Done.self, Undo.self, Start.self, Stop.self, Edit.self, Rm.self, Move.self,
+            ListCommand.self, HabitCommand.self, Export.self, Import.self, Demo.self,
+        ]
+    )
+
+    /// Runs the command; every failure is one `taskwidget: …` line on stderr and its exit status.
+    static func main() {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as TaskWidgetError {
+            fail(error.message, status: error.kind.exitStatus)
+        } catch {
+            let status = exitCode(for: error)
+            guard status != .success else { exit(withError: error) }
+            let firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
+            fail(firstLine.lowercasedFirst + ": see `taskwidget help`", status: status.rawValue)
+        }
+    }
+
+    private static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("taskwidget: \(message)\n".utf8))
+        Foundation.exit(status)
+    }
+}
+
+extension String {
+    fileprivate var lowercasedFirst: String {
+        guard let first, first.isUppercase, dropFirst().first?.isUppercase != true else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}

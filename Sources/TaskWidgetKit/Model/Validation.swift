@@ -1,0 +1,86 @@
+/// The input rules for what users type: titles, names, colors and icons. One place for each rule.
+public enum Validation {
+    /// The longest title or name accepted, in characters.
+    public static let maximumTitleLength = 1000
+    /// The longest habit icon accepted, in characters.
+    public static let maximumIconLength = 8
+
+    /// Trims surrounding whitespace and checks a task title: not empty, no control characters or
+    /// line breaks, at most ``maximumTitleLength`` characters.
+    public static func title(_ text: String, noun: String = "title") throws -> String {
+        let trimmed = text.trimmingWhitespace
+        guard !trimmed.isEmpty else {
+            throw TaskWidgetError(.usage, "the \(noun) is empty: give some text, e.g. \"Pay rent\"")
+        }
+        guard !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
+            throw TaskWidgetError(
+                .usage, "the \(noun) contains a control character or line break: use plain one-line text")
+        }
+        guard trimmed.count <= maximumTitleLength else {
+            throw TaskWidgetError(
+                .usage,
+                "the \(noun) is \(trimmed.count) characters long: the limit is \(maximumTitleLength)")
+        }
+        return trimmed
+    }
+
+    /// Checks a list or habit name with the title rules; `Inbox` is reserved for tasks without a list.
+    public static func listName(_ text: String) throws -> String {
+        let name = try title(text, noun: "list name")
+        guard name.lowercased() != "inbox" else {
+            throw TaskWidgetError(
+                .usage, "“Inbox” is reserved for tasks without a list: choose another name")
+        }
+        return name
+    }
+
+    /// Normalizes a color to six uppercase hex digits; accepts `#1e90ff`, `1E90FF`.
+    public static func colorHex(_ text: String) throws -> String {
+        var digits = Substring(text.trimmingWhitespace)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), digits.allSatisfy(\.isASCII) else {
+            throw TaskWidgetError(
+                .usage, "“\(text.sanitizedForMessage)” is not a color: use six hex digits like 1E90FF or #1e90ff")
+        }
+        return digits.uppercased()
+    }
+
+    /// Checks a habit icon: a short text or an emoji, one line.
+    public static func icon(_ text: String) throws -> String {
+        let trimmed = text.trimmingWhitespace
+        guard !trimmed.isEmpty, trimmed.count <= maximumIconLength,
+            !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak)
+        else {
+            throw TaskWidgetError(
+                .usage, "the icon must be 1 to \(maximumIconLength) characters, e.g. 💧 or ✓")
+        }
+        return trimmed
+    }
+}
+
+extension String {
+    /// The text without leading and trailing whitespace and line breaks.
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+
+    /// The text made safe to quote in a one-line error message: control characters dropped,
+    /// at most 40 characters.
+    public var sanitizedForMessage: String {
+        let clean = String(String.UnicodeScalarView(unicodeScalars.filter { !$0.isControlOrLineBreak }))
+        return clean.count > 40 ? clean.prefix(39) + "…" : clean
+    }
+}
+
+extension Unicode.Scalar {
+    /// Control characters (Cc) and line or paragraph separators: never allowed in one-line text.
+    var isControlOrLineBreak: Bool {
+        switch properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+}

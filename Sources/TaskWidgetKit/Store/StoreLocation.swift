@@ -1,0 +1,31 @@
+/// Where the store file is, resolved from `--store`, `TASKWIDGET_STORE` or the XDG default.
+public struct StoreLocation: Sendable, Equatable {
+    public var path: String
+    /// The default location's folder is created on first write; a folder the user named must exist.
+    public var isDefault: Bool
+
+    public init(path: String, isDefault: Bool) {
+        self.path = path
+        self.isDefault = isDefault
+    }
+
+    /// Resolves the store path: `--store PATH`, else `TASKWIDGET_STORE`, else
+    /// `$XDG_DATA_HOME/taskwidget/tasks.sqlite`, else `~/.local/share/taskwidget/tasks.sqlite`.
+    public static func resolve(explicitPath: String?, environment: [String: String]) throws -> StoreLocation {
+        if let explicitPath, !explicitPath.isEmpty {
+            return StoreLocation(path: explicitPath, isDefault: false)
+        }
+        if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {
+            return StoreLocation(path: path, isDefault: false)
+        }
+        // XDG: a relative XDG_DATA_HOME is invalid and must be ignored.
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return StoreLocation(path: dataHome + "/taskwidget/tasks.sqlite", isDefault: true)
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw TaskWidgetError(
+                .usage, "HOME is not set, so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
+        }
+        return StoreLocation(path: home + "/.local/share/taskwidget/tasks.sqlite", isDefault: true)
+    }
+}

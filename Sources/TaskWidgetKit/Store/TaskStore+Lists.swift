@@ -1,0 +1,93 @@
+public import Foundation
+import GRDB
+
+/// A list with how many tasks it holds, as `list ls` shows it.
+public struct ListSummary: Sendable, Equatable {
+    public var list: TaskList
+    public var openCount: Int
+    public var totalCount: Int
+}
+
+extension TaskStore {
+    /// Creates a list at the end of the list order.
+    public func addList(named name: String, colorHex: String?, now: Date) throws -> TaskList {
+        let name = try Validation.listName(name)
+        let colorHex = try colorHex.map(Validation.colorHex) ?? TaskList.defaultColorHex
+        return try write { db in
+            try Self.ensureListNameIsFree(name, in: db)
+            let order = try Int.fetchOne(db, sql: "SELECT max(sortOrder) FROM taskList").map { $0 + 1 } ?? 0
+            let list = TaskList(name: name, colorHex: colorHex, createdAt: now, sortOrder: order)
+            try list.insert(db)
+            return list
+        }
+    }
+
+    /// Every list in order, with its open and total task counts.
+    public func listSummaries() throws -> [ListSummary] {
+        try read { db in
+            let lists = try TaskList.order(Column("sortOrder"), Column("createdAt")).fetchAll(db)
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT listID, count(*) AS total, sum(NOT isCompleted) AS open FROM task WHERE listID IS NOT NULL GROUP BY listID")
+            let counts = Dictionary(uniqueKeysWithValues: rows.map { row in
+                (row["listID"] as String, (open: row["open"] as Int, total: row["total"] as Int))
+            })
+            return lists.map { list in
+                let count = counts[list.id.uuidString.lowercased()] ?? (0, 0)
+                return ListSummary(list: list, openCount: count.open, totalCount: count.total)
+            }
+        }
+    }
+
+    /// Renames a list; changing only the case of its name is allowed.
+    public func renameList(_ name: String, to newName: String) throws -> TaskList {
+        let newName = try Validation.listName(newName)
+        return try write { db in
+            var list = try Self.list(named: name, in: db)
+            if newName.lowercased() != list.name.lowercased() {
+                try Self.ensureListNameIsFree(newName, in: db)
+            }
+            list.name = newName
+            try list.update(db)
+            return list
+        }
+    }
+
+    /// Sets a list's color.
+    public func setListColor(_ name: String, colorHex: String) throws -> TaskList {
+        let colorHex = try Validation.colorHex(colorHex)
+        return try write { db in
+            var list = try Self.list(named: name, in: db)
+            list.colorHex = colorHex
+            try list.update(db)
+            return list
+        }
+    }
+
+    /// Deletes a list and, by cascade, its tasks. Returns the list and how many tasks went with it.
+    public func deleteList(_ name: String) throws -> (list: TaskList, deletedTaskCount: Int) {
+        try write { db in
+            let list = try Self.list(named: name, in: db)
+            let count = try TaskItem.filter(Column("listID") == list.id.uuidString.lowercased()).fetchCount(db)
+            try list.delete(db)
+            return (list, count)
+        }
+    }
+
+    /// The list with this name, compared case-insensitively (Unicode-aware).
+    static func list(named name: String, in db: Database) throws -> TaskList {
+        let lists = try TaskList.order(Column("sortOrder")).fetchAll(db)
+        if let list = lists.first(where: { $0.name.lowercased() == name.trimmingWhitespace.lowercased() }) {
+            return list
+        }
+        let known = lists.isEmpty ? "there are no lists yet" : "the lists are " + lists.map(\.name).joined(separator: ", ")
+        throw TaskWidgetError(
+            .usage, "no list is named “\(name.sanitizedForMessage)”: \(known) (create one with `taskwidget list add NAME`)")
+    }
+
+    private static func ensureListNameIsFree(_ name: String, in db: Database) throws {
+        let lists = try TaskList.fetchAll(db)
+        if let existing = lists.first(where: { $0.name.lowercased() == name.lowercased() }) {
+            throw TaskWidgetError(.usage, "a list named “\(existing.name)” already exists: choose another name")
+        }
+    }
+}

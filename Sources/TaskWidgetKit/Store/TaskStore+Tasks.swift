@@ -1,0 +1,249 @@
+public import Foundation
+import GRDB
+
+/// Which tasks a command or a widget looks at (SPEC §4 `scope`).
+public enum TaskScope: Sendable, Equatable {
+    /// Every task, in the Inbox and in every list.
+    case all
+    /// The tasks without a list.
+    case inbox
+    /// The tasks of the list with this name (case-insensitive).
+    case list(String)
+}
+
+/// A task to create: the title and optional fields as the user gave them.
+public struct NewTask: Sendable {
+    public var title: String
+    public var dueDate: Date?
+    public var reminderDate: Date?
+    /// The list's name; `nil` puts the task in the Inbox.
+    public var listName: String?
+
+    public init(title: String, dueDate: Date? = nil, reminderDate: Date? = nil, listName: String? = nil) {
+        self.title = title
+        self.dueDate = dueDate
+        self.reminderDate = reminderDate
+        self.listName = listName
+    }
+}
+
+/// A change to one optional field: set it to a value, or clear it.
+public enum FieldChange<Value: Sendable>: Sendable {
+    case set(Value)
+    case clear
+
+    var value: Value? {
+        if case .set(let value) = self { value } else { nil }
+    }
+}
+
+/// The fields `edit` changes; `nil` leaves a field as it is.
+public struct TaskChanges: Sendable {
+    public var title: String?
+    public var dueDate: FieldChange<Date>?
+    public var reminderDate: FieldChange<Date>?
+    /// `.set(name)` moves the task to that list, `.clear` to the Inbox.
+    public var list: FieldChange<String>?
+
+    public init(
+        title: String? = nil, dueDate: FieldChange<Date>? = nil, reminderDate: FieldChange<Date>? = nil,
+        list: FieldChange<String>? = nil
+    ) {
+        self.title = title
+        self.dueDate = dueDate
+        self.reminderDate = reminderDate
+        self.list = list
+    }
+
+    public var isEmpty: Bool { title == nil && dueDate == nil && reminderDate == nil && list == nil }
+}
+
+/// A task with the list it belongs to (`nil` = Inbox), as `ls` shows it.
+public struct ListedTask: Sendable, Equatable {
+    public var task: TaskItem
+    public var list: TaskList?
+}
+
+extension TaskStore {
+    /// Creates a task at the end of its list (or the Inbox) and returns it.
+    public func addTask(_ newTask: NewTask, now: Date) throws -> TaskItem {
+        let title = try Validation.title(newTask.title)
+        return try write { db in
+            let list = try newTask.listName.map { try Self.list(named: $0, in: db) }
+            let task = TaskItem(
+                title: title, dueDate: newTask.dueDate, reminderDate: newTask.reminderDate,
+                listID: list?.id, sortOrder: try Self.nextSortOrder(in: list?.id, db), createdAt: now)
+            try task.insert(db)
+            return task
+        }
+    }
+
+    /// The tasks in `scope` in display order: the Inbox first, then each list in its order; within
+    /// each, sortOrder then createdAt. Completed tasks only when `includeCompleted`.
+    public func tasks(in scope: TaskScope, includeCompleted: Bool) throws -> [ListedTask] {
+        try read { db in
+            let lists = try TaskList.order(Column("sortOrder"), Column("createdAt")).fetchAll(db)
+            var request = TaskItem.all()
+            if !includeCompleted { request = request.filter(Column("isCompleted") == false) }
+            switch scope {
+            case .all: break
+            case .inbox: request = request.filter(Column("listID") == nil)
+            case .list(let name):
+                let list = try Self.list(named: name, in: db)
+                request = request.filter(Column("listID") == list.id.uuidString.lowercased())
+            }
+            let listByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })
+            return try Self.orderedTasks(request.fetchAll(db), lists: lists)
+                .map { ListedTask(task: $0, list: $0.listID.flatMap { listByID[$0] }) }
+        }
+    }
+
+    /// Display order: the Inbox first, then each list in list order; within each, ``TaskItem/precedes(_:_:)``.
+    static func orderedTasks(_ tasks: [TaskItem], lists: [TaskList]) -> [TaskItem] {
+        let ordered = lists.sorted { ($0.sortOrder, $0.createdAt) < ($1.sortOrder, $1.createdAt) }
+        let rank = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1.id, $0) })
+        return tasks.sorted { lhs, rhs in
+            let (left, right) = (lhs.listID.flatMap { rank[$0] } ?? -1, rhs.listID.flatMap { rank[$0] } ?? -1)
+            return left != right ? left < right : TaskItem.precedes(lhs, rhs)
+        }
+    }
+
+    /// The task whose id starts with `idPrefix` (4 or more hex digits).
+    public func task(withID idPrefix: String) throws -> TaskItem {
+        try read { db in try Self.resolveTask(idPrefix, in: db) }
+    }
+
+    /// Completes the tasks (idempotent) and returns them as they are now.
+    public func completeTasks(_ idPrefixes: [String], now: Date) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.complete(at: now) }
+    }
+
+    /// Reopens completed tasks (idempotent) and returns them.
+    public func uncompleteTasks(_ idPrefixes: [String], now: Date) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.uncomplete(at: now) }
+    }
+
+    /// Marks the tasks active and returns them.
+    public func startTasks(_ idPrefixes: [String], now: Date) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.start(at: now) }
+    }
+
+    /// Puts active tasks back to not started and returns them.
+    public func stopTasks(_ idPrefixes: [String], now: Date) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.stop(at: now) }
+    }
+
+    /// Applies `changes` to one task and returns it. Moving to another list puts it at that list's end.
+    public func editTask(_ idPrefix: String, _ changes: TaskChanges, now: Date) throws -> TaskItem {
+        let title = try changes.title.map { try Validation.title($0) }
+        return try write { db in
+            var task = try Self.resolveTask(idPrefix, in: db)
+            let original = task
+            if let title { task.title = title }
+            if let change = changes.dueDate { task.dueDate = change.value }
+            if let change = changes.reminderDate { task.reminderDate = change.value }
+            if let change = changes.list {
+                let listID = try change.value.map { try Self.list(named: $0, in: db).id }
+                if listID != task.listID {
+                    task.listID = listID
+                    task.sortOrder = try Self.nextSortOrder(in: listID, db)
+                }
+            }
+            if task != original {
+                task.modifiedAt = now
+                try task.update(db)
+            }
+            return task
+        }
+    }
+
+    /// Deletes the tasks and returns what was deleted.
+    public func deleteTasks(_ idPrefixes: [String]) throws -> [TaskItem] {
+        try write { db in
+            let tasks = try Self.resolveTasks(idPrefixes, in: db)
+            for task in tasks { try task.delete(db) }
+            return tasks
+        }
+    }
+
+    /// Moves a task to the 1-based `position` among the open tasks of its list (as `ls` shows them;
+    /// among all of them for a completed task) and renumbers the list's sortOrder.
+    public func moveTask(_ idPrefix: String, to position: Int, now: Date) throws -> TaskItem {
+        guard position >= 1 else {
+            throw TaskWidgetError(.usage, "position \(position) is not valid: positions start at 1")
+        }
+        return try write { db in
+            var moved = try Self.resolveTask(idPrefix, in: db)
+            var siblings = try TaskItem
+                .filter(Column("listID") == moved.listID?.uuidString.lowercased())
+                .filter(Column("id") != moved.id.uuidString.lowercased())
+                .fetchAll(db)
+                .sorted(by: TaskItem.precedes)
+            let visible = siblings.indices.filter { moved.isCompleted || !siblings[$0].isCompleted }
+            let index = position - 1 < visible.count ? visible[position - 1] : (visible.last.map { $0 + 1 } ?? 0)
+            moved.modifiedAt = now
+            siblings.insert(moved, at: index)
+            for (order, var task) in siblings.enumerated() where task.sortOrder != order || task.id == moved.id {
+                task.sortOrder = order
+                try task.update(db)
+                if task.id == moved.id { moved = task }
+            }
+            return moved
+        }
+    }
+
+    private func modifyTasks(_ idPrefixes: [String], _ change: @escaping @Sendable (inout TaskItem) -> Void) throws -> [TaskItem] {
+        try write { db in
+            try Self.resolveTasks(idPrefixes, in: db).map { task in
+                var changed = task
+                change(&changed)
+                if changed != task { try changed.update(db) }
+                return changed
+            }
+        }
+    }
+
+    // MARK: - Resolution
+
+    static func resolveTasks(_ idPrefixes: [String], in db: Database) throws -> [TaskItem] {
+        var seen = Set<UUID>()
+        return try idPrefixes.map { try resolveTask($0, in: db) }.filter { seen.insert($0.id).inserted }
+    }
+
+    /// Finds the one task whose id starts with `text`; unknown and ambiguous prefixes are errors.
+    static func resolveTask(_ text: String, in db: Database) throws -> TaskItem {
+        let prefix = try canonicalIDPrefix(text)
+        let matches = try TaskItem.fetchAll(db, sql: "SELECT * FROM task WHERE id GLOB ? LIMIT 6", arguments: [prefix + "*"])
+        switch matches.count {
+        case 1:
+            return matches[0]
+        case 0:
+            throw TaskWidgetError(.usage, "no task has the id \(text.sanitizedForMessage): see `taskwidget ls --all` for the ids")
+        default:
+            let candidates = matches.prefix(5).map { "\($0.id.shortID) (\($0.title.sanitizedForMessage))" }
+            throw TaskWidgetError(
+                .usage, "the id \(text.sanitizedForMessage) is ambiguous, it matches \(candidates.joined(separator: ", ")): type more characters")
+        }
+    }
+
+    /// `3F2A-9c1b…` → `3f2a9c1b-…` as stored: lowercase hex with dashes at the UUID positions.
+    static func canonicalIDPrefix(_ text: String) throws -> String {
+        let hex = text.filter { $0 != "-" }.lowercased()
+        guard hex.count >= 4, hex.count <= 32, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+            throw TaskWidgetError(
+                .usage, "“\(text.sanitizedForMessage)” is not a task id: use the id `taskwidget ls` prints (4 or more of its characters)")
+        }
+        var canonical = ""
+        for (offset, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(offset) { canonical.append("-") }
+            canonical.append(character)
+        }
+        return canonical
+    }
+
+    static func nextSortOrder(in listID: UUID?, _ db: Database) throws -> Int {
+        let maximum = try Int.fetchOne(
+            db, sql: "SELECT max(sortOrder) FROM task WHERE listID IS ?", arguments: [listID?.uuidString.lowercased()])
+        return maximum.map { $0 + 1 } ?? 0
+    }
+}

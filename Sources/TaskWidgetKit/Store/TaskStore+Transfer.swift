@@ -1,0 +1,193 @@
+public import Foundation
+import GRDB
+
+/// The whole store as one JSON document (`export` / `import`): a lossless round trip.
+public struct StoreExport: Codable, Sendable, Equatable {
+    /// A habit with its completions.
+    public struct HabitRecord: Codable, Sendable, Equatable {
+        public var habit: Habit
+        public var completions: [Completion]
+    }
+
+    /// One day's record of a habit.
+    public struct Completion: Codable, Sendable, Equatable {
+        public var day: LocalDay
+        public var status: HabitStatus
+    }
+
+    /// The format's name and version, checked on import.
+    public static let currentSchema = "taskwidget.export/1"
+
+    public var schema: String
+    public var lists: [TaskList]
+    public var tasks: [TaskItem]
+    public var habits: [HabitRecord]
+
+    public init(lists: [TaskList] = [], tasks: [TaskItem] = [], habits: [HabitRecord] = []) {
+        self.schema = Self.currentSchema
+        self.lists = lists
+        self.tasks = tasks
+        self.habits = habits
+    }
+
+    /// Pretty, key-sorted JSON with UTC instants (see ``InstantFormat``).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(InstantFormat.utc(date))
+        }
+        return try encoder.encode(self)
+    }
+
+    /// Reads an export; a malformed document is a `.data` error naming the first bad field.
+    public static func decode(_ data: Data, source: String) throws -> StoreExport {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = InstantFormat.parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "expected an ISO 8601 instant such as 2026-11-23T08:00:00Z")
+            }
+            return date
+        }
+        let export: StoreExport
+        do {
+            export = try decoder.decode(StoreExport.self, from: data)
+        } catch let error as DecodingError {
+            throw TaskWidgetError(.data, "\(source) is not a taskwidget export: \(error.summary)")
+        } catch {
+            throw TaskWidgetError(.data, "\(source) is not valid JSON: check the file")
+        }
+        guard export.schema == currentSchema else {
+            throw TaskWidgetError(
+                .data, "\(source) has schema “\(export.schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)")
+        }
+        return export
+    }
+}
+
+extension TaskStore {
+    /// Everything in the store, in a stable order.
+    public func export() throws -> StoreExport {
+        try read { db in
+            let completions = try HabitCompletion.order(Column("day")).fetchAll(db)
+            let byHabit = Dictionary(grouping: completions, by: \.habitID)
+            return StoreExport(
+                lists: try TaskList.order(Column("sortOrder"), Column("createdAt"), Column("id")).fetchAll(db),
+                tasks: try Self.orderedTasks(TaskItem.fetchAll(db), lists: TaskList.fetchAll(db)),
+                habits: try Habit.order(Column("createdAt"), Column("id")).fetchAll(db).map { habit in
+                    StoreExport.HabitRecord(
+                        habit: habit,
+                        completions: (byHabit[habit.id] ?? []).map { StoreExport.Completion(day: $0.day, status: $0.status) })
+                })
+        }
+    }
+
+    /// Adds everything in `export` to the store in one transaction; records whose id is already in
+    /// the store are replaced. The whole document is checked first: one bad record changes nothing.
+    /// Returns how many lists, tasks and habits were imported.
+    @discardableResult
+    public func importing(_ export: StoreExport, source: String) throws -> (lists: Int, tasks: Int, habits: Int) {
+        let export = try export.normalized(source: source)
+        return try write { db in
+            for list in export.lists {
+                let clash = try TaskList.fetchAll(db).first { $0.id != list.id && $0.name.lowercased() == list.name.lowercased() }
+                if let clash {
+                    throw TaskWidgetError(
+                        .data, "\(source): the list “\(clash.name)” already exists in the store with another id: rename one of them first")
+                }
+                try list.upsert(db)
+            }
+            for task in export.tasks {
+                if let listID = task.listID, try !TaskList.exists(db, key: listID.uuidString.lowercased()) {
+                    throw TaskWidgetError(.data, "\(source): task \(task.id.shortID) refers to a list that is not in the file or the store")
+                }
+                try task.upsert(db)
+            }
+            for record in export.habits {
+                let clash = try Habit.fetchAll(db).first { $0.id != record.habit.id && $0.name.lowercased() == record.habit.name.lowercased() }
+                if let clash {
+                    throw TaskWidgetError(
+                        .data, "\(source): the habit “\(clash.name)” already exists in the store with another id: rename one of them first")
+                }
+                try record.habit.upsert(db)
+                for completion in record.completions {
+                    try HabitCompletion(habitID: record.habit.id, day: completion.day, status: completion.status).upsert(db)
+                }
+            }
+            return (export.lists.count, export.tasks.count, export.habits.count)
+        }
+    }
+}
+
+extension StoreExport {
+    /// Applies the same rules as the commands, so an import cannot bring in what `add` refuses, and
+    /// returns the document with names, titles and colors in their normal form.
+    func normalized(source: String) throws -> StoreExport {
+        func check<T>(_ field: String, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as TaskWidgetError {
+                throw TaskWidgetError(.data, "\(source): \(field): \(error.message)")
+            }
+        }
+        func ensureUnique<T: Hashable>(_ values: [T], _ what: String) throws {
+            var seen = Set<T>()
+            if let duplicate = values.first(where: { !seen.insert($0).inserted }) {
+                throw TaskWidgetError(.data, "\(source): \(what) \(duplicate) appears twice")
+            }
+        }
+        var result = self
+        for index in lists.indices {
+            try check("lists[\(index)]") {
+                result.lists[index].name = try Validation.listName(lists[index].name)
+                result.lists[index].colorHex = try Validation.colorHex(lists[index].colorHex)
+            }
+        }
+        for (index, task) in tasks.enumerated() {
+            try check("tasks[\(index)]") {
+                result.tasks[index].title = try Validation.title(task.title)
+                guard task.isCompleted == (task.state == .completed), task.isCompleted == (task.completedAt != nil) else {
+                    throw TaskWidgetError(.data, "isCompleted, state and completedAt disagree")
+                }
+            }
+        }
+        for (index, record) in habits.enumerated() {
+            try check("habits[\(index)]") {
+                result.habits[index].habit.name = try Validation.title(record.habit.name, noun: "habit name")
+                result.habits[index].habit.icon = try Validation.icon(record.habit.icon)
+                result.habits[index].habit.colorHex = try Validation.colorHex(record.habit.colorHex)
+                try ensureUnique(record.completions.map(\.day), "completion day")
+            }
+        }
+        try ensureUnique(result.lists.map(\.id), "list id")
+        try ensureUnique(result.lists.map { $0.name.lowercased() }, "list name")
+        try ensureUnique(result.tasks.map(\.id), "task id")
+        try ensureUnique(result.habits.map(\.habit.id), "habit id")
+        try ensureUnique(result.habits.map { $0.habit.name.lowercased() }, "habit name")
+        return result
+    }
+}
+
+extension DecodingError {
+    /// `tasks[3].dueDate: expected an ISO 8601 instant…`: where the document is wrong, and how.
+    var summary: String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the document" : text)
+        }
+        switch self {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "the JSON is malformed"
+                : "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "the document is malformed"
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+public import Logging
+
+/// The user's tasks, lists and habits in one SQLite file (SPEC §3).
+///
+/// Writers open it with ``open(at:mode:logger:)`` in `.readWrite` mode, which creates and migrates
+/// the file; display commands use `.readOnly`, which never creates, migrates or modifies it.
+///
+/// ```swift
+/// let store = try TaskStore.open(at: location, mode: .readWrite, logger: logger)
+/// let task = try store.addTask(NewTask(title: "Pay rent"), now: now)
+/// ```
+public final class TaskStore: Sendable {
+    public enum AccessMode: Sendable {
+        case readOnly
+        case readWrite
+    }
+
+    public let path: String
+    public let mode: AccessMode
+    let database: any DatabaseWriter
+    let logger: Logger
+
+    private init(path: String, mode: AccessMode, database: any DatabaseWriter, logger: Logger) {
+        self.path = path
+        self.mode = mode
+        self.database = database
+        self.logger = logger
+    }
+
+    /// Opens the store. In `.readWrite` mode a missing file is created (and the default folder with
+    /// it) and migrated; in `.readOnly` mode a missing store is an error and nothing is written.
+    public static func open(at location: StoreLocation, mode: AccessMode, logger: Logger) throws -> TaskStore {
+        let path = location.path
+        try checkPath(location, mode: mode)
+        var configuration = Configuration()
+        configuration.readonly = mode == .readOnly
+        // Concurrent writers wait for each other instead of failing.
+        configuration.busyMode = .timeout(15)
+        configuration.prepareDatabase { db in
+            // Every acknowledged write reaches the disk (seed NFR6: zero data loss).
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+        }
+        do {
+            let database: any DatabaseWriter
+            switch mode {
+            case .readWrite:
+                database = try DatabasePool(path: path, configuration: configuration)
+                try migrate(database, path: path)
+            case .readOnly:
+                // One read-only connection: the cheapest open for a status bar.
+                database = try DatabaseQueue(path: path, configuration: configuration)
+                try checkSchema(database, path: path)
+            }
+            logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)"])
+            return TaskStore(path: path, mode: mode, database: database, logger: logger)
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    /// Runs `body` in one write transaction; any error rolls everything back.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        guard mode == .readWrite else {
+            throw TaskWidgetError(.usage, "the store was opened read-only")
+        }
+        do {
+            return try database.write(body)
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    /// Runs `body` on one consistent snapshot of the store.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    private static func checkPath(_ location: StoreLocation, mode: AccessMode) throws {
+        let fileManager = FileManager.default
+        let path = location.path
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else {
+                throw TaskWidgetError(.io, "\(path) is a folder, not a store file: pass --store with a file path")
+            }
+            let type = (try? fileManager.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+            guard type == .typeRegular else {
+                throw TaskWidgetError(
+                    .io, "\(path) is not a regular file: pass --store with the path of a store file")
+            }
+            return
+        }
+        if (try? fileManager.destinationOfSymbolicLink(atPath: path)) != nil {
+            throw TaskWidgetError(.io, "\(path) is a dangling or looping symbolic link: fix it or pass another --store")
+        }
+        switch mode {
+        case .readOnly:
+            throw TaskWidgetError(
+                .io, "there is no store at \(path) yet: add a task with `taskwidget add TITLE` or try `taskwidget demo`")
+        case .readWrite:
+            let folder = (path as NSString).deletingLastPathComponent
+            let folderPath = folder.isEmpty ? "." : folder
+            if location.isDefault && !fileManager.fileExists(atPath: folderPath) {
+                do {
+                    try fileManager.createDirectory(
+                        atPath: folderPath, withIntermediateDirectories: true,
+                        attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw TaskWidgetError(.io, "cannot create the folder \(folderPath): check its permissions")
+                }
+            }
+            guard fileManager.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw TaskWidgetError(
+                    .io, "the folder \(folderPath) does not exist: create it first or pass another --store")
+            }
+            guard fileManager.isWritableFile(atPath: folderPath) else {
+                throw TaskWidgetError(
+                    .io, "the folder \(folderPath) is not writable: fix its permissions or pass another --store")
+            }
+        }
+    }
+
+    /// Brings the schema up to date. Several processes may race to migrate a new store: the loser's
+    /// transaction fails and is rolled back, and it then finds the migrations applied.
+    private static func migrate(_ database: any DatabaseWriter, path: String) throws {
+        try checkSchema(database, path: path, allowEmpty: true)
+        let migrator = Migrations.migrator
+        if try database.read(migrator.hasCompletedMigrations) { return }
+        do {
+            try migrator.migrate(database)
+        } catch {
+            guard try database.read(migrator.hasCompletedMigrations) else { throw error }
+        }
+    }
+
+    /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
+    private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws {
+        let migrator = Migrations.migrator
+        try database.read { db in
+            guard try db.tableExists("grdb_migrations") else {
+                let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                if tableCount == 0 && allowEmpty { return }
+                throw TaskWidgetError(
+                    .data,
+                    tableCount == 0
+                        ? "the store \(path) is empty: add a task with `taskwidget add TITLE` to set it up"
+                        : "\(path) is an SQLite database but not a taskwidget store: pass another --store")
+            }
+            if try migrator.hasBeenSuperseded(db) {
+                throw TaskWidgetError(
+                    .data, "the store \(path) was written by a newer taskwidget: upgrade taskwidget to use it")
+            }
+            if !allowEmpty, try !migrator.hasCompletedMigrations(db) {
+                throw TaskWidgetError(
+                    .data, "the store \(path) needs an upgrade: run a write command such as `taskwidget list ls`")
+            }
+        }
+    }
+}

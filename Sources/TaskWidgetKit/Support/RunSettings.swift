@@ -1,0 +1,31 @@
+public import Foundation
+
+/// The clock and time zone of one run, resolved once at the command's edge and passed down.
+public enum RunSettings {
+    /// `--tz ZONE`, else `TZ`, else the system zone. An unknown zone is an error, never UTC.
+    public static func timeZone(argument: String?, environment: [String: String], system: TimeZone) throws -> TimeZone {
+        if let argument {
+            guard let zone = TimeZone(identifier: argument) else {
+                throw TaskWidgetError(.usage, "unknown time zone “\(argument.sanitizedForMessage)” in --tz: use a name like Europe/Berlin or UTC")
+            }
+            return zone
+        }
+        if var name = environment["TZ"], !name.isEmpty {
+            if name.hasPrefix(":") { name.removeFirst() }
+            if name.hasPrefix("/"), let range = name.range(of: "zoneinfo/") {
+                name = String(name[range.upperBound...])
+            }
+            guard let zone = TimeZone(identifier: name) else {
+                throw TaskWidgetError(.usage, "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to a name like Europe/Berlin, or pass --tz")
+            }
+            return zone
+        }
+        return system
+    }
+
+    /// `--now ISO8601`, else the clock, rounded to the millisecond the store keeps.
+    public static func now(argument: String?, timeZone: TimeZone, clock: Date) throws -> Date {
+        let instant = try argument.map { try WhenParser.parseInstant($0, timeZone: timeZone) } ?? clock
+        return Date(timeIntervalSince1970: (instant.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import TaskWidgetKit
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Manage lists (the Inbox is the tasks without a list).",
+        subcommands: [Add.self, Ls.self, Rename.self, Color.self, Rm.self],
+        defaultSubcommand: Ls.self)
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a list.", discussion: "Example: taskwidget list add Work --color 1E90FF")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The list's name (unique, case-insensitive).") var name: String
+        @Option(help: ArgumentHelp("Six hex digits (default 007AFF).", valueName: "hex")) var color: String?
+
+        func run() throws {
+            let context = try options.context()
+            let list = try context.storeForWriting().addList(named: name, colorHex: color, now: context.now)
+            print("Created list \(list.name) #\(list.colorHex)")
+        }
+    }
+
+    struct Ls: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the lists with their task counts.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() throws {
+            let context = try options.context()
+            let lists = try context.storeForReading().listSummaries()
+            print(Listing(now: context.now, timeZone: context.timeZone).table(lists), terminator: "")
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a list.", discussion: "Example: taskwidget list rename Work Job")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The list's current name.") var old: String
+        @Argument(help: "Its new name.") var new: String
+
+        func run() throws {
+            let list = try options.context().storeForWriting().renameList(old, to: new)
+            print("Renamed list to \(list.name)")
+        }
+    }
+
+    struct Color: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a list's color.", discussion: "Example: taskwidget list color Work FF9500")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The list's name.") var name: String
+        @Argument(help: "Six hex digits, e.g. FF9500.") var hex: String
+
+        func run() throws {
+            let list = try options.context().storeForWriting().setListColor(name, colorHex: hex)
+            print("List \(list.name) is now #\(list.colorHex)")
+        }
+    }
+
+    struct Rm: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a list and all its tasks.", discussion: "Example: taskwidget list rm Errands --yes")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The list's name.") var name: String
+        @Flag(help: "Confirm that the list's tasks are deleted too.") var yes = false
+
+        func run() throws {
+            let context = try options.context()
+            guard yes else {
+                throw ValidationError("deleting a list deletes its tasks too: add --yes to confirm")
+            }
+            let (list, count) = try context.storeForWriting().deleteList(name)
+            print("Deleted list \(list.name) and its \(count) task\(count == 1 ? "" : "s")")
+        }
+    }
+}

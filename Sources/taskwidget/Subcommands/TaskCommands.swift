@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import TaskWidgetKit
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a task and print its id.",
+        discussion: """
+            Examples:
+              taskwidget add "Pay rent" --due "tomorrow 9am" --list Home
+              taskwidget add "Call mom" --due fri --remind "fri 5pm"
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The task's title.") var title: String
+    @Option(help: ArgumentHelp("Put it in this list (default: the Inbox).", valueName: "name")) var list: String?
+    @Option(help: ArgumentHelp("When it is due (see WHEN in `taskwidget help`).", valueName: "when")) var due: String?
+    @Option(help: ArgumentHelp("When to be reminded.", valueName: "when")) var remind: String?
+
+    func run() throws {
+        let context = try options.context()
+        let newTask = NewTask(
+            title: title, dueDate: try due.map { try context.date($0, for: .due) },
+            reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: list)
+        let task = try context.storeForWriting().addTask(newTask, now: context.now)
+        print(task.id.shortID)
+    }
+}
+
+struct Ls: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List open tasks (or all with --all).",
+        discussion: """
+            Marks: ○ open, ! overdue, ▶ active, ✓ completed.
+            Examples:
+              taskwidget ls
+              taskwidget ls --list Work --all
+              taskwidget ls --inbox --format json
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var scope: ScopeOptions
+    @Flag(help: "Include completed tasks.") var all = false
+    @Option(help: "table or json.") var format: Format = .table
+
+    func run() throws {
+        let context = try options.context()
+        let tasks = try context.storeForReading().tasks(in: scope.scope, includeCompleted: all)
+        let listing = Listing(now: context.now, timeZone: context.timeZone)
+        print(format == .json ? try listing.json(tasks) : listing.table(tasks), terminator: "")
+    }
+}
+
+/// `done`, `undo`, `start`, `stop`: apply one change to the tasks and say what was done.
+private func changeTasks(
+    _ ids: [String], _ options: GlobalOptions, verb: String,
+    _ change: (TaskStore, [String], Date) throws -> [TaskItem]
+) throws {
+    let context = try options.context()
+    for task in try change(context.storeForWriting(), ids, context.now) {
+        print("\(verb) \(task.id.shortID) \(task.title)")
+    }
+}
+
+struct Done: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Complete tasks.", discussion: "Example: taskwidget done 3f2a 9c1b")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Task ids (4 or more characters).") var ids: [String]
+
+    func run() throws {
+        try changeTasks(ids, options, verb: "Completed") { try $0.completeTasks($1, now: $2) }
+    }
+}
+
+struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Reopen completed tasks.", discussion: "Example: taskwidget undo 3f2a")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Task ids (4 or more characters).") var ids: [String]
+
+    func run() throws {
+        try changeTasks(ids, options, verb: "Reopened") { try $0.uncompleteTasks($1, now: $2) }
+    }
+}
+
+struct Start: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a task as being worked on.", discussion: "Example: taskwidget start 3f2a")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The task's id (4 or more characters).") var id: String
+
+    func run() throws {
+        try changeTasks([id], options, verb: "Started") { try $0.startTasks($1, now: $2) }
+    }
+}
+
+struct Stop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Put an active task back to not started.", discussion: "Example: taskwidget stop 3f2a")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The task's id (4 or more characters).") var id: String
+
+    func run() throws {
+        try changeTasks([id], options, verb: "Stopped") { try $0.stopTasks($1, now: $2) }
+    }
+}
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change a task's title, due date, reminder or list.",
+        discussion: """
+            Examples:
+              taskwidget edit 3f2a --due "fri 5pm"
+              taskwidget edit 3f2a --due none --list inbox
+              taskwidget edit 3f2a --title "Pay the rent"
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The task's id (4 or more characters).") var id: String
+    @Option(help: "A new title.") var title: String?
+    @Option(help: ArgumentHelp("A new due date, or `none`.", valueName: "when|none")) var due: String?
+    @Option(help: ArgumentHelp("A new reminder, or `none`.", valueName: "when|none")) var remind: String?
+    @Option(help: ArgumentHelp("Move it to this list, or `inbox`.", valueName: "name|inbox")) var list: String?
+
+    func run() throws {
+        let context = try options.context()
+        func dateChange(_ text: String?, _ purpose: WhenParser.Purpose) throws -> FieldChange<Date>? {
+            guard let text else { return nil }
+            return text.lowercased() == "none" ? .clear : .set(try context.date(text, for: purpose))
+        }
+        let changes = TaskChanges(
+            title: title, dueDate: try dateChange(due, .due), reminderDate: try dateChange(remind, .reminder),
+            list: list.map { $0.lowercased() == "inbox" ? .clear : .set($0) })
+        guard !changes.isEmpty else {
+            throw ValidationError("nothing to change: give --title, --due, --remind or --list")
+        }
+        let task = try context.storeForWriting().editTask(id, changes, now: context.now)
+        print("Edited \(task.id.shortID) \(task.title)")
+    }
+}
+
+struct Rm: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete tasks.", discussion: "Example: taskwidget rm 3f2a 9c1b")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Task ids (4 or more characters).") var ids: [String]
+
+    func run() throws {
+        try changeTasks(ids, options, verb: "Deleted") { store, ids, _ in try store.deleteTasks(ids) }
+    }
+}
+
+struct Move: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Move a task to another position in its list.",
+        discussion: """
+            N counts from 1 among the open tasks of the task's list (or the Inbox), as
+            `taskwidget ls --list NAME` shows them.
+            Example: taskwidget move 3f2a --to 1
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The task's id (4 or more characters).") var id: String
+    @Option(name: .customLong("to"), help: ArgumentHelp("The new position, from 1.", valueName: "n")) var position: Int
+
+    func run() throws {
+        let context = try options.context()
+        let task = try context.storeForWriting().moveTask(id, to: position, now: context.now)
+        print("Moved \(task.id.shortID) \(task.title)")
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import TaskWidgetKit
+
+@Suite struct WhenParserTests {
+    /// Sunday 2026-11-22, 16:27:00 in Berlin (+01:00); the fraction is floored away.
+    let sunday = WhenParser(now: instant("2026-11-22T16:27:00.750+01:00"), timeZone: zone("Europe/Berlin"))
+
+    // MARK: Examples
+
+    @Test(arguments: [
+        // ISO 8601
+        ("2026-11-23", "2026-11-23T23:59:00+01:00"),
+        ("2028-02-29", "2028-02-29T23:59:00+01:00"),
+        ("2026-11-23T17:00", "2026-11-23T17:00:00+01:00"),
+        ("2026-11-23t17:00", "2026-11-23T17:00:00+01:00"),
+        ("2026-11-23 17:00", "2026-11-23T17:00:00+01:00"),
+        ("2026-11-23T17:00:30", "2026-11-23T17:00:30+01:00"),
+        ("2026-11-23T17:00:30.999", "2026-11-23T17:00:30+01:00"),
+        ("2026-11-23T17:00Z", "2026-11-23T17:00:00Z"),
+        ("2026-11-23 17:00:30z", "2026-11-23T17:00:30Z"),
+        ("2026-11-23T17:00+05:45", "2026-11-23T17:00:00+05:45"),
+        ("2026-11-23T17:00-0300", "2026-11-23T17:00:00-03:00"),
+        ("2026-07-01T12:00", "2026-07-01T12:00:00+02:00"),
+        // Days
+        ("today", "2026-11-22T23:59:00+01:00"),
+        ("tomorrow", "2026-11-23T23:59:00+01:00"),
+        ("tonight", "2026-11-22T20:00:00+01:00"),
+        ("mon", "2026-11-23T23:59:00+01:00"),
+        ("Thurs", "2026-11-26T23:59:00+01:00"),
+        ("fri", "2026-11-27T23:59:00+01:00"),
+        ("friday", "2026-11-27T23:59:00+01:00"),
+        ("sat", "2026-11-28T23:59:00+01:00"),
+        ("sun", "2026-11-29T23:59:00+01:00"),
+        ("sunday", "2026-11-29T23:59:00+01:00"),
+        // Times: the next occurrence
+        ("17:00", "2026-11-22T17:00:00+01:00"),
+        ("16:28", "2026-11-22T16:28:00+01:00"),
+        ("16:27", "2026-11-23T16:27:00+01:00"),
+        ("16:27:01", "2026-11-22T16:27:01+01:00"),
+        ("9:05", "2026-11-23T09:05:00+01:00"),
+        ("00:00", "2026-11-23T00:00:00+01:00"),
+        ("5pm", "2026-11-22T17:00:00+01:00"),
+        ("5:30PM", "2026-11-22T17:30:00+01:00"),
+        ("11:59pm", "2026-11-22T23:59:00+01:00"),
+        ("4pm", "2026-11-23T16:00:00+01:00"),
+        ("9am", "2026-11-23T09:00:00+01:00"),
+        ("12am", "2026-11-23T00:00:00+01:00"),
+        ("12pm", "2026-11-23T12:00:00+01:00"),
+        ("noon", "2026-11-23T12:00:00+01:00"),
+        // Relative
+        ("in 2h", "2026-11-22T18:27:00+01:00"),
+        ("in 30m", "2026-11-22T16:57:00+01:00"),
+        ("in 3d", "2026-11-25T16:27:00+01:00"),
+        ("in 1w", "2026-11-29T16:27:00+01:00"),
+        ("+2h", "2026-11-22T18:27:00+01:00"),
+        ("+30m", "2026-11-22T16:57:00+01:00"),
+        ("+3d", "2026-11-25T16:27:00+01:00"),
+        ("in 0m", "2026-11-22T16:27:00+01:00"),
+        ("in 90 min", "2026-11-22T17:57:00+01:00"),
+        ("in 1 minute", "2026-11-22T16:28:00+01:00"),
+        ("in 2 mins", "2026-11-22T16:29:00+01:00"),
+        ("in 1 hr", "2026-11-22T17:27:00+01:00"),
+        ("in 2 hours", "2026-11-22T18:27:00+01:00"),
+        ("in 3 days", "2026-11-25T16:27:00+01:00"),
+        ("in 2 weeks", "2026-12-06T16:27:00+01:00"),
+        ("in 30h", "2026-11-23T22:27:00+01:00"),
+        // A day and a time
+        ("tomorrow 5pm", "2026-11-23T17:00:00+01:00"),
+        ("  TOMORROW \t  5PM  ", "2026-11-23T17:00:00+01:00"),
+        ("fri 09:30", "2026-11-27T09:30:00+01:00"),
+        ("2026-11-23 5pm", "2026-11-23T17:00:00+01:00"),
+        ("today 9am", "2026-11-22T09:00:00+01:00"),
+        ("today 17:00:15", "2026-11-22T17:00:15+01:00"),
+        ("tomorrow noon", "2026-11-23T12:00:00+01:00"),
+        ("sun 12am", "2026-11-29T00:00:00+01:00"),
+    ])
+    func dueDates(text: String, expected: String) throws {
+        #expect(try sunday.parse(text, for: .due) == instant(expected))
+    }
+
+    @Test(arguments: [
+        ("today", "2026-11-22T09:00:00+01:00"),
+        ("tomorrow", "2026-11-23T09:00:00+01:00"),
+        ("fri", "2026-11-27T09:00:00+01:00"),
+        ("2026-11-23", "2026-11-23T09:00:00+01:00"),
+        ("tomorrow 5pm", "2026-11-23T17:00:00+01:00"),
+        ("tonight", "2026-11-22T20:00:00+01:00"),
+        ("in 2h", "2026-11-22T18:27:00+01:00"),
+        ("17:00", "2026-11-22T17:00:00+01:00"),
+    ])
+    func reminders(text: String, expected: String) throws {
+        #expect(try sunday.parse(text, for: .reminder) == instant(expected))
+    }
+
+    @Test(arguments: [
+        ("2026-11-22T10:00", "2026-11-22T10:00:00+01:00"),
+        ("2026-11-22T10:00:30", "2026-11-22T10:00:30+01:00"),
+        ("2026-11-22T10:00:30.25", "2026-11-22T10:00:30.250+01:00"),
+        ("2026-11-22T10:00:30,5Z", "2026-11-22T10:00:30.500Z"),
+        ("2026-11-22T10:00Z", "2026-11-22T10:00:00Z"),
+        ("2026-11-22T10:00+05:30", "2026-11-22T10:00:00+05:30"),
+        ("2026-11-22T10:00-0800", "2026-11-22T10:00:00-08:00"),
+        (" 2026-11-22t10:00z ", "2026-11-22T10:00:00Z"),
+        ("2026-11-22", "2026-11-22T00:00:00+01:00"),
+    ])
+    func instants(text: String, expected: String) throws {
+        #expect(try WhenParser.parseInstant(text, timeZone: zone("Europe/Berlin")) == instant(expected))
+    }
+
+    // MARK: Daylight-saving time
+
+    /// Europe/Berlin springs forward on 2026-03-29 from 02:00 to 03:00 and falls back on 2026-10-25
+    /// from 03:00 to 02:00.
+    @Test(arguments: [
+        ("2026-03-28T12:00:00+01:00", "2026-03-29T02:30", "2026-03-29T03:30:00+02:00"),
+        ("2026-03-28T12:00:00+01:00", "2026-03-29 2:30am", "2026-03-29T03:30:00+02:00"),
+        ("2026-03-29T01:00:00+01:00", "2:30", "2026-03-29T03:30:00+02:00"),
+        ("2026-03-29T01:00:00+01:00", "3:00", "2026-03-29T03:00:00+02:00"),
+        ("2026-03-28T10:00:00+01:00", "in 1d", "2026-03-29T10:00:00+02:00"),
+        ("2026-03-28T02:30:00+01:00", "in 1d", "2026-03-29T03:30:00+02:00"),
+        ("2026-03-22T10:00:00+01:00", "in 1w", "2026-03-29T10:00:00+02:00"),
+        ("2026-03-29T01:30:00+01:00", "in 2h", "2026-03-29T04:30:00+02:00"),
+        ("2026-03-28T12:00:00+01:00", "tomorrow", "2026-03-29T23:59:00+02:00"),
+        ("2026-10-24T12:00:00+02:00", "2026-10-25T02:30", "2026-10-25T02:30:00+02:00"),
+        ("2026-10-24T12:00:00+02:00", "in 1d", "2026-10-25T12:00:00+01:00"),
+        ("2026-10-25T01:30:00+02:00", "in 2h", "2026-10-25T02:30:00+01:00"),
+    ])
+    func berlinDaylightSavingTime(now: String, text: String, expected: String) throws {
+        let parser = WhenParser(now: instant(now), timeZone: zone("Europe/Berlin"))
+        #expect(try parser.parse(text, for: .due) == instant(expected))
+    }
+
+    /// America/Santiago springs forward on 2026-09-06 from 00:00 to 01:00, so that day has no midnight.
+    @Test func dayWithoutMidnight() throws {
+        let santiago = zone("America/Santiago")
+        let parser = WhenParser(now: instant("2026-09-05T12:00:00-04:00"), timeZone: santiago)
+        #expect(try parser.parse("tomorrow", for: .due) == instant("2026-09-06T23:59:00-03:00"))
+        #expect(try parser.parse("2026-09-06", for: .due) == instant("2026-09-06T23:59:00-03:00"))
+        #expect(try parser.parse("sun", for: .reminder) == instant("2026-09-06T09:00:00-03:00"))
+        #expect(try parser.parse("tomorrow 12am", for: .due) == instant("2026-09-06T01:00:00-03:00"))
+        #expect(try WhenParser.parseInstant("2026-09-06", timeZone: santiago) == instant("2026-09-06T01:00:00-03:00"))
+    }
+
+    // MARK: Errors
+
+    @Test(arguments: [
+        "", "   ", "garbage", "25:00", "24:00", "12:60", "17", "13pm", "0am", "5 pm", "noonish", "todays",
+        "2026-02-30", "2026-02-29", "2026-13-01", "2026-11-31", "26-11-23", "2026-1-23", "2026-11-23T25:00",
+        "2026-11-23T17:00+25:00", "2026-11-23T17:00.5", "2026-11-23T17:00 5pm", "2026-11-23T", "in 2x",
+        "in", "in 2", "in -2h", "in 2hh", "+", "+ 2h", "in 1234567m", "fri fri", "tomorrow today",
+        "5pm tomorrow", "tonight 9pm", "tomorrow 17", "fr", "in 2h 30m", "1️⃣7:00", "1\u{301}7:00",
+    ])
+    func unreadableText(text: String) {
+        let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
+        #expect(error?.kind == .usage)
+    }
+
+    @Test(arguments: ["", "today", "17:00", "2026-11-22T25:00", "2026-11-22T10:00+1", "2026-11-22T10:00:30."])
+    func unreadableInstant(text: String) {
+        let error = #expect(throws: TaskWidgetError.self) {
+            try WhenParser.parseInstant(text, timeZone: zone("Europe/Berlin"))
+        }
+        #expect(error?.kind == .usage)
+    }
+
+    @Test func errorMessageNamesTheAcceptedForms() {
+        let error = #expect(throws: TaskWidgetError.self) { try sunday.parse("next week", for: .due) }
+        #expect(
+            error?.message
+                == "cannot read date “next week”: use 2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
+        )
+    }
+
+    @Test func errorMessageQuotesOneShortLine() {
+        let text = "a\u{7}b\r\nc\u{2028}" + String(repeating: "x", count: 60)
+        let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
+        #expect(error?.message.hasPrefix("cannot read date “abc" + String(repeating: "x", count: 37) + "”: use ") == true)
+    }
+
+    // MARK: Properties
+
+    static let zoneIdentifiers = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham"]
+
+    /// Whole-second instants from 1971 through 2100.
+    static let instants = Gen.int(in: 31_536_000...4_133_980_799).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+
+    @Test(arguments: zoneIdentifiers)
+    func instantWithOffsetRoundTrips(zoneIdentifier: String) async throws {
+        let timeZone = zone(zoneIdentifier)
+        // Read in another zone: the offset alone must decide the instant.
+        let tokyo = zone("Asia/Tokyo")
+        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), timeZone: tokyo)
+        await propertyCheck(count: 500, input: Self.instants) { date in
+            let text = format(date, in: timeZone, withOffset: true)
+            let instant = try WhenParser.parseInstant(text, timeZone: tokyo)
+            let due = try parser.parse(text, for: .due)
+            #expect(instant == date, "\(text)")
+            #expect(due == date, "\(text)")
+        }
+    }
+
+    @Test(arguments: zoneIdentifiers + ["America/Santiago"])
+    func localTimeRoundTripsOutsideTheRepeatedHour(zoneIdentifier: String) async throws {
+        let timeZone = zone(zoneIdentifier)
+        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), timeZone: timeZone)
+        await propertyCheck(count: 500, input: Self.instants) { date in
+            let text = format(date, in: timeZone, withOffset: false)
+            for parsed in [try WhenParser.parseInstant(text, timeZone: timeZone), try parser.parse(text, for: .due)] {
+                // A repeated local time means its first occurrence.
+                let isSecondOccurrence = parsed < date && format(parsed, in: timeZone, withOffset: false) == text
+                #expect(parsed == date || isSecondOccurrence, "\(text)")
+            }
+        }
+    }
+
+    @Test(arguments: zoneIdentifiers + ["America/Santiago"])
+    func dayAloneIsDueAtTheEndOfThatDay(zoneIdentifier: String) async throws {
+        let timeZone = zone(zoneIdentifier)
+        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), timeZone: timeZone)
+        await propertyCheck(count: 500, input: Self.instants) { date in
+            let day = String(format(date, in: timeZone, withOffset: false).prefix(10))
+            let due = try parser.parse(day, for: .due)
+            let reminder = try parser.parse(day, for: .reminder)
+            #expect(format(due, in: timeZone, withOffset: false) == day + "T23:59:00")
+            #expect(format(reminder, in: timeZone, withOffset: false) == day + "T09:00:00")
+        }
+    }
+
+    @Test(arguments: zoneIdentifiers)
+    func minutesAndHoursAreExactDurations(zoneIdentifier: String) async throws {
+        let timeZone = zone(zoneIdentifier)
+        let milliseconds = Gen.int(in: 31_536_000_000...4_133_980_799_999)
+        await propertyCheck(count: 500, input: milliseconds, Gen.int(in: 0...999_999)) { milliseconds, count in
+            let now = Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+            let flooredNow = Date(timeIntervalSince1970: TimeInterval(milliseconds / 1000))
+            let parser = WhenParser(now: now, timeZone: timeZone)
+            let inMinutes = try parser.parse("in \(count)m", for: .due)
+            let plusHours = try parser.parse("+\(count)h", for: .due)
+            #expect(inMinutes == flooredNow + TimeInterval(count * 60))
+            #expect(plusHours == flooredNow + TimeInterval(count * 3600))
+        }
+    }
+
+    @Test func randomTextIsReadOrRejectedAsUsage() async {
+        let scalars = Gen<UInt32>.value(in: 0...0x10FFFF).map { Character(Unicode.Scalar($0) ?? "\u{FFFD}") }
+        await propertyCheck(count: 1000, input: scalars.string(of: 0...24)) { text in
+            expectReadOrRejected(text)
+        }
+    }
+
+    @Test func nearMissesAreReadOrRejectedAsUsage() async {
+        let pieces = [
+            "in", " ", "+", "-", ":", ".", "t", "z", "2", "0", "12", "59", "2026", "-11-23", "h", "m", "d", "w",
+            "days", "am", "pm", "noon", "fri", "today", "tonight", "tomorrow", "\u{301}", "\t", "\n", "٣",
+        ]
+        let texts = Gen<String?>.element(of: pieces).array(of: 0...8).map { $0.compactMap { $0 }.joined() }
+        await propertyCheck(count: 2000, input: texts) { text in
+            expectReadOrRejected(text)
+        }
+    }
+
+    /// Checks that `text` parses to whole seconds or is rejected with a one-line usage error.
+    private func expectReadOrRejected(_ text: String) {
+        do throws(TaskWidgetError) {
+            let date = try sunday.parse(text, for: .due)
+            #expect(date.timeIntervalSince1970 == date.timeIntervalSince1970.rounded(.down), "\(text)")
+            _ = try WhenParser.parseInstant(text, timeZone: zone("Pacific/Chatham"))
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(!error.message.contains { $0.isNewline })
+        }
+    }
+}
+
+// MARK: - Helpers
+
+private func zone(_ identifier: String) -> TimeZone {
+    TimeZone(identifier: identifier)!
+}
+
+/// The instant of an RFC 3339 timestamp with an offset, read by Foundation as the reference.
+private func instant(_ text: String) -> Date {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : .withInternetDateTime
+    return formatter.date(from: text)!
+}
+
+/// `date` as local `yyyy-MM-ddTHH:mm:ss` in `zone`, followed by its `±HH:MM` offset if asked.
+private func format(_ date: Date, in zone: TimeZone, withOffset: Bool) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    let local = String(
+        format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
+        parts.second!
+    )
+    guard withOffset else { return local }
+    let offset = zone.secondsFromGMT(for: date)
+    return local + (offset < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(offset) / 3600, abs(offset) % 3600 / 60)
+}
