@@ -169,15 +169,16 @@ import Testing
     @Test func errorMessageNamesTheAcceptedForms() {
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse("next week", for: .due) }
         #expect(
-            error?.message
-                == "cannot read date “next week”: use 2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
+            error?.message == "cannot read date “next week”: use 2026-11-23, 2026-11-23T17:00, today, tomorrow, "
+                + "tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
         )
     }
 
     @Test func errorMessageQuotesOneShortLine() {
         let text = "a\u{7}b\r\nc\u{2028}" + String(repeating: "x", count: 60)
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
-        #expect(error?.message.hasPrefix("cannot read date “abc" + String(repeating: "x", count: 37) + "”: use ") == true)
+        let quoted = "“abc" + String(repeating: "x", count: 37) + "”"
+        #expect(error?.message.hasPrefix("cannot read date \(quoted): use ") == true)
     }
 
     // MARK: Properties
@@ -284,7 +285,9 @@ private func zone(_ identifier: String) -> TimeZone {
 /// The instant of an RFC 3339 timestamp with an offset, read by Foundation as the reference.
 private func instant(_ text: String) -> Date {
     let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : .withInternetDateTime
+    if text.contains(".") {
+        formatter.formatOptions.insert(.withFractionalSeconds)
+    }
     return formatter.date(from: text)!
 }
 

@@ -12,8 +12,9 @@ public import Foundation
 ///   means its next occurrence: today if it is still ahead of now, else tomorrow.
 /// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `2026-11-23 5pm`.
 /// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units `m`, `min`, `mins`,
-///   `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`. Minutes and hours are
-///   exact durations; days and weeks move the calendar date and keep the wall-clock time.
+///   `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`, and counts of up to six
+///   digits. Minutes and hours are exact durations; days and weeks move the calendar date and keep
+///   the wall-clock time.
 ///
 /// A day without a time means the end of that day, 23:59:00 local, for a ``Purpose/due`` date and
 /// 09:00 local for a ``Purpose/reminder``.
@@ -51,10 +52,7 @@ public struct WhenParser: Sendable {
     /// Throws TaskWidgetError(.usage, ...) naming the accepted forms when the text is not understood.
     public func parse(_ text: String, for purpose: Purpose) throws(TaskWidgetError) -> Date {
         guard let date = resolve(Self.normalized(text), for: purpose) else {
-            throw Self.error(
-                reading: text, as: "date",
-                forms: "2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
-            )
+            throw Self.error(reading: text, as: "date", forms: Self.whenForms)
         }
         return date
     }
@@ -76,11 +74,12 @@ public struct WhenParser: Sendable {
         if let day = Cursor.read(normalizedText, with: { $0.scanDate() }), let date = calendar.date(from: day) {
             return date
         }
-        throw error(
-            reading: text, as: "instant",
-            forms: "2026-11-22T10:00, 2026-11-22T10:00:30.5+01:00 or 2026-11-22"
-        )
+        throw error(reading: text, as: "instant", forms: instantForms)
     }
+
+    private static let whenForms =
+        "2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
+    private static let instantForms = "2026-11-22T10:00, 2026-11-22T10:00:30.5+01:00 or 2026-11-22"
 }
 
 // MARK: - Resolving

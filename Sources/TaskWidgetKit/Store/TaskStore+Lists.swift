@@ -15,11 +15,15 @@ extension TaskStore {
         let colorHex = try colorHex.map(Validation.colorHex) ?? TaskList.defaultColorHex
         return try write { db in
             try Self.ensureListNameIsFree(name, in: db)
-            let order = try Int.fetchOne(db, sql: "SELECT max(sortOrder) FROM taskList").map { $0 + 1 } ?? 0
-            let list = TaskList(name: name, colorHex: colorHex, createdAt: now, sortOrder: order)
-            try list.insert(db)
-            return list
+            return try Self.insertList(named: name, colorHex: colorHex, now: now, in: db)
         }
+    }
+
+    static func insertList(named name: String, colorHex: String, now: Date, in db: Database) throws -> TaskList {
+        let order = try Int.fetchOne(db, sql: "SELECT max(sortOrder) FROM taskList").map { $0 + 1 } ?? 0
+        let list = TaskList(name: name, colorHex: colorHex, createdAt: now, sortOrder: order)
+        try list.insert(db)
+        return list
     }
 
     /// Every list in order, with its open and total task counts.
@@ -73,20 +77,22 @@ extension TaskStore {
         }
     }
 
-    /// The list with this name, compared case-insensitively (Unicode-aware).
+    /// The list with this name, compared case-insensitively (Unicode-aware), if there is one.
+    static func existingList(named name: String, in db: Database) throws -> TaskList? {
+        try TaskList.fetchAll(db).first { $0.name.lowercased() == name.trimmingWhitespace.lowercased() }
+    }
+
+    /// The list with this name; an unknown name is an error that lists the names there are.
     static func list(named name: String, in db: Database) throws -> TaskList {
+        if let list = try existingList(named: name, in: db) { return list }
         let lists = try TaskList.order(Column("sortOrder")).fetchAll(db)
-        if let list = lists.first(where: { $0.name.lowercased() == name.trimmingWhitespace.lowercased() }) {
-            return list
-        }
         let known = lists.isEmpty ? "there are no lists yet" : "the lists are " + lists.map(\.name).joined(separator: ", ")
         throw TaskWidgetError(
             .usage, "no list is named “\(name.sanitizedForMessage)”: \(known) (create one with `taskwidget list add NAME`)")
     }
 
     private static func ensureListNameIsFree(_ name: String, in db: Database) throws {
-        let lists = try TaskList.fetchAll(db)
-        if let existing = lists.first(where: { $0.name.lowercased() == name.lowercased() }) {
+        if let existing = try existingList(named: name, in: db) {
             throw TaskWidgetError(.usage, "a list named “\(existing.name)” already exists: choose another name")
         }
     }

@@ -65,16 +65,23 @@ public struct ListedTask: Sendable, Equatable {
 }
 
 extension TaskStore {
-    /// Creates a task at the end of its list (or the Inbox) and returns it.
-    public func addTask(_ newTask: NewTask, now: Date) throws -> TaskItem {
+    /// Creates a task at the end of its list (or the Inbox) and returns it, with the list when
+    /// this call created it (a list named in `add` that does not exist yet is created).
+    public func addTask(_ newTask: NewTask, now: Date) throws -> (task: TaskItem, createdList: TaskList?) {
         let title = try Validation.title(newTask.title)
+        let listName = try newTask.listName.map(Validation.listName)
         return try write { db in
-            let list = try newTask.listName.map { try Self.list(named: $0, in: db) }
+            var createdList: TaskList?
+            var list = try listName.flatMap { try Self.existingList(named: $0, in: db) }
+            if let listName, list == nil {
+                list = try Self.insertList(named: listName, colorHex: TaskList.defaultColorHex, now: now, in: db)
+                createdList = list
+            }
             let task = TaskItem(
                 title: title, dueDate: newTask.dueDate, reminderDate: newTask.reminderDate,
                 listID: list?.id, sortOrder: try Self.nextSortOrder(in: list?.id, db), createdAt: now)
             try task.insert(db)
-            return task
+            return (task, createdList)
         }
     }
 

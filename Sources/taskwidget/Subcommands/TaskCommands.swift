@@ -13,7 +13,7 @@ struct Add: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The task's title.") var title: String
-    @Option(help: ArgumentHelp("Put it in this list (default: the Inbox).", valueName: "name")) var list: String?
+    @Option(help: ArgumentHelp("Put it in this list, created if new (default: the Inbox).", valueName: "name")) var list: String?
     @Option(help: ArgumentHelp("When it is due (see WHEN in `taskwidget help`).", valueName: "when")) var due: String?
     @Option(help: ArgumentHelp("When to be reminded.", valueName: "when")) var remind: String?
 
@@ -22,7 +22,10 @@ struct Add: ParsableCommand {
         let newTask = NewTask(
             title: title, dueDate: try due.map { try context.date($0, for: .due) },
             reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: list)
-        let task = try context.storeForWriting().addTask(newTask, now: context.now)
+        let (task, createdList) = try context.storeForWriting().addTask(newTask, now: context.now)
+        if let createdList {
+            FileHandle.standardError.write(Data("taskwidget: created the list “\(createdList.name)”\n".utf8))
+        }
         print(task.id.shortID)
     }
 }

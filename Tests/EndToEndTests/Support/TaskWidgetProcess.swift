@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// What one run of the built `taskwidget` binary did.
+struct RunResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// Runs the built `taskwidget` binary against a private store in a fresh temporary folder, with a
+/// fixed clock and time zone. Each test makes its own sandbox: no state is shared between tests.
+struct Sandbox: ~Copyable {
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["TASKWIDGET_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        // The test bundle sits next to the products of the same build.
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("taskwidget")
+    }()
+
+    let folder: URL
+    var storePath: String { folder.appendingPathComponent("tasks.sqlite").path }
+    /// Fixed clock and zone: Sunday 22 November 2026, 16:27 in Berlin.
+    var now = "2026-11-22T16:27:00+01:00"
+    var timeZone = "Europe/Berlin"
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs `taskwidget ARGUMENTS --store STORE` with `TZ` and `--now` set, unless the arguments
+    /// already name them (or `global` is false, for arguments that must stay exactly as given).
+    func run(_ arguments: [String], global: Bool = true, input: Data? = nil, environment: [String: String] = [:]) throws -> RunResult {
+        var arguments = arguments
+        if global {
+            if !arguments.contains("--store") { arguments += ["--store", storePath] }
+            if !arguments.contains("--now") { arguments += ["--now", now] }
+        }
+        return try Self.execute(Self.binary.path, arguments, input: input, environment: environment.merging(
+            ["TZ": timeZone, "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path, "LC_ALL": "C"],
+            uniquingKeysWith: { given, _ in given }))
+    }
+
+    /// `run` that expects success and returns standard output.
+    @discardableResult
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(arguments)
+        #expect(result.status == 0, "taskwidget \(arguments.joined(separator: " ")) failed: \(result.stderr)", sourceLocation: sourceLocation)
+        return result.stdout
+    }
+
+    static func execute(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        // Read both pipes to their end before waiting, so a large output cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,22 @@
+# Installs the Debian packages taskwidget needs when any is missing. Sourced by setup.sh and test.sh.
+# The Swift toolchain itself is expected on PATH (swift.org's Debian 12 release).
+
+# The store: GRDB links the system SQLite through pkg-config.
+TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev)
+
+ensure_dependencies() {
+  if ! command -v swift >/dev/null 2>&1; then
+    echo "taskwidget: the Swift toolchain is not on PATH: install Swift 6 from swift.org first" >&2
+    return 1
+  fi
+  local missing=()
+  for package in "${TASKWIDGET_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing missing packages: ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# First run: installs what is missing, builds taskwidget, fills a demo store under output/ and
+# shows what taskwidget makes of it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/dependencies.sh
+ensure_dependencies
+swift build -c release --product taskwidget
+taskwidget=.build/release/taskwidget
+store=output/demo.sqlite
+rm -f "$store" "$store-wal" "$store-shm"
+export TZ=${TZ:-Europe/Berlin}
+run() { echo; echo "\$ taskwidget $*"; "$taskwidget" "$@" --store "$store"; }
+run demo
+run ls
+run list ls
+run habit ls
+echo
+echo "Built $taskwidget; the demo store is $store. Try: $taskwidget ls --store $store --all"
