@@ -40,9 +40,22 @@ struct TaskWidgetCommand: ParsableCommand {
         } catch {
             let status = exitCode(for: error)
             guard status != .success else { exit(withError: error) }
-            let firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
-            fail(firstLine.lowercasedFirst + ": see `taskwidget help`", status: status.rawValue)
+            var firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
+            if firstLine.hasSuffix(".") { firstLine.removeLast() }
+            fail("\(firstLine.lowercasedFirst) (see `\(commandPath()) --help`)", status: status.rawValue)
         }
+    }
+
+    /// `taskwidget list rm`: the command the user was running, for the help hint of an error.
+    private static func commandPath() -> String {
+        var path = ["taskwidget"]
+        var command: any ParsableCommand.Type = TaskWidgetCommand.self
+        for argument in CommandLine.arguments.dropFirst() {
+            guard let next = command.configuration.subcommands.first(where: { ($0.configuration.commandName ?? String(describing: $0).lowercased()) == argument }) else { break }
+            path.append(argument)
+            command = next
+        }
+        return path.joined(separator: " ")
     }
 
     private static func fail(_ message: String, status: Int32) -> Never {

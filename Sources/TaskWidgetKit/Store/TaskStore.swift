@@ -48,11 +48,17 @@ public final class TaskStore: Sendable {
             let database: any DatabaseWriter
             switch mode {
             case .readWrite:
+                // Refuse a foreign or newer database before anything can write to it.
+                if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
+                    var readOnly = configuration
+                    readOnly.readonly = true
+                    try checkSchema(DatabaseQueue(path: readOnlyURI(path), configuration: readOnly), path: path, allowEmpty: true)
+                }
                 database = try DatabasePool(path: path, configuration: configuration)
                 try migrate(database, path: path)
             case .readOnly:
                 // One read-only connection: the cheapest open for a status bar.
-                database = try DatabaseQueue(path: path, configuration: configuration)
+                database = try DatabaseQueue(path: readOnlyURI(path), configuration: configuration)
                 try checkSchema(database, path: path)
             }
             logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)"])
@@ -81,6 +87,19 @@ public final class TaskStore: Sendable {
         } catch {
             throw StoreErrors.map(error, path: path)
         }
+    }
+
+    /// The path to open read-only. SQLite readers of a WAL database normally share the `-shm` file
+    /// with writers; but a file nobody may write (mode 0444) cannot have one initialized, so when it
+    /// also has no `-wal` (nothing is pending outside the main file) it is opened as immutable.
+    private static func readOnlyURI(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return path }
+        let isWritable = access(path, W_OK) == 0 && status.st_mode & 0o222 != 0
+        guard !isWritable, !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
+        let escaped = path.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?immutable=1"
     }
 
     private static func checkPath(_ location: StoreLocation, mode: AccessMode) throws {
@@ -132,7 +151,6 @@ public final class TaskStore: Sendable {
     /// Brings the schema up to date. Several processes may race to migrate a new store: the loser's
     /// transaction fails and is rolled back, and it then finds the migrations applied.
     private static func migrate(_ database: any DatabaseWriter, path: String) throws {
-        try checkSchema(database, path: path, allowEmpty: true)
         let migrator = Migrations.migrator
         if try database.read(migrator.hasCompletedMigrations) { return }
         do {

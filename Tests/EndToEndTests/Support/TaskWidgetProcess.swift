@@ -88,3 +88,15 @@ struct Sandbox: ~Copyable {
             stderr: String(decoding: errorData, as: UTF8.self))
     }
 }
+
+extension Sandbox {
+    /// Runs the binary as `nobody` when the tests run as root (file permissions do not bind root);
+    /// as the current user otherwise.
+    static func asUnprivilegedUser(_ arguments: [String]) throws -> RunResult {
+        let environment = ["TZ": "UTC", "HOME": "/nonexistent", "LC_ALL": "C"]
+        guard getuid() == 0 else { return try execute(binary.path, arguments, environment: environment) }
+        return try execute(
+            "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", binary.path] + arguments,
+            environment: environment)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// The Done-when scenario of the foundation issue, run through the binary as a user would.
+@Suite struct TaskLifecycleTests {
+    struct TaskJSON: Decodable {
+        var id: String
+        var shortId: String
+        var title: String
+        var list: String?
+        var dueDate: String?
+        var isCompleted: Bool
+        var completedAt: String?
+    }
+
+    func tasks(_ sandbox: borrowing Sandbox, _ arguments: [String] = []) throws -> [TaskJSON] {
+        let output = try sandbox.succeed(["ls", "--format", "json"] + arguments)
+        return try JSONDecoder().decode([TaskJSON].self, from: Data(output.utf8))
+    }
+
+    @Test(arguments: [
+        ("Europe/Berlin", "2026-11-23T08:00:00Z"),
+        ("America/New_York", "2026-11-23T14:00:00Z"),
+        ("Asia/Kathmandu", "2026-11-23T03:15:00Z"),
+    ])
+    func addThenListShowsTheUTCDueDate(zone: String, expectedDue: String) throws {
+        var sandbox = try Sandbox()
+        sandbox.timeZone = zone
+        sandbox.now = "2026-11-22T12:00:00"  // local time in the zone
+        let added = try sandbox.run(["add", "Pay rent", "--due", "tomorrow 9am", "--list", "Home"])
+        #expect(added.status == 0)
+        #expect(added.stdoutLines.count == 1 && added.stdoutLines[0].count == 8)
+        #expect(added.stderr == "taskwidget: created the list “Home”\n")
+        let listed = try tasks(sandbox)
+        #expect(listed.count == 1)
+        #expect(listed.first?.title == "Pay rent")
+        #expect(listed.first?.list == "Home")
+        #expect(listed.first?.dueDate == expectedDue)
+        #expect(listed.first?.shortId == added.stdoutLines.first)
+    }
+
+    @Test func doneUndoAndRemoveByFourCharacterPrefix() throws {
+        let sandbox = try Sandbox()
+        let id = try sandbox.succeed(["add", "Pay rent", "--due", "tomorrow 9am", "--list", "Home"])
+            .trimmingCharacters(in: .newlines)
+        let prefix = String(id.prefix(4))
+
+        #expect(try sandbox.succeed(["done", prefix]) == "Completed \(id) Pay rent\n")
+        #expect(try tasks(sandbox).isEmpty)
+        let completed = try tasks(sandbox, ["--all"])
+        #expect(completed.first?.isCompleted == true)
+        #expect(completed.first?.completedAt == "2026-11-22T15:27:00Z")
+        // Completing twice is not an error.
+        #expect(try sandbox.run(["done", prefix]).status == 0)
+
+        #expect(try sandbox.succeed(["undo", prefix]) == "Reopened \(id) Pay rent\n")
+        #expect(try tasks(sandbox).map(\.shortId) == [id])
+        #expect(try tasks(sandbox).first?.completedAt == nil)
+
+        #expect(try sandbox.succeed(["rm", prefix]) == "Deleted \(id) Pay rent\n")
+        #expect(try tasks(sandbox, ["--all"]).isEmpty)
+    }
+
+    @Test func inboxHoldsTheTasksWithoutAList() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home"])
+        try sandbox.succeed(["add", "Call mom"])
+        try sandbox.succeed(["add", "Buy milk"])
+        #expect(try tasks(sandbox, ["--inbox"]).map(\.title) == ["Call mom", "Buy milk"])
+        #expect(try tasks(sandbox, ["--list", "home"]).map(\.title) == ["Pay rent"])
+        #expect(try tasks(sandbox).map(\.title) == ["Call mom", "Buy milk", "Pay rent"])
+    }
+
+    @Test func removingAListDeletesItsTasks() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home"])
+        try sandbox.succeed(["add", "Water plants", "--list", "Home"])
+        try sandbox.succeed(["add", "Call mom"])
+
+        let refused = try sandbox.run(["list", "rm", "Home"])
+        #expect(refused.status == 64)
+        #expect(try tasks(sandbox).count == 3)
+
+        #expect(try sandbox.succeed(["list", "rm", "Home", "--yes"]) == "Deleted list Home and its 2 tasks\n")
+        #expect(try tasks(sandbox, ["--all"]).map(\.title) == ["Call mom"])
+        #expect(try sandbox.succeed(["list", "ls"]).contains("No lists"))
+    }
+
+    @Test func editMoveStartAndHabitsWork() throws {
+        let sandbox = try Sandbox()
+        let first = try sandbox.succeed(["add", "First"]).trimmingCharacters(in: .newlines)
+        try sandbox.succeed(["add", "Second"])
+        let third = try sandbox.succeed(["add", "Third"]).trimmingCharacters(in: .newlines)
+        try sandbox.succeed(["move", third, "--to", "1"])
+        #expect(try tasks(sandbox).map(\.title) == ["Third", "First", "Second"])
+
+        // `edit` moves only to an existing list: an unknown name is a typo, not a new list.
+        #expect(try sandbox.run(["edit", first, "--list", "Work"]).status == 64)
+        try sandbox.succeed(["list", "add", "Work"])
+        try sandbox.succeed(["edit", first, "--title", "First, renamed", "--due", "2026-11-24", "--list", "Work"])
+        let edited = try tasks(sandbox, ["--list", "Work"])
+        #expect(edited.map(\.title) == ["First, renamed"])
+        #expect(edited.first?.dueDate == "2026-11-24T22:59:00Z")
+        try sandbox.succeed(["edit", first, "--due", "none", "--list", "inbox"])
+        #expect(try tasks(sandbox, ["--inbox"]).last?.dueDate == nil)
+
+        #expect(try sandbox.succeed(["start", first]).hasPrefix("Started"))
+        #expect(try sandbox.succeed(["ls"]).contains("▶ First, renamed"))
+
+        try sandbox.succeed(["habit", "add", "Drink water", "--icon", "💧"])
+        try sandbox.succeed(["habit", "check", "drink water"])
+        try sandbox.succeed(["habit", "check", "Drink water"])
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("1 of 1 done"))
+        try sandbox.succeed(["habit", "uncheck", "Drink water"])
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("0 of 1 done"))
+    }
+
+    @Test func demoFillsAStoreOnce() throws {
+        let sandbox = try Sandbox()
+        #expect(try sandbox.succeed(["demo"]).contains("Filled"))
+        #expect(try tasks(sandbox).count >= 10)
+        let again = try sandbox.run(["demo"])
+        #expect(again.status == 64)
+        #expect(again.stderrLines.count == 1)
+    }
+
+    @Test func helpShowsExamples() throws {
+        let sandbox = try Sandbox()
+        let help = try sandbox.run(["--help"], global: false)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("taskwidget add \"Pay rent\""))
+        let addHelp = try sandbox.run(["add", "--help"], global: false)
+        #expect(addHelp.stdout.contains("--due"))
+    }
+}
