@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 public import Logging
 
 /// The user's tasks, lists and habits in one SQLite file (SPEC §3).
@@ -39,10 +40,14 @@ public final class TaskStore: Sendable {
         // Concurrent writers wait for each other instead of failing.
         configuration.busyMode = .timeout(15)
         configuration.prepareDatabase { db in
+            guard !db.configuration.readonly else { return }
             // Every acknowledged write reaches the disk (seed NFR6: zero data loss).
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Keep the -wal and -shm files when the last writer closes, so that display commands
+            // find them and never have to create files next to the store (GRDB's DatabaseSharing).
+            var persist: CInt = 1
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
         do {
             let database: any DatabaseWriter
