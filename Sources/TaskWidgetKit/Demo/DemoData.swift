@@ -44,7 +44,7 @@ public enum DemoData {
         let dryCleaning = task("Pick up dry cleaning", errands, due: at(-1, 17))
         _ = task("Gift for 田中さん 🎁", errands, due: at(4, 23, 59))
         _ = task("Renew passport", errands, due: at(21, 23, 59))
-        tasks[tap].start(at: created)
+        tasks[tap].start(at: tasks[tap].createdAt)
         tasks[oneOnOne].complete(at: fromNow(minutes: -30))
         tasks[dryCleaning].complete(at: at(-1, 16, 30))
 

@@ -10,13 +10,12 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+            parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: year, month: month, day: day)
-        guard components.isValidDate(in: calendar) else { return nil }
+        guard (1...12).contains(month), (1...InstantFormat.daysInMonth(year: year, month: month)).contains(day) else {
+            return nil
+        }
         self.year = year
         self.month = month
         self.day = day

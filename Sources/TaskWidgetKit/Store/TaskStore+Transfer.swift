@@ -135,7 +135,7 @@ extension StoreExport {
         func ensureUnique<T: Hashable>(_ values: [T], _ what: String) throws {
             var seen = Set<T>()
             if let duplicate = values.first(where: { !seen.insert($0).inserted }) {
-                throw TaskWidgetError(.data, "\(source): \(what) \(duplicate) appears twice")
+                throw TaskWidgetError(.data, "\(what) \(duplicate) appears twice")
             }
         }
         var result = self
@@ -161,11 +161,15 @@ extension StoreExport {
                 try ensureUnique(record.completions.map(\.day), "completion day")
             }
         }
-        try ensureUnique(result.lists.map(\.id), "list id")
-        try ensureUnique(result.lists.map { $0.name.lowercased() }, "list name")
-        try ensureUnique(result.tasks.map(\.id), "task id")
-        try ensureUnique(result.habits.map(\.habit.id), "habit id")
-        try ensureUnique(result.habits.map { $0.habit.name.lowercased() }, "habit name")
+        try check("lists") {
+            try ensureUnique(result.lists.map(\.id), "list id")
+            try ensureUnique(result.lists.map { $0.name.lowercased() }, "list name")
+        }
+        try check("tasks") { try ensureUnique(result.tasks.map(\.id), "task id") }
+        try check("habits") {
+            try ensureUnique(result.habits.map(\.habit.id), "habit id")
+            try ensureUnique(result.habits.map { $0.habit.name.lowercased() }, "habit name")
+        }
         return result
     }
 }

@@ -41,8 +41,6 @@ public final class TaskStore: Sendable {
         configuration.busyMode = .timeout(15)
         configuration.prepareDatabase { db in
             guard !db.configuration.readonly else { return }
-            // Every acknowledged write reaches the disk (seed NFR6: zero data loss).
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             // Keep the -wal and -shm files when the last writer closes, so that display commands
             // find them and never have to create files next to the store (GRDB's DatabaseSharing).
             var persist: CInt = 1
@@ -60,6 +58,9 @@ public final class TaskStore: Sendable {
                     try checkSchema(DatabaseQueue(path: readOnlyURI(path), configuration: readOnly), path: path, allowEmpty: true)
                 }
                 database = try DatabasePool(path: path, configuration: configuration)
+                // Every acknowledged write reaches the disk (seed NFR6: zero data loss). GRDB sets
+                // NORMAL when it enables WAL, after `prepareDatabase`; the pool has one writer.
+                try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
                 try migrate(database, path: path)
             case .readOnly:
                 // One read-only connection: the cheapest open for a status bar.

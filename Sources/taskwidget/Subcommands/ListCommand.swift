@@ -17,6 +17,7 @@ struct ListCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
+            _ = try (Validation.listName(name), color.map(Validation.colorHex))
             let list = try context.storeForWriting().addList(named: name, colorHex: color, now: context.now)
             print("Created list \(list.name) #\(list.colorHex)")
         }

@@ -19,6 +19,9 @@ struct Add: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
+        // Check the input before the store is opened, so a bad first command creates no store.
+        _ = try Validation.title(title)
+        _ = try list.map(Validation.listName)
         let newTask = NewTask(
             title: title, dueDate: try due.map { try context.date($0, for: .due) },
             reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: list)

@@ -1,0 +1,323 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetKit
+
+/// The pure rules: input validation, due labels, task order, and the settings of one run.
+@Suite struct ModelTests {
+    // MARK: - Titles
+
+    @Test(arguments: [
+        ("Pay rent", "Pay rent"),
+        ("  Pay rent \t", "Pay rent"),
+        ("\n Pay rent\n", "Pay rent"),
+        ("\u{3000}会議\u{3000}", "会議"),
+        ("\u{00A0}Pay  rent\u{00A0}", "Pay  rent"),
+        ("Family 👨‍👩‍👧‍👦 time", "Family 👨‍👩‍👧‍👦 time"),
+        ("🏳️‍🌈", "🏳️‍🌈"),
+        ("e\u{0301}té", "e\u{0301}té"),
+        ("مرحبا", "مرحبا"),
+    ])
+    func titlesAreTrimmed(text: String, expected: String) throws {
+        #expect(try Validation.title(text) == expected)
+    }
+
+    @Test(arguments: ["", " ", "\t\n", "\u{3000}", "\u{2028}"])
+    func emptyTitlesAreRefused(text: String) throws {
+        let error = expectError(.usage) { try Validation.title(text) }
+        #expect(error?.message.contains("empty") == true)
+    }
+
+    @Test(arguments: [
+        "a\nb", "a\rb", "a\r\nb", "a\tb", "bell\u{0007}", "a\u{0000}b", "a\u{001B}[31mred", "a\u{007F}b",
+        "a\u{0085}b", "a\u{009B}b", "a\u{2028}b", "a\u{2029}b",
+    ])
+    func controlCharactersAndLineBreaksAreRefused(text: String) throws {
+        let error = expectError(.usage) { try Validation.title(text) }
+        #expect(error?.message.contains("control character") == true)
+    }
+
+    @Test func theLengthLimitCountsCharactersAfterTrimming() throws {
+        let limit = Validation.maximumTitleLength
+        #expect(limit == 1000)
+        let longest = String(repeating: "a", count: limit)
+        #expect(try Validation.title("  " + longest + "  ") == longest)
+        let emoji = String(repeating: "👨‍👩‍👧‍👦", count: limit)
+        #expect(try Validation.title(emoji) == emoji)
+        let error = expectError(.usage) { try Validation.title(longest + "b") }
+        #expect(error?.message.contains("1001") == true)
+        expectError(.usage) { try Validation.title(emoji + "👍") }
+    }
+
+    @Test func theNounNamesWhatIsWrong() throws {
+        let error = expectError(.usage) { try Validation.title(" ", noun: "habit name") }
+        #expect(error?.message.contains("habit name") == true)
+    }
+
+    @Test(arguments: ["Inbox", "inbox", " INBOX ", "iNbOx"])
+    func inboxIsNotAListName(name: String) throws {
+        expectError(.usage) { try Validation.listName(name) }
+    }
+
+    @Test(arguments: [("Inbox zero", "Inbox zero"), (" Home ", "Home"), ("Ärger", "Ärger")])
+    func otherListNamesFollowTheTitleRules(name: String, expected: String) throws {
+        #expect(try Validation.listName(name) == expected)
+        expectError(.usage) { try Validation.listName(name + "\n2") }
+    }
+
+    // MARK: - Colors and icons
+
+    @Test(arguments: [
+        ("#1e90ff", "1E90FF"), ("1E90FF", "1E90FF"), ("1e90Ff", "1E90FF"), (" #abcdef\n", "ABCDEF"),
+        ("000000", "000000"), ("#FFFFFF", "FFFFFF"),
+    ])
+    func colorsAreNormalizedToSixUppercaseDigits(text: String, expected: String) throws {
+        #expect(try Validation.colorHex(text) == expected)
+    }
+
+    @Test(arguments: [
+        "", "#", "red", "#fff", "12345", "1234567", "#1e90f", "#1e90ff0", "GG0000", "##123456", "#12 456",
+        "0x1E90FF", "１２３４５６", "ＡＢＣＤＥＦ", "1e90ff\u{0301}",
+    ])
+    func badColorsAreRefused(text: String) throws {
+        let error = expectError(.usage) { try Validation.colorHex(text) }
+        #expect(error?.message.contains("1E90FF") == true)
+    }
+
+    @Test(arguments: [("💧", "💧"), (" ✓ ", "✓"), ("12345678", "12345678"), ("👨‍👩‍👧‍👦", "👨‍👩‍👧‍👦"), ("🏳️‍🌈🏳️‍🌈", "🏳️‍🌈🏳️‍🌈")])
+    func iconsAreShortOneLineTexts(text: String, expected: String) throws {
+        #expect(try Validation.icon(text) == expected)
+    }
+
+    @Test(arguments: ["", "   ", "123456789", "a\nb", "\u{0007}", "a\u{2028}b"])
+    func badIconsAreRefused(text: String) throws {
+        expectError(.usage) { try Validation.icon(text) }
+    }
+
+    // MARK: - Due labels
+
+    static let berlin = Fixed.zone("Europe/Berlin")
+    /// Monday 23 November 2026 in Berlin (+01:00).
+    static let mondayMorning = Fixed.instant("2026-11-23T08:00:00+01:00")
+    static let mondayEvening = Fixed.instant("2026-11-23T18:00:00+01:00")
+
+    func label(due: String, at now: Date, completed: Bool = false, zone: TimeZone = berlin) -> String? {
+        var task = TaskItem(title: "t", dueDate: Fixed.instant(due), createdAt: Fixed.instant("2026-11-01T00:00:00Z"))
+        if completed { task.complete(at: now) }
+        return DueLabeler(timeZone: zone).label(for: task, at: now)
+    }
+
+    @Test(arguments: [
+        ("2026-11-23T09:30:00+01:00", "09:30"),
+        ("2026-11-23T08:00:01+01:00", "08:00"),
+        ("2026-11-23T23:59:00+01:00", "Today"),
+        ("2026-11-24T00:00:00+01:00", "Tomorrow 00:00"),
+        ("2026-11-24T09:00:00+01:00", "Tomorrow 09:00"),
+        ("2026-11-24T23:59:00+01:00", "Tomorrow"),
+        ("2026-11-25T00:00:00+01:00", "Wed 25 Nov"),
+        ("2026-11-30T23:59:00+01:00", "Mon 30 Nov"),
+        ("2026-11-30T10:00:00+01:00", "Mon 30 Nov"),
+        ("2026-12-31T10:00:00+01:00", "Thu 31 Dec"),
+        ("2027-01-05T10:00:00+01:00", "Tue 5 Jan 2027"),
+        ("2030-06-01T10:00:00+02:00", "Sat 1 Jun 2030"),
+    ])
+    func labelsOfOpenTasksDueLater(due: String, expected: String) {
+        #expect(label(due: due, at: Self.mondayMorning) == expected)
+    }
+
+    @Test(arguments: [
+        ("2026-11-23T18:00:00+01:00", "Overdue · 18:00"),
+        ("2026-11-23T17:00:00+01:00", "Overdue · 17:00"),
+        ("2026-11-23T00:00:00+01:00", "Overdue · 00:00"),
+        ("2026-11-22T17:00:00+01:00", "Overdue · Yesterday 17:00"),
+        ("2026-11-22T23:59:00+01:00", "Overdue · Yesterday"),
+        ("2026-11-21T17:00:00+01:00", "Overdue · Sat 21 Nov"),
+        ("2026-11-21T23:59:00+01:00", "Overdue · Sat 21 Nov"),
+        ("2025-12-31T10:00:00+01:00", "Overdue · Wed 31 Dec 2025"),
+    ])
+    func labelsOfOverdueTasks(due: String, expected: String) {
+        #expect(label(due: due, at: Self.mondayEvening) == expected)
+    }
+
+    @Test func aTaskDueTodayWithoutATimeIsOverdueTodayInItsLastMinute() {
+        #expect(label(due: "2026-11-23T23:59:00+01:00", at: Fixed.instant("2026-11-23T23:59:30+01:00")) == "Overdue · Today")
+    }
+
+    @Test(arguments: [
+        ("2026-11-23T17:00:00+01:00", "17:00"),
+        ("2026-11-21T17:00:00+01:00", "Sat 21 Nov"),
+    ])
+    func aCompletedTaskIsNeverOverdue(due: String, expected: String) {
+        #expect(label(due: due, at: Self.mondayEvening, completed: true) == expected)
+        #expect(label(due: "2026-11-22T17:00:00+01:00", at: Self.mondayEvening, completed: true)?.contains("Overdue") == false)
+    }
+
+    @Test func aTaskWithoutADueDateHasNoLabel() {
+        let task = TaskItem(title: "t", createdAt: Self.mondayMorning)
+        #expect(DueLabeler(timeZone: Self.berlin).label(for: task, at: Self.mondayMorning) == nil)
+    }
+
+    /// 23:30 UTC on Monday is Tuesday 00:30 in Berlin and Monday 18:30 in New York.
+    @Test(arguments: [
+        ("Europe/Berlin", "Tomorrow 00:30"),
+        ("UTC", "23:30"),
+        ("America/New_York", "18:30"),
+        ("Asia/Kolkata", "Tomorrow 05:00"),
+    ])
+    func labelsUseTheUsersTimeZone(zone: String, expected: String) {
+        let now = Fixed.instant("2026-11-23T12:00:00Z")
+        #expect(label(due: "2026-11-23T23:30:00Z", at: now, zone: Fixed.zone(zone)) == expected)
+    }
+
+    @Test(arguments: [
+        // New Year's Eve: tomorrow is in the next year, a week later too.
+        ("2026-12-31T20:00:00+01:00", "2027-01-01T09:00:00+01:00", "Tomorrow 09:00"),
+        ("2026-12-31T20:00:00+01:00", "2027-01-04T23:59:00+01:00", "Mon 4 Jan 2027"),
+        ("2027-01-01T09:00:00+01:00", "2026-12-31T17:00:00+01:00", "Overdue · Yesterday 17:00"),
+        // Berlin's 23-hour and 25-hour days.
+        ("2026-03-28T12:00:00+01:00", "2026-03-29T12:00:00+02:00", "Tomorrow 12:00"),
+        ("2026-03-29T01:30:00+01:00", "2026-03-29T03:30:00+02:00", "03:30"),
+        ("2026-10-25T02:30:00+01:00", "2026-10-25T02:15:00+02:00", "Overdue · 02:15"),
+        ("2026-10-24T12:00:00+02:00", "2026-10-25T23:59:00+01:00", "Tomorrow"),
+    ])
+    func labelsAcrossYearsAndDaylightSavingChanges(now: String, due: String, expected: String) {
+        #expect(label(due: due, at: Fixed.instant(now)) == expected)
+    }
+
+    // MARK: - Tasks
+
+    @Test func overdueMeansOpenAndDueAtOrBeforeTheInstant() {
+        let due = Fixed.instant("2026-11-23T17:00:00Z")
+        var task = TaskItem(title: "t", dueDate: due, createdAt: Self.mondayMorning)
+        #expect(!task.isOverdue(at: due.addingTimeInterval(-0.001)))
+        #expect(task.isOverdue(at: due))
+        #expect(task.isOverdue(at: due.addingTimeInterval(86_400)))
+        task.complete(at: due)
+        #expect(!task.isOverdue(at: due.addingTimeInterval(86_400)))
+        #expect(!TaskItem(title: "t", createdAt: Self.mondayMorning).isOverdue(at: due))
+    }
+
+    @Test func tasksAreOrderedBySortOrderThenCreationThenId() {
+        let early = Fixed.instant("2026-11-01T00:00:00Z")
+        let late = Fixed.instant("2026-11-02T00:00:00Z")
+        let expected = [
+            TaskItem(id: Fixed.uuid("FFFFFFFF-0000-4000-8000-000000000000"), title: "0 early", sortOrder: 0, createdAt: early),
+            TaskItem(id: Fixed.uuid("00000000-0000-4000-8000-000000000001"), title: "0 late a", sortOrder: 0, createdAt: late),
+            TaskItem(id: Fixed.uuid("00000000-0000-4000-8000-000000000002"), title: "0 late b", sortOrder: 0, createdAt: late),
+            TaskItem(id: Fixed.uuid("00000000-0000-4000-8000-000000000000"), title: "1 early", sortOrder: 1, createdAt: early),
+            TaskItem(id: Fixed.uuid("0A000000-0000-4000-8000-000000000000"), title: "7", sortOrder: 7, createdAt: early),
+        ]
+        for rotation in 0..<expected.count {
+            let shuffled = Array(expected[rotation...] + expected[..<rotation]).reversed()
+            #expect(shuffled.sorted(by: TaskItem.precedes).map(\.title) == expected.map(\.title))
+        }
+        for task in expected {
+            #expect(!TaskItem.precedes(task, task))
+        }
+    }
+
+    @Test func completeUncompleteStartAndStopFollowTheSeeds() {
+        let created = Fixed.instant("2026-11-23T08:00:00Z")
+        let (t1, t2, t3, t4) = (created + 60, created + 120, created + 180, created + 240)
+        var task = TaskItem(title: "t", createdAt: created)
+        task.complete(at: t1)
+        #expect(task.isCompleted && task.state == .completed && task.completedAt == t1 && task.modifiedAt == t1)
+        task.complete(at: t2)
+        #expect(task.completedAt == t1 && task.modifiedAt == t1)
+        task.start(at: t2)
+        #expect(!task.isCompleted && task.state == .active && task.completedAt == nil && task.modifiedAt == t2)
+        task.stop(at: t3)
+        #expect(task.state == .notStarted && task.modifiedAt == t3)
+        task.uncomplete(at: t4)
+        #expect(task.state == .notStarted && task.modifiedAt == t3)
+    }
+
+    // MARK: - Store location
+
+    @Test(arguments: [
+        ("/explicit/s.sqlite", ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
+         "/explicit/s.sqlite", false),
+        ("relative.sqlite", ["HOME": "/home/u"], "relative.sqlite", false),
+        (nil, ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/env/s.sqlite", false),
+        ("", ["TASKWIDGET_STORE": "/env/s.sqlite", "HOME": "/home/u"], "/env/s.sqlite", false),
+        (nil, ["TASKWIDGET_STORE": "", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/xdg/taskwidget/tasks.sqlite", true),
+        (nil, ["XDG_DATA_HOME": "/xdg"], "/xdg/taskwidget/tasks.sqlite", true),
+        (nil, ["XDG_DATA_HOME": "xdg", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
+        (nil, ["XDG_DATA_HOME": "", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
+        (nil, ["HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
+    ] as [(String?, [String: String], String, Bool)])
+    func storeLocationPrecedence(explicit: String?, environment: [String: String], path: String, isDefault: Bool) throws {
+        let location = try StoreLocation.resolve(explicitPath: explicit, environment: environment)
+        #expect(location == StoreLocation(path: path, isDefault: isDefault))
+    }
+
+    @Test(arguments: [[:], ["HOME": ""], ["XDG_DATA_HOME": "relative"], ["HOME": "relative/home"], ["TASKWIDGET_STORE": ""]])
+    func withoutHomeThereIsNoDefaultStore(environment: [String: String]) throws {
+        let error = expectError(.usage) { try StoreLocation.resolve(explicitPath: nil, environment: environment) }
+        #expect(error?.message.contains("--store") == true)
+    }
+
+    // MARK: - Time zone and clock of a run
+
+    static let auckland = Fixed.zone("Pacific/Auckland")
+
+    @Test(arguments: [
+        ("Asia/Tokyo", [:], "Asia/Tokyo"),
+        ("Asia/Tokyo", ["TZ": "Europe/Berlin"], "Asia/Tokyo"),
+        ("Asia/Tokyo", ["TZ": "Nowhere/City"], "Asia/Tokyo"),
+        (nil, ["TZ": "Europe/Berlin"], "Europe/Berlin"),
+        (nil, ["TZ": ":Europe/Berlin"], "Europe/Berlin"),
+        (nil, ["TZ": "/usr/share/zoneinfo/America/New_York"], "America/New_York"),
+        (nil, ["TZ": ":/usr/share/zoneinfo/Asia/Kolkata"], "Asia/Kolkata"),
+        (nil, [:], "Pacific/Auckland"),
+        (nil, ["TZ": ""], "Pacific/Auckland"),
+    ] as [(String?, [String: String], String)])
+    func theTimeZoneComesFromTheArgumentThenTZThenTheSystem(
+        argument: String?, environment: [String: String], expected: String
+    ) throws {
+        let zone = try RunSettings.timeZone(argument: argument, environment: environment, system: Self.auckland)
+        #expect(zone.identifier == expected)
+    }
+
+    @Test(arguments: [
+        ("Mars/Olympus", [:]),
+        ("Mars/Olympus", ["TZ": "Europe/Berlin"]),
+        ("", [:]),
+        (nil, ["TZ": "Nowhere/City"]),
+        (nil, ["TZ": ":Nowhere/City"]),
+    ] as [(String?, [String: String])])
+    func anUnknownTimeZoneIsAUsageErrorNeverUTC(argument: String?, environment: [String: String]) throws {
+        let error = expectError(.usage) {
+            try RunSettings.timeZone(argument: argument, environment: environment, system: Self.auckland)
+        }
+        #expect(error?.message.contains("Europe/Berlin") == true)
+    }
+
+    @Test(arguments: [
+        (1_795_420_800.123_456, 1_795_420_800_123),
+        (1_795_420_800.999_6, 1_795_420_801_000),
+        (1_795_420_800.000_4, 1_795_420_800_000),
+        (-0.000_6, -1),
+        (-1.234_4, -1234),
+    ])
+    func theClockIsRoundedToMilliseconds(clock: Double, milliseconds: Int) throws {
+        let now = try RunSettings.now(argument: nil, timeZone: Self.berlin, clock: Date(timeIntervalSince1970: clock))
+        #expect(now == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    @Test(arguments: [
+        ("2026-11-23T17:00:30.1234+01:00", 1_795_449_630_123),
+        ("2026-11-23T17:00:30.9996Z", 1_795_453_231_000),
+        ("2026-11-23T17:00", 1_795_449_600_000),
+        ("2026-11-23T17:00:00Z", 1_795_453_200_000),
+    ])
+    func nowFromTheArgumentWinsOverTheClockAndIsRounded(argument: String, milliseconds: Int) throws {
+        let now = try RunSettings.now(argument: argument, timeZone: Self.berlin, clock: Self.mondayMorning)
+        #expect(now == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    @Test(arguments: ["yesterday", "17:00", "2026-11-31T10:00", "now"])
+    func aBadNowIsAUsageError(argument: String) throws {
+        expectError(.usage) { try RunSettings.now(argument: argument, timeZone: Self.berlin, clock: Self.mondayMorning) }
+    }
+}

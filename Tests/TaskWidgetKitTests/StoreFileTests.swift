@@ -1,0 +1,214 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import TaskWidgetKit
+
+/// The store file: what opening creates (and never creates), what it refuses, and how it is set up.
+@Suite struct StoreFileTests {
+    let folder: TemporaryFolder
+
+    static let now = Fixed.instant("2026-11-23T09:00:00Z")
+    static let modes: [TaskStore.AccessMode] = [.readOnly, .readWrite]
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    func open(_ name: String, _ mode: TaskStore.AccessMode, isDefault: Bool = false) throws -> TaskStore {
+        try TemporaryStore.open(folder.path(name), mode: mode, isDefault: isDefault)
+    }
+
+    func contents(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: folder.path(name)))
+    }
+
+    func modificationDate(_ name: String) throws -> Date? {
+        try FileManager.default.attributesOfItem(atPath: folder.path(name))[.modificationDate] as? Date
+    }
+
+    // MARK: - Missing stores
+
+    @Test(arguments: [false, true])
+    func openingAMissingStoreReadOnlyCreatesNothing(isDefault: Bool) throws {
+        let error = expectError(.io) { try open("tasks.sqlite", .readOnly, isDefault: isDefault) }
+        #expect(error?.message.contains("taskwidget add") == true)
+        expectError(.io) { try open("data/taskwidget/tasks.sqlite", .readOnly, isDefault: isDefault) }
+        #expect(try folder.entries() == [])
+    }
+
+    @Test func openingReadWriteInAMissingFolderTheUserNamedIsAnIOError() throws {
+        expectError(.io) { try open("missing/tasks.sqlite", .readWrite) }
+        expectError(.io) { try open("missing/deeper/tasks.sqlite", .readWrite) }
+        #expect(try folder.entries() == [])
+    }
+
+    @Test func openingReadWriteAtTheDefaultLocationCreatesTheFolder() throws {
+        let name = "data/taskwidget/tasks.sqlite"
+        let store = try open(name, .readWrite, isDefault: true)
+        _ = try store.addTask(NewTask(title: "first"), now: Self.now)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder.path("data/taskwidget"), isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+        #expect(FileManager.default.fileExists(atPath: folder.path(name)))
+        let reader = try open(name, .readOnly)
+        #expect(try reader.tasks(in: .all, includeCompleted: true).map(\.task.title) == ["first"])
+    }
+
+    @Test func openingReadWriteInAnExistingFolderCreatesAWorkingStore() throws {
+        let store = try open("tasks.sqlite", .readWrite)
+        #expect(try store.export() == StoreExport())
+        #expect(try folder.entries().contains("tasks.sqlite"))
+    }
+
+    @Test(arguments: modes)
+    func aFolderAtThePathIsAnIOError(mode: TaskStore.AccessMode) throws {
+        try FileManager.default.createDirectory(atPath: folder.path("tasks.sqlite"), withIntermediateDirectories: false)
+        expectError(.io) { try open("tasks.sqlite", mode) }
+        #expect(try folder.entries() == ["tasks.sqlite"])
+    }
+
+    // MARK: - Files that are not our store
+
+    /// Bytes that are not SQLite (a fixed pseudo-random sequence, so every run sees the same file).
+    static func garbage(count: Int) -> Data {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return Data((0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        })
+    }
+
+    @Test(arguments: modes)
+    func aFileOfGarbageIsADataErrorAndStaysAsItWas(mode: TaskStore.AccessMode) throws {
+        let bytes = Self.garbage(count: 4096)
+        try bytes.write(to: URL(fileURLWithPath: folder.path("tasks.sqlite")))
+        let error = expectError(.data) { try open("tasks.sqlite", mode) }
+        #expect(error?.message.contains("not a taskwidget store") == true)
+        #expect(try contents("tasks.sqlite") == bytes)
+    }
+
+    /// An SQLite database of another program, in the default rollback-journal mode.
+    func writeForeignDatabase() throws -> Data {
+        let queue = try DatabaseQueue(path: folder.path("tasks.sqlite"))
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE foo (bar TEXT); INSERT INTO foo VALUES ('keep me')")
+        }
+        try queue.close()
+        return try contents("tasks.sqlite")
+    }
+
+    @Test(arguments: modes)
+    func aForeignSQLiteDatabaseIsADataErrorAndStaysAsItWas(mode: TaskStore.AccessMode) throws {
+        let bytes = try writeForeignDatabase()
+        let error = expectError(.data) { try open("tasks.sqlite", mode) }
+        #expect(error?.message.contains("not a taskwidget store") == true)
+        #expect(try contents("tasks.sqlite") == bytes)
+        #expect(try folder.entries() == ["tasks.sqlite"])
+    }
+
+    @Test func anEmptyFileIsRefusedReadOnlyAndLeftEmpty() throws {
+        #expect(FileManager.default.createFile(atPath: folder.path("tasks.sqlite"), contents: Data()))
+        let error = expectError(.data) { try open("tasks.sqlite", .readOnly) }
+        #expect(error?.message.contains("empty") == true)
+        #expect(try contents("tasks.sqlite").isEmpty)
+    }
+
+    @Test(arguments: modes)
+    func aStoreFromANewerTaskwidgetIsRefusedAndStaysAsItWas(mode: TaskStore.AccessMode) throws {
+        let fixture = try TemporaryStore()
+        _ = try fixture.store.addTask(NewTask(title: "keep me"), now: Self.now)
+        let queue = try DatabaseQueue(path: fixture.path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
+        try queue.close()
+        try fixture.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+
+        let error = expectError(.data) { try fixture.reopen(mode: mode) }
+        #expect(error?.message.contains("newer") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.path)) == bytes)
+        #expect(try fixture.fetchInt("SELECT count(*) FROM grdb_migrations WHERE identifier = 'v99'") == 1)
+    }
+
+    // MARK: - Setup of a read-write store
+
+    @Test func aReadWriteStoreUsesWALForeignKeysAndABusyTimeout() throws {
+        let fixture = try TemporaryStore()
+        let database = fixture.store.database
+        #expect(try database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") } == 1)
+        let writer = try database.writeWithoutTransaction { db in
+            (journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             foreignKeys: try Int.fetchOne(db, sql: "PRAGMA foreign_keys"),
+             busyTimeout: try Int.fetchOne(db, sql: "PRAGMA busy_timeout"),
+             synchronous: try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(writer.journalMode == "wal")
+        #expect(writer.foreignKeys == 1)
+        // Concurrent writers wait up to 15 s instead of failing.
+        #expect(writer.busyTimeout == 15_000)
+        // FULL: an acknowledged write survives a power cut (seed NFR6).
+        #expect(writer.synchronous == 2)
+        // WAL is a property of the file, seen by any other connection.
+        let queue = try DatabaseQueue(path: fixture.path)
+        defer { try? queue.close() }
+        #expect(try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
+    @Test func aReadOnlyStoreSeesWhatTheWriterCommitted() throws {
+        let fixture = try TemporaryStore()
+        let reader = try fixture.reopen(mode: .readOnly)
+        #expect(try reader.tasks(in: .all, includeCompleted: true).isEmpty)
+        _ = try fixture.store.addTask(NewTask(title: "new", listName: "Home"), now: Self.now)
+        #expect(try reader.tasks(in: .all, includeCompleted: true).map(\.task.title) == ["new"])
+        #expect(try reader.export() == fixture.store.export())
+    }
+
+    // MARK: - Read-only use
+
+    /// A store with a list, tasks and a habit.
+    func fillStore(_ store: TaskStore) throws {
+        _ = try store.addTask(NewTask(title: "home", listName: "Home"), now: Self.now)
+        let task = try store.addTask(NewTask(title: "inbox"), now: Self.now).task
+        _ = try store.completeTasks([task.id.shortID], now: Self.now.addingTimeInterval(60))
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: Self.now)
+        _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-23"), status: .done)
+    }
+
+    @Test func readingAReadOnlyFileLeavesItsBytesAndModificationTimeAlone() throws {
+        let fixture = try TemporaryStore()
+        try fillStore(fixture.store)
+        let expected = try fixture.store.export()
+        try fixture.close()
+        let path = fixture.path
+        let past = Fixed.instant("2020-01-01T00:00:00Z")
+        try FileManager.default.setAttributes([.modificationDate: past, .posixPermissions: 0o444], ofItemAtPath: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let reader = try fixture.reopen(mode: .readOnly)
+        #expect(try reader.export() == expected)
+        #expect(try reader.tasks(in: .all, includeCompleted: true).map(\.task.title) == ["inbox", "home"])
+        #expect(try reader.listSummaries().map(\.totalCount) == [1])
+        #expect(try reader.habitDays(on: Fixed.day("2026-11-23")).map(\.status) == [.done])
+        try reader.database.close()
+
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == past)
+    }
+
+    @Test func writingThroughAReadOnlyStoreThrowsAndChangesNothing() throws {
+        let fixture = try TemporaryStore()
+        try fillStore(fixture.store)
+        let before = try fixture.store.export()
+        let task = try #require(before.tasks.first)
+        let reader = try fixture.reopen(mode: .readOnly)
+
+        #expect(throws: TaskWidgetError.self) { try reader.addTask(NewTask(title: "new"), now: Self.now) }
+        #expect(throws: TaskWidgetError.self) { try reader.completeTasks([task.id.shortID], now: Self.now) }
+        #expect(throws: TaskWidgetError.self) { try reader.deleteTasks([task.id.shortID]) }
+        #expect(throws: TaskWidgetError.self) { try reader.addList(named: "Work", colorHex: nil, now: Self.now) }
+        #expect(throws: TaskWidgetError.self) { try reader.checkHabit("Walk", on: Fixed.day("2026-11-22"), status: .done) }
+        #expect(throws: TaskWidgetError.self) { try reader.importing(StoreExport(), source: "test") }
+        #expect(try fixture.store.export() == before)
+    }
+}

@@ -1,0 +1,332 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetKit
+
+/// Lists and habits in the store, and the day a habit is checked for.
+@Suite struct StoreListHabitTests {
+    let fixture: TemporaryStore
+    var store: TaskStore { fixture.store }
+
+    static let t0 = Fixed.instant("2026-11-23T09:00:00Z")
+
+    init() throws {
+        fixture = try TemporaryStore()
+    }
+
+    func at(_ seconds: Int) -> Date {
+        Self.t0.addingTimeInterval(TimeInterval(seconds))
+    }
+
+    @discardableResult
+    func addList(_ name: String, color: String? = nil, second: Int = 0) throws -> TaskList {
+        try store.addList(named: name, colorHex: color, now: at(second))
+    }
+
+    @discardableResult
+    func addTask(_ title: String, list: String?, second: Int = 0) throws -> TaskItem {
+        try store.addTask(NewTask(title: title, listName: list), now: at(second)).task
+    }
+
+    // MARK: - List names
+
+    @Test func addListStoresTheListAtTheEndOfTheOrder() throws {
+        let work = try addList(" Work ", second: 1)
+        let home = try addList("Home", color: "34c759", second: 2)
+        #expect(work.name == "Work" && work.colorHex == "007AFF" && work.createdAt == at(1) && work.sortOrder == 0)
+        #expect(home.name == "Home" && home.colorHex == "34C759" && home.createdAt == at(2) && home.sortOrder == 1)
+        #expect(try store.listSummaries().map(\.list) == [work, home])
+    }
+
+    @Test(arguments: [
+        ("Work", "work"),
+        ("Work", "WORK"),
+        ("Work", "  Work  "),
+        ("Ärger", "ärger"),
+        ("ärger", "ÄRGER"),
+        ("Ωμέγα", "ωμέγα"),
+    ])
+    func listNamesAreUniqueCaseInsensitively(existing: String, new: String) throws {
+        let list = try addList(existing)
+        let error = expectError(.usage) { try addList(new, second: 1) }
+        #expect(error?.message.contains(list.name) == true)
+        #expect(try store.listSummaries().map(\.list) == [list])
+    }
+
+    @Test func namesThatDifferInMoreThanCaseAreDistinct() throws {
+        try addList("Ärger")
+        try addList("Arger", second: 1)
+        try addList("Ärger 2", second: 2)
+        #expect(try store.listSummaries().map(\.list.name) == ["Ärger", "Arger", "Ärger 2"])
+    }
+
+    @Test(arguments: ["Inbox", "inbox", " INBOX ", "InBoX"])
+    func inboxIsReserved(name: String) throws {
+        expectError(.usage) { try addList(name) }
+        try addList("Work")
+        expectError(.usage) { try store.renameList("Work", to: name) }
+        #expect(try store.listSummaries().map(\.list.name) == ["Work"])
+    }
+
+    @Test func aNameThatOnlyContainsInboxIsAllowed() throws {
+        #expect(try addList("Inbox zero").name == "Inbox zero")
+    }
+
+    // MARK: - Renaming
+
+    @Test func renameKeepsTheListAndItsTasks() throws {
+        let work = try addList("Work")
+        try addTask("report", list: "Work")
+        let renamed = try store.renameList("work", to: "Job")
+        #expect(renamed.id == work.id && renamed.name == "Job" && renamed.colorHex == work.colorHex)
+        #expect(try store.tasks(in: .list("job"), includeCompleted: false).map(\.task.title) == ["report"])
+        expectError(.usage) { try store.tasks(in: .list("Work"), includeCompleted: false) }
+    }
+
+    @Test(arguments: [("Work", "WORK"), ("Ärger", "ÄRGER"), ("ärger", "Ärger")])
+    func renameMayChangeOnlyTheCase(old: String, new: String) throws {
+        let list = try addList(old)
+        let renamed = try store.renameList(old, to: new)
+        #expect(renamed.id == list.id && renamed.name == new)
+        #expect(try store.listSummaries().map(\.list.name) == [new])
+    }
+
+    @Test(arguments: ["work", "Work", "ÄRGER"])
+    func renameToAnotherListsNameIsRefused(new: String) throws {
+        try addList("Home")
+        try addList("Work", second: 1)
+        try addList("Ärger", second: 2)
+        expectError(.usage) { try store.renameList("Home", to: new) }
+        #expect(try store.listSummaries().map(\.list.name) == ["Home", "Work", "Ärger"])
+    }
+
+    @Test func renameAnUnknownListIsAUsageError() throws {
+        try addList("Home")
+        expectError(.usage) { try store.renameList("Hoem", to: "House") }
+        #expect(try store.listSummaries().map(\.list.name) == ["Home"])
+    }
+
+    // MARK: - Colors
+
+    @Test(arguments: [("#1e90ff", "1E90FF"), ("1e90FF", "1E90FF"), (" #abcdef ", "ABCDEF"), ("000000", "000000")])
+    func colorsAreNormalized(given: String, stored: String) throws {
+        #expect(try addList("Work", color: given).colorHex == stored)
+        #expect(try store.setListColor("work", colorHex: given).colorHex == stored)
+        #expect(try store.listSummaries().map(\.list.colorHex) == [stored])
+    }
+
+    @Test(arguments: ["", "#", "red", "12345", "1234567", "#1e90f", "GG0000", "##123456", "12 456", "１２３４５６", "ＦＦ００００"])
+    func badColorsAreRefused(color: String) throws {
+        expectError(.usage) { try addList("Work", color: color) }
+        #expect(try store.listSummaries() == [])
+        try addList("Home", color: "#ff9500")
+        expectError(.usage) { try store.setListColor("Home", colorHex: color) }
+        #expect(try store.listSummaries().map(\.list.colorHex) == ["FF9500"])
+    }
+
+    // MARK: - Deleting and counting
+
+    @Test func deleteListDeletesItsTasksOnly() throws {
+        let home1 = try addTask("home 1", list: "Home", second: 1)
+        try addTask("home 2", list: "Home", second: 2)
+        try addTask("work", list: "Work", second: 3)
+        try addTask("inbox", list: nil, second: 4)
+        _ = try store.completeTasks([home1.id.shortID], now: at(10))
+
+        let (list, count) = try store.deleteList("HOME")
+        #expect(list.name == "Home")
+        #expect(count == 2)
+        #expect(try store.listSummaries().map(\.list.name) == ["Work"])
+        #expect(try store.tasks(in: .all, includeCompleted: true).map(\.task.title) == ["inbox", "work"])
+        #expect(try fixture.fetchInt("SELECT count(*) FROM task") == 2)
+    }
+
+    @Test func deleteAnEmptyListCountsNothing() throws {
+        try addList("Empty")
+        try addTask("inbox", list: nil)
+        #expect(try store.deleteList("empty").deletedTaskCount == 0)
+        #expect(try store.listSummaries() == [])
+        #expect(try store.tasks(in: .all, includeCompleted: true).count == 1)
+    }
+
+    @Test func deleteAnUnknownListIsAUsageError() throws {
+        try addTask("home", list: "Home")
+        expectError(.usage) { try store.deleteList("Inbox") }
+        expectError(.usage) { try store.deleteList("Hoem") }
+        #expect(try store.tasks(in: .all, includeCompleted: true).count == 1)
+    }
+
+    @Test func listSummariesCountOpenAndAllTasksPerList() throws {
+        try addList("Empty")
+        let done = try addTask("home 1", list: "Home", second: 1)
+        try addTask("home 2", list: "Home", second: 2)
+        try addTask("home 3", list: "Home", second: 3)
+        try addTask("work", list: "Work", second: 4)
+        try addTask("inbox", list: nil, second: 5)
+        _ = try store.completeTasks([done.id.shortID], now: at(10))
+
+        let summaries = try store.listSummaries()
+        #expect(summaries.map(\.list.name) == ["Empty", "Home", "Work"])
+        #expect(summaries.map(\.openCount) == [0, 2, 1])
+        #expect(summaries.map(\.totalCount) == [0, 3, 1])
+    }
+
+    // MARK: - Habits
+
+    @Test func addHabitWithDefaultsAndWithGivenIconAndColor() throws {
+        let plain = try store.addHabit(named: "  Walk ", icon: nil, colorHex: nil, now: at(1))
+        #expect(plain.name == "Walk" && plain.icon == "•" && plain.colorHex == "007AFF" && plain.createdAt == at(1))
+        let water = try store.addHabit(named: "Drink water", icon: " 💧 ", colorHex: "#32ade6", now: at(2))
+        #expect(water.icon == "💧" && water.colorHex == "32ADE6")
+        let day = Fixed.day("2026-11-23")
+        #expect(try store.habitDays(on: day) == [
+            HabitDay(habit: plain, day: day, status: nil), HabitDay(habit: water, day: day, status: nil),
+        ])
+    }
+
+    @Test(arguments: ["Walk", "walk", " WALK "])
+    func aDuplicateHabitNameIsRefused(name: String) throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        expectError(.usage) { try store.addHabit(named: name, icon: "🚶", colorHex: nil, now: at(1)) }
+        #expect(try store.habitDays(on: Fixed.day("2026-11-23")).map(\.habit.icon) == ["•"])
+    }
+
+    @Test func badHabitInputIsRefused() throws {
+        expectError(.usage) { try store.addHabit(named: " ", icon: nil, colorHex: nil, now: at(0)) }
+        expectError(.usage) { try store.addHabit(named: "Walk", icon: "", colorHex: nil, now: at(0)) }
+        expectError(.usage) { try store.addHabit(named: "Walk", icon: "123456789", colorHex: nil, now: at(0)) }
+        expectError(.usage) { try store.addHabit(named: "Walk", icon: nil, colorHex: "blue", now: at(0)) }
+        #expect(try store.habitDays(on: Fixed.day("2026-11-23")) == [])
+    }
+
+    @Test func checkingTwiceLeavesOneCompletion() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let day = Fixed.day("2026-11-23")
+        let first = try store.checkHabit("walk", on: day, status: .done)
+        let second = try store.checkHabit("Walk", on: day, status: .done)
+        #expect(first == second && first.status == .done && first.isDone)
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 1)
+        #expect(try store.habitDays(on: day).map(\.status) == [.done])
+    }
+
+    @Test func checkingWithAnotherStatusOverwrites() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let day = Fixed.day("2026-11-23")
+        _ = try store.checkHabit("Walk", on: day, status: .done)
+        let missed = try store.checkHabit("Walk", on: day, status: .missed)
+        #expect(missed.status == .missed && !missed.isDone)
+        #expect(try store.habitDays(on: day).map(\.status) == [.missed])
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 1)
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion WHERE status = 'missed' AND day = '2026-11-23'") == 1)
+    }
+
+    @Test func uncheckingTwiceIsFine() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let day = Fixed.day("2026-11-23")
+        _ = try store.checkHabit("Walk", on: day, status: .done)
+        #expect(try store.uncheckHabit("walk", on: day).status == nil)
+        #expect(try store.uncheckHabit("walk", on: day).status == nil)
+        #expect(try store.habitDays(on: day).map(\.status) == [nil])
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 0)
+    }
+
+    @Test func checkingAnUnknownHabitIsAUsageError() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let error = expectError(.usage) { try store.checkHabit("Run", on: Fixed.day("2026-11-23"), status: .done) }
+        #expect(error?.message.contains("Walk") == true)
+        expectError(.usage) { try store.uncheckHabit("Run", on: Fixed.day("2026-11-23")) }
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 0)
+    }
+
+    @Test func habitDaysShowWhatWasRecordedOnThatDayOnly() throws {
+        let walk = try store.addHabit(named: "Walk", icon: "🚶", colorHex: nil, now: at(1))
+        let read = try store.addHabit(named: "Read", icon: "📖", colorHex: nil, now: at(2))
+        let monday = Fixed.day("2026-11-23"), sunday = Fixed.day("2026-11-22"), saturday = Fixed.day("2026-11-21")
+        _ = try store.checkHabit("Walk", on: monday, status: .done)
+        _ = try store.checkHabit("Read", on: sunday, status: .skipped)
+        _ = try store.checkHabit("Walk", on: sunday, status: .missed)
+
+        #expect(try store.habitDays(on: monday) == [
+            HabitDay(habit: walk, day: monday, status: .done), HabitDay(habit: read, day: monday, status: nil),
+        ])
+        #expect(try store.habitDays(on: sunday).map(\.status) == [.missed, .skipped])
+        #expect(try store.habitDays(on: saturday).map(\.status) == [nil, nil])
+        #expect(try store.habitDays(on: monday).map(\.isDone) == [true, false])
+    }
+
+    @Test func deleteHabitRemovesItsCompletions() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(1))
+        _ = try store.addHabit(named: "Read", icon: nil, colorHex: nil, now: at(2))
+        _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-22"), status: .done)
+        _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-23"), status: .missed)
+        _ = try store.checkHabit("Read", on: Fixed.day("2026-11-23"), status: .done)
+
+        #expect(try store.deleteHabit("WALK").name == "Walk")
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habit") == 1)
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 1)
+        #expect(try store.habitDays(on: Fixed.day("2026-11-23")).map(\.habit.name) == ["Read"])
+        expectError(.usage) { try store.deleteHabit("Walk") }
+    }
+
+    // MARK: - The day a habit is checked for
+
+    /// 2026-11-22T23:30Z is already Monday 23 November in Berlin, still Sunday in UTC.
+    static let lateSunday = Fixed.instant("2026-11-22T23:30:00Z")
+
+    @Test(arguments: [
+        (nil, "Europe/Berlin", "2026-11-23"),
+        ("today", "Europe/Berlin", "2026-11-23"),
+        (" Today ", "Europe/Berlin", "2026-11-23"),
+        ("yesterday", "Europe/Berlin", "2026-11-22"),
+        ("YESTERDAY", "Europe/Berlin", "2026-11-22"),
+        ("2026-11-23", "Europe/Berlin", "2026-11-23"),
+        ("2024-02-29", "Europe/Berlin", "2024-02-29"),
+        ("today", "UTC", "2026-11-22"),
+        ("yesterday", "UTC", "2026-11-21"),
+        ("today", "America/Los_Angeles", "2026-11-22"),
+    ] as [(String?, String, String)])
+    func habitDayReadsTodayYesterdayAndDates(text: String?, zone: String, expected: String) throws {
+        let day = try LocalDay.habitDay(text, now: Self.lateSunday, timeZone: Fixed.zone(zone))
+        #expect(day.description == expected)
+    }
+
+    @Test(arguments: [
+        ("2026-11-24", "Europe/Berlin"),
+        ("2027-01-01", "Europe/Berlin"),
+        ("2026-11-23", "UTC"),
+    ])
+    func habitDayRefusesFutureDays(text: String, zone: String) throws {
+        let error = expectError(.usage) { try LocalDay.habitDay(text, now: Self.lateSunday, timeZone: Fixed.zone(zone)) }
+        #expect(error?.message.contains("future") == true)
+    }
+
+    @Test(arguments: ["", "garbage", "tomorrow", "2026-02-30", "2026-13-01", "2026-1-05", "23/11/2026", "2026-11-23T10:00", "２０２６-11-23"])
+    func habitDayRefusesGarbage(text: String) throws {
+        expectError(.usage) { try LocalDay.habitDay(text, now: Self.lateSunday, timeZone: Fixed.zone("Europe/Berlin")) }
+    }
+
+    /// Berlin's 2026-03-29 has 23 hours: yesterday is still the calendar day before.
+    @Test(arguments: [
+        ("2026-03-30T00:30:00+02:00", "2026-03-29"),
+        ("2026-03-29T23:30:00+02:00", "2026-03-28"),
+        ("2026-03-29T00:30:00+01:00", "2026-03-28"),
+        ("2026-10-26T00:30:00+01:00", "2026-10-25"),
+    ])
+    func yesterdayAcrossDaylightSavingChanges(now: String, expected: String) throws {
+        let day = try LocalDay.habitDay("yesterday", now: Fixed.instant(now), timeZone: Fixed.zone("Europe/Berlin"))
+        #expect(day.description == expected)
+    }
+
+    @Test(arguments: [
+        ("2026-11-23", true), ("2028-02-29", true), ("0001-01-01", true),
+        ("2026-02-29", false), ("2026-04-31", false), ("2026-00-10", false), ("2026-11-00", false),
+        ("26-11-23", false), ("2026-11-23 ", false), ("2026/11/23", false),
+        // Signs are not digits.
+        ("+026-11-23", false), ("2026-+1-05", false), ("2026-11-+5", false),
+    ])
+    func localDayParsesOnlyRealDates(text: String, valid: Bool) throws {
+        let day = LocalDay(text)
+        #expect((day != nil) == valid)
+        if let day { #expect(day.description == text) }
+    }
+}

@@ -1,0 +1,384 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import TaskWidgetKit
+
+/// `export` / `import`: the lossless round trip, refusing bad documents whole, and instants as text.
+@Suite struct TransferTests {
+    let fixture: TemporaryStore
+    var store: TaskStore { fixture.store }
+
+    static let t0 = Fixed.instant("2026-11-23T09:00:00Z")
+
+    init() throws {
+        fixture = try TemporaryStore()
+    }
+
+    /// `t0` plus `seconds`, as a whole number of milliseconds like every instant the store keeps.
+    func at(_ seconds: Double) -> Date {
+        Date(timeIntervalSince1970: ((Self.t0.timeIntervalSince1970 + seconds) * 1000).rounded() / 1000)
+    }
+
+    /// Lists, tasks in every state with every optional field, text that needs JSON escaping, and
+    /// habits with and without completions; instants with milliseconds.
+    func fillStore() throws {
+        _ = try store.addList(named: "Home", colorHex: "#34c759", now: at(0))
+        _ = try store.addList(named: "Wörk", colorHex: nil, now: at(1))
+        let rent = try store.addTask(
+            NewTask(title: "Pay rent", dueDate: at(3600.25), reminderDate: at(1800.5)), now: at(2.125)).task
+        _ = try store.addTask(NewTask(title: #"Say "hi" \ bye / <now> & then"#, listName: "Home"), now: at(3))
+        let tap = try store.addTask(NewTask(title: "Fix the tap 🔧", listName: "home"), now: at(4)).task
+        let gift = try store.addTask(NewTask(title: "Gift for 田中さん 🎁", dueDate: at(-86400), listName: "Wörk"), now: at(5)).task
+        _ = try store.addTask(NewTask(title: "Later", listName: "New list"), now: at(6))
+        _ = try store.startTasks([tap.id.shortID], now: at(60))
+        _ = try store.completeTasks([gift.id.shortID, rent.id.shortID], now: at(120.999))
+        _ = try store.addHabit(named: "Walk", icon: "🚶", colorHex: "#34C759", now: at(7))
+        _ = try store.addHabit(named: "Read", icon: nil, colorHex: nil, now: at(8))
+        _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-22"), status: .skipped)
+        _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-21"), status: .done)
+        _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-23"), status: .missed)
+    }
+
+    // MARK: - Round trips
+
+    @Test func exportImportExportIsTheSameDocumentAndTheSameBytes() throws {
+        try fillStore()
+        let exported = try store.export()
+        #expect(exported.schema == "taskwidget.export/1")
+        #expect(exported.lists.map(\.name) == ["Home", "Wörk", "New list"])
+        #expect(exported.tasks.map(\.title) == [
+            "Pay rent", #"Say "hi" \ bye / <now> & then"#, "Fix the tap 🔧", "Gift for 田中さん 🎁", "Later",
+        ])
+        #expect(exported.habits.map(\.habit.name) == ["Walk", "Read"])
+        #expect(exported.habits[0].completions.map(\.day.description) == ["2026-11-21", "2026-11-22", "2026-11-23"])
+        #expect(exported.tasks[0].dueDate == at(3600.25))
+        #expect(exported.tasks[0].completedAt == at(120.999))
+
+        let other = try TemporaryStore()
+        let counts = try other.store.importing(exported, source: "export.json")
+        #expect(counts == (lists: 3, tasks: 5, habits: 2))
+        let reexported = try other.store.export()
+        #expect(reexported == exported)
+        #expect(try reexported.jsonData() == exported.jsonData())
+    }
+
+    @Test func theJSONTextReadsBackAsTheSameDocument() throws {
+        try fillStore()
+        let exported = try store.export()
+        let data = try exported.jsonData()
+        #expect(try StoreExport.decode(data, source: "export.json") == exported)
+        // Instants are UTC text with milliseconds only when there are some.
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""dueDate" : "2026-11-23T10:00:00.250Z""#))
+        #expect(text.contains(#""createdAt" : "2026-11-23T09:00:00Z""#))
+    }
+
+    @Test func importingTheSameDocumentAgainReplacesRecordsById() throws {
+        try fillStore()
+        let exported = try store.export()
+        let counts = try store.importing(exported, source: "export.json")
+        #expect(counts == (lists: 3, tasks: 5, habits: 2))
+        #expect(try store.export() == exported)
+    }
+
+    /// Monday 23 November 2026, 10:10 in Berlin.
+    static let demoNow = Fixed.instant("2026-11-23T10:10:00+01:00")
+
+    @Test func demoDataRoundTrips() throws {
+        let demo = DemoData.export(now: Self.demoNow, timeZone: Fixed.zone("Europe/Berlin"))
+        #expect(try store.importing(demo, source: "demo") == (lists: 3, tasks: 14, habits: 4))
+        let exported = try store.export()
+        // The demo document is already in the store's order.
+        #expect(exported == demo)
+
+        let other = try TemporaryStore()
+        try other.store.importing(exported, source: "export.json")
+        #expect(try other.store.export().jsonData() == exported.jsonData())
+        #expect(try StoreExport.decode(exported.jsonData(), source: "export.json") == exported)
+    }
+
+    @Test func demoDataIsInternallyConsistent() throws {
+        let demo = DemoData.export(now: Self.demoNow, timeZone: Fixed.zone("Europe/Berlin"))
+        for task in demo.tasks {
+            #expect(task.modifiedAt >= task.createdAt, "\(task.title)")
+            #expect(task.modifiedAt <= Self.demoNow, "\(task.title)")
+            if let completedAt = task.completedAt {
+                #expect(completedAt >= task.createdAt && completedAt <= task.modifiedAt, "\(task.title)")
+            }
+        }
+        for list in [nil] + demo.lists.map(\.id) {
+            let orders = demo.tasks.filter { $0.listID == list }.map(\.sortOrder)
+            #expect(orders == Array(0..<orders.count))
+        }
+    }
+
+    @Test func demoFillsOnlyAnEmptyStore() throws {
+        try store.fillWithDemoData(now: Self.demoNow, timeZone: Fixed.zone("Europe/Berlin"))
+        let filled = try store.export()
+        #expect(filled.tasks.count == 14)
+        expectError(.usage) { try store.fillWithDemoData(now: Self.demoNow, timeZone: Fixed.zone("Europe/Berlin")) }
+        #expect(try store.export() == filled)
+    }
+
+    // MARK: - Bad documents change nothing
+
+    /// Documents that import must refuse whole: each adds a valid list and task first, then a bad
+    /// record, so that a partial write would show.
+    enum BadDocument: String, CaseIterable {
+        case emptyTitle, controlCharacterInTitle, badListColor, reservedListName, taskInAnUnknownList
+        case duplicateTaskIDs, completedButNotStarted, completedAtOnAnOpenTask, listNameTakenByAnotherID
+        case badHabitIcon, habitNameTakenByAnotherID, duplicateCompletionDay
+
+        /// What the error message names, when the document says where.
+        var field: String? {
+            switch self {
+            case .emptyTitle, .controlCharacterInTitle, .completedButNotStarted, .completedAtOnAnOpenTask: "tasks[1]"
+            case .badListColor, .reservedListName: "lists[1]"
+            case .badHabitIcon, .duplicateCompletionDay: "habits[0]"
+            case .taskInAnUnknownList, .duplicateTaskIDs, .listNameTakenByAnotherID, .habitNameTakenByAnotherID: nil
+            }
+        }
+
+        func document(at now: Date) -> StoreExport {
+            let work = TaskList(name: "Work", createdAt: now, sortOrder: 5)
+            var document = StoreExport(
+                lists: [work], tasks: [TaskItem(title: "valid", listID: work.id, sortOrder: 5, createdAt: now)])
+            var task = TaskItem(title: "bad", listID: work.id, sortOrder: 6, createdAt: now)
+            var list = TaskList(name: "Other", createdAt: now, sortOrder: 6)
+            var habit = StoreExport.HabitRecord(
+                habit: Habit(name: "Run", icon: "🏃", colorHex: "FF0000", createdAt: now), completions: [])
+            switch self {
+            case .emptyTitle: task.title = "  "
+            case .controlCharacterInTitle: task.title = "bad\u{0007}bell"
+            case .badListColor: list.colorHex = "blue"
+            case .reservedListName: list.name = "inbox"
+            case .taskInAnUnknownList: task.listID = Fixed.uuid("99999999-9999-4999-8999-999999999999")
+            case .duplicateTaskIDs: task.id = document.tasks[0].id
+            case .completedButNotStarted:
+                task.isCompleted = true
+                task.completedAt = now
+            case .completedAtOnAnOpenTask: task.completedAt = now
+            case .listNameTakenByAnotherID: list.name = "HOME"
+            case .badHabitIcon: habit.habit.icon = ""
+            case .habitNameTakenByAnotherID: habit.habit.name = "walk"
+            case .duplicateCompletionDay:
+                habit.completions = [.init(day: Fixed.day("2026-11-22"), status: .done), .init(day: Fixed.day("2026-11-22"), status: .missed)]
+            }
+            document.lists.append(list)
+            document.tasks.append(task)
+            document.habits.append(habit)
+            return document
+        }
+    }
+
+    @Test(arguments: BadDocument.allCases)
+    func importingABadDocumentIsADataErrorAndChangesNothing(bad: BadDocument) throws {
+        _ = try store.addTask(NewTask(title: "home", listName: "Home"), now: at(0))
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let before = try store.export()
+
+        let error = expectError(.data) { try store.importing(bad.document(at: at(10)), source: "bad.json") }
+        #expect(error?.message.hasPrefix("bad.json: ") == true)
+        #expect(error?.message.components(separatedBy: "bad.json").count == 2, "names the file once")
+        if let field = bad.field {
+            #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
+        }
+        #expect(try store.export() == before)
+    }
+
+    @Test(arguments: BadDocument.allCases)
+    func theValidPartOfEachBadDocumentImports(bad: BadDocument) throws {
+        var document = bad.document(at: at(10))
+        document.lists.removeLast()
+        document.tasks.removeLast()
+        document.habits.removeLast()
+        #expect(try store.importing(document, source: "good.json") == (lists: 1, tasks: 1, habits: 0))
+    }
+
+    // MARK: - Reading export files
+
+    static let validDocument = """
+        {
+          "schema": "taskwidget.export/1",
+          "lists": [
+            {"id": "11111111-1111-4111-8111-111111111111", "name": "Home", "colorHex": "34C759",
+             "createdAt": "2026-11-20T08:00:00Z", "sortOrder": 0}
+          ],
+          "tasks": [
+            {"id": "22222222-2222-4222-8222-222222222222", "title": "Pay rent", "isCompleted": false,
+             "state": "notStarted", "dueDate": "2026-11-23T17:00:00.250+01:00",
+             "createdAt": "2026-11-20T08:00:00Z", "modifiedAt": "2026-11-21T08:00:00.5Z",
+             "listID": "11111111-1111-4111-8111-111111111111", "sortOrder": 0}
+          ],
+          "habits": [
+            {"habit": {"id": "33333333-3333-4333-8333-333333333333", "name": "Walk", "icon": "🚶",
+                       "colorHex": "34C759", "createdAt": "2026-11-20T08:00:00Z"},
+             "completions": [{"day": "2026-11-22", "status": "done"}]}
+          ]
+        }
+        """
+
+    @Test func aValidDocumentDecodesToExactlyItsValues() throws {
+        let document = try StoreExport.decode(Data(Self.validDocument.utf8), source: "backup.json")
+        let list = TaskList(
+            id: Fixed.uuid("11111111-1111-4111-8111-111111111111"), name: "Home", colorHex: "34C759",
+            createdAt: Fixed.instant("2026-11-20T08:00:00Z"), sortOrder: 0)
+        var task = TaskItem(
+            id: Fixed.uuid("22222222-2222-4222-8222-222222222222"), title: "Pay rent",
+            dueDate: Fixed.instant("2026-11-23T16:00:00.250Z"), listID: list.id, sortOrder: 0,
+            createdAt: Fixed.instant("2026-11-20T08:00:00Z"))
+        task.modifiedAt = Fixed.instant("2026-11-21T08:00:00.500Z")
+        let habit = Habit(
+            id: Fixed.uuid("33333333-3333-4333-8333-333333333333"), name: "Walk", icon: "🚶", colorHex: "34C759",
+            createdAt: Fixed.instant("2026-11-20T08:00:00Z"))
+        #expect(document == StoreExport(
+            lists: [list], tasks: [task],
+            habits: [.init(habit: habit, completions: [.init(day: Fixed.day("2026-11-22"), status: .done)])]))
+    }
+
+    /// The valid document with one piece of text replaced, and what the error must name.
+    @Test(arguments: [
+        (#""title": "Pay rent", "#, "", "tasks[0].title"),
+        (#""schema": "taskwidget.export/1","#, "", "schema"),
+        (#""habits": ["#, #""habitz": ["#, "habits"),
+        (#""day": "2026-11-22""#, #""day": "2026-02-30""#, "habits[0].completions[0].day"),
+        (#""day": "2026-11-22""#, #""day": 20261122"#, "habits[0].completions[0].day"),
+        (#""status": "done""#, #""status": "maybe""#, "habits[0].completions[0].status"),
+        (#""dueDate": "2026-11-23T17:00:00.250+01:00""#, #""dueDate": "tomorrow""#, "tasks[0].dueDate"),
+        (#""dueDate": "2026-11-23T17:00:00.250+01:00""#, #""dueDate": "2026-11-23T17:00:00""#, "tasks[0].dueDate"),
+        (#""createdAt": "2026-11-20T08:00:00Z", "sortOrder": 0}"#, #""createdAt": "", "sortOrder": 0}"#, "lists[0].createdAt"),
+        (#""state": "notStarted""#, #""state": "paused""#, "tasks[0].state"),
+        (#""isCompleted": false"#, #""isCompleted": "no""#, "tasks[0].isCompleted"),
+        (#""id": "22222222-2222-4222-8222-222222222222""#, #""id": "not-a-uuid""#, "tasks[0].id"),
+        (#""name": "Walk""#, #""name": null"#, "habits[0].habit.name"),
+    ])
+    func aMalformedDocumentIsADataErrorNamingTheField(original: String, replacement: String, field: String) throws {
+        #expect(Self.validDocument.contains(original))
+        let text = Self.validDocument.replacingOccurrences(of: original, with: replacement)
+        let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+        #expect(error?.message.hasPrefix("backup.json") == true)
+        #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
+    }
+
+    @Test(arguments: ["", "{", "not json", "[]", "null", #"{"schema": "taskwidget.export/1""#])
+    func textThatIsNotAnExportIsADataError(text: String) throws {
+        let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+        #expect(error?.message.hasPrefix("backup.json") == true)
+    }
+
+    @Test func bytesThatAreNotUTF8AreADataError() throws {
+        expectError(.data) { try StoreExport.decode(Data([0xFF, 0xFE, 0x7B, 0x00]), source: "backup.json") }
+    }
+
+    @Test(arguments: ["taskwidget.export/2", "taskwidget.timeline/1", ""])
+    func anotherSchemaIsADataErrorNamingIt(schema: String) throws {
+        let text = Self.validDocument.replacingOccurrences(of: "taskwidget.export/1", with: schema)
+        let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+        #expect(error?.message.contains("“\(schema)”") == true)
+        #expect(error?.message.contains("taskwidget.export/1") == true)
+    }
+
+    // MARK: - Instants as text
+
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00Z"),
+        (-1, "1969-12-31T23:59:59.999Z"),
+        (-86_400_000, "1969-12-31T00:00:00Z"),
+        (951_782_400_000, "2000-02-29T00:00:00Z"),
+        (1_795_420_800_250, "2026-11-23T08:00:00.250Z"),
+        (1_795_420_800_007, "2026-11-23T08:00:00.007Z"),
+        (1_795_420_800_100, "2026-11-23T08:00:00.100Z"),
+        (-2_208_988_800_000, "1900-01-01T00:00:00Z"),
+        (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+    ])
+    func utcWritesMillisecondsOnlyWhenThereAreSome(milliseconds: Int, text: String) throws {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        #expect(InstantFormat.utc(date) == text)
+        #expect(InstantFormat.parse(text) == date)
+    }
+
+    @Test(arguments: [
+        (0.9996, "1970-01-01T00:00:01Z"),
+        (-0.0004, "1970-01-01T00:00:00Z"),
+        (59.9999, "1970-01-01T00:01:00Z"),
+        (1_795_420_800.123_4, "2026-11-23T08:00:00.123Z"),
+    ])
+    func utcRoundsToTheNearestMillisecond(seconds: Double, text: String) throws {
+        #expect(InstantFormat.utc(Date(timeIntervalSince1970: seconds)) == text)
+    }
+
+    @Test(arguments: [
+        ("2026-11-23T09:00:00+01:00", 1_795_420_800_000),
+        ("2026-11-23T02:00:00-06:00", 1_795_420_800_000),
+        ("2026-11-23T08:00:00.250Z", 1_795_420_800_250),
+        ("2026-11-23T13:45:00.999+05:45", 1_795_420_800_999),
+    ])
+    func parseReadsAnyOffset(text: String, milliseconds: Int) throws {
+        #expect(InstantFormat.parse(text) == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    @Test(arguments: ["", "now", "2026-11-23", "2026-11-23T08:00:00", "2026-13-23T08:00:00Z", "2026-11-23T08:00:00+25:00"])
+    func parseRefusesWhatIsNotAnInstantWithAnOffset(text: String) throws {
+        #expect(InstantFormat.parse(text) == nil)
+    }
+
+    /// Years 0001…9999 in milliseconds since 1970, before and after it.
+    static let milliseconds = Gen.int(in: -62_135_596_800_000...253_402_300_799_999)
+    /// Years 1583…9999: after the Gregorian reform, where every calendar agrees.
+    static let gregorianMilliseconds = Gen.int(in: -12_212_553_600_000...253_402_300_799_999)
+
+    @Test func parseReadsBackWhatUTCWrites() async {
+        await propertyCheck(count: 1000, input: Self.milliseconds) { milliseconds in
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            #expect(InstantFormat.parse(InstantFormat.utc(date)) == date)
+        }
+    }
+
+    @Test func utcMatchesAnIndependentCalendarComputation() async {
+        await propertyCheck(count: 1000, input: Self.gregorianMilliseconds) { milliseconds in
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            #expect(InstantFormat.utc(date) == Self.referenceUTC(milliseconds: milliseconds))
+        }
+    }
+
+    /// ISO 8601 and RFC 3339 count days in the proleptic Gregorian calendar, also before the
+    /// reform of 15 October 1582, so that other programs read the export's instants the same way.
+    @Test(arguments: [
+        (-12_219_292_800_000, "1582-10-15T00:00:00Z"),
+        (-12_219_292_800_001, "1582-10-14T23:59:59.999Z"),
+        (-30_610_224_000_000, "1000-01-01T00:00:00Z"),
+        (-62_135_596_800_000, "0001-01-01T00:00:00Z"),
+    ])
+    func utcUsesTheProlepticGregorianCalendarBefore1582(milliseconds: Int, text: String) throws {
+        #expect(Self.referenceUTC(milliseconds: milliseconds) == text)
+        #expect(InstantFormat.utc(Date(timeIntervalSince1970: Double(milliseconds) / 1000)) == text)
+    }
+
+    /// The proleptic Gregorian date of Unix milliseconds (Howard Hinnant's `civil_from_days`).
+    static func referenceUTC(milliseconds: Int) -> String {
+        func floorDivide(_ a: Int, _ b: Int) -> (Int, Int) {
+            let (q, r) = a.quotientAndRemainder(dividingBy: b)
+            return r < 0 ? (q - 1, r + b) : (q, r)
+        }
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let (seconds, millisecond) = floorDivide(milliseconds, 1000)
+        let (days, secondOfDay) = floorDivide(seconds, 86_400)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+            + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        if millisecond != 0 { text += "." + pad(millisecond, 3) }
+        return text + "Z"
+    }
+}
