@@ -361,12 +361,3 @@ extension WhenParser {
         }
     }
 }
-
-extension Calendar {
-    /// The Gregorian calendar in `timeZone`.
-    fileprivate static func gregorian(in timeZone: TimeZone) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
-}

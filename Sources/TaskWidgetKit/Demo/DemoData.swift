@@ -4,8 +4,7 @@ public import Foundation
 /// soon, due today and later, done today, and habits — all placed relative to `now`.
 public enum DemoData {
     public static func export(now: Date, timeZone: TimeZone) -> StoreExport {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        let calendar = Calendar.gregorian(in: timeZone)
         let today = calendar.startOfDay(for: now)
         /// A local wall-clock time `days` days from today.
         func at(_ days: Int, _ hour: Int, _ minute: Int = 0) -> Date {

@@ -9,9 +9,7 @@ public struct DueLabeler: Sendable {
 
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        self.calendar = Calendar.gregorian(in: timeZone)
     }
 
     /// The label of a task's due date seen at `instant`, `nil` when it has none. It changes only

@@ -23,8 +23,7 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
 
     /// The local day that contains `instant` in `timeZone`.
     public init(containing instant: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        let calendar = Calendar.gregorian(in: timeZone)
         let components = calendar.dateComponents([.year, .month, .day], from: instant)
         year = components.year!
         month = components.month!
@@ -62,8 +61,7 @@ extension LocalDay {
         guard let text = text?.trimmingWhitespace.lowercased(), text != "today" else { return today }
         let day: LocalDay?
         if text == "yesterday" {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
+            let calendar = Calendar.gregorian(in: timeZone)
             day = calendar.date(byAdding: .day, value: -1, to: now).map { LocalDay(containing: $0, in: timeZone) }
         } else {
             day = LocalDay(text)
