@@ -12,6 +12,14 @@ public enum InstantFormat {
         return text + (fraction == 0 ? "" : "." + pad(Int(fraction), 3)) + "Z"
     }
 
+    /// RFC 3339 with the zone's offset at that instant: `2026-11-22T16:27:00+01:00`.
+    public static func local(_ seconds: Int64, in timeZone: TimeZone) -> String {
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        let minutes = abs(offset) / 60
+        return dateTime(seconds: seconds + Int64(offset)) + (offset < 0 ? "-" : "+")
+            + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z`, `±HH:MM` or `±HHMM`: what
     /// ``utc(_:)`` writes and any ISO 8601 instant with an explicit offset. Rounded to milliseconds.
     public static func parse(_ text: String) -> Date? {

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+extension TaskStore {
+    /// Reads what a timeline needs in one read transaction, with queries whose cost does not grow
+    /// with the number of completed tasks (they use the partial indexes on open tasks and on
+    /// completion dates).
+    public func timelineSnapshot(for request: TimelineRequest) throws -> TimelineSnapshot {
+        let (scope, topLimit, firstDay, firstDayStart) = (request.scope, request.topLimit, request.firstDay, request.firstDayStart)
+        return try read { db in
+            var list: TaskList?
+            if case .list(let name) = scope { list = try Self.list(named: name, in: db) }
+            let listFilter: String
+            var arguments: StatementArguments = []
+            switch scope {
+            case .all: listFilter = ""
+            case .inbox: listFilter = " AND listID IS NULL"
+            case .list:
+                listFilter = " AND listID = ?"
+                arguments = [list!.id.uuidString.lowercased()]
+            }
+            let open = "isCompleted = 0" + listFilter
+            let counts = try Row.fetchOne(
+                db, sql: "SELECT count(*) AS open, coalesce(sum(listID IS NULL), 0) AS inbox FROM task WHERE \(open)",
+                arguments: arguments)!
+            let dueDates = try Int64.fetchAll(
+                db, sql: "SELECT dueDate FROM task WHERE \(open) AND dueDate IS NOT NULL ORDER BY dueDate", arguments: arguments)
+            let completions = try Int64.fetchAll(
+                db, sql: "SELECT completedAt FROM task WHERE completedAt >= ?\(listFilter) ORDER BY completedAt",
+                arguments: [firstDayStart] + arguments)
+            // The widget's order puts active tasks first, then dated tasks by due date, then undated
+            // ones: the first `topLimit` of each group are enough to find the first `topLimit` overall.
+            let order = "sortOrder, createdAt, id"
+            let candidates = try TaskItem.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM (SELECT * FROM task WHERE \(open) AND state = 'active')
+                    UNION ALL SELECT * FROM (SELECT * FROM task WHERE \(open) AND state != 'active' AND dueDate IS NOT NULL
+                        ORDER BY dueDate, \(order) LIMIT \(topLimit))
+                    UNION ALL SELECT * FROM (SELECT * FROM task WHERE \(open) AND state != 'active' AND dueDate IS NULL
+                        ORDER BY \(order) LIMIT \(topLimit))
+                    """,
+                arguments: arguments + arguments + arguments)
+            let lists = Dictionary(uniqueKeysWithValues: try TaskList.fetchAll(db).map { ($0.id, $0) })
+            let habits = try Habit.order(Column("createdAt"), Column("id")).fetchAll(db)
+            let records = try HabitCompletion.filter(Column("day") >= firstDay.description).fetchAll(db)
+            var habitRecords: [UUID: [LocalDay: HabitStatus]] = [:]
+            for record in records { habitRecords[record.habitID, default: [:]][record.day] = record.status }
+            return TimelineSnapshot(
+                scopeTitle: TimelineSnapshot.title(of: scope, list: list),
+                openCount: counts["open"], inboxCount: counts["inbox"], openDueDates: dueDates, completionDates: completions,
+                leadingTasks: candidates.sorted(by: TopOrder.precedes).prefix(topLimit).map {
+                    ListedTask(task: $0, list: $0.listID.flatMap { lists[$0] })
+                },
+                habits: habits, habitRecords: habitRecords)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import TaskWidgetKit
+
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Print the widget timeline: 24 h of entries every 15 minutes and at each due date.",
+        discussion: """
+            Each entry says what a widget shows from its date until the next entry: counts, the top
+            tasks with due labels, and habits. The JSON form is documented by docs/timeline.schema.json.
+            Examples:
+              taskwidget timeline --format text
+              taskwidget timeline --list Work --now 2026-11-22T16:27 --tz Europe/Berlin
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, text }
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var scope: ScopeOptions
+    @Option(help: "json or text.") var format: Format = .json
+
+    func run() throws {
+        let context = try options.context()
+        let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope)
+        let timeline = try TimelineProvider().timeline(for: request, from: context.storeForReading())
+        print(format == .json ? TimelineJSON.document(timeline) : TimelineText.document(timeline), terminator: "")
+    }
+}
