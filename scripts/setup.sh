@@ -15,5 +15,6 @@ run demo
 run ls
 run list ls
 run habit ls
+run timeline --format text | sed -n "1,8p;\$s/.*/…/p"
 echo
 echo "Built $taskwidget; the demo store is $store. Try: $taskwidget ls --store $store --all"

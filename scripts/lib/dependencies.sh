@@ -1,8 +1,9 @@
 # Installs the Debian packages taskwidget needs when any is missing. Sourced by setup.sh and test.sh.
 # The Swift toolchain itself is expected on PATH (swift.org's Debian 12 release).
 
-# The store: GRDB links the system SQLite through pkg-config.
-TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev)
+# The store: GRDB links the system SQLite through pkg-config. The tests validate the timeline JSON
+# with the system Python's jsonschema.
+TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then
