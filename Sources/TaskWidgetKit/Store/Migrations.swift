@@ -28,10 +28,11 @@ enum Migrations {
                 t.column("sortOrder", .integer).notNull()
             }
             // Status queries read open tasks by due date and recent completions only, so their cost
-            // does not grow with the number of completed tasks.
+            // does not grow with the number of completed tasks. The open-task index holds every
+            // column those queries read (isCompleted too, which SQLite needs to use it as covering).
             try db.execute(
                 sql: """
-                    CREATE INDEX task_open_by_due ON task(dueDate) WHERE isCompleted = 0;
+                    CREATE INDEX task_open_by_due ON task(dueDate, listID, isCompleted) WHERE isCompleted = 0;
                     CREATE INDEX task_by_completion ON task(completedAt) WHERE completedAt IS NOT NULL;
                     CREATE INDEX task_by_list_order ON task(listID, sortOrder, createdAt);
                     """)
