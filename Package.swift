@@ -48,6 +48,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            exclude: ["Timeline/Goldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(

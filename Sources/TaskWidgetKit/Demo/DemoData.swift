@@ -3,7 +3,8 @@ public import Foundation
 /// Realistic sample data for a first run (`taskwidget demo`): lists, tasks that are overdue, due
 /// soon, due today and later, done today, and habits — all placed relative to `now`.
 public enum DemoData {
-    public static func export(now: Date, timeZone: TimeZone) -> StoreExport {
+    /// `makeID` gives each record its id: random for a real store, fixed for a reproducible preview.
+    public static func export(now: Date, timeZone: TimeZone, makeID: () -> UUID = UUID.init) -> StoreExport {
         let calendar = Calendar.gregorian(in: timeZone)
         let today = calendar.startOfDay(for: now)
         /// A local wall-clock time `days` days from today.
@@ -17,15 +18,15 @@ public enum DemoData {
             return Date(timeIntervalSince1970: quarter + Double(minutes * 60))
         }
         let created = calendar.date(byAdding: .day, value: -3, to: now)!
-        let home = TaskList(name: "Home", colorHex: "34C759", createdAt: created, sortOrder: 0)
-        let work = TaskList(name: "Work", colorHex: "007AFF", createdAt: created, sortOrder: 1)
-        let errands = TaskList(name: "Errands", colorHex: "FF9500", createdAt: created, sortOrder: 2)
+        let home = TaskList(id: makeID(), name: "Home", colorHex: "34C759", createdAt: created, sortOrder: 0)
+        let work = TaskList(id: makeID(), name: "Work", colorHex: "007AFF", createdAt: created, sortOrder: 1)
+        let errands = TaskList(id: makeID(), name: "Errands", colorHex: "FF9500", createdAt: created, sortOrder: 2)
 
         var tasks: [TaskItem] = []
         func task(_ title: String, _ list: TaskList?, due: Date? = nil, remind: Date? = nil) -> Int {
             let order = tasks.filter { $0.listID == list?.id }.count
             tasks.append(TaskItem(
-                title: title, dueDate: due, reminderDate: remind, listID: list?.id, sortOrder: order,
+                id: makeID(), title: title, dueDate: due, reminderDate: remind, listID: list?.id, sortOrder: order,
                 createdAt: created.addingTimeInterval(Double(tasks.count))))
             return tasks.count - 1
         }
@@ -58,7 +59,7 @@ public enum DemoData {
         let habits = habitSamples.enumerated().map { index, sample in
             StoreExport.HabitRecord(
                 habit: Habit(
-                    name: sample.0, icon: sample.1, colorHex: sample.2, createdAt: created.addingTimeInterval(Double(index))),
+                    id: makeID(), name: sample.0, icon: sample.1, colorHex: sample.2, createdAt: created.addingTimeInterval(Double(index))),
                 completions: sample.3)
         }
         return StoreExport(lists: [home, work, errands], tasks: tasks, habits: habits)

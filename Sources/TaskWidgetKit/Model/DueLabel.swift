@@ -28,10 +28,10 @@ public struct DueLabeler: Sendable {
         let isEndOfDay = parts.hour == 23 && parts.minute == 59
         let dayText = Self.weekdays[parts.weekday! - 1] + " \(parts.day!) " + Self.months[parts.month! - 1]
             + (parts.year == calendar.component(.year, from: instant) ? "" : " \(parts.year!)")
-        let dayDistance = calendar.dateComponents(
-            [.day], from: DateComponents(year: today.year, month: today.month, day: today.day),
-            to: DateComponents(year: dueDay.year, month: dueDay.month, day: dueDay.day)
-        ).day ?? 0
+        // Whole local days between the two dates, counted on the calendar (not in 24 h steps, which
+        // miscount days that start at 01:00 or last 23 or 25 hours).
+        let dayDistance = InstantFormat.daysSinceEpoch(year: Int64(dueDay.year), month: dueDay.month, day: dueDay.day)
+            - InstantFormat.daysSinceEpoch(year: Int64(today.year), month: today.month, day: today.day)
 
         if isOverdue {
             switch dayDistance {

@@ -14,10 +14,21 @@ public enum InstantFormat {
 
     /// RFC 3339 with the zone's offset at that instant: `2026-11-22T16:27:00+01:00`.
     public static func local(_ seconds: Int64, in timeZone: TimeZone) -> String {
+        local(milliseconds: seconds * 1000, in: timeZone)
+    }
+
+    /// RFC 3339 with the zone's offset, and milliseconds when there are any:
+    /// `2026-11-22T17:07:00.500+01:00`.
+    public static func local(_ date: Date, in timeZone: TimeZone) -> String {
+        local(milliseconds: StoredInstant.encode(date), in: timeZone)
+    }
+
+    private static func local(milliseconds: Int64, in timeZone: TimeZone) -> String {
+        let (seconds, fraction) = floorDivision(milliseconds, 1000)
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
         let minutes = abs(offset) / 60
-        return dateTime(seconds: seconds + Int64(offset)) + (offset < 0 ? "-" : "+")
-            + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+        return dateTime(seconds: seconds + Int64(offset)) + (fraction == 0 ? "" : "." + pad(Int(fraction), 3))
+            + (offset < 0 ? "-" : "+") + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z`, `±HH:MM` or `±HHMM`: what

@@ -62,7 +62,7 @@ public enum TimelineJSON {
                     ("title", .string(task.title)),
                     ("list", .optional(task.listName)),
                     ("colorHex", .optional(task.colorHex)),
-                    ("dueDate", .optional(task.dueDate.map { InstantFormat.local(Int64($0.timeIntervalSince1970.rounded(.down)), in: zone) })),
+                    ("dueDate", .optional(task.dueDate.map { InstantFormat.local($0, in: zone) })),
                     ("isOverdue", .bool(task.isOverdue)),
                     ("state", .string(task.state.rawValue)),
                     ("dueLabel", .optional(task.dueLabel)),

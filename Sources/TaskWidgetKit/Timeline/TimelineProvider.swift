@@ -17,11 +17,16 @@ public struct TimelineProvider: Sendable {
 
     public init() {}
 
-    /// An entry made from sample data, for a preview before any store exists.
+    /// An entry made from sample data, for a preview before any store exists. The same request
+    /// gives the same entry.
     public func placeholder(for request: TimelineRequest) -> TimelineEntry {
         var request = request
         request.scope = .all
-        let sample = DemoData.export(now: request.now, timeZone: request.timeZone)
+        var counter: UInt8 = 0
+        let sample = DemoData.export(now: request.now, timeZone: request.timeZone) {
+            counter += 1
+            return UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, counter))
+        }
         // The demo data has no list scope to miss, so building its snapshot cannot fail.
         let snapshot = try! TimelineSnapshot(sample, request: request)
         return timeline(for: request, snapshot: snapshot).entries[0]

@@ -1,0 +1,141 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import TaskWidgetKit
+
+/// The store's SQL snapshot equals the snapshot of the same data held in memory; the same inputs
+/// give the same bytes; the placeholder needs no store.
+@Suite struct TimelineSnapshotTests {
+    /// A random store written to disk through `importing`, and when its timeline is asked for.
+    struct World {
+        var seed: UInt64
+        var zone: TimeZone
+        var now: Date
+        var export: StoreExport
+
+        init(seed: UInt64, taskCount: ClosedRange<Int> = 0...150) {
+            self.seed = seed
+            var random = SplitMix64(seed: seed)
+            zone = Fixed.zone(TL.zoneIdentifiers.randomElement(using: &random)!)
+            let nowMs = Int64.random(in: (TL.firstSecond * 1000)...(TL.lastSecond * 1000), using: &random)
+            now = TL.date(milliseconds: nowMs)
+            export = RandomStore.make(
+                seed: random.next(), now: InstantFormat.floorDivision(nowMs, 1000).quotient, zone: zone, taskCount: taskCount)
+        }
+
+        var description: String {
+            "seed \(seed): now \(InstantFormat.utc(now)) in \(zone.identifier), \(export.tasks.count) tasks, \(export.lists.count) lists"
+        }
+
+        /// Every scope worth asking: all, Inbox, each list (once by another spelling of its name).
+        var scopes: [TaskScope] {
+            [.all, .inbox] + export.lists.map { .list($0.name) } + export.lists.prefix(1).map { .list("  " + $0.name.lowercased() + " ") }
+        }
+    }
+
+    @Test(.shrinking(false)) func storeQueriesGiveTheSnapshotOfTheSameDataInMemory() async throws {
+        await propertyCheck(count: 40, input: Gen.uint64()) { seed in
+            let world = World(seed: seed)
+            let fixture = try TemporaryStore()
+            try fixture.store.importing(world.export, source: "random store")
+            let stored = try fixture.store.export()
+            for scope in world.scopes {
+                for family in [nil, WidgetFamily.small, .large] {
+                    let request = TimelineRequest(now: world.now, timeZone: world.zone, scope: scope, family: family)
+                    let fromSQL = try fixture.store.timelineSnapshot(for: request)
+                    let fromExport = try TimelineSnapshot(stored, request: request)
+                    #expect(fromSQL == fromExport, "\(world.description), scope \(scope), family \(String(describing: family))")
+                    // The document before the import holds the same data.
+                    #expect(try TimelineSnapshot(world.export, request: request) == fromExport, "\(world.description), scope \(scope)")
+                    if family == nil {
+                        let bytesFromSQL = TimelineJSON.document(TL.provider.timeline(for: request, snapshot: fromSQL))
+                        let bytesFromExport = TimelineJSON.document(TL.provider.timeline(for: request, snapshot: fromExport))
+                        #expect(bytesFromSQL == bytesFromExport, "\(world.description), scope \(scope)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aScopeNamingNoListFailsTheSameWayInBoth() throws {
+        let world = World(seed: 7)
+        let fixture = try TemporaryStore()
+        try fixture.store.importing(world.export, source: "random store")
+        let request = TimelineRequest(now: world.now, timeZone: world.zone, scope: .list("Nope"))
+        expectError(.usage) { try fixture.store.timelineSnapshot(for: request) }
+        expectError(.usage) { try TimelineSnapshot(world.export, request: request) }
+        expectError(.usage) { try TL.provider.timeline(for: request, from: fixture.store) }
+    }
+
+    /// Limits that cut through ties: more active tasks than the top holds, and many tasks sharing
+    /// a due date, sortOrder and createdAt, so that only the id decides.
+    @Test func topOfTheStoreBreaksTiesLikeTheInMemoryOrder() throws {
+        let now = Fixed.instant("2026-11-22T16:27:00+01:00")
+        let due = Fixed.instant("2026-11-22T18:00:00+01:00")
+        var builder = StoreBuilder(created: Fixed.instant("2026-11-01T08:00:00Z"))
+        var random = SplitMix64(seed: 2026)
+        for index in 0..<30 {
+            let created = Fixed.instant("2026-11-02T08:00:00Z")
+            let id = TL.uuid(random.next(), random.next())
+            switch index % 3 {
+            case 0: builder.task("Active \(index)", due: index % 2 == 0 ? due : nil, kind: .active, createdAt: created, id: id)
+            case 1: builder.task("Dated \(index)", due: due, createdAt: created, id: id)
+            default: builder.task("Undated \(index)", createdAt: created, id: id)
+            }
+        }
+        let fixture = try TemporaryStore()
+        try fixture.store.importing(builder.export, source: "ties")
+        for family in [nil, WidgetFamily.small, .medium, .large] {
+            let request = TimelineRequest(now: now, timeZone: Fixed.zone("Europe/Berlin"), family: family)
+            let fromSQL = try fixture.store.timelineSnapshot(for: request)
+            #expect(fromSQL.leadingTasks.map(\.task.id) == Oracle(builder.export, zone: request.timeZone).topIDs(limit: request.topLimit))
+            #expect(fromSQL == (try TimelineSnapshot(builder.export, request: request)))
+        }
+    }
+
+    @Test func sameInputsGiveByteIdenticalDocuments() throws {
+        let world = World(seed: 20_261_122, taskCount: 120...120)
+        // The same data imported in another order into another store.
+        var reversed = world.export
+        reversed.tasks.reverse()
+        reversed.habits.reverse()
+        let first = try TemporaryStore()
+        let second = try TemporaryStore()
+        try first.store.importing(world.export, source: "in order")
+        try second.store.importing(reversed, source: "reversed")
+        let request = TimelineRequest(now: world.now, timeZone: world.zone)
+        let documents = try [first.store, first.store, second.store].map { store in
+            TimelineJSON.document(try TL.provider.timeline(for: request, from: store))
+        }
+        #expect(documents[0] == documents[1])
+        #expect(documents[0] == documents[2])
+        #expect(TimelineText.document(try TL.provider.timeline(for: request, from: first.store))
+            == TimelineText.document(try TL.provider.timeline(for: request, from: second.store)))
+        // And a different instant gives a different document (the comparison can fail).
+        let later = TimelineRequest(now: world.now.addingTimeInterval(1), timeZone: world.zone)
+        #expect(TimelineJSON.document(try TL.provider.timeline(for: later, from: first.store)) != documents[0])
+    }
+
+    /// The placeholder takes no store (its signature has none) and ignores the scope, so a list
+    /// that exists nowhere is no error; it shows the demo data as seen at `now`.
+    @Test func placeholderShowsSampleDataWithoutAStore() throws {
+        let now = Fixed.instant("2026-11-22T16:27:30.250+01:00")
+        let request = TimelineRequest(now: now, timeZone: Fixed.zone("Europe/Berlin"), scope: .list("Nope"), family: .small)
+        let entry = TL.provider.placeholder(for: request)
+        #expect(entry.date == TL.seconds("2026-11-22T16:27:30+01:00"))
+        #expect(entry.reasons.contains(.now))
+        #expect(entry.scopeTitle == nil)
+        // DemoData at 16:27: 14 tasks, 2 completed (the 1:1 at 15:45 today, dry cleaning yesterday);
+        // overdue: the dentist (26 h ago) and the rent (2 h ago); due later today: expense report
+        // (17:00), milk (22:15) and the plants (23:59); no list: dentist, Deep Work, flights.
+        #expect(entry.counts == TaskCounts(open: 12, overdue: 2, dueToday: 3, dueSoon: 1, completedToday: 1, inbox: 3))
+        // The one active task, then the overdue ones by due date; three for a small widget.
+        #expect(entry.top.map(\.title) == ["Fix the leaking tap", "Call the dentist", "Pay rent"])
+        #expect(entry.habits.total == 4 && entry.habits.done == 1)
+        // Everything but the random ids of the sample data is the same on every call.
+        let again = TL.provider.placeholder(for: request)
+        #expect(again.counts == entry.counts && again.habits == entry.habits)
+        #expect(again.top.map(\.title) == entry.top.map(\.title) && again.top.map(\.dueLabel) == entry.top.map(\.dueLabel))
+    }
+}
