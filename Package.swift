@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -28,6 +29,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                "TaskWidgetTemplates",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The default templates of the status formats live in templates/ and are compiled into the
+        // binary, so that an installed taskwidget needs no files beside it.
+        .target(
+            name: "TaskWidgetTemplates",
+            path: "templates",
+            resources: [
+                .embedInCode("text.mustache"), .embedInCode("json.mustache"), .embedInCode("waybar.mustache"),
+                .embedInCode("i3bar.mustache"), .embedInCode("polybar.mustache"), .embedInCode("tmux.mustache"),
             ],
             swiftSettings: strictSettings
         ),

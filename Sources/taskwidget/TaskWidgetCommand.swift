@@ -25,7 +25,7 @@ struct TaskWidgetCommand: ParsableCommand {
             """,
         subcommands: [
             Add.self, Ls.self, Done.self, Undo.self, Start.self, Stop.self, Edit.self, Rm.self, Move.self,
-            ListCommand.self, HabitCommand.self, TimelineCommand.self, Export.self, Import.self, Demo.self,
+            ListCommand.self, HabitCommand.self, TimelineCommand.self, StatusCommand.self, Export.self, Import.self, Demo.self,
         ]
     )
 

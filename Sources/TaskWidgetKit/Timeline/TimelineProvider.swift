@@ -32,9 +32,9 @@ public struct TimelineProvider: Sendable {
         return timeline(for: request, snapshot: snapshot).entries[0]
     }
 
-    /// The entry for now: the first of the timeline.
+    /// The entry for now: the first of the timeline, computed alone (what `status` needs).
     public func currentEntry(for request: TimelineRequest, from store: TaskStore) throws -> TimelineEntry {
-        try timeline(for: request, from: store).entries[0]
+        timeline(for: request, snapshot: try store.timelineSnapshot(for: request), entryLimit: 1).entries[0]
     }
 
     /// Reads one consistent snapshot of the store and computes the timeline from it.
@@ -46,6 +46,11 @@ public struct TimelineProvider: Sendable {
     /// every due date of an open task in (now, now + 24 h]. Counts use binary search over the sorted
     /// due dates, so the cost is O(entries × log tasks) after the snapshot.
     public func timeline(for request: TimelineRequest, snapshot: TimelineSnapshot) -> Timeline {
+        timeline(for: request, snapshot: snapshot, entryLimit: nil)
+    }
+
+    /// The timeline with only its first `entryLimit` entries built (all of them when `nil`).
+    private func timeline(for request: TimelineRequest, snapshot: TimelineSnapshot, entryLimit: Int?) -> Timeline {
         let now = Int64(request.now.timeIntervalSince1970.rounded(.down))
         let end = now + Self.horizon
         var reasons: [Int64: EntryReasons] = [now: .now]
@@ -75,7 +80,7 @@ public struct TimelineProvider: Sendable {
         let labeler = DueLabeler(timeZone: request.timeZone)
         var entries: [TimelineEntry] = []
         entries.reserveCapacity(dates.count)
-        for (index, date) in dates.enumerated() {
+        for (index, date) in dates.prefix(entryLimit ?? dates.count).enumerated() {
             let nextChange = index + 1 < dates.count ? dates[index + 1] : nextChangeAfterLast(date, snapshot: snapshot)
             let day = days.day(containing: date)
             var entryReasons = reasons[date]!

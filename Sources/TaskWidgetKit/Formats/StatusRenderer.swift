@@ -1,0 +1,97 @@
+public import Foundation
+import Mustache
+import TaskWidgetTemplates
+
+/// Renders timeline entries as one line of a status format from a Mustache template (SPEC §6).
+///
+/// ```swift
+/// let renderer = try StatusRenderer(format: .waybar, template: .resolve(format: .waybar, path: nil, environment: env))
+/// print(try renderer.line(for: entry, timeZone: zone, now: now))
+/// ```
+public struct StatusRenderer: Sendable {
+    /// A template's text and where it came from (for error messages).
+    public struct Template: Sendable {
+        public var text: String
+        public var source: String
+
+        /// `--template FILE`, else `$XDG_CONFIG_HOME/taskwidget/templates/<format>.mustache`
+        /// (`~/.config/…`), else the default compiled into taskwidget.
+        public static func resolve(format: StatusFormat, path: String?, environment: [String: String]) throws -> Template {
+            if let path { return try read(path) }
+            let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? environment["HOME"].map { $0 + "/.config" }
+            if let configHome {
+                let userPath = configHome + "/taskwidget/templates/\(format.rawValue).mustache"
+                if FileManager.default.fileExists(atPath: userPath) { return try read(userPath) }
+            }
+            return Template(text: DefaultTemplates.text(for: format.rawValue)!, source: "the default \(format.rawValue) template")
+        }
+
+        private static func read(_ path: String) throws -> Template {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw TaskWidgetError(.io, "cannot read the template \(path): check that it exists and is readable")
+            }
+            return Template(text: String(decoding: data, as: UTF8.self), source: path)
+        }
+    }
+
+    public let format: StatusFormat
+    private let template: MustacheTemplate
+    private let source: String
+
+    /// Parses the template; a syntax error names the file, line and column.
+    public init(format: StatusFormat, template: Template) throws {
+        HostEscaping.registerContentTypes
+        self.format = format
+        self.source = template.source
+        do {
+            // Every `{{value}}` is escaped for the host by the format's content type.
+            self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(format.contentTypeName)}}\n" + template.text)
+        } catch let error as MustacheTemplate.ParserError {
+            throw TaskWidgetError(
+                .usage,
+                "\(template.source):\(error.context.lineNumber - 1):\(error.context.columnNumber): template error (\(error.error)): fix the template")
+        }
+    }
+
+    /// One line for `entry`. `now` is the exact moment of a one-shot status (for "in 15 min");
+    /// `nil` in watch mode. JSON formats are checked to parse; a broken user template is an error.
+    public func line(for entry: TimelineEntry, timeZone: TimeZone, now: Date?, maxWidth: Int = 40) throws -> String {
+        let context = StatusContext(entry: entry, timeZone: timeZone, now: now, maxWidth: maxWidth)
+        var output = template.render(context.values)
+        // One line: raw line breaks are layout in a JSON template, and separators elsewhere.
+        if format.isJSON {
+            // JSON strings hold no raw line breaks, so breaks and the indentation after them are layout.
+            output = output.split(whereSeparator: \.isNewline).map { $0.drop(while: \.isWhitespace) }.joined()
+            guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else {
+                throw TaskWidgetError(.usage, "\(source) does not render valid JSON for \(format.rawValue): fix the template")
+            }
+        } else {
+            output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")
+            output = HostEscaping.plain(output)
+        }
+        return output.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The line a bar shows when the store cannot be read: `⚠ taskwidget`, the error as tooltip.
+    public static func errorLine(format: StatusFormat, message: String) -> String {
+        let text = "⚠ taskwidget"
+        switch format {
+        case .text: return text + ": " + HostEscaping.plain(message)
+        case .json: return JSONValue.object([("error", .string(message))]).compactText
+        case .waybar:
+            return JSONValue.object([
+                ("text", .string(text)), ("tooltip", .string(HostEscaping.pango(message))), ("class", .string("error")),
+                ("alt", .string("error")), ("percentage", .int(0)),
+            ]).compactText
+        case .i3bar:
+            return JSONValue.object([
+                ("full_text", .string(text)), ("short_text", .string("⚠")), ("color", .string("#FF6B6B")),
+                ("urgent", .bool(true)), ("name", .string("taskwidget")), ("instance", .string("error")),
+                ("markup", .string("pango")),
+            ]).compactText
+        case .polybar: return "%{F#ff6b6b}" + text + "%{F-}"
+        case .tmux: return "#[fg=red]" + text + "#[default]"
+        }
+    }
+}

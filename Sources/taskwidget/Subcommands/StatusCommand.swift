@@ -1,0 +1,49 @@
+public import ArgumentParser
+import Foundation
+import TaskWidgetKit
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Print the widget entry for now as one line for a status bar.",
+        discussion: """
+            Formats: text, json, waybar, i3bar (one block), polybar, tmux. Titles are escaped for the
+            host. Each format comes from a Mustache template: the default one, or
+            $XDG_CONFIG_HOME/taskwidget/templates/FORMAT.mustache, or --template FILE.
+            When the store cannot be read, bar formats still print one valid line (waybar class
+            `error`) and exit 0; the error goes to stderr.
+            Examples:
+              taskwidget status
+              taskwidget status --format waybar --list Work
+              taskwidget status --format tmux --max-width 24
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var scope: ScopeOptions
+    @Option(help: "text, json, waybar, i3bar, polybar or tmux.") var format: StatusFormat = .text
+    @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
+    @Option(help: ArgumentHelp("Cut titles to this many characters.", valueName: "n")) var maxWidth = 40
+
+    func validate() throws {
+        guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
+    }
+
+    func run() throws {
+        let context = try options.context()
+        do {
+            let renderer = try StatusRenderer(
+                format: format,
+                template: .resolve(format: format, path: template, environment: ProcessInfo.processInfo.environment))
+            let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope)
+            let entry = try TimelineProvider().currentEntry(for: request, from: context.storeForReading())
+            print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: maxWidth))
+        } catch let error as TaskWidgetError {
+            // A bar must never show garbage: print a valid error line, and the error on stderr.
+            print(StatusRenderer.errorLine(format: format, message: error.message))
+            guard format.isBar else { throw error }
+            FileHandle.standardError.write(Data("taskwidget: \(error.message)\n".utf8))
+        }
+    }
+}
+
+extension StatusFormat: ExpressibleByArgument {}
