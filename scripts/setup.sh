@@ -16,5 +16,6 @@ run ls
 run list ls
 run habit ls
 run timeline --format text | sed -n "1,8p;\$s/.*/…/p"
+for format in text waybar i3bar polybar tmux; do run status --format "$format"; done
 echo
 echo "Built $taskwidget; the demo store is $store. Try: $taskwidget ls --store $store --all"

@@ -50,7 +50,17 @@ public struct StatusRenderer: Sendable {
         } catch let error as MustacheTemplate.ParserError {
             throw TaskWidgetError(
                 .usage,
-                "\(template.source):\(error.context.lineNumber - 1):\(error.context.columnNumber): template error (\(error.error)): fix the template")
+                "\(template.source):\(error.context.lineNumber - 1):\(error.context.columnNumber): \(Self.describe(error.error)): fix the template")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? MustacheTemplate.Error {
+        case .expectedSectionEnd: "a section is never closed ({{/name}} is missing)"
+        case .sectionCloseNameIncorrect: "a section is closed with another name than it was opened with"
+        case .unfinishedName: "a tag is not finished (}} is missing)"
+        case .invalidSetDelimiter: "a set-delimiter tag is malformed"
+        default: "the template cannot be read (\(error))"
         }
     }
 
