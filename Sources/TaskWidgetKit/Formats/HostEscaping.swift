@@ -32,9 +32,11 @@ public enum HostEscaping {
         return String(quoted.dropFirst().dropLast())
     }
 
-    /// Polybar: `%` doubled, so that no `%{…}` formatting tag can come from a title.
+    /// Polybar: a zero-width space after every `%`, so that no `%{…}` formatting tag can come from a
+    /// title, whatever follows it. Polybar (3.6, Debian 12, and later) has no escape for `%`: `%%`
+    /// shows two signs and still starts a tag when `{` follows (polybar/polybar#2748).
     public static func polybar(_ text: String) -> String {
-        plain(text).replacing("%", with: "%%")
+        plain(text).replacing("%", with: "%\u{200B}")
     }
 
     /// tmux: `#` doubled, so that no `#[style]`, `#{format}` or `#(command)` can come from a title.
