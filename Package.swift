@@ -62,7 +62,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            exclude: ["Timeline/Goldens"],
+            exclude: ["Timeline/Goldens", "Formats/Goldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(

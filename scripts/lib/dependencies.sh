@@ -2,8 +2,9 @@
 # The Swift toolchain itself is expected on PATH (swift.org's Debian 12 release).
 
 # The store: GRDB links the system SQLite through pkg-config. The tests validate the timeline JSON
-# with the system Python's jsonschema.
-TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema)
+# with the system Python's jsonschema, parse the waybar/i3bar Pango markup with the system Python's
+# Pango (python3-gi, gir1.2-pango-1.0), and read `status --format tmux` back from a real tmux.
+TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir1.2-pango-1.0 tmux)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then

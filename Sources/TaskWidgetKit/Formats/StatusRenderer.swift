@@ -72,7 +72,8 @@ public struct StatusRenderer: Sendable {
         // One line: raw line breaks are layout in a JSON template, and separators elsewhere.
         if format.isJSON {
             // JSON strings hold no raw line breaks, so breaks and the indentation after them are layout.
-            output = output.split(whereSeparator: \.isNewline).map { $0.drop(while: \.isWhitespace) }.joined()
+            output = output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+                .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }.joined()
             guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else {
                 throw TaskWidgetError(.usage, "\(source) does not render valid JSON for \(format.rawValue): fix the template")
             }

@@ -65,8 +65,9 @@ public enum JSONValue: Sendable, Equatable {
         output += close
     }
 
-    /// JSON string escaping: quotes, backslashes, control characters, and U+2028/U+2029 (which break
-    /// JavaScript consumers); everything else is written as UTF-8.
+    /// JSON string escaping: quotes, backslashes, control characters (C0, DEL and C1, so that no
+    /// line break of any kind, NEL included, reaches a line-based reader), and U+2028/U+2029 (which
+    /// break JavaScript consumers); everything else is written as UTF-8.
     static func writeQuoted(_ text: String, to output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {
@@ -79,7 +80,7 @@ public enum JSONValue: Sendable, Equatable {
             case "\u{8}": output += "\\b"
             case "\u{C}": output += "\\f"
             case "\u{2028}", "\u{2029}": output += "\\u" + String(scalar.value, radix: 16)
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

@@ -12,8 +12,13 @@ public enum RunSettings {
         }
         if var name = environment["TZ"], !name.isEmpty {
             if name.hasPrefix(":") { name.removeFirst() }
-            if name.hasPrefix("/"), let range = name.range(of: "zoneinfo/") {
-                name = String(name[range.upperBound...])
+            // A path to a zone file (`:/etc/localtime`, `/usr/share/zoneinfo/Europe/Berlin`): its
+            // name is what follows `zoneinfo/` once links are resolved; the system's own file is
+            // the system zone.
+            if name.hasPrefix("/") {
+                let resolved = URL(fileURLWithPath: name).resolvingSymlinksInPath().path
+                guard let range = resolved.range(of: "zoneinfo/") else { return system }
+                name = String(resolved[range.upperBound...])
             }
             guard let zone = TimeZone(identifier: name) else {
                 throw TaskWidgetError(.usage, "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to a name like Europe/Berlin, or pass --tz")

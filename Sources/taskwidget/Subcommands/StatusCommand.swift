@@ -29,8 +29,8 @@ struct StatusCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try options.context()
         do {
+            let context = try options.context()
             let renderer = try StatusRenderer(
                 format: format,
                 template: .resolve(format: format, path: template, environment: ProcessInfo.processInfo.environment))

@@ -1,0 +1,239 @@
+import Foundation
+import GRDB
+import Testing
+
+/// `taskwidget status` run as a bar runs it: the same bytes as the library's goldens, one valid
+/// line of the format even when the store cannot be read (exit 0 for bars), a store that is only
+/// ever read, and user templates.
+@Suite struct StatusCommandTests {
+    static let formats = ["text", "json", "waybar", "i3bar", "polybar", "tmux"]
+    static let barFormats = ["waybar", "i3bar", "polybar", "tmux"]
+    static let zone = ["--tz", "Europe/Berlin"]
+
+    /// Written by the library's StatusGoldenTests (TaskWidgetKitTests/Formats/Goldens).
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("TaskWidgetKitTests/Formats/Goldens")
+
+    /// The golden scenarios that run on the fixture's store, with the arguments that select them
+    /// (the names and widths of `StatusFixture.scenarios`).
+    static let scenarios: [(name: String, arguments: [String])] = [
+        ("store", []), ("store-wide", ["--max-width", "1000"]), ("list-lab", ["--list", "R&D <lab> 100% #1"]), ("inbox", ["--inbox"]),
+    ]
+
+    /// A sandbox holding the fixture's store, imported from the golden export.
+    static func fixtureSandbox() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        let export = goldens.appendingPathComponent("store.export.json").path
+        try #require(FileManager.default.fileExists(atPath: export), "missing \(export): run the StatusGoldenTests first")
+        #expect(try sandbox.succeed(["import", export]).hasPrefix("Imported 2 lists, 8 tasks"))
+        return sandbox
+    }
+
+    /// The golden lines of a format by scenario name.
+    static func golden(_ format: String) throws -> [String: String] {
+        let url = goldens.appendingPathComponent(format + ".txt")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var result: [String: String] = [:]
+        for index in stride(from: 0, to: lines.count - 1, by: 2) where lines[index].hasPrefix("=== ") {
+            result[String(lines[index].dropFirst(4))] = lines[index + 1]
+        }
+        return result
+    }
+
+    /// Pango's five entities read back (what the bar shows of a tooltip without tags).
+    static func unescapePango(_ text: String) -> String {
+        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func jsonObject(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return try #require(object, "not a JSON object: \(line)", sourceLocation: sourceLocation)
+    }
+
+    static func fingerprint(_ path: String) throws -> (Data, Date?) {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (try Data(contentsOf: URL(fileURLWithPath: path)), attributes[.modificationDate] as? Date)
+    }
+
+    // MARK: Goldens
+
+    @Test func theBinaryPrintsTheLibrarysGoldenLines() throws {
+        let sandbox = try Self.fixtureSandbox()
+        for format in Self.formats {
+            let golden = try Self.golden(format)
+            for (name, arguments) in Self.scenarios {
+                let result = try sandbox.run(["status", "--format", format] + Self.zone + arguments)
+                #expect(result.status == 0 && result.stderr.isEmpty, "\(format) \(name): \(result.stderr)")
+                let expected = try #require(golden[name], "\(format).txt has no scenario \(name)")
+                #expect(result.stdout == expected + "\n", "\(format) \(name)")
+            }
+        }
+        // text is the default format.
+        #expect(try sandbox.succeed(["status"] + Self.zone) == (try Self.golden("text")["store"] ?? "") + "\n")
+    }
+
+    // MARK: Stores that cannot be read
+
+    @Test(arguments: ["missing", "garbage", "foreign", "newer", "folder"])
+    func anUnreadableStoreGivesOneValidErrorLine(kind: String) throws {
+        let sandbox = try Sandbox()
+        // A path with markup characters, so that the tooltip's escaping shows.
+        let folder = sandbox.folder.appendingPathComponent("R&D <x> 'q'")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("tasks.sqlite").path
+        let dataError: Bool
+        switch kind {
+        case "missing":
+            dataError = false
+        case "garbage":
+            try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: URL(fileURLWithPath: store))
+            dataError = true
+        case "foreign":
+            try DatabaseQueue(path: store).write { try $0.execute(sql: "CREATE TABLE foo(x); INSERT INTO foo VALUES (1)") }
+            dataError = true
+        case "newer":
+            try sandbox.succeed(["add", "Pay rent", "--store", store])
+            try DatabaseQueue(path: store).write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
+            dataError = true
+        default:
+            try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: false)
+            dataError = false
+        }
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let fingerprint = kind == "missing" || kind == "folder" ? nil : try Self.fingerprint(store)
+
+        for format in Self.formats {
+            let result = try sandbox.run(["status", "--format", format, "--store", store] + Self.zone)
+            let isBar = Self.barFormats.contains(format)
+            #expect(result.status == (isBar ? 0 : dataError ? 65 : 74), "\(kind) \(format): \(result.stderr)")
+            #expect(result.stdoutLines.count == 1 && result.stdout.hasSuffix("\n"), "\(kind) \(format): \(result.stdout)")
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(kind) \(format): \(result.stderr)")
+            let message = String(result.stderr.dropFirst("taskwidget: ".count).dropLast())
+            #expect(message.contains(store), "\(message)")
+            let line = result.stdoutLines.first ?? ""
+            switch format {
+            case "waybar":
+                let object = try Self.jsonObject(line)
+                #expect(object["class"] as? String == "error" && object["alt"] as? String == "error")
+                #expect(object["text"] as? String == "⚠ taskwidget")
+                #expect((object["percentage"] as? NSNumber)?.intValue == 0)
+                let tooltip = try #require(object["tooltip"] as? String)
+                #expect(!tooltip.contains("<") && Self.unescapePango(tooltip) == message, "\(tooltip)")
+            case "i3bar":
+                let object = try Self.jsonObject(line)
+                #expect(object["full_text"] as? String == "⚠ taskwidget" && object["urgent"] as? Bool == true)
+            case "json":
+                #expect(try Self.jsonObject(line) as? [String: String] == ["error": message])
+            case "text":
+                #expect(line == "⚠ taskwidget: " + message)
+            default:
+                #expect(line.contains("⚠ taskwidget"), "\(format): \(line)")
+            }
+        }
+        // Nothing was created or changed.
+        var after = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        if kind == "newer" {
+            // GRDB's connection above removed the WAL files when it closed (taskwidget's writers keep
+            // them); SQLite's reader then makes them again beside a WAL database. The store is unchanged.
+            after.removeAll { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }
+        }
+        #expect(after == before, "\(kind): files \(before) became \(after)")
+        if let fingerprint {
+            let after = try Self.fingerprint(store)
+            #expect(after.0 == fingerprint.0 && after.1 == fingerprint.1)
+        }
+    }
+
+    @Test func anUnknownListIsAnErrorLineForBarsAndAnErrorForText() throws {
+        let sandbox = try Self.fixtureSandbox()
+        for format in Self.formats {
+            let result = try sandbox.run(["status", "--format", format, "--list", "Nope"] + Self.zone)
+            let isBar = Self.barFormats.contains(format)
+            #expect(result.status == (isBar ? 0 : 64), "\(format): \(result.stderr)")
+            #expect(result.stdoutLines.count == 1, "\(format): \(result.stdout)")
+            #expect(result.stderr.contains("Nope"))
+            if format == "waybar" {
+                #expect(try Self.jsonObject(result.stdout)["class"] as? String == "error")
+            }
+        }
+    }
+
+    // MARK: The store is only read
+
+    @Test func statusNeverChangesTheStoreAndWorksWhenNobodyMayWriteIt() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let outputs = try Self.formats.map { try sandbox.succeed(["status", "--format", $0] + Self.zone) }
+        let before = try Self.fingerprint(sandbox.storePath)
+        let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted()
+        for (format, output) in zip(Self.formats, outputs) {
+            #expect(try sandbox.succeed(["status", "--format", format] + Self.zone) == output)
+        }
+        let unchanged = try Self.fingerprint(sandbox.storePath)
+        #expect(unchanged.0 == before.0 && unchanged.1 == before.1)
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.storePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: sandbox.folder.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path) }
+        for (format, output) in zip(Self.formats, outputs) {
+            #expect(try sandbox.succeed(["status", "--format", format] + Self.zone) == output, "\(format) on a 0444 store")
+            // Root ignores permissions: run as `nobody` too, in a folder it cannot write.
+            let unprivileged = try Sandbox.asUnprivilegedUser(
+                ["status", "--format", format, "--store", sandbox.storePath, "--now", sandbox.now] + Self.zone)
+            #expect(unprivileged.status == 0 && unprivileged.stdout == output, "\(format) as nobody: \(unprivileged.stderr)")
+        }
+        let after = try Self.fingerprint(sandbox.storePath)
+        #expect(after.0 == before.0 && after.1 == before.1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == files)
+    }
+
+    // MARK: Templates and options
+
+    @Test func userTemplatesReplaceTheDefaults() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let file = sandbox.folder.appendingPathComponent("mine.mustache")
+        try Data("mine {{overdue}}/{{dueToday}}{{#next}} {{title}}{{/next}}".utf8).write(to: file)
+        let viaFile = try sandbox.succeed(["status", "--format", "tmux", "--template", file.path, "--list", "R&D <lab> 100% #1"] + Self.zone)
+        // tmux escaping applies to the user's template too.
+        #expect(viaFile == "mine 0/1 Issue ##42 ##{pane_id} ##(rm -rf /) ##[fg=r…\n")
+
+        let config = sandbox.folder.appendingPathComponent("config")
+        let templates = config.appendingPathComponent("taskwidget/templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try Data(#"{"text": "{{class}} {{percentage}}%", "class": "{{class}}"}"#.utf8).write(to: templates.appendingPathComponent("waybar.mustache"))
+        let result = try sandbox.run(["status", "--format", "waybar"] + Self.zone, environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"text": "overdue 25%", "class": "overdue"}"# + "\n")
+        // Another format keeps its default.
+        let text = try sandbox.run(["status"] + Self.zone, environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(text.stdout == (try Self.golden("text")["store"] ?? "") + "\n")
+    }
+
+    @Test func aBrokenTemplateNamesFileLineAndColumn() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let file = sandbox.folder.appendingPathComponent("broken.mustache")
+        try Data("{\n  \"text\": \"{{#next}}{{title}}\"\n}".utf8).write(to: file)
+        let bar = try sandbox.run(["status", "--format", "waybar", "--template", file.path] + Self.zone)
+        #expect(bar.status == 0)
+        #expect(try Self.jsonObject(bar.stdout)["class"] as? String == "error")
+        #expect(bar.stderr.hasPrefix("taskwidget: \(file.path):3:2: "), "\(bar.stderr)")
+        let text = try sandbox.run(["status", "--template", file.path] + Self.zone)
+        #expect(text.status == 64 && text.stderr.hasPrefix("taskwidget: \(file.path):3:2: "), "\(text.stderr)")
+
+        // A template that renders invalid JSON: the bar still gets a valid line.
+        try Data(#"{"text": "{{#next}}{{{title}}}{{/next}}"}"#.utf8).write(to: file)
+        let invalid = try sandbox.run(["status", "--format", "waybar", "--template", file.path] + Self.zone)
+        #expect(invalid.status == 0 && invalid.stderr.contains(file.path))
+        #expect(try Self.jsonObject(invalid.stdout)["class"] as? String == "error")
+    }
+
+    @Test func maxWidthBelowFourIsAUsageError() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let result = try sandbox.run(["status", "--format", "waybar", "--max-width", "3"] + Self.zone)
+        #expect(result.status == 64 && result.stderr.contains("--max-width"))
+        let narrow = try sandbox.succeed(["status", "--format", "tmux", "--max-width", "4", "--list", "R&D <lab> 100% #1"] + Self.zone)
+        #expect(narrow == "1 today · Iss…\n")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// A real tmux server runs `taskwidget status --format tmux` from `status-right`, and a real tmux
+/// client draws it: the status line, read back from the screen, shows the titles as typed (one
+/// `#`, no style, format or command taken from a title) and our own red style on the count.
+///
+/// The client is attached inside a second tmux server's pane, so that `capture-pane` on that one
+/// reads the drawn status line of the first (tmux runs `#()` jobs for clients, and draws them).
+@Suite struct TmuxStatusTests {
+    static let tmux = "/usr/bin/tmux"
+
+    static func quoted(_ argument: String) -> String {
+        "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// Closes every descriptor above 2, then runs the command (bash: dash cannot close fd ≥ 10).
+    static let closeDescriptors = #"for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$@""#
+
+    /// Runs a program with its output in files and no descriptor but 0–2. A tmux server started by
+    /// `new-session` keeps what the client had: a pipe would never reach its end, and Foundation's
+    /// `Process`, which learns that a child exited when a socket it inherited closes, would wait
+    /// for the server to exit.
+    static func execute(_ executable: String, _ arguments: [String], environment: [String: String], folder: URL) throws -> RunResult {
+        let stdoutURL = folder.appendingPathComponent("tmux-\(UUID().uuidString).out")
+        let stderrURL = folder.appendingPathComponent("tmux-\(UUID().uuidString).err")
+        defer {
+            try? FileManager.default.removeItem(at: stdoutURL)
+            try? FileManager.default.removeItem(at: stderrURL)
+        }
+        for url in [stdoutURL, stderrURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", closeDescriptors, "bash", executable] + arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        try stdout.close()
+        try stderr.close()
+        return RunResult(
+            status: process.terminationStatus, stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
+            stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theStatusLineShowsTitlesWithHashesIntact() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.tmux) else {
+            Issue.record("tmux is not installed at \(Self.tmux): run scripts/test.sh, which installs it (Debian package tmux)")
+            return
+        }
+        let sandbox = try Sandbox()
+        let marker = sandbox.folder.appendingPathComponent("PWNED").path
+        let title = "Issue #42 #{pane_id} #(touch \(marker)) #[fg=red] 100%"
+        try sandbox.succeed(["add", title, "--due", "2026-11-22T15:00:00+01:00"])
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T16:00:00+01:00"])
+        try sandbox.succeed(["add", "Later", "--due", "2026-11-22T18:00:00+01:00"])
+        let arguments = ["status", "--format", "tmux", "--max-width", "200", "--store", sandbox.storePath, "--now", sandbox.now, "--tz", sandbox.timeZone]
+        let direct = try sandbox.run(arguments)
+        try #require(direct.status == 0 && direct.stdoutLines.count == 1, "\(direct.stderr)")
+        #expect(direct.stdout.hasPrefix("#[fg=red,bold]2 overdue#[default] · 1 today · Issue ##42 "))
+        // What tmux should draw: our styles applied (so gone from the text), `##` shown as `#`.
+        let visible = direct.stdoutLines[0].replacingOccurrences(of: "#[fg=red,bold]", with: "")
+            .replacingOccurrences(of: "#[default]", with: "").replacingOccurrences(of: "##", with: "#")
+        #expect(visible == "2 overdue · 1 today · " + title)
+
+        let environment = [
+            "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": sandbox.timeZone, "HOME": sandbox.folder.path, "TERM": "screen",
+        ]
+        // The sockets and outputs live in a folder of their own, removed only after both servers.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-tmux-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let inner = folder.appendingPathComponent("inner.sock").path
+        let outer = folder.appendingPathComponent("outer.sock").path
+        func tmux(_ socket: String, _ arguments: [String]) throws -> RunResult {
+            try Self.execute(Self.tmux, ["-u", "-S", socket, "-f", "/dev/null"] + arguments, environment: environment, folder: folder)
+        }
+        var serverIDs: [pid_t] = []
+        defer {
+            _ = try? tmux(outer, ["kill-server"])
+            _ = try? tmux(inner, ["kill-server"])
+            // A server that is still there (a failure half-way) is ended by its own id.
+            for id in serverIDs where kill(id, 0) == 0 { kill(id, SIGKILL) }
+            try? FileManager.default.removeItem(at: folder)
+        }
+        func serverID(_ socket: String) -> pid_t? {
+            (try? tmux(socket, ["display", "-p", "#{pid}"])).flatMap { pid_t($0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let command = ([Sandbox.binary.path] + arguments).map(Self.quoted).joined(separator: " ")
+        for setup in [
+            ["new-session", "-d", "-s", "bar", "-x", "200", "-y", "5"],
+            ["set", "-g", "status-left", ""],
+            ["set", "-g", "status-right-length", "400"],
+            ["set", "-g", "status-interval", "1"],
+            ["set", "-g", "status-right", "#(\(command))"],
+        ] {
+            let result = try tmux(inner, setup)
+            if setup[0] == "new-session", let id = serverID(inner) { serverIDs.append(id) }
+            try #require(result.status == 0, "tmux \(setup): \(result.stderr)")
+        }
+        let client = "env -u TMUX TERM=screen \(Self.tmux) -u -S \(Self.quoted(inner)) attach -t bar"
+        let started = try tmux(outer, ["new-session", "-d", "-s", "view", "-x", "220", "-y", "6", client])
+        if let id = serverID(outer) { serverIDs.append(id) }
+        try #require(started.status == 0, "outer tmux: \(started.stderr)")
+        try #require(serverIDs.count == 2, "cannot find the two tmux servers' ids")
+
+        // `#()` runs asynchronously: read the drawn screen until the status line arrives (≤ 10 s).
+        var statusLine = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let screen = try tmux(outer, ["capture-pane", "-p", "-t", "view"])
+            statusLine = screen.stdoutLines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+            if statusLine.contains("overdue") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        try #require(statusLine.contains("overdue"), "no status line from taskwidget within 10 s; last screen line: \(statusLine)")
+        let drawn = statusLine.trimmingCharacters(in: .whitespaces)
+        #expect(drawn.hasSuffix(visible), "drawn: \(drawn)\nwanted: \(visible)")
+        #expect(drawn.contains("Issue #42 #{pane_id} #(touch "))
+        #expect(!drawn.contains("##"))
+        // No command from the title ran, no format was expanded (#{pane_id} would be %0).
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        #expect(!drawn.contains("%0"))
+        // Our own style did apply: the count is drawn red (SGR 31), the title's `#[fg=red]` is text.
+        let styled = try tmux(outer, ["capture-pane", "-p", "-e", "-t", "view"]).stdoutLines.last { $0.contains("overdue") } ?? ""
+        #expect(styled.contains("\u{1B}[31m2 overdue"), "\(styled.debugDescription)")
+    }
+}

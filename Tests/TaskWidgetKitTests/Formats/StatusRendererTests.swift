@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetKit
+
+/// The renderer's rules one at a time: truncation on grapheme boundaries, the bar class, the
+/// percentage, i3bar's urgency and short text, user templates and their errors.
+@Suite struct StatusRendererTests {
+    /// The fixture's entry with its counts replaced (everything else as the store gives it).
+    static func entry(open: Int, overdue: Int = 0, dueToday: Int = 0, dueSoon: Int = 0, completedToday: Int = 0) throws -> TimelineEntry {
+        var entry = try StatusFixture.entry(StatusFixture.export)
+        entry.counts = TaskCounts(open: open, overdue: overdue, dueToday: dueToday, dueSoon: dueSoon, completedToday: completedToday, inbox: 0)
+        if open == 0 { entry.top = [] }
+        return entry
+    }
+
+    /// An entry whose only task has `title`, due today at 18:00.
+    static func entry(title: String) throws -> TimelineEntry {
+        try StatusFixture.entry(StatusFixture.single(title))
+    }
+
+    // MARK: Truncation
+
+    @Test func titlesUpToTheWidthAreKeptWhole() {
+        let forty = String(repeating: "a", count: 40)
+        #expect(StatusContext.truncated(forty, to: 40) == forty)
+        #expect(StatusContext.truncated("short", to: 40) == "short")
+        #expect(StatusContext.truncated(forty + "b", to: 40) == String(repeating: "a", count: 39) + "…")
+        #expect(StatusContext.truncated(forty + "b", to: 40).count == 40)
+    }
+
+    @Test func truncationNeverSplitsAGraphemeCluster() {
+        let family = "👩‍👩‍👧"  // woman, ZWJ, woman, ZWJ, girl: one character
+        let flags = "🇩🇪🇫🇷🇯🇵🇺🇸"  // four flags, each two regional indicators
+        let accent = "e\u{301}"  // e and a combining acute: one character
+        let cases: [(text: String, width: Int, expected: String)] = [
+            (String(repeating: family, count: 10), 5, String(repeating: family, count: 4) + "…"),
+            (flags, 3, "🇩🇪🇫🇷…"),
+            (flags, 4, flags),
+            (String(repeating: accent, count: 6), 4, String(repeating: accent, count: 3) + "…"),
+            ("ab" + family + "cd", 4, "ab" + family + "…"),
+        ]
+        for (text, width, expected) in cases {
+            let cut = StatusContext.truncated(text, to: width)
+            #expect(cut == expected, "\(text) at \(width)")
+            #expect(cut.count <= width)
+            // Every character of the cut is a whole character of the original.
+            #expect(Array(cut.dropLast(cut == text ? 0 : 1)) == Array(text.prefix(cut.count - (cut == text ? 0 : 1))))
+            #expect(cut.unicodeScalars.filter { (0x1F1E6...0x1F1FF).contains($0.value) }.count % 2 == 0)
+        }
+    }
+
+    @Test func maxWidthCutsTitlesInEveryFormat() throws {
+        let title = "ab👨‍👩‍👧‍👦cd🇯🇵ef and more"
+        let entry = try Self.entry(title: title)
+        let cut = "ab👨‍👩‍👧‍👦cd🇯🇵…"  // 7 characters: six of the title and the ellipsis
+        #expect(try StatusFixture.line(.text, entry, maxWidth: 7).contains("next: " + cut + " ("))
+        #expect(try StatusFixture.line(.polybar, entry, maxWidth: 7).hasSuffix(" · " + cut))
+        #expect(try StatusFixture.line(.tmux, entry, maxWidth: 7).hasSuffix(" · " + cut))
+        let waybar = try JSONDecoder.decodeLine(WaybarLine.self, try StatusFixture.line(.waybar, entry, maxWidth: 7))
+        #expect(waybar.text.hasSuffix(" · " + cut))
+        #expect(waybar.tooltip.hasSuffix("\n" + cut + " · 18:00"))
+        // The JSON format is the entry: titles stay whole.
+        #expect(try StatusFixture.line(.json, entry, maxWidth: 7).contains(#""title":"\#(title)""#))
+        // Escaping comes after cutting: an `&` is one character, not five.
+        let ampersands = try JSONDecoder.decodeLine(
+            WaybarLine.self, try StatusFixture.line(.waybar, try Self.entry(title: "&&&&&&&&"), maxWidth: 5))
+        #expect(ampersands.text.hasSuffix(" · &amp;&amp;&amp;&amp;…"))
+    }
+
+    // MARK: Class, percentage, i3bar
+
+    /// overdue beats due-soon beats ok; no open task is empty.
+    @Test(arguments: [
+        (1, 1, 0, 0, "overdue"), (3, 1, 2, 1, "overdue"), (2, 0, 2, 1, "due-soon"), (2, 0, 1, 0, "ok"),
+        (5, 0, 0, 0, "ok"), (0, 0, 0, 0, "empty"),
+    ])
+    func classFollowsTheMostUrgentCount(open: Int, overdue: Int, dueToday: Int, dueSoon: Int, expected: String) throws {
+        let entry = try Self.entry(open: open, overdue: overdue, dueToday: dueToday, dueSoon: dueSoon)
+        let waybar = try JSONDecoder.decodeLine(WaybarLine.self, try StatusFixture.line(.waybar, entry))
+        #expect(waybar.class == expected && waybar.alt == expected)
+        let i3bar = try JSONDecoder.decodeLine(I3barBlock.self, try StatusFixture.line(.i3bar, entry))
+        #expect(i3bar.urgent == (expected == "overdue"))
+    }
+
+    /// Done today out of done plus still due today, rounded down; 0 when nothing is due or done.
+    @Test func percentageIsDoneOutOfDoneAndDue() throws {
+        let facts: [(done: Int, due: Int, percent: UInt8)] = [
+            (0, 0, 0), (0, 3, 0), (1, 0, 100), (5, 0, 100), (1, 1, 50), (1, 2, 33), (2, 1, 66), (1, 3, 25), (3, 997, 0),
+        ]
+        for (done, due, percent) in facts {
+            let entry = try Self.entry(open: due, dueToday: due, completedToday: done)
+            let waybar = try JSONDecoder.decodeLine(WaybarLine.self, try StatusFixture.line(.waybar, entry))
+            #expect(waybar.percentage == percent, "done \(done), due \(due)")
+        }
+        // The percentage is written as a bare integer, as waybar 0.9.17 reads it.
+        let line = try StatusFixture.line(.waybar, try Self.entry(open: 2, dueToday: 2, completedToday: 1))
+        #expect(line.hasSuffix(#""percentage": 33}"#) || line.hasSuffix(#""percentage":33}"#))
+    }
+
+    @Test func i3barUrgencyAndShortTextFollowTheCounts() throws {
+        for (overdue, dueToday) in [(0, 0), (0, 4), (1, 0), (2, 3), (12, 34)] {
+            let entry = try Self.entry(open: overdue + dueToday + 1, overdue: overdue, dueToday: dueToday)
+            let block = try JSONDecoder.decodeLine(I3barBlock.self, try StatusFixture.line(.i3bar, entry))
+            #expect(block.urgent == (overdue > 0))
+            // Counts only: no title can make the short text long.
+            #expect(block.short_text == "\(overdue)/\(dueToday)")
+            #expect(block.short_text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "/") })
+            #expect((block.color != nil) == (overdue > 0))
+        }
+    }
+
+    /// With every task undated, `next` has no due date: the text says nothing about when.
+    @Test func textOfAnUndatedNextTaskHasNoEmptyParentheses() throws {
+        var builder = StoreBuilder(created: Fixed.instant("2026-11-01T08:00:00Z"))
+        builder.task("Buy milk")
+        let line = try StatusFixture.line(.text, try StatusFixture.entry(builder.export))
+        #expect(line.contains("next: Buy milk"))
+        #expect(!line.contains("()"), "\(line)")
+    }
+
+    // MARK: User templates
+
+    @Test func templateFileReplacesTheDefault() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("mine.mustache")
+        try Data(#"{"text": "mine {{overdue}} {{#next}}{{title}}{{/next}}", "class": "{{class}}"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        let template = try StatusRenderer.Template.resolve(format: .waybar, path: path, environment: [:])
+        #expect(template.source == path)
+        let renderer = try StatusRenderer(format: .waybar, template: template)
+        let line = try renderer.line(for: try StatusFixture.entry(StatusFixture.export), timeZone: StatusFixture.zone, now: StatusFixture.now)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+        // The user's template gets the host's escaping without asking for it.
+        #expect(object == ["text": "mine 1 Pay rent &amp; &lt;stuff&gt; &quot;quoted&quot; &#39;single&#39;", "class": "overdue"])
+    }
+
+    @Test func configTemplateReplacesTheDefaultForItsFormatOnly() throws {
+        let config = try TemporaryFolder()
+        let templates = config.path("taskwidget/templates")
+        try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
+        try Data("user {{overdue}} overdue".utf8).write(to: URL(fileURLWithPath: templates + "/tmux.mustache"))
+        let entry = try StatusFixture.entry(StatusFixture.export)
+
+        let fromConfig = try StatusRenderer.Template.resolve(format: .tmux, path: nil, environment: ["XDG_CONFIG_HOME": config.url.path])
+        #expect(fromConfig.source == templates + "/tmux.mustache")
+        let renderer = try StatusRenderer(format: .tmux, template: fromConfig)
+        #expect(try renderer.line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now) == "user 1 overdue")
+        // Without XDG_CONFIG_HOME, ~/.config is the place; a relative XDG_CONFIG_HOME is ignored.
+        let home = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: home.path(".config/taskwidget/templates"), withIntermediateDirectories: true)
+        try Data("home".utf8).write(to: URL(fileURLWithPath: home.path(".config/taskwidget/templates/tmux.mustache")))
+        #expect(try StatusRenderer.Template.resolve(format: .tmux, path: nil, environment: ["HOME": home.url.path]).text == "home")
+        #expect(
+            try StatusRenderer.Template.resolve(
+                format: .tmux, path: nil, environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": "relative/config"]
+            ).text == "home")
+        // Another format keeps its default.
+        let waybar = try StatusRenderer.Template.resolve(format: .waybar, path: nil, environment: ["XDG_CONFIG_HOME": config.url.path])
+        #expect(waybar.source == "the default waybar template")
+        // --template wins over the configured one.
+        let file = config.path("explicit.mustache")
+        try Data("explicit".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try StatusRenderer.Template.resolve(format: .tmux, path: file, environment: ["XDG_CONFIG_HOME": config.url.path]).text == "explicit")
+    }
+
+    @Test func aMissingTemplateFileIsAnIOErrorNamingIt() throws {
+        let error = expectError(.io) {
+            try StatusRenderer.Template.resolve(format: .waybar, path: "/nonexistent/mine.mustache", environment: [:])
+        }
+        #expect(error?.message.contains("/nonexistent/mine.mustache") == true)
+    }
+
+    /// A parse error names the user's file, and the line and column in that file (the renderer
+    /// parses one pragma line before it; the position must not count it).
+    @Test(arguments: [
+        // An unclosed section is noticed at the end of the file: line 3, after the `}`.
+        ("{\n  \"text\": \"{{#next}}{{title}}\"\n}", 3, 2...2),
+        // A closing tag that closes nothing open, on line 1: the column is inside the tag.
+        ("{{#next}}{{title}}{{/top}} tail", 1, 19...26),
+        ("line one\nline two\n  {{#top}}x{{/next}}", 3, 12...20),
+    ])
+    func templateSyntaxErrorNamesFileLineAndColumn(text: String, line: Int, columns: ClosedRange<Int>) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("broken.mustache")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let template = try StatusRenderer.Template.resolve(format: .waybar, path: path, environment: [:])
+        let error = expectError(.usage) { try StatusRenderer(format: .waybar, template: template) }
+        let message = try #require(error?.message)
+        let prefix = path + ":\(line):"
+        #expect(message.hasPrefix(prefix), "\(message)")
+        let column = Int(message.dropFirst(prefix.count).prefix(while: \.isNumber))
+        #expect(column.map(columns.contains) == true, "\(message)")
+    }
+
+    @Test func aJSONTemplateThatRendersInvalidJSONIsAnError() throws {
+        let folder = try TemporaryFolder()
+        let entry = try StatusFixture.entry(StatusFixture.export)
+        // A missing brace, and a triple mustache that lets the title's quotes through unescaped.
+        for (name, text) in [("brace", #"{"text": "{{overdue}}""#), ("triple", #"{"text": "{{#next}}{{{title}}}{{/next}}"}"#)] {
+            let path = folder.path(name + ".mustache")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            for format in [StatusFormat.waybar, .i3bar, .json] {
+                let renderer = try StatusRenderer(format: format, template: .resolve(format: format, path: path, environment: [:]))
+                let error = expectError(.usage) { try renderer.line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now) }
+                #expect(error?.message.contains(path) == true, "\(error?.message ?? "")")
+            }
+        }
+        // The same triple mustache with a harmless title is valid JSON: the check is on the output.
+        let path = folder.path("triple.mustache")
+        let renderer = try StatusRenderer(format: .waybar, template: .resolve(format: .waybar, path: path, environment: [:]))
+        #expect(try renderer.line(for: try Self.entry(title: "Buy milk"), timeZone: StatusFixture.zone, now: nil) == #"{"text": "Buy milk"}"#)
+    }
+
+    // MARK: Error lines
+
+    @Test func errorLinesAreValidForEveryHost() throws {
+        let message = #"the store /tmp/R&D <x>/"t".sqlite is 100% #1 broken"# + "\n"
+        let waybar = try JSONDecoder.decodeLine(WaybarLine.self, StatusRenderer.errorLine(format: .waybar, message: message))
+        #expect(waybar.class == "error" && waybar.alt == "error" && waybar.text == "⚠ taskwidget" && waybar.percentage == 0)
+        let i3bar = try JSONDecoder.decodeLine(I3barBlock.self, StatusRenderer.errorLine(format: .i3bar, message: message))
+        #expect(i3bar.urgent && i3bar.full_text == "⚠ taskwidget")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(StatusRenderer.errorLine(format: .json, message: message).utf8)) as? [String: String])
+        #expect(json == ["error": message])
+        for format in StatusFormat.allCases {
+            let line = StatusRenderer.errorLine(format: format, message: message)
+            #expect(!Independent.hasLineBreak(line), "\(format)")
+        }
+        #expect(Independent.splitPolybar(StatusRenderer.errorLine(format: .polybar, message: message)) != nil)
+        #expect(Independent.splitDoubled(StatusRenderer.errorLine(format: .tmux, message: message), escape: "#", tags: Independent.tmuxTags) != nil)
+        guard let parsed = try PangoParser.parse([waybar.tooltip, i3bar.full_text]) else { return }
+        #expect(parsed[0] == .text(Independent.stripControls(message)))
+        #expect(parsed[1] == .text("⚠ taskwidget"))
+    }
+}
