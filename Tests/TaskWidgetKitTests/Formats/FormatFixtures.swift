@@ -344,35 +344,7 @@ extension JSONDecoder {
 enum FormatGoldens {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
 
-    static var isRecording: Bool { ProcessInfo.processInfo.environment["TASKWIDGET_RECORD_GOLDENS"] == "1" }
-
     static func compare(_ actual: String, toGolden name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = folder.appendingPathComponent(name)
-        if isRecording {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(actual.utf8).write(to: url, options: .atomic)
-            return
-        }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            Issue.record(
-                "missing golden \(url.path): run TASKWIDGET_RECORD_GOLDENS=1 swift test --filter StatusGoldenTests, then review it",
-                sourceLocation: sourceLocation)
-            return
-        }
-        let expected = String(decoding: data, as: UTF8.self)
-        guard expected != actual else { return }
-        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let common = min(expectedLines.count, actualLines.count)
-        let line = (0..<common).first { expectedLines[$0] != actualLines[$0] } ?? common
-        let removed = line < expectedLines.count ? String(expectedLines[line]) : "<end of file>"
-        let added = line < actualLines.count ? String(actualLines[line]) : "<end of output>"
-        Issue.record(
-            """
-            \(name) differs at line \(line + 1):
-            - \(removed)
-            + \(added)
-            If the change is intended: TASKWIDGET_RECORD_GOLDENS=1 swift test --filter StatusGoldenTests, then review `git diff`.
-            """, sourceLocation: sourceLocation)
+        try GoldenFile.compare(actual, to: folder.appendingPathComponent(name), suite: "StatusGoldenTests", sourceLocation: sourceLocation)
     }
 }

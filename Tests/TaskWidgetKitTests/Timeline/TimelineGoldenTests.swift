@@ -195,36 +195,7 @@ import Testing
     static let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
 
     static func compare(_ actual: String, toGolden name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = goldenFolder.appendingPathComponent(name + ".json")
-        if ProcessInfo.processInfo.environment["TASKWIDGET_RECORD_GOLDENS"] == "1" {
-            try FileManager.default.createDirectory(at: goldenFolder, withIntermediateDirectories: true)
-            try Data(actual.utf8).write(to: url, options: .atomic)
-            return
-        }
-        guard let expectedData = FileManager.default.contents(atPath: url.path) else {
-            Issue.record(
-                "missing golden \(url.path): run TASKWIDGET_RECORD_GOLDENS=1 swift test --filter TimelineGoldenTests, then check it",
-                sourceLocation: sourceLocation)
-            return
-        }
-        let expected = String(decoding: expectedData, as: UTF8.self)
-        guard expected != actual else { return }
-        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let common = min(expectedLines.count, actualLines.count)
-        let line = (0..<common).first { expectedLines[$0] != actualLines[$0] } ?? common
-        let before: [String] = expectedLines[max(0, line - 3)..<line].map { "  " + $0 }
-        let removed: String = line < expectedLines.count ? expectedLines[line] : "<end of file>"
-        let added: String = line < actualLines.count ? actualLines[line] : "<end of output>"
-        let message: String = [
-            "\(name).json differs from the timeline at line \(line + 1)"
-                + " (\(expectedLines.count) lines expected, \(actualLines.count) actual):",
-            before.joined(separator: "\n"),
-            "- " + removed,
-            "+ " + added,
-            "If the change is intended: TASKWIDGET_RECORD_GOLDENS=1 swift test --filter TimelineGoldenTests,"
-                + " then review `git diff \(url.path)`.",
-        ].joined(separator: "\n")
-        Issue.record("\(message)", sourceLocation: sourceLocation)
+        try GoldenFile.compare(
+            actual, to: goldenFolder.appendingPathComponent(name + ".json"), suite: "TimelineGoldenTests", sourceLocation: sourceLocation)
     }
 }
