@@ -23,6 +23,7 @@ struct TaskWidgetCommand: ParsableCommand {
 
             Exit status: 0 ok, 64 bad usage or input, 65 bad data (damaged store, bad import), 74 I/O.
             """,
+        version: "0.1.0",
         subcommands: [
             Add.self, Ls.self, Done.self, Undo.self, Start.self, Stop.self, Edit.self, Rm.self, Move.self,
             ListCommand.self, HabitCommand.self, TimelineCommand.self, StatusCommand.self, Export.self, Import.self, Demo.self,

@@ -131,5 +131,7 @@ import Testing
         #expect(help.stdout.contains("taskwidget add \"Pay rent\""))
         let addHelp = try sandbox.run(["add", "--help"], global: false)
         #expect(addHelp.stdout.contains("--due"))
+        let version = try sandbox.run(["--version"], global: false)
+        #expect(version.status == 0 && version.stdout.split(separator: ".").count == 3)
     }
 }
