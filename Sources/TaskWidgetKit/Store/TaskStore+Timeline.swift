@@ -7,6 +7,7 @@ extension TaskStore {
     /// completion dates).
     public func timelineSnapshot(for request: TimelineRequest) throws -> TimelineSnapshot {
         let (scope, topLimit, firstDay, firstDayStart) = (request.scope, request.topLimit, request.firstDay, request.firstDayStart)
+        let window = request.dueWindow
         return try read { db in
             var list: TaskList?
             if case .list(let name) = scope { list = try Self.list(named: name, in: db) }
@@ -20,11 +21,17 @@ extension TaskStore {
                 arguments = [list!.id.uuidString.lowercased()]
             }
             let open = "isCompleted = 0" + listFilter
+            // Counted in SQL over the covering index; only the due dates near now come to Swift.
             let counts = try Row.fetchOne(
-                db, sql: "SELECT count(*) AS open, coalesce(sum(listID IS NULL), 0) AS inbox FROM task WHERE \(open)",
-                arguments: arguments)!
+                db,
+                sql: """
+                    SELECT count(*) AS open, coalesce(sum(listID IS NULL), 0) AS inbox,
+                        coalesce(sum(dueDate < ?), 0) AS overdue FROM task WHERE \(open)
+                    """,
+                arguments: [window.lowerBound] + arguments)!
             let dueDates = try Int64.fetchAll(
-                db, sql: "SELECT dueDate FROM task WHERE \(open) AND dueDate IS NOT NULL ORDER BY dueDate", arguments: arguments)
+                db, sql: "SELECT dueDate FROM task WHERE \(open) AND dueDate BETWEEN ? AND ? ORDER BY dueDate",
+                arguments: arguments + [window.lowerBound, window.upperBound])
             let completions = try Int64.fetchAll(
                 db, sql: "SELECT completedAt FROM task WHERE completedAt >= ?\(listFilter) ORDER BY completedAt",
                 arguments: [firstDayStart] + arguments)
@@ -48,7 +55,8 @@ extension TaskStore {
             for record in records { habitRecords[record.habitID, default: [:]][record.day] = record.status }
             return TimelineSnapshot(
                 scopeTitle: TimelineSnapshot.title(of: scope, list: list),
-                openCount: counts["open"], inboxCount: counts["inbox"], openDueDates: dueDates, completionDates: completions,
+                openCount: counts["open"], inboxCount: counts["inbox"], overdueAtStart: counts["overdue"],
+                upcomingDueDates: dueDates, completionDates: completions,
                 leadingTasks: candidates.sorted(by: TopOrder.precedes).prefix(topLimit).map {
                     ListedTask(task: $0, list: $0.listID.flatMap { lists[$0] })
                 },

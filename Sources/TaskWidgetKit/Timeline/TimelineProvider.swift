@@ -60,7 +60,7 @@ public struct TimelineProvider: Sendable {
             quarter += Self.cadence
         }
         // A task is overdue from the first whole second at or after its due instant.
-        let crossings = snapshot.openDueDates.lazy.map { Self.ceilingDivision($0, 1000) }.filter { $0 > now && $0 <= end }
+        let crossings = snapshot.upcomingDueDates.lazy.map { Self.ceilingDivision($0, 1000) }.filter { $0 > now && $0 <= end }
         var added = 0
         var truncated = false
         var previous: Int64?
@@ -100,13 +100,13 @@ public struct TimelineProvider: Sendable {
         at date: Int64, reasons: EntryReasons, day: DayCalendar.Day, nextChange: Int64, snapshot: TimelineSnapshot,
         labeler: DueLabeler
     ) -> TimelineEntry {
-        let due = snapshot.openDueDates
-        let milliseconds = date * 1000
-        let overdue = due.countNotAfter(milliseconds)
+        // Every instant here is after now, so the due dates before the window are all counted.
+        let due = snapshot.upcomingDueDates
+        let overdue = snapshot.overdueAtStart + due.countNotAfter(date * 1000)
         let counts = TaskCounts(
             open: snapshot.openCount, overdue: overdue,
-            dueToday: due.countBefore(day.end * 1000) - overdue,
-            dueSoon: due.countBefore((nextChange + 3600) * 1000) - overdue,
+            dueToday: snapshot.overdueAtStart + due.countBefore(day.end * 1000) - overdue,
+            dueSoon: snapshot.overdueAtStart + due.countBefore((nextChange + 3600) * 1000) - overdue,
             completedToday: snapshot.completionDates.countBefore(day.end * 1000)
                 - snapshot.completionDates.countBefore(day.start * 1000),
             inbox: snapshot.inboxCount)
@@ -134,9 +134,9 @@ public struct TimelineProvider: Sendable {
     /// After the last entry, the next instant that would have been an entry.
     private func nextChangeAfterLast(_ date: Int64, snapshot: TimelineSnapshot) -> Int64 {
         let nextQuarter = (Self.floorDivision(date, Self.cadence) + 1) * Self.cadence
-        let index = snapshot.openDueDates.countNotAfter(date * 1000)
-        guard index < snapshot.openDueDates.count else { return nextQuarter }
-        return min(nextQuarter, Self.ceilingDivision(snapshot.openDueDates[index], 1000))
+        let index = snapshot.upcomingDueDates.countNotAfter(date * 1000)
+        guard index < snapshot.upcomingDueDates.count else { return nextQuarter }
+        return min(nextQuarter, Self.ceilingDivision(snapshot.upcomingDueDates[index], 1000))
     }
 
     static func floorDivision(_ value: Int64, _ divisor: Int64) -> Int64 {

@@ -34,6 +34,13 @@ public struct TimelineRequest: Sendable {
     /// The most tasks an entry's `top` holds (SPEC §5: up to 8).
     public var topLimit: Int { family?.taskRows ?? 8 }
 
+    /// The due dates a timeline looks at one by one: after now and within three days (the last
+    /// entry's day ends at most 49 hours after now). Earlier ones are only counted. Unix milliseconds.
+    var dueWindow: ClosedRange<Int64> {
+        let start = Int64(now.timeIntervalSince1970.rounded(.down)) * 1000
+        return (start + 1)...(start + 3 * 86_400_000)
+    }
+
     /// The local day of `now`: the first day the timeline shows.
     var firstDay: LocalDay { LocalDay(containing: now, in: timeZone) }
 

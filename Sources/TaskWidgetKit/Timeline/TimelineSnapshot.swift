@@ -8,8 +8,11 @@ public struct TimelineSnapshot: Sendable, Equatable {
     /// How many open tasks are in scope, and how many of them have no list.
     public var openCount: Int
     public var inboxCount: Int
-    /// The due instants of the open tasks in scope, ascending.
-    public var openDueDates: [Int64]
+    /// How many open tasks in scope were due at or before now: overdue all through the timeline.
+    public var overdueAtStart: Int
+    /// The due instants of the open tasks in scope within the request's due window (after now,
+    /// within three days), ascending.
+    public var upcomingDueDates: [Int64]
     /// When the tasks in scope completed since the start of the timeline's first day, ascending.
     public var completionDates: [Int64]
     /// The open tasks that lead the widget's order (``TopOrder``), at most the request's top limit.
@@ -19,13 +22,15 @@ public struct TimelineSnapshot: Sendable, Equatable {
     public var habitRecords: [UUID: [LocalDay: HabitStatus]]
 
     public init(
-        scopeTitle: String?, openCount: Int, inboxCount: Int, openDueDates: [Int64], completionDates: [Int64],
+        scopeTitle: String?, openCount: Int, inboxCount: Int, overdueAtStart: Int, upcomingDueDates: [Int64],
+        completionDates: [Int64],
         leadingTasks: [ListedTask], habits: [Habit], habitRecords: [UUID: [LocalDay: HabitStatus]]
     ) {
         self.scopeTitle = scopeTitle
         self.openCount = openCount
         self.inboxCount = inboxCount
-        self.openDueDates = openDueDates
+        self.overdueAtStart = overdueAtStart
+        self.upcomingDueDates = upcomingDueDates
         self.completionDates = completionDates
         self.leadingTasks = leadingTasks
         self.habits = habits
@@ -54,11 +59,14 @@ public struct TimelineSnapshot: Sendable, Equatable {
             }
         }
         let open = inScope.filter { !$0.isCompleted }
+        let dueDates = open.compactMap { $0.dueDate.map(StoredInstant.encode) }
+        let window = request.dueWindow
         self.init(
             scopeTitle: Self.title(of: scope, list: scopeList),
             openCount: open.count,
             inboxCount: open.filter { $0.listID == nil }.count,
-            openDueDates: open.compactMap { $0.dueDate.map(StoredInstant.encode) }.sorted(),
+            overdueAtStart: dueDates.filter { $0 < window.lowerBound }.count,
+            upcomingDueDates: dueDates.filter(window.contains).sorted(),
             completionDates: inScope.compactMap { $0.completedAt.map(StoredInstant.encode) }
                 .filter { $0 >= request.firstDayStart }.sorted(),
             leadingTasks: open.sorted(by: TopOrder.precedes).prefix(request.topLimit).map {
