@@ -1,4 +1,5 @@
 public import Foundation
+import GRDB
 
 /// Realistic sample data for a first run (`taskwidget demo`): lists, tasks that are overdue, due
 /// soon, due today and later, done today, and habits — all placed relative to `now`.
@@ -69,8 +70,10 @@ public enum DemoData {
 extension TaskStore {
     /// Fills an empty store with ``DemoData``; a store that already has data is left alone.
     public func fillWithDemoData(now: Date, timeZone: TimeZone) throws {
-        let existing = try export()
-        guard existing.lists.isEmpty, existing.tasks.isEmpty, existing.habits.isEmpty else {
+        let isEmpty = try read { db in
+            try TaskItem.fetchCount(db) == 0 && TaskList.fetchCount(db) == 0 && Habit.fetchCount(db) == 0
+        }
+        guard isEmpty else {
             throw TaskWidgetError(
                 .usage, "the store \(path) already has data: pass `--store PATH` with a new file for the demo")
         }

@@ -6,7 +6,7 @@ import Mustache
 public enum HostEscaping {
     /// Control characters and line breaks removed: for one line of plain text.
     public static func plain(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isControlOrLineBreak }))
+        text.removingControlCharacters
     }
 
     /// Pango markup: `& < > ' "` as entities (what `g_markup_escape_text` does).

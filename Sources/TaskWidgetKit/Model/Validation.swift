@@ -70,8 +70,13 @@ extension String {
     /// The text made safe to quote in a one-line error message: control characters dropped,
     /// at most 40 characters.
     public var sanitizedForMessage: String {
-        let clean = String(String.UnicodeScalarView(unicodeScalars.filter { !$0.isControlOrLineBreak }))
+        let clean = removingControlCharacters
         return clean.count > 40 ? clean.prefix(39) + "…" : clean
+    }
+
+    /// The text without control characters and line or paragraph separators.
+    var removingControlCharacters: String {
+        String(String.UnicodeScalarView(unicodeScalars.filter { !$0.isControlOrLineBreak }))
     }
 }
 

@@ -8,7 +8,7 @@ extension TaskStore {
         let icon = try icon.map(Validation.icon) ?? Habit.defaultIcon
         let colorHex = try colorHex.map(Validation.colorHex) ?? TaskList.defaultColorHex
         return try write { db in
-            if let existing = try Habit.fetchAll(db).first(where: { $0.name.lowercased() == name.lowercased() }) {
+            if let existing = try Habit.fetchAll(db).first(where: { NameLookup.isSame($0.name, name) }) {
                 throw TaskWidgetError(.usage, "a habit named “\(existing.name)” already exists: choose another name")
             }
             let habit = Habit(name: name, icon: icon, colorHex: colorHex, createdAt: now)
@@ -57,12 +57,6 @@ extension TaskStore {
     }
 
     private static func habit(named name: String, in db: Database) throws -> Habit {
-        let habits = try Habit.order(Column("createdAt")).fetchAll(db)
-        if let habit = habits.first(where: { $0.name.lowercased() == name.trimmingWhitespace.lowercased() }) {
-            return habit
-        }
-        let known = habits.isEmpty ? "there are no habits yet" : "the habits are " + habits.map(\.name).joined(separator: ", ")
-        throw TaskWidgetError(
-            .usage, "no habit is named “\(name.sanitizedForMessage)”: \(known) (create one with `taskwidget habit add NAME`)")
+        try NameLookup.find(name, in: Habit.order(Column("createdAt")).fetchAll(db), named: \.name, kind: "habit")
     }
 }

@@ -79,16 +79,12 @@ extension TaskStore {
 
     /// The list with this name, compared case-insensitively (Unicode-aware), if there is one.
     static func existingList(named name: String, in db: Database) throws -> TaskList? {
-        try TaskList.fetchAll(db).first { $0.name.lowercased() == name.trimmingWhitespace.lowercased() }
+        try TaskList.fetchAll(db).first { NameLookup.isSame($0.name, name) }
     }
 
     /// The list with this name; an unknown name is an error that lists the names there are.
     static func list(named name: String, in db: Database) throws -> TaskList {
-        if let list = try existingList(named: name, in: db) { return list }
-        let lists = try TaskList.order(Column("sortOrder")).fetchAll(db)
-        let known = lists.isEmpty ? "there are no lists yet" : "the lists are " + lists.map(\.name).joined(separator: ", ")
-        throw TaskWidgetError(
-            .usage, "no list is named “\(name.sanitizedForMessage)”: \(known) (create one with `taskwidget list add NAME`)")
+        try NameLookup.find(name, in: TaskList.order(Column("sortOrder")).fetchAll(db), named: \.name, kind: "list")
     }
 
     private static func ensureListNameIsFree(_ name: String, in db: Database) throws {

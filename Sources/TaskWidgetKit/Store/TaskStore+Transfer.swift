@@ -93,8 +93,14 @@ extension TaskStore {
     public func importing(_ export: StoreExport, source: String) throws -> (lists: Int, tasks: Int, habits: Int) {
         let export = try export.normalized(source: source)
         return try write { db in
+            // Names in the document are unique (checked above): a name clashes only with a store
+            // record the document does not replace, so the store's names are read once.
+            let importedListIDs = Set(export.lists.map(\.id))
+            let importedHabitIDs = Set(export.habits.map(\.habit.id))
+            let storeLists = try TaskList.fetchAll(db).filter { !importedListIDs.contains($0.id) }
+            let storeHabits = try Habit.fetchAll(db).filter { !importedHabitIDs.contains($0.id) }
             for list in export.lists {
-                let clash = try TaskList.fetchAll(db).first { $0.id != list.id && $0.name.lowercased() == list.name.lowercased() }
+                let clash = storeLists.first { NameLookup.isSame($0.name, list.name) }
                 if let clash {
                     throw TaskWidgetError(
                         .data, "\(source): the list “\(clash.name)” already exists in the store with another id: rename one of them first")
@@ -108,7 +114,7 @@ extension TaskStore {
                 try task.upsert(db)
             }
             for record in export.habits {
-                let clash = try Habit.fetchAll(db).first { $0.id != record.habit.id && $0.name.lowercased() == record.habit.name.lowercased() }
+                let clash = storeHabits.first { NameLookup.isSame($0.name, record.habit.name) }
                 if let clash {
                     throw TaskWidgetError(
                         .data, "\(source): the habit “\(clash.name)” already exists in the store with another id: rename one of them first")

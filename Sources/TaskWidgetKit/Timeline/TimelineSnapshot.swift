@@ -46,10 +46,7 @@ public struct TimelineSnapshot: Sendable, Equatable {
         switch scope {
         case .all, .inbox: break
         case .list(let name):
-            guard let list = export.lists.first(where: { $0.name.lowercased() == name.trimmingWhitespace.lowercased() }) else {
-                throw TaskWidgetError(.usage, "no list is named “\(name.sanitizedForMessage)”: see `taskwidget list ls`")
-            }
-            scopeList = list
+            scopeList = try NameLookup.find(name, in: export.lists.sorted { $0.sortOrder < $1.sortOrder }, named: \.name, kind: "list")
         }
         let inScope = export.tasks.filter { task in
             switch scope {
