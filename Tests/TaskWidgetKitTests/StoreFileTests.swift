@@ -130,6 +130,27 @@ import Testing
         #expect(try fixture.fetchInt("SELECT count(*) FROM grdb_migrations WHERE identifier = 'v99'") == 1)
     }
 
+    @Test func aStoreWithoutTheIndexMigrationsIsReadAsItIsAndUpgradedByTheNextWriter() throws {
+        let fixture = try TemporaryStore()
+        _ = try fixture.store.addTask(NewTask(title: "keep me", dueDate: Self.now), now: Self.now)
+        // A store written by the first release: v1 only, without the later indexes.
+        let queue = try DatabaseQueue(path: fixture.path)
+        try queue.write { db in
+            try db.execute(sql: "DROP INDEX task_open_in_order; DROP INDEX task_open_by_state; DELETE FROM grdb_migrations WHERE identifier != 'v1'")
+        }
+        try queue.close()
+        try fixture.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+
+        let reader = try fixture.reopen(mode: .readOnly)
+        #expect(try reader.timelineSnapshot(for: TimelineRequest(now: Self.now, timeZone: .gmt)).leadingTasks.map(\.task.title) == ["keep me"])
+        try reader.database.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.path)) == bytes)
+
+        try fixture.reopen(mode: .readWrite).database.close()
+        #expect(try fixture.fetchInt("SELECT count(*) FROM sqlite_master WHERE name IN ('task_open_in_order', 'task_open_by_state')") == 2)
+    }
+
     // MARK: - Setup of a read-write store
 
     @Test func aReadWriteStoreUsesWALForeignKeysAndABusyTimeout() throws {

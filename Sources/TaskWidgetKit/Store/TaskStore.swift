@@ -183,7 +183,7 @@ public final class TaskStore: Sendable {
                 throw TaskWidgetError(
                     .data, "the store \(path) was written by a newer taskwidget: upgrade taskwidget to use it")
             }
-            if !allowEmpty, try !migrator.hasCompletedMigrations(db) {
+            if !allowEmpty, try !migrator.appliedIdentifiers(db).contains(Migrations.lastNeededForReading) {
                 throw TaskWidgetError(
                     .data, "the store \(path) needs an upgrade: run a write command such as `taskwidget list ls`")
             }
