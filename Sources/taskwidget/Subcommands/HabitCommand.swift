@@ -10,6 +10,7 @@ struct HabitCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Create a habit.", discussion: "Example: taskwidget habit add \"Drink water\" --icon 💧 --color 32ADE6")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The habit's name (unique, case-insensitive).") var name: String
@@ -24,7 +25,8 @@ struct HabitCommand: ParsableCommand {
     }
 
     struct Ls: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the habits and how each went on a day.")
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "Show the habits and how each went on a day.")
         @OptionGroup var options: GlobalOptions
         @Option(help: ArgumentHelp("today, yesterday or YYYY-MM-DD (default today).", valueName: "day")) var date: String?
 
@@ -38,6 +40,7 @@ struct HabitCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Record a habit as done (or missed, skipped) for a day.",
             discussion: """
                 Examples:
@@ -61,6 +64,7 @@ struct HabitCommand: ParsableCommand {
 
     struct Uncheck: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "uncheck",
             abstract: "Remove what was recorded for a habit on a day.",
             discussion: "Example: taskwidget habit uncheck \"Drink water\"")
         @OptionGroup var options: GlobalOptions
@@ -77,6 +81,7 @@ struct HabitCommand: ParsableCommand {
 
     struct Rm: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rm",
             abstract: "Delete a habit and its history.", discussion: "Example: taskwidget habit rm Walk")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The habit's name.") var name: String

@@ -10,6 +10,7 @@ struct ListCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Create a list.", discussion: "Example: taskwidget list add Work --color 1E90FF")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The list's name (unique, case-insensitive).") var name: String
@@ -24,7 +25,8 @@ struct ListCommand: ParsableCommand {
     }
 
     struct Ls: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the lists with their task counts.")
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "Show the lists with their task counts.")
         @OptionGroup var options: GlobalOptions
 
         func run() throws {
@@ -36,6 +38,7 @@ struct ListCommand: ParsableCommand {
 
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rename",
             abstract: "Rename a list.", discussion: "Example: taskwidget list rename Work Job")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The list's current name.") var old: String
@@ -49,6 +52,7 @@ struct ListCommand: ParsableCommand {
 
     struct Color: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "color",
             abstract: "Change a list's color.", discussion: "Example: taskwidget list color Work FF9500")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The list's name.") var name: String
@@ -62,6 +66,7 @@ struct ListCommand: ParsableCommand {
 
     struct Rm: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rm",
             abstract: "Delete a list and all its tasks.", discussion: "Example: taskwidget list rm Errands --yes")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The list's name.") var name: String

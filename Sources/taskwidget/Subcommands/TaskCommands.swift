@@ -4,6 +4,7 @@ import TaskWidgetKit
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Create a task and print its id.",
         discussion: """
             Examples:
@@ -35,6 +36,7 @@ struct Add: ParsableCommand {
 
 struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "ls",
         abstract: "List open tasks (or all with --all).",
         discussion: """
             Marks: ○ open, ! overdue, ▶ active, ✓ completed.
@@ -72,6 +74,7 @@ private func changeTasks(
 
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "done",
         abstract: "Complete tasks.", discussion: "Example: taskwidget done 3f2a 9c1b")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
@@ -83,6 +86,7 @@ struct Done: ParsableCommand {
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "undo",
         abstract: "Reopen completed tasks.", discussion: "Example: taskwidget undo 3f2a")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
@@ -94,6 +98,7 @@ struct Undo: ParsableCommand {
 
 struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "start",
         abstract: "Mark a task as being worked on.", discussion: "Example: taskwidget start 3f2a")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The task's id (4 or more characters).") var id: String
@@ -105,6 +110,7 @@ struct Start: ParsableCommand {
 
 struct Stop: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stop",
         abstract: "Put an active task back to not started.", discussion: "Example: taskwidget stop 3f2a")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The task's id (4 or more characters).") var id: String
@@ -116,6 +122,7 @@ struct Stop: ParsableCommand {
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Change a task's title, due date, reminder or list.",
         discussion: """
             Examples:
@@ -150,6 +157,7 @@ struct Edit: ParsableCommand {
 
 struct Rm: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rm",
         abstract: "Delete tasks.", discussion: "Example: taskwidget rm 3f2a 9c1b")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
@@ -161,6 +169,7 @@ struct Rm: ParsableCommand {
 
 struct Move: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "move",
         abstract: "Move a task to another position in its list.",
         discussion: """
             N counts from 1 among the open tasks of the task's list (or the Inbox), as

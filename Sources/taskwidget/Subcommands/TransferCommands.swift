@@ -4,6 +4,7 @@ import TaskWidgetKit
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Print the whole store as JSON (read it back with `import`).",
         discussion: "Example: taskwidget export > backup.json")
     @OptionGroup var options: GlobalOptions
@@ -16,6 +17,7 @@ struct Export: ParsableCommand {
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
             Records whose id is already in the store are replaced. The file is checked first:
@@ -43,6 +45,7 @@ struct Import: ParsableCommand {
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Fill an empty store with sample lists, tasks and habits for a first look.",
         discussion: """
             Example:
