@@ -126,6 +126,7 @@ public struct WatchSession {
                 recompute = true
             case .failed(let message):
                 storeFailure = message
+                recompute = true
             }
         }
         if let timeline, now.wallSeconds >= timeline.reloadAfter || now.wallSeconds < timeline.generatedAt {
