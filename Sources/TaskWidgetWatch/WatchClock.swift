@@ -48,6 +48,9 @@ public struct WatchClock: Sendable {
 
     public var timerClock: TimerClock { virtualStart == nil ? .realtime : .monotonic }
 
+    /// Wall-clock nanoseconds per monotonic nanosecond: 1 for the real clock.
+    public var speed: Int64 { virtualStart?.speed ?? 1 }
+
     /// The instant for the clocks' readings (`realWall` is ignored by a virtual clock).
     public func instant(realWall: Int64, monotonic: Int64) -> WatchInstant {
         guard let start = virtualStart else { return WatchInstant(wall: realWall, monotonic: monotonic) }
@@ -81,15 +84,19 @@ public struct WatchClock: Sendable {
 /// minute away from what the monotonic clock predicts since the last look.
 public struct ClockJumpDetector: Sendable {
     public static let tolerance: Int64 = 60 * 1_000_000_000
+    private let speed: Int64
     private var reference: WatchInstant?
 
-    public init() {}
+    /// A detector for a clock that runs `speed` times faster than the monotonic one.
+    public init(speed: Int64 = 1) {
+        self.speed = speed
+    }
 
     /// Whether the clock jumped since the previous call; `now` becomes the new reference.
     public mutating func hasJumped(at now: WatchInstant) -> Bool {
         defer { reference = now }
         guard let reference else { return false }
-        let drift = (now.wall - reference.wall) - (now.monotonic - reference.monotonic)
+        let drift = (now.wall - reference.wall) - speed * (now.monotonic - reference.monotonic)
         return abs(drift) > Self.tolerance
     }
 }

@@ -57,7 +57,7 @@ public struct WatchSession {
 
     /// File events are checked this long after the first one, so that one write is one check.
     public static let debounce: Int64 = 100_000_000
-    /// At most one line per second; the first after a quiet second prints at once.
+    /// At most one line per second; a line after a quiet second (or after the first line) prints at once.
     public static let lineInterval: Int64 = 1_000_000_000
 
     private var source: any TimelineSource
@@ -71,17 +71,19 @@ public struct WatchSession {
     private var timelineFailure: String?
     private var timeline: Timeline?
     private var currentEntry: TimelineEntry?
-    private var clockJumps = ClockJumpDetector()
+    private var clockJumps: ClockJumpDetector
     private var checkDeadline: Int64?
     private var pendingLine: String?
     private var lastLine: String?
     private var lastLineTime: Int64?
     private var reportedFailure: String?
 
+    /// `clockSpeed` is the speed of the clock the instants come from (``WatchClock/speed``).
     public init(
         source: any TimelineSource, renderer: StatusRenderer, maxWidth: Int = 40, sink: any LineSink,
-        outputs: [any EntryOutput] = [], logger: Logger
+        outputs: [any EntryOutput] = [], clockSpeed: Int64 = 1, logger: Logger
     ) {
+        self.clockJumps = ClockJumpDetector(speed: clockSpeed)
         self.source = source
         self.renderer = renderer
         self.maxWidth = maxWidth
@@ -184,8 +186,9 @@ public struct WatchSession {
         guard let line = pendingLine else { return }
         if let lastLineTime, now.monotonic < lastLineTime + Self.lineInterval { return }
         try sink.write(LineFraming(format: renderer.format).frame(line, isFirst: lastLine == nil))
+        // The first line starts no interval: a change right after it is not a burst.
+        if lastLine != nil { lastLineTime = now.monotonic }
         lastLine = line
-        lastLineTime = now.monotonic
         pendingLine = nil
     }
 

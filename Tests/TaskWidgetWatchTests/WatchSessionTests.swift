@@ -128,20 +128,33 @@ struct RecordingOutput: EntryOutput {
         #expect(lines.written == ["0 today\n", "1 today\n", "3 today\n"])
     }
 
+    /// Sets the store's due dates (seconds after the start) and reports a change at `time`.
+    func change(dueIn offsets: [Int64], session: inout WatchSession, at time: Double) throws {
+        store.dueDates = offsets.map { (Self.start + $0) * 1000 }
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(time))
+        try session.handle([], at: at(time + 0.1))
+    }
+
+    @Test func theFirstChangeRightAfterTheFirstLinePrintsAtOnce() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try change(dueIn: [7200], session: &session, at: 0.1)
+        #expect(lines.written == ["0 today\n", "1 today\n"])
+        try change(dueIn: [7200, 7300], session: &session, at: 0.3)
+        #expect(lines.written.count == 2)
+        #expect(session.followUpDeadline == at(1.2).monotonic)
+    }
+
     @Test func aPendingLineIsDroppedWhenTheStoreGoesBackToWhatWasPrinted() throws {
         var session = try session()
         try session.start(at: at(0))
-        store.dueDates = [(Self.start + 7200) * 1000]
-        store.nextCheck = .changed
-        try session.handle(.storeActivity, at: at(0.2))
-        try session.handle([], at: at(0.3))
-        store.dueDates = []
-        store.nextCheck = .changed
-        try session.handle(.storeActivity, at: at(0.4))
-        try session.handle([], at: at(0.5))
+        try change(dueIn: [7200], session: &session, at: 0.1)
+        try change(dueIn: [7200, 7300], session: &session, at: 0.3)
+        try change(dueIn: [7200], session: &session, at: 0.5)
         #expect(session.followUpDeadline == nil)
-        try session.handle([], at: at(1.1))
-        #expect(lines.written == ["0 today\n"])
+        try session.handle([], at: at(1.2))
+        #expect(lines.written == ["0 today\n", "1 today\n"])
     }
 
     @Test func aFailingStorePrintsTheErrorLineOnceAndRecovers() throws {
@@ -235,6 +248,14 @@ struct RecordingOutput: EntryOutput {
             detector.hasJumped(at: WatchInstant(wall: hour + minute + minute + 1, monotonic: hour)),
         ]
         #expect(looks == [false, false, true])
+        // A virtual clock at 120 times real speed moves two minutes in a second without jumping.
+        var virtual = ClockJumpDetector(speed: 120)
+        let virtualLooks = [
+            virtual.hasJumped(at: WatchInstant(wall: 0, monotonic: 0)),
+            virtual.hasJumped(at: WatchInstant(wall: 2 * minute, monotonic: 1_000_000_000)),
+            virtual.hasJumped(at: WatchInstant(wall: 5 * minute, monotonic: 1_000_000_000)),
+        ]
+        #expect(virtualLooks == [false, false, true])
     }
 
     @Test func wholeSecondsAreFloored() {

@@ -47,7 +47,8 @@ struct WatchCommand: ParsableCommand {
                 monotonicStart: start.monotonic, speed: clockSpeed ?? 1)
         }
         let follower = StoreFollower(location: context.location, timeZone: context.timeZone, scope: scope.scope, logger: context.logger)
-        var session = WatchSession(source: follower, renderer: renderer, maxWidth: maxWidth, sink: StandardOutput(), logger: context.logger)
+        var session = WatchSession(source: follower, renderer: renderer, maxWidth: maxWidth, sink: StandardOutput(),
+            clockSpeed: clock.speed, logger: context.logger)
         try WatchLoop.run(&session, clock: clock, storePath: context.location.path, logger: context.logger)
     }
 }
