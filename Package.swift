@@ -13,6 +13,7 @@ let package = Package(
     name: "taskwidget",
     products: [
         .library(name: "TaskWidgetKit", targets: ["TaskWidgetKit"]),
+        .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
     ],
     dependencies: [
@@ -45,10 +46,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // timerfd and signalfd for watch mode: Swift's Glibc module does not import them.
+        .systemLibrary(name: "CLinuxEvents"),
+        .target(
+            name: "TaskWidgetWatch",
+            dependencies: ["TaskWidgetKit", "CLinuxEvents", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "taskwidget",
             dependencies: [
                 "TaskWidgetKit",
+                "TaskWidgetWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,6 +72,11 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Timeline/Goldens", "Formats/Goldens"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetWatchTests",
+            dependencies: ["TaskWidgetWatch", "TaskWidgetKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -185,6 +185,16 @@ import Testing
         #expect(try reader.export() == fixture.store.export())
     }
 
+    @Test func theDataVersionChangesWhenAnotherConnectionCommitsAndOnlyThen() throws {
+        let fixture = try TemporaryStore()
+        let reader = try fixture.reopen(mode: .readOnly)
+        let before = try reader.dataVersion()
+        _ = try reader.tasks(in: .all, includeCompleted: true)
+        #expect(try reader.dataVersion() == before)
+        _ = try fixture.store.addTask(NewTask(title: "new"), now: Self.now)
+        #expect(try reader.dataVersion() != before)
+    }
+
     // MARK: - Read-only use
 
     /// A store with a list, tasks and a habit.

@@ -95,6 +95,12 @@ public final class TaskStore: Sendable {
         }
     }
 
+    /// SQLite's `PRAGMA data_version` on this connection: it changes when another connection
+    /// commits, and only then (a watcher compares it to skip file events that changed nothing).
+    public func dataVersion() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
+    }
+
     /// The path to open read-only. SQLite readers of a WAL database normally share the `-shm` file
     /// with writers; but a file nobody may write (mode 0444) cannot have one initialized, so when it
     /// also has no `-wal` (nothing is pending outside the main file) it is opened as immutable.

@@ -1,0 +1,66 @@
+public import Foundation
+import Glibc
+public import Logging
+public import TaskWidgetKit
+
+/// Follows the store file read-only: reopens it when the file is replaced (renamed over), deleted
+/// and created again, and tells a write by another process from file events that changed nothing
+/// by comparing `PRAGMA data_version`.
+public struct StoreFollower: TimelineSource {
+    public let location: StoreLocation
+    public let timeZone: TimeZone
+    public let scope: TaskScope
+    private let logger: Logger
+    private var store: TaskStore?
+    private var identity: FileIdentity?
+    private var dataVersion: Int?
+
+    public init(location: StoreLocation, timeZone: TimeZone, scope: TaskScope, logger: Logger) {
+        self.location = location
+        self.timeZone = timeZone
+        self.scope = scope
+        self.logger = logger
+    }
+
+    public mutating func check() -> StoreCheck {
+        let current = FileIdentity(path: location.path)
+        do {
+            if let store, current != nil, current == identity {
+                let version = try store.dataVersion()
+                guard version != dataVersion else { return .unchanged }
+                dataVersion = version
+                logger.debug("store changed", metadata: ["data_version": "\(version)"])
+                return .changed
+            }
+            store = nil
+            let opened = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
+            (store, identity, dataVersion) = (opened, current, try opened.dataVersion())
+            return .changed
+        } catch {
+            (store, identity, dataVersion) = (nil, nil, nil)
+            return .failed((error as? TaskWidgetError)?.message ?? "\(error)")
+        }
+    }
+
+    public func timeline(at now: Date) throws -> Timeline {
+        guard let store else {
+            throw TaskWidgetError(.io, "the store \(location.path) is not open")
+        }
+        return try TimelineProvider().timeline(for: TimelineRequest(now: now, timeZone: timeZone, scope: scope), from: store)
+    }
+}
+
+/// Which file a path names: another file renamed over it, or the file deleted and created again,
+/// has another identity.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// `nil` when nothing is at `path`.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}

@@ -1,0 +1,102 @@
+import CLinuxEvents
+import Glibc
+
+/// One moment as watch mode sees it: the wall clock (real, or virtual for previews and tests) and
+/// the monotonic clock, both in nanoseconds.
+public struct WatchInstant: Sendable, Equatable {
+    /// Nanoseconds since 1970 (Unix time).
+    public var wall: Int64
+    /// Nanoseconds of `CLOCK_MONOTONIC`: never set, so it measures intervals.
+    public var monotonic: Int64
+
+    public init(wall: Int64, monotonic: Int64) {
+        self.wall = wall
+        self.monotonic = monotonic
+    }
+
+    /// The wall clock in whole Unix seconds (floored), the unit of timeline dates.
+    public var wallSeconds: Int64 { wall >= 0 ? wall / 1_000_000_000 : (wall + 1) / 1_000_000_000 - 1 }
+}
+
+/// The clock watch mode follows: the real one, or a virtual one that starts at `--now` and runs
+/// `speed` times faster than real time (a hidden option, so that tests see hours pass in seconds).
+public struct WatchClock: Sendable {
+    /// The clock a timer for an entry date is set on.
+    public enum TimerClock: Sendable, Equatable {
+        /// `CLOCK_REALTIME`: the timer fires at the wall-clock instant, across a suspend, and is
+        /// cancelled when someone sets the clock.
+        case realtime
+        case monotonic
+    }
+
+    private struct VirtualStart: Sendable {
+        var wall: Int64
+        var monotonic: Int64
+        var speed: Int64
+    }
+
+    /// `nil` for the real clock.
+    private let virtualStart: VirtualStart?
+
+    /// The real clock.
+    public static let real = WatchClock(virtualStart: nil)
+
+    /// A clock that reads `start` (ns since 1970) at `monotonicStart` and runs `speed` times faster.
+    public static func virtual(start: Int64, monotonicStart: Int64, speed: Int) -> WatchClock {
+        WatchClock(virtualStart: VirtualStart(wall: start, monotonic: monotonicStart, speed: Int64(max(1, speed))))
+    }
+
+    public var timerClock: TimerClock { virtualStart == nil ? .realtime : .monotonic }
+
+    /// Wall-clock nanoseconds per monotonic nanosecond: 1 for the real clock.
+    public var speed: Int64 { virtualStart?.speed ?? 1 }
+
+    /// The instant for the clocks' readings (`realWall` is ignored by a virtual clock).
+    public func instant(realWall: Int64, monotonic: Int64) -> WatchInstant {
+        guard let start = virtualStart else { return WatchInstant(wall: realWall, monotonic: monotonic) }
+        return WatchInstant(wall: start.wall + start.speed * (monotonic - start.monotonic), monotonic: monotonic)
+    }
+
+    /// The reading of ``timerClock`` (ns) at which the wall clock reaches `wallSeconds`: never
+    /// early, so that the entry of that date is current when the timer fires.
+    public func timerDeadline(forWallSeconds wallSeconds: Int64) -> Int64 {
+        let wall = wallSeconds * 1_000_000_000
+        guard let start = virtualStart else { return wall }
+        let elapsed = wall - start.wall
+        // Rounded up: the virtual wall clock at the deadline is at or after `wall`.
+        return start.monotonic + (elapsed + start.speed - 1) / start.speed
+    }
+
+    /// Reads the clocks now.
+    public func now() -> WatchInstant {
+        instant(realWall: Self.read(CLOCK_REALTIME), monotonic: Self.read(CLOCK_MONOTONIC))
+    }
+
+    /// A clock's reading in nanoseconds.
+    private static func read(_ clock: clockid_t) -> Int64 {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+/// Notices that the wall clock was set or that the machine slept: the wall clock moved more than a
+/// minute away from what the monotonic clock predicts since the last look.
+public struct ClockJumpDetector: Sendable {
+    public static let tolerance: Int64 = 60 * 1_000_000_000
+    private let speed: Int64
+    private var reference: WatchInstant?
+
+    /// A detector for a clock that runs `speed` times faster than the monotonic one.
+    public init(speed: Int64 = 1) {
+        self.speed = speed
+    }
+
+    /// Whether the clock jumped since the previous call; `now` becomes the new reference.
+    public mutating func hasJumped(at now: WatchInstant) -> Bool {
+        defer { reference = now }
+        guard let reference else { return false }
+        let drift = (now.wall - reference.wall) - speed * (now.monotonic - reference.monotonic)
+        return abs(drift) > Self.tolerance
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A long-running `taskwidget` (watch) started without a shell, its standard output and error on
+/// pipes read with deadlines: tests wait for lines, never sleep to synchronize.
+final class StreamingProcess {
+    let pid: pid_t
+    /// `nil` once the test closed its end (the reader going away).
+    private var stdout: Int32?
+    private var stderr: Int32?
+    private var stdoutBuffer: [UInt8] = []
+    private(set) var stderrText = ""
+    private var exitStatus: Int32?
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        var output: [Int32] = [0, 0]
+        var errors: [Int32] = [0, 0]
+        guard pipe(&output) == 0, pipe(&errors) == 0 else { throw POSIXError(.EMFILE) }
+        // Close-on-exec, so that other children of the test runner do not keep the pipes open.
+        for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        let argv = ([Sandbox.binary.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, Sandbox.binary.path, &actions, nil, argv, envp)
+        close(output[1])
+        close(errors[1])
+        guard code == 0 else {
+            close(output[0])
+            close(errors[0])
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        self.pid = pid
+        stdout = output[0]
+        stderr = errors[0]
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        for descriptor in [stdout, stderr].compactMap({ $0 }) { close(descriptor) }
+    }
+
+    /// The next line of standard output, or `nil` if none comes before `timeout` (or it ended).
+    func nextLine(within timeout: Duration = .seconds(10)) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let newline = stdoutBuffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: stdoutBuffer[..<newline], as: UTF8.self)
+                stdoutBuffer.removeSubrange(...newline)
+                return line
+            }
+            guard stdout != nil, pump(until: deadline) else { return nil }
+        }
+    }
+
+    /// Waits for output (either pipe) until `deadline`; false at the deadline or when both ended.
+    private func pump(until deadline: ContinuousClock.Instant) -> Bool {
+        let open = [stdout, stderr].compactMap { $0 }
+        guard !open.isEmpty else { return false }
+        var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { return false }
+        let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        for descriptor in descriptors where descriptor.revents != 0 {
+            let count = read(descriptor.fd, &chunk, chunk.count)
+            if count <= 0 {
+                close(descriptor.fd)
+                if descriptor.fd == stdout { stdout = nil } else { stderr = nil }
+            } else if descriptor.fd == stdout {
+                stdoutBuffer += chunk[..<count]
+            } else {
+                stderrText += String(decoding: chunk[..<count], as: UTF8.self)
+            }
+        }
+        return true
+    }
+
+    /// Closes the test's end of standard output: the reader goes away.
+    func closeStdout() {
+        if let stdout { close(stdout) }
+        stdout = nil
+    }
+
+    func send(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
+    /// The exit status once the process ended (its standard error closes), or `nil` after `timeout`.
+    func waitForExit(within timeout: Duration = .seconds(10)) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while stderr != nil {
+            guard pump(until: deadline) || stderr == nil else { return nil }
+        }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, 0) == pid else { return nil }
+        // Exited normally: the status; killed by a signal: 128 + the signal, like a shell.
+        exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return exitStatus
+    }
+
+    /// Voluntary plus involuntary context switches of all its threads so far: each is a wake-up.
+    func contextSwitches() throws -> Int {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        return try tasks.reduce(0) { total, task in
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+            return total + status.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches:") == false && $0.contains("ctxt_switches:") }
+                .compactMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
+        }
+    }
+}

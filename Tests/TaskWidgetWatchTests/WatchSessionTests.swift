@@ -1,0 +1,266 @@
+import Foundation
+import Logging
+import TaskWidgetKit
+import TaskWidgetWatch
+import Testing
+
+/// A store held in memory: what `check()` reports next, and the due dates the timeline sees.
+final class FakeStore {
+    var nextCheck: StoreCheck = .changed
+    var openCount = 1
+    /// Unix milliseconds.
+    var dueDates: [Int64] = []
+    var checks = 0
+    var timelines = 0
+}
+
+struct FakeSource: TimelineSource {
+    let store: FakeStore
+    static let zone = TimeZone(identifier: "Europe/Berlin")!
+
+    mutating func check() -> StoreCheck {
+        store.checks += 1
+        defer { store.nextCheck = .unchanged }
+        return store.nextCheck
+    }
+
+    func timeline(at now: Date) throws -> Timeline {
+        store.timelines += 1
+        let nowMilliseconds = Int64(now.timeIntervalSince1970 * 1000)
+        let snapshot = TimelineSnapshot(
+            scopeTitle: nil, openCount: store.openCount, inboxCount: 0,
+            overdueAtStart: store.dueDates.filter { $0 <= nowMilliseconds }.count,
+            upcomingDueDates: store.dueDates.filter { $0 > nowMilliseconds }, completionDates: [], leadingTasks: [],
+            habits: [], habitRecords: [:])
+        return TimelineProvider().timeline(for: TimelineRequest(now: now, timeZone: Self.zone), snapshot: snapshot)
+    }
+}
+
+final class Lines: LineSink {
+    var written: [String] = []
+    func write(_ text: String) throws { written.append(text) }
+}
+
+struct RecordingOutput: EntryOutput {
+    let shown: Lines
+    mutating func show(_ entry: TimelineEntry, timeZone: TimeZone) throws { shown.written.append("\(entry.date)") }
+}
+
+/// The decisions of watch mode, driven with clock readings chosen by the test.
+@Suite struct WatchSessionTests {
+    /// Sunday 22 November 2026, 16:31:00 in Berlin (not a quarter hour).
+    static let start: Int64 = 1_795_361_460
+    static let second: Int64 = 1_000_000_000
+    let store = FakeStore()
+    let lines = Lines()
+    let shown = Lines()
+
+    func session(format: StatusFormat = .text) throws -> WatchSession {
+        let renderer = try StatusRenderer(format: format, template: .resolve(format: format, path: nil, environment: [:]))
+        return WatchSession(
+            source: FakeSource(store: store), renderer: renderer, sink: lines, outputs: [RecordingOutput(shown: shown)],
+            logger: Logger(label: "test"))
+    }
+
+    /// `seconds` after the start on both clocks, plus `drift` on the wall clock only.
+    func at(_ seconds: Double, drift: Int64 = 0) -> WatchInstant {
+        let elapsed = Int64(seconds * 1e9)
+        return WatchInstant(wall: Self.start * Self.second + elapsed + drift * Self.second, monotonic: 1_000 * Self.second + elapsed)
+    }
+
+    @Test func itPrintsAtOnceThenWakesAtTheDueInstantAndFlipsToOverdue() throws {
+        store.dueDates = [(Self.start + 383) * 1000]
+        var session = try session()
+        try session.start(at: at(0))
+        #expect(lines.written == ["1 today\n"])
+        #expect(session.entryDeadline == Self.start + 383)
+        #expect(session.followUpDeadline == nil)
+        try session.handle([], at: at(383.002))
+        #expect(lines.written == ["1 today\n", "1 overdue · 0 today\n"])
+        // The next entry is the quarter hour (16:45), and the timeline was not read again.
+        #expect(session.entryDeadline == 1_795_362_300)
+        #expect(store.timelines == 1)
+        #expect(shown.written == ["\(Self.start)", "\(Self.start + 383)"])
+    }
+
+    @Test func aLineThatDidNotChangeIsNotPrintedAgain() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(840))
+        #expect(lines.written == ["0 today\n"])
+        #expect(shown.written.count == 2)
+    }
+
+    @Test func storeActivityIsCheckedAfterTheDebounceAndUnchangedStoresAreNotReread() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try session.handle(.storeActivity, at: at(5))
+        try session.handle(.storeActivity, at: at(5.05))
+        #expect(store.checks == 1)
+        #expect(session.followUpDeadline == at(5.1).monotonic)
+        try session.handle([], at: at(5.1))
+        #expect(store.checks == 2)
+        #expect(store.timelines == 1)
+        #expect(session.followUpDeadline == nil)
+    }
+
+    @Test func aChangeAfterAQuietSecondPrintsAtOnceAndABurstIsPacedToOneLineASecond() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        store.openCount = 2
+        store.dueDates = [(Self.start + 7200) * 1000]
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(5))
+        try session.handle([], at: at(5.1))
+        #expect(lines.written == ["0 today\n", "1 today\n"])
+        // Two more changes within the second: only the last one shows, one second after the previous line.
+        store.dueDates = [(Self.start + 7200) * 1000, (Self.start + 7300) * 1000]
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(5.2))
+        try session.handle([], at: at(5.3))
+        store.dueDates = [(Self.start + 7200) * 1000, (Self.start + 7300) * 1000, (Self.start + 7400) * 1000]
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(5.4))
+        try session.handle([], at: at(5.5))
+        #expect(lines.written.count == 2)
+        #expect(session.followUpDeadline == at(6.1).monotonic)
+        try session.handle([], at: at(6.1))
+        #expect(lines.written == ["0 today\n", "1 today\n", "3 today\n"])
+    }
+
+    /// Sets the store's due dates (seconds after the start) and reports a change at `time`.
+    func change(dueIn offsets: [Int64], session: inout WatchSession, at time: Double) throws {
+        store.dueDates = offsets.map { (Self.start + $0) * 1000 }
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(time))
+        try session.handle([], at: at(time + 0.1))
+    }
+
+    @Test func theFirstChangeRightAfterTheFirstLinePrintsAtOnce() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try change(dueIn: [7200], session: &session, at: 0.1)
+        #expect(lines.written == ["0 today\n", "1 today\n"])
+        try change(dueIn: [7200, 7300], session: &session, at: 0.3)
+        #expect(lines.written.count == 2)
+        #expect(session.followUpDeadline == at(1.2).monotonic)
+    }
+
+    @Test func aPendingLineIsDroppedWhenTheStoreGoesBackToWhatWasPrinted() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try change(dueIn: [7200], session: &session, at: 0.1)
+        try change(dueIn: [7200, 7300], session: &session, at: 0.3)
+        try change(dueIn: [7200], session: &session, at: 0.5)
+        #expect(session.followUpDeadline == nil)
+        try session.handle([], at: at(1.2))
+        #expect(lines.written == ["0 today\n", "1 today\n"])
+    }
+
+    @Test func aFailingStorePrintsTheErrorLineOnceAndRecovers() throws {
+        var session = try session(format: .polybar)
+        try session.start(at: at(0))
+        for time in [2.0, 4.0] {
+            store.nextCheck = .failed("there is no store")
+            try session.handle(.storeActivity, at: at(time))
+            try session.handle([], at: at(time + 0.1))
+        }
+        #expect(lines.written.count == 2)
+        #expect(lines.written[1] == StatusRenderer.errorLine(format: .polybar, message: "there is no store") + "\n")
+        // Nothing to wake for while the store is gone.
+        #expect(session.entryDeadline == nil)
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(6))
+        try session.handle([], at: at(6.1))
+        #expect(lines.written.count == 3)
+        #expect(lines.written[2] == lines.written[0])
+    }
+
+    @Test(arguments: [(90, true), (-90, true), (30, false)])
+    func aWallClockThatMovesMoreThanAMinuteFromTheMonotonicOneRecomputes(drift: Int64, recomputes: Bool) throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(10, drift: drift))
+        #expect(store.timelines == (recomputes ? 2 : 1))
+    }
+
+    @Test func aClockSetOrARefreshRecomputes() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try session.handle(.clockSet, at: at(1))
+        #expect(store.timelines == 2)
+        try session.handle(.refresh, at: at(2))
+        #expect((store.timelines, store.checks) == (3, 2))
+    }
+
+    @Test func theTimelineIsReadAgainAtTheFirstEntryAfterItsReloadDate() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        // 16:45 is before the reload date (16:46), 17:00 is after it.
+        try session.handle([], at: at(840))
+        #expect(store.timelines == 1)
+        try session.handle([], at: at(1740))
+        #expect(store.timelines == 2)
+        #expect(session.entryDeadline == Self.start + 1740 + 900)
+    }
+
+    @Test func i3barGetsTheProtocolHeaderAndOneArrayElementPerLine() throws {
+        var session = try session(format: .i3bar)
+        try session.start(at: at(0))
+        store.dueDates = [(Self.start + 7200) * 1000]
+        store.nextCheck = .changed
+        try session.handle(.refresh, at: at(2))
+        #expect(lines.written.count == 3)
+        #expect(lines.written[0] == "{\"version\":1}\n[\n")
+        #expect(lines.written[1].hasPrefix("[{") && lines.written[1].hasSuffix("}]\n"))
+        #expect(lines.written[2].hasPrefix(",[{") && lines.written[2].hasSuffix("}]\n"))
+        // The endless array, closed here: two updates of one block each.
+        let array = try JSONSerialization.jsonObject(with: Data(("[" + lines.written.dropFirst().joined() + "]").utf8))
+        #expect((array as? [[Any]])?.map(\.count) == [1, 1])
+    }
+}
+
+@Suite struct WatchClockTests {
+    @Test(arguments: [1, 7, 60, 3600])
+    func aVirtualClockTimerFiresNeverBeforeTheDateAndAtMostANanosecondAfter(speed: Int) {
+        let clock = WatchClock.virtual(start: 1_795_361_460_123_000_000, monotonicStart: 5_000_000_000, speed: speed)
+        for date in [Int64(1_795_361_461), 1_795_361_843, 1_795_447_860] {
+            let deadline = clock.timerDeadline(forWallSeconds: date)
+            #expect(clock.instant(realWall: 0, monotonic: deadline).wall >= date * 1_000_000_000)
+            #expect(clock.instant(realWall: 0, monotonic: deadline - 1).wall < date * 1_000_000_000)
+        }
+    }
+
+    @Test func theRealClockSetsTimersOnTheWallClock() {
+        #expect(WatchClock.real.timerClock == .realtime)
+        #expect(WatchClock.real.timerDeadline(forWallSeconds: 1_795_361_460) == 1_795_361_460_000_000_000)
+        #expect(WatchClock.real.instant(realWall: 42, monotonic: 7) == WatchInstant(wall: 42, monotonic: 7))
+    }
+
+    @Test func aJumpIsMoreThanAMinuteOfDriftBetweenTwoLooks() {
+        var detector = ClockJumpDetector()
+        let hour: Int64 = 3_600_000_000_000
+        let minute: Int64 = 60_000_000_000
+        let looks = [
+            detector.hasJumped(at: WatchInstant(wall: 0, monotonic: 0)),
+            // Exactly a minute of drift is tolerated; the reference moves on with each look.
+            detector.hasJumped(at: WatchInstant(wall: hour + minute, monotonic: hour)),
+            detector.hasJumped(at: WatchInstant(wall: hour + minute + minute + 1, monotonic: hour)),
+        ]
+        #expect(looks == [false, false, true])
+        // A virtual clock at 120 times real speed moves two minutes in a second without jumping.
+        var virtual = ClockJumpDetector(speed: 120)
+        let virtualLooks = [
+            virtual.hasJumped(at: WatchInstant(wall: 0, monotonic: 0)),
+            virtual.hasJumped(at: WatchInstant(wall: 2 * minute, monotonic: 1_000_000_000)),
+            virtual.hasJumped(at: WatchInstant(wall: 5 * minute, monotonic: 1_000_000_000)),
+        ]
+        #expect(virtualLooks == [false, false, true])
+    }
+
+    @Test func wholeSecondsAreFloored() {
+        #expect(WatchInstant(wall: 1_999_999_999, monotonic: 0).wallSeconds == 1)
+        #expect(WatchInstant(wall: -1, monotonic: 0).wallSeconds == -1)
+        #expect(WatchInstant(wall: -1_000_000_000, monotonic: 0).wallSeconds == -1)
+    }
+}
