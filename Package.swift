@@ -13,6 +13,7 @@ let package = Package(
     name: "taskwidget",
     products: [
         .library(name: "TaskWidgetKit", targets: ["TaskWidgetKit"]),
+        .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
     ],
     dependencies: [
@@ -45,10 +46,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // PNG widgets (SPEC §7): the only code that sees C. Cairo + Pango draw, libpng encodes.
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(
+            name: "TaskWidgetRender",
+            dependencies: ["TaskWidgetKit", "CPangoCairo", "CLibPNG"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "taskwidget",
             dependencies: [
                 "TaskWidgetKit",
+                "TaskWidgetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,6 +74,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Timeline/Goldens", "Formats/Goldens"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetRenderTests",
+            dependencies: ["TaskWidgetRender", "TaskWidgetKit", "CLibPNG"],
+            exclude: ["Goldens", "fonts.conf"],
             swiftSettings: strictSettings
         ),
         .testTarget(
