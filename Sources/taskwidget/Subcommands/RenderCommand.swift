@@ -9,16 +9,17 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw the widget as a PNG image (Cairo + Pango).",
         discussion: """
-            Families in points: small 170x170 (the headline number and 3 tasks), medium 364x170
-            (counts and 5 tasks), large 364x382 (12 tasks and the day's habits); --size WxH draws
-            the family's layout (large unless --family says otherwise) scaled to a dashboard canvas.
-            The image is points x --scale pixels. Files are written whole or not at all: a failed
-            render leaves the previous file in place. --timeline renders every entry of the timeline
-            whose image differs from the previous one into --out-dir, with index.json (date -> file).
+            Families in points: small 170x170 (headline number, 3 tasks),
+            medium 364x170 (counts, 5 tasks), large 364x382 (12 tasks, habits).
+            --size WxH scales the family's layout (large unless --family is
+            given) to a dashboard canvas. Pixels = points x --scale, exactly.
+            Files are written whole or not at all: a failed render keeps the
+            previous file. --timeline renders each timeline entry whose image
+            differs from the one before into --out-dir, plus index.json.
             Examples:
               taskwidget render -o output/medium.png
-              taskwidget render --family small --scale 3 --theme dark -o output/small@3x.png
-              taskwidget render --size 800x480 --theme mono --list Work -o /srv/eink/widget.png
+              taskwidget render --family small --scale 3 --theme dark -o s.png
+              taskwidget render --size 800x480 --theme mono -o /srv/eink.png
               taskwidget render --timeline --out-dir output/timeline
             """)
 
