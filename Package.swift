@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "TaskWidgetKit", targets: ["TaskWidgetKit"]),
         .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
+        .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
     ],
     dependencies: [
@@ -50,7 +51,16 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         .target(
             name: "TaskWidgetWatch",
-            dependencies: ["TaskWidgetKit", "CLinuxEvents", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TaskWidgetKit", "TaskWidgetRender", "CLinuxEvents", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // PNG widgets (SPEC §7): the only code that sees C. Cairo + Pango draw, libpng encodes.
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(
+            name: "TaskWidgetRender",
+            dependencies: ["TaskWidgetKit", "CPangoCairo", "CLibPNG"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -58,6 +68,7 @@ let package = Package(
             dependencies: [
                 "TaskWidgetKit",
                 "TaskWidgetWatch",
+                "TaskWidgetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -77,6 +88,12 @@ let package = Package(
         .testTarget(
             name: "TaskWidgetWatchTests",
             dependencies: ["TaskWidgetWatch", "TaskWidgetKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetRenderTests",
+            dependencies: ["TaskWidgetRender", "TaskWidgetKit", "CLibPNG"],
+            exclude: ["Goldens", "fonts.conf"],
             swiftSettings: strictSettings
         ),
         .testTarget(

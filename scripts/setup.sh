@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# First run: installs what is missing, builds taskwidget, fills a demo store under output/ and
-# shows what taskwidget makes of it.
+# First run: installs what is missing, builds taskwidget, fills a demo store under output/, shows
+# what taskwidget makes of it and writes its PNG widgets into output/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
@@ -17,5 +17,10 @@ run list ls
 run habit ls
 run timeline --format text | sed -n "1,8p;\$s/.*/…/p"
 for format in text waybar i3bar polybar tmux; do run status --format "$format"; done
+for family in small medium large; do
+  for theme in light dark mono; do run render --family "$family" --theme "$theme" --scale 2 -o "output/$family-$theme.png"; done
+done
+run render --size 800x480 --theme mono -o output/eink-800x480.png
 echo
+echo "PNG widgets in output/: $(cd output && echo *.png)"
 echo "Built $taskwidget; the demo store is $store. Try: $taskwidget ls --store $store --all"

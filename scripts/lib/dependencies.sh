@@ -4,7 +4,11 @@
 # The store: GRDB links the system SQLite through pkg-config. The tests validate the timeline JSON
 # with the system Python's jsonschema, parse the waybar/i3bar Pango markup with the system Python's
 # Pango (python3-gi, gir1.2-pango-1.0), and read `status --format tmux` back from a real tmux.
-TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir1.2-pango-1.0 tmux)
+# PNG widgets: Cairo + Pango draw them and libpng encodes them (all through pkg-config); the fonts
+# cover Latin (Inter), Arabic and the rest (Noto), CJK and color emoji, and are the ones the golden
+# images are drawn with.
+TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir1.2-pango-1.0 tmux
+  libcairo2-dev libpango1.0-dev libpng-dev fonts-inter fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then

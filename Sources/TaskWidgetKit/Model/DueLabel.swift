@@ -26,8 +26,7 @@ public struct DueLabeler: Sendable {
         let time = InstantFormat.pad(parts.hour!, 2) + ":" + InstantFormat.pad(parts.minute!, 2)
         // A due date given as a day only is stored as 23:59: show the day, not the minute.
         let isEndOfDay = parts.hour == 23 && parts.minute == 59
-        let dayText = Self.weekdays[parts.weekday! - 1] + " \(parts.day!) " + Self.months[parts.month! - 1]
-            + (parts.year == calendar.component(.year, from: instant) ? "" : " \(parts.year!)")
+        let dayText = Self.dayText(parts) + (parts.year == calendar.component(.year, from: instant) ? "" : " \(parts.year!)")
         // Whole local days between the two dates, counted on the calendar (not in 24 h steps, which
         // miscount days that start at 01:00 or last 23 or 25 hours).
         let dayDistance = InstantFormat.daysSinceEpoch(year: Int64(dueDay.year), month: dueDay.month, day: dueDay.day)
@@ -45,6 +44,15 @@ public struct DueLabeler: Sendable {
         case 1: return "Tomorrow" + (isEndOfDay ? "" : " " + time)
         default: return dayText
         }
+    }
+
+    /// The local day of `date` as `Sun 22 Nov` (what a widget's header shows).
+    public func dayText(of date: Date) -> String {
+        Self.dayText(calendar.dateComponents([.weekday, .day, .month], from: date))
+    }
+
+    private static func dayText(_ parts: DateComponents) -> String {
+        weekdays[parts.weekday! - 1] + " \(parts.day!) " + months[parts.month! - 1]
     }
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

@@ -1,0 +1,2 @@
+// libpng, for TaskWidgetRender's fast PNG encoder (and the tests' decoder).
+#include <png.h>

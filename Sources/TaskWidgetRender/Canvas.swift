@@ -1,0 +1,142 @@
+internal import CPangoCairo
+import Foundation
+
+/// A Cairo context with Pango text, in the design's points (multiplied by `unit` here, so the
+/// layout code never scales by hand). Lives for one render, inside ``FontSystem``'s lock.
+final class Canvas {
+    private let cairo: OpaquePointer
+    private let context: OpaquePointer
+    private let fonts: FontSystem
+    let palette: Palette
+    /// Canvas points per design point.
+    let unit: Double
+    /// The canvas in design points.
+    let width: Double
+    let height: Double
+    private(set) var report = RenderReport()
+
+    init(cairo: OpaquePointer, context: OpaquePointer, fonts: FontSystem, palette: Palette, unit: Double, width: Double, height: Double) {
+        self.cairo = cairo
+        self.context = context
+        self.fonts = fonts
+        self.palette = palette
+        self.unit = unit
+        self.width = width / unit
+        self.height = height / unit
+    }
+
+    /// How a text is set.
+    struct TextStyle {
+        var size: Double
+        var weight: FontWeight = .regular
+        var color: RGB
+    }
+
+    /// Where `x` is on a line of text.
+    enum Anchor {
+        case start, center, end
+    }
+
+    /// Draws one line of text with its baseline at `baseline` and its `anchor` at `x`, cut with an
+    /// ellipsis at the end past `maxWidth`. Titles are set as text,
+    /// never parsed as markup; `markup` is only for text built here with ``escaped(_:)`` parts.
+    /// Returns the width drawn.
+    @discardableResult
+    func text(
+        _ text: String, markup: Bool = false, style: TextStyle, x: Double, baseline: Double, maxWidth: Double? = nil,
+        anchor: Anchor = .start
+    ) -> Double {
+        let layout = pango_layout_new(context)!
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_font_description(layout, fonts.font(size: style.size * unit, weight: style.weight))
+        // One line, laid out left to right even for a right-to-left title (the row reads like the
+        // rest of the widget; Pango still orders the Arabic itself right to left).
+        pango_layout_set_single_paragraph_mode(layout, 1)
+        pango_layout_set_auto_dir(layout, 0)
+        if markup {
+            pango_layout_set_markup(layout, text, -1)
+        } else {
+            pango_layout_set_text(layout, text, -1)
+        }
+        if let maxWidth {
+            pango_layout_set_width(layout, Int32(max(0, maxWidth * unit) * Double(PANGO_SCALE)))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let width = Double(logical.width) / Double(PANGO_SCALE)
+        // Rows align on baselines: fallback fonts (CJK, emoji) have other ascents than Inter.
+        let ascent = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+        let left =
+            switch anchor {
+            case .start: x * unit
+            case .center: x * unit - width / 2
+            case .end: x * unit - width
+            }
+        cairo_move_to(cairo, left, baseline * unit - ascent)
+        setColor(style.color)
+        pango_cairo_show_layout(cairo, layout)
+
+        report.unknownGlyphs += Int(pango_layout_get_unknown_glyphs_count(layout))
+        if pango_layout_is_ellipsized(layout) != 0 { report.ellipsized.append(text) }
+        return width / unit
+    }
+
+    /// `text` escaped for Pango markup.
+    static func escaped(_ text: String) -> String {
+        let escaped = g_markup_escape_text(text, -1)!
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+
+    /// Fills the whole canvas, or a card with rounded corners (transparent outside), with `color`.
+    func fillBackground(_ color: RGB, cornerRadius: Double?) {
+        if let cornerRadius {
+            let (w, h, r) = (width * unit, height * unit, cornerRadius * unit)
+            cairo_new_sub_path(cairo)
+            cairo_arc(cairo, w - r, r, r, -Double.pi / 2, 0)
+            cairo_arc(cairo, w - r, h - r, r, 0, Double.pi / 2)
+            cairo_arc(cairo, r, h - r, r, Double.pi / 2, Double.pi)
+            cairo_arc(cairo, r, r, r, Double.pi, 3 * Double.pi / 2)
+            cairo_close_path(cairo)
+        } else {
+            cairo_rectangle(cairo, 0, 0, width * unit, height * unit)
+        }
+        setColor(color)
+        cairo_fill(cairo)
+    }
+
+    /// A filled circle, or a ring of `lineWidth`.
+    func circle(x: Double, y: Double, radius: Double, color: RGB, alpha: Double = 1, lineWidth: Double? = nil) {
+        cairo_new_sub_path(cairo)
+        cairo_arc(cairo, x * unit, y * unit, radius * unit, 0, 2 * Double.pi)
+        setColor(color, alpha: alpha)
+        if let lineWidth {
+            cairo_set_line_width(cairo, lineWidth * unit)
+            cairo_stroke(cairo)
+        } else {
+            cairo_fill(cairo)
+        }
+    }
+
+    /// A line through `points`, with round ends and joins.
+    func polyline(_ points: [(x: Double, y: Double)], color: RGB, lineWidth: Double) {
+        for (index, point) in points.enumerated() {
+            if index == 0 { cairo_move_to(cairo, point.x * unit, point.y * unit) } else { cairo_line_to(cairo, point.x * unit, point.y * unit) }
+        }
+        cairo_set_line_width(cairo, lineWidth * unit)
+        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+        setColor(color)
+        cairo_stroke(cairo)
+    }
+
+    /// Records a task row for the tests, its band given in design points.
+    func recordRow(title: String, top: Double, bottom: Double, color: RGB) {
+        report.rows.append(.init(title: title, top: top * unit, bottom: bottom * unit, color: color))
+    }
+
+    private func setColor(_ color: RGB, alpha: Double = 1) {
+        cairo_set_source_rgba(cairo, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, alpha)
+    }
+}

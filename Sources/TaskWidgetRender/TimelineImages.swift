@@ -1,0 +1,65 @@
+public import Foundation
+public import TaskWidgetKit
+
+extension WidgetRenderer {
+    /// The schema name of `index.json`.
+    public static let indexSchema = "taskwidget.render-index/1"
+
+    /// Renders a whole timeline into `folder` (SPEC §7): one PNG `entry-EPOCH.png` per entry whose
+    /// image differs from the previous entry's (entries that look the same share a file), then
+    /// `index.json` mapping every entry date to its file. Each file is written atomically and the
+    /// index last, so a reader of the index always finds complete images; `entry-*.png` files of
+    /// earlier runs that the new index does not name are then removed. `progress` gets (entries
+    /// done, entries) after each entry. Returns how many images were written.
+    ///
+    /// ```swift
+    /// let timeline = try TimelineProvider().timeline(for: request, from: store)
+    /// try renderer.renderTimeline(timeline, into: URL(fileURLWithPath: "output/timeline"))
+    /// ```
+    @discardableResult
+    public func renderTimeline(_ timeline: Timeline, into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+        let zone = timeline.timeZone
+        var files: [String] = []
+        var written = 0
+        var previous: (entry: TimelineEntry, png: Data, file: String)?
+        for (index, entry) in timeline.entries.enumerated() {
+            defer { progress(index + 1, timeline.entries.count) }
+            // The image shows the entry's content (its hash) and its day, nothing else of the date.
+            if let previous, previous.entry.contentHash == entry.contentHash, previous.entry.dayStart == entry.dayStart {
+                files.append(previous.file)
+                continue
+            }
+            let png = try png(for: entry, timeZone: zone)
+            if let previous, previous.png == png {
+                files.append(previous.file)
+                continue
+            }
+            let file = "entry-\(entry.date).png"
+            try AtomicFile.write(png, to: folder.appendingPathComponent(file))
+            written += 1
+            files.append(file)
+            previous = (entry, png, file)
+        }
+        let index = JSONValue.object([
+            ("schema", .string(Self.indexSchema)),
+            ("family", .string(family.rawValue)),
+            ("size", .string(size.description)),
+            ("scale", .int(Int64(scale))),
+            ("theme", .string(theme.rawValue)),
+            ("timeZone", .string(zone.identifier)),
+            ("entries", .array(zip(timeline.entries, files).map { entry, file in
+                .object([
+                    ("date", .string(InstantFormat.local(entry.date, in: zone))), ("epoch", .int(entry.date)),
+                    ("file", .string(file)),
+                ])
+            })),
+        ])
+        try AtomicFile.write(Data((index.prettyText + "\n").utf8), to: folder.appendingPathComponent("index.json"))
+        let named = Set(files)
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for stale in existing where stale.hasPrefix("entry-") && stale.hasSuffix(".png") && !named.contains(stale) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
+        }
+        return written
+    }
+}

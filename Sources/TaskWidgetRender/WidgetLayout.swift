@@ -1,0 +1,174 @@
+import TaskWidgetKit
+
+/// Where everything of a widget goes, in design points (a family's own size; wider or taller for a
+/// dashboard canvas). Small: the headline number and 3 tasks. Medium: a header with the counts and
+/// 5 tasks with list dots and due labels. Large: 12 tasks and the day's habits. No tasks: "All done".
+struct WidgetLayout {
+    let canvas: Canvas
+    let family: WidgetFamily
+    let entry: TimelineEntry
+    /// The entry's local day, `Sun 22 Nov`.
+    let day: String
+
+    private var palette: Palette { canvas.palette }
+    private var padding: Double { family == .small ? 15 : 16 }
+    private var right: Double { canvas.width - padding }
+    /// The size of a title, and the pitch of a task row.
+    private var titleSize: Double { family == .small ? 12 : 13 }
+    private var rowPitch: Double { family == .small ? 22 : 26 }
+    private static let checkWhite = RGB(0xFFFFFF)
+
+    func draw(roundedCard: Bool) {
+        canvas.fillBackground(palette.background, cornerRadius: roundedCard ? 22 : nil)
+        let headerBaseline = padding + (family == .small ? 11 : 13)
+        let bottom = canvas.height - padding + 2
+        if family == .small {
+            drawSmallHeader(baseline: headerBaseline)
+            guard !entry.top.isEmpty else { return drawAllDone(top: headerBaseline + 4, bottom: bottom) }
+            let numberBaseline = headerBaseline + 43
+            drawHeadline(baseline: numberBaseline)
+            drawRows(top: numberBaseline + 6, bottom: bottom)
+            return
+        }
+        drawHeader(baseline: headerBaseline)
+        let habitsTop = family == .large && entry.habits.total > 0 ? canvas.height - padding - 44 : nil
+        let rowsBottom = habitsTop ?? bottom
+        if entry.top.isEmpty {
+            drawAllDone(top: headerBaseline + 8, bottom: rowsBottom)
+        } else {
+            drawRows(top: headerBaseline + 9, bottom: rowsBottom)
+        }
+        if let habitsTop { drawHabits(top: habitsTop) }
+    }
+
+    // MARK: Header
+
+    /// The scope ("Tasks", a list's name, "Inbox"), the day, and the counts on the right.
+    private func drawHeader(baseline: Double) {
+        let titleWidth = canvas.text(
+            entry.scopeTitle ?? "Tasks", style: .init(size: 15, weight: .semibold, color: palette.accent), x: padding,
+            baseline: baseline, maxWidth: (right - padding) * 0.4)
+        let dayWidth = canvas.text(
+            day, style: .init(size: 12, weight: .medium, color: palette.secondary), x: padding + titleWidth + 7,
+            baseline: baseline)
+        canvas.text(
+            countsMarkup, markup: true, style: .init(size: 12, weight: .medium, color: palette.secondary), x: right,
+            baseline: baseline, maxWidth: right - padding - titleWidth - 7 - dayWidth - 12, anchor: .end)
+    }
+
+    /// `2 overdue · 3 today · 12 open`, the overdue part in red; zero counts left out.
+    private var countsMarkup: String {
+        let counts = entry.counts
+        var parts: [String] = []
+        if counts.overdue > 0 {
+            parts.append("<span foreground=\"\(palette.red.markup)\" weight=\"600\">\(counts.overdue) overdue</span>")
+        }
+        if counts.dueToday > 0 { parts.append("\(counts.dueToday) today") }
+        if counts.open > 0 || counts.completedToday == 0 { parts.append("\(counts.open) open") }
+        if counts.open == 0 && counts.completedToday > 0 { parts.append("\(counts.completedToday) done today") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Small: the scope on the left, the day on the right.
+    private func drawSmallHeader(baseline: Double) {
+        let dayWidth = canvas.text(
+            day, style: .init(size: 11, weight: .medium, color: palette.secondary), x: right, baseline: baseline, anchor: .end)
+        canvas.text(
+            entry.scopeTitle ?? "Tasks", style: .init(size: 13, weight: .semibold, color: palette.accent), x: padding,
+            baseline: baseline, maxWidth: right - padding - dayWidth - 6)
+    }
+
+    /// Small: the one number that matters most (overdue, else due today, else open) and its caption.
+    private func drawHeadline(baseline: Double) {
+        let counts = entry.counts
+        let (number, caption, color) =
+            counts.overdue > 0
+            ? (counts.overdue, "overdue", palette.red)
+            : counts.dueToday > 0 ? (counts.dueToday, "due today", palette.primary) : (counts.open, "open", palette.primary)
+        let numberWidth = canvas.text(
+            "\(number)", style: .init(size: 40, weight: .bold, color: color), x: padding - 1, baseline: baseline)
+        canvas.text(
+            caption, style: .init(size: 13, weight: .semibold, color: color == palette.red ? palette.red : palette.secondary),
+            x: padding + numberWidth + 5, baseline: baseline, maxWidth: right - padding - numberWidth - 5)
+    }
+
+    // MARK: Tasks
+
+    /// The entry's tasks, one row each, between `top` and `bottom`: list dot, title, due label.
+    private func drawRows(top: Double, bottom: Double) {
+        let slots = Double(family.taskRows)
+        let pitch = min((bottom - top) / slots, rowPitch)
+        let dotRadius = family == .small ? 3.5 : 4
+        let showsDue = family != .small
+        for (index, task) in entry.top.prefix(family.taskRows).enumerated() {
+            let rowTop = top + pitch * Double(index)
+            let center = rowTop + pitch / 2
+            // Cap height is about 0.72 em: this baseline centers capitals on the row.
+            let baseline = center + titleSize * 0.36
+            let color = task.isOverdue ? palette.red : palette.primary
+            let dotColor = palette.isMonochrome ? palette.primary : task.colorHex.flatMap(RGB.init(hex:)) ?? palette.inboxDot
+            canvas.circle(x: padding + dotRadius, y: center, radius: dotRadius, color: dotColor)
+            var titleEnd = right
+            if showsDue, let label = task.dueLabel {
+                let width = canvas.text(
+                    label,
+                    style: .init(size: titleSize - 1, weight: task.isOverdue ? .semibold : .regular, color: task.isOverdue ? palette.red : palette.secondary),
+                    x: right, baseline: baseline, maxWidth: (right - padding) * 0.52, anchor: .end)
+                titleEnd -= width + 10
+            }
+            let titleX = padding + 2 * dotRadius + 7
+            canvas.text(
+                task.title, style: .init(size: titleSize, weight: task.state == .active ? .semibold : .regular, color: color),
+                x: titleX, baseline: baseline, maxWidth: titleEnd - titleX)
+            canvas.recordRow(title: task.title, top: rowTop, bottom: rowTop + pitch, color: color)
+        }
+    }
+
+    /// No tasks to show: a check in a circle, "All done", and how many were done today.
+    private func drawAllDone(top: Double, bottom: Double) {
+        let x = canvas.width / 2
+        let y = (top + bottom) / 2 - 12
+        canvas.circle(x: x, y: y, radius: 16, color: palette.done)
+        canvas.polyline([(x - 7, y + 0.5), (x - 2, y + 5.5), (x + 7.5, y - 5)], color: Self.checkWhite, lineWidth: 3)
+        canvas.text("All done", style: .init(size: 15, weight: .semibold, color: palette.primary), x: x, baseline: y + 36, anchor: .center)
+        let done = entry.counts.completedToday
+        if done > 0 {
+            canvas.text(
+                "\(done) done today", style: .init(size: 12, color: palette.secondary), x: x, baseline: y + 53, anchor: .center)
+        }
+    }
+
+    // MARK: Habits
+
+    /// Large: a rule, "Habits 2/4", and each habit's icon in a circle, filled when done today.
+    private func drawHabits(top: Double) {
+        canvas.polyline([(padding, top), (right, top)], color: palette.ring, lineWidth: 1)
+        let center = top + 24
+        let baseline = center + 12 * 0.36
+        let labelWidth = canvas.text("Habits", style: .init(size: 12, weight: .semibold, color: palette.secondary), x: padding, baseline: baseline)
+        canvas.text(
+            "\(entry.habits.done)/\(entry.habits.total)", style: .init(size: 12, weight: .semibold, color: palette.primary),
+            x: padding + labelWidth + 6, baseline: baseline)
+        let spacing = 34.0
+        let first = padding + 96
+        let capacity = max(1, Int((right - first) / spacing))
+        let items = entry.habits.items
+        let shown = items.count > capacity ? capacity - 1 : items.count
+        for (index, habit) in items.prefix(shown).enumerated() {
+            let x = first + 14 + spacing * Double(index)
+            if habit.status == .done {
+                let color = palette.isMonochrome ? palette.primary : RGB(hex: habit.colorHex) ?? palette.done
+                if !palette.isMonochrome { canvas.circle(x: x, y: center, radius: 14, color: color, alpha: 0.25) }
+                canvas.circle(x: x, y: center, radius: 13, color: color, lineWidth: 2)
+            } else {
+                canvas.circle(x: x, y: center, radius: 13.5, color: palette.ring, lineWidth: 1)
+            }
+            canvas.text(habit.icon, style: .init(size: 14, color: palette.primary), x: x, baseline: center + 14 * 0.36, maxWidth: 24, anchor: .center)
+        }
+        if shown < items.count {
+            canvas.text(
+                "+\(items.count - shown)", style: .init(size: 12, weight: .semibold, color: palette.secondary),
+                x: first + 14 + spacing * Double(shown), baseline: baseline, anchor: .center)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+internal import CPangoCairo
+public import Foundation
+import Synchronization
+public import TaskWidgetKit
+
+/// Draws timeline entries as PNG widgets (SPEC §7) with Cairo and Pango. Make one per
+/// configuration and keep it: the fonts are set up once per process and shared by all renderers.
+///
+/// The family decides the layout and how many tasks it shows; compute the entries with
+/// `TimelineRequest(family: renderer.family)`. A `size` only changes the canvas: the family's layout
+/// is scaled to fit it (by the smaller of the two ratios) and fills its width, so a 800 × 480
+/// dashboard with `.large` shows the large layout's 12 tasks and habits at 1.26 times the size.
+/// The image is `size × scale` pixels exactly. The same inputs give the same bytes.
+///
+/// ```swift
+/// let renderer = try WidgetRenderer(family: .medium, scale: 2, theme: .dark)
+/// let request = TimelineRequest(now: now, timeZone: zone, family: renderer.family)
+/// let entry = try TimelineProvider().currentEntry(for: request, from: store)
+/// try AtomicFile.write(renderer.png(for: entry, timeZone: zone), to: url)  // 728 × 340 pixels
+/// ```
+public struct WidgetRenderer: Sendable {
+    public let family: WidgetFamily
+    /// The canvas in points: the family's size, or the one given.
+    public let size: WidgetSize
+    public let scale: Int
+    public let theme: WidgetTheme
+    /// A dashboard canvas is drawn edge to edge; a family's card has rounded, transparent corners.
+    private let isDashboard: Bool
+
+    /// The scales a renderer accepts (@1x, @2x, @3x).
+    public static let scales = 1...3
+
+    /// Throws a usage error for a scale outside ``scales``.
+    public init(family: WidgetFamily, size: WidgetSize? = nil, scale: Int = 1, theme: WidgetTheme = .light) throws {
+        guard Self.scales.contains(scale) else {
+            throw TaskWidgetError(.usage, "scale \(scale) is not supported: use 1, 2 or 3")
+        }
+        self.family = family
+        self.size = size ?? WidgetSize(family)
+        self.scale = scale
+        self.theme = theme
+        isDashboard = size != nil
+    }
+
+    /// The PNG of `entry`; `timeZone` gives the day shown in the header.
+    public func png(for entry: TimelineEntry, timeZone: TimeZone) throws -> Data {
+        try render(entry, timeZone: timeZone).png
+    }
+
+    /// The PNG and what the drawing did, for the tests.
+    func render(_ entry: TimelineEntry, timeZone: TimeZone) throws -> RenderedWidget {
+        let monochrome = theme.palette.isMonochrome
+        let opaque = monochrome || isDashboard
+        return try FontSystem.shared.withLock { fonts in
+            let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(size.width * scale), Int32(size.height * scale))!
+            defer { cairo_surface_destroy(surface) }
+            cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
+            let cairo = cairo_create(surface)!
+            defer { cairo_destroy(cairo) }
+            let context = fonts.context(antialiased: !monochrome)
+            pango_cairo_update_context(cairo, context)
+            if monochrome { cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE) }
+
+            let canvas = Canvas(
+                cairo: cairo, context: context, fonts: fonts, palette: theme.palette,
+                unit: layoutUnit, width: Double(size.width), height: Double(size.height))
+            WidgetLayout(canvas: canvas, family: family, entry: entry, day: DueLabeler(timeZone: timeZone).dayText(of: Date(timeIntervalSince1970: TimeInterval(entry.dayStart))))
+                .draw(roundedCard: !opaque)
+            cairo_surface_flush(surface)
+            let status = cairo_status(cairo)
+            guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+                let reason = String(cString: cairo_status_to_string(status))
+                throw TaskWidgetError(.io, "cannot draw the widget: \(reason): check the free memory and the --size")
+            }
+            let png = PNGEncoder.encode(
+                cairo_image_surface_get_data(surface), width: size.width * scale, height: size.height * scale,
+                stride: Int(cairo_image_surface_get_stride(surface)),
+                pixels: monochrome ? .blackAndWhite : opaque ? .rgb : .argb)
+            return RenderedWidget(png: png, report: canvas.report)
+        }
+    }
+
+    /// Points of the design per point of the canvas: 1 for a family, more or less for a `size`.
+    private var layoutUnit: Double {
+        let design = WidgetSize(family)
+        return min(Double(size.width) / Double(design.width), Double(size.height) / Double(design.height))
+    }
+}
+
+/// A PNG and the facts about its drawing the tests check.
+struct RenderedWidget: Sendable {
+    var png: Data
+    var report: RenderReport
+}
+
+/// What a render drew, beyond its pixels.
+struct RenderReport: Sendable {
+    /// Glyphs no font had, over all texts (each would show as a box).
+    var unknownGlyphs = 0
+    /// The texts that were cut with an ellipsis.
+    var ellipsized: [String] = []
+    /// The task rows, top to bottom.
+    var rows: [Row] = []
+
+    struct Row: Sendable {
+        var title: String
+        /// The row's band in points, from the top of the canvas.
+        var top: Double
+        var bottom: Double
+        /// The color of the title and due text.
+        var color: RGB
+    }
+}

@@ -1,0 +1,75 @@
+public import ArgumentParser
+import Foundation
+import Logging
+import TaskWidgetKit
+import TaskWidgetRender
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw the widget as a PNG image (Cairo + Pango).",
+        discussion: """
+            Families in points: small 170x170 (headline number, 3 tasks),
+            medium 364x170 (counts, 5 tasks), large 364x382 (12 tasks, habits).
+            --size WxH scales the family's layout (large unless --family is
+            given) to a dashboard canvas. Pixels = points x --scale, exactly.
+            Files are written whole or not at all: a failed render keeps the
+            previous file. --timeline renders each timeline entry whose image
+            differs from the one before into --out-dir, plus index.json.
+            Examples:
+              taskwidget render -o output/medium.png
+              taskwidget render --family small --scale 3 --theme dark -o s.png
+              taskwidget render --size 800x480 --theme mono -o /srv/eink.png
+              taskwidget render --timeline --out-dir output/timeline
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var scope: ScopeOptions
+    @Option(help: "small, medium or large (default: medium; large with --size).") var family: WidgetFamily?
+    @Option(help: ArgumentHelp("A canvas of WIDTHxHEIGHT points for a dashboard, e.g. 800x480.", valueName: "WxH")) var size: String?
+    @Option(help: "Pixels per point: 1, 2 or 3.") var scale = 1
+    @Option(help: "light, dark or mono (black and white for e-ink).") var theme: WidgetTheme = .light
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The PNG file to write.", valueName: "file"))
+    var output: String?
+    @Flag(help: "Render the whole timeline into --out-dir.") var timeline = false
+    @Option(help: ArgumentHelp("The folder for --timeline (it must exist).", valueName: "dir")) var outDir: String?
+
+    func validate() throws {
+        guard WidgetRenderer.scales.contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
+        if let size {
+            do { _ = try WidgetSize(parsing: size) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
+        }
+        switch (output, timeline, outDir) {
+        case (.some, false, nil), (nil, true, .some): break
+        case (nil, false, _): throw ValidationError("say where to write: -o FILE, or --timeline --out-dir DIR")
+        case (_, true, nil): throw ValidationError("--timeline needs --out-dir DIR")
+        default: throw ValidationError("-o FILE renders now, --timeline --out-dir DIR renders the timeline: give one of them")
+        }
+    }
+
+    func run() throws {
+        let context = try options.context()
+        let canvas = try size.map(WidgetSize.init(parsing:))
+        let renderer = try WidgetRenderer(
+            family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme)
+        let store = try context.storeForReading()
+        let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope, family: renderer.family)
+        let pixels = "\(renderer.size.width * scale)x\(renderer.size.height * scale)"
+        if let output {
+            let entry = try TimelineProvider().currentEntry(for: request, from: store)
+            try AtomicFile.write(renderer.png(for: entry, timeZone: context.timeZone), to: URL(fileURLWithPath: output))
+            context.logger.debug("wrote a \(pixels) PNG", metadata: ["path": "\(output)"])
+        } else if let outDir {
+            let timeline = try TimelineProvider().timeline(for: request, from: store)
+            let showsProgress = isatty(STDERR_FILENO) == 1
+            let written = try renderer.renderTimeline(timeline, into: URL(fileURLWithPath: outDir)) { done, total in
+                if showsProgress { FileHandle.standardError.write(Data("\rRendering entry \(done) of \(total)…".utf8)) }
+            }
+            if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            context.logger.debug("wrote \(written) \(pixels) PNGs and index.json", metadata: ["folder": "\(outDir)"])
+        }
+    }
+}
+
+extension WidgetFamily: ExpressibleByArgument {}
+extension WidgetTheme: ExpressibleByArgument {}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// `taskwidget render` run as a user runs it: PNGs of the right pixel size, errors with their exit
+/// statuses, a timeline folder with its index, and never a half-written file.
+@Suite struct RenderCommandTests {
+    static let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+    /// Width and height from a PNG's IHDR, checking that the file is complete (ends with IEND).
+    static func pixelSize(of url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Int, Int) {
+        let data = try Data(contentsOf: url)
+        try #require(data.count > 45 && data.prefix(8) == pngSignature, "\(url.lastPathComponent) is not a PNG", sourceLocation: sourceLocation)
+        try #require(data.suffix(12).dropFirst(4).prefix(4) == Data("IEND".utf8), "\(url.lastPathComponent) is cut short", sourceLocation: sourceLocation)
+        let number = { (offset: Int) in data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
+    static func demoSandbox() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["demo"])
+        return sandbox
+    }
+
+    @Test func familiesAndScalesGiveExactPixelSizes() throws {
+        let sandbox = try Self.demoSandbox()
+        let cases: [([String], (Int, Int))] = [
+            (["--family", "medium", "--scale", "2"], (728, 340)),
+            (["--family", "small", "--scale", "3"], (510, 510)),
+            (["--family", "large"], (364, 382)),
+            ([], (364, 170)),
+            (["--size", "800x480", "--theme", "mono"], (800, 480)),
+            (["--size", "296x128", "--scale", "2", "--list", "Work"], (592, 256)),
+        ]
+        for (arguments, size) in cases {
+            let url = sandbox.folder.appendingPathComponent("widget.png")
+            try sandbox.succeed(["render"] + arguments + ["-o", url.path])
+            #expect(try Self.pixelSize(of: url) == size, "\(arguments)")
+        }
+    }
+
+    @Test func theSameInputsGiveTheSameBytes() throws {
+        let sandbox = try Self.demoSandbox()
+        let first = sandbox.folder.appendingPathComponent("a.png")
+        let second = sandbox.folder.appendingPathComponent("b.png")
+        try sandbox.succeed(["render", "--theme", "dark", "-o", first.path])
+        try sandbox.succeed(["render", "--theme", "dark", "-o", second.path])
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+    }
+
+    @Test func badInputIsAUsageErrorAndWritesNothing() throws {
+        let sandbox = try Self.demoSandbox()
+        let url = sandbox.folder.appendingPathComponent("widget.png")
+        for arguments in [
+            ["--size", "800", "-o", url.path], ["--size", "0x480", "-o", url.path], ["--scale", "4", "-o", url.path],
+            ["--theme", "neon", "-o", url.path], [], ["--timeline"], ["--timeline", "--out-dir", sandbox.folder.path, "-o", url.path],
+            ["--list", "Nope", "-o", url.path],
+        ] {
+            let result = try sandbox.run(["render"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func anUnwritableFolderIsAnIOErrorAndKeepsTheOldFile() throws {
+        let sandbox = try Self.demoSandbox()
+        let missing = sandbox.folder.appendingPathComponent("no/such/folder/widget.png").path
+        let result = try sandbox.run(["render", "-o", missing])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("check that the folder exists"), "\(result.stderr)")
+    }
+
+    @Test func aMissingStoreIsTheStoresOwnErrorAndKeepsTheOldFile() throws {
+        let sandbox = try Sandbox()
+        let url = sandbox.folder.appendingPathComponent("widget.png")
+        try Data("old".utf8).write(to: url)
+        let result = try sandbox.run(["render", "-o", url.path])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("there is no store"), "\(result.stderr)")
+        #expect(try Data(contentsOf: url) == Data("old".utf8))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "render never creates the store")
+    }
+
+    @Test func theTimelineIsRenderedWithAnIndex() throws {
+        let sandbox = try Self.demoSandbox()
+        let folder = sandbox.folder.appendingPathComponent("timeline")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("stale".utf8).write(to: folder.appendingPathComponent("entry-1.png"))
+        try sandbox.succeed(["render", "--timeline", "--out-dir", folder.path, "--family", "small"])
+        let index = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("index.json"))) as? [String: Any])
+        #expect(index["schema"] as? String == "taskwidget.render-index/1")
+        let entries = try #require(index["entries"] as? [[String: Any]])
+        let timeline = try #require(
+            JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["timeline"]).utf8)) as? [String: Any])
+        let dates = (timeline["entries"] as? [[String: Any]] ?? []).compactMap { $0["date"] as? String }
+        #expect(entries.compactMap { $0["date"] as? String } == dates, "one index entry per timeline entry")
+        let files = Set(entries.compactMap { $0["file"] as? String })
+        #expect(files.count > 1 && files.count < entries.count, "entries that look the same share a file")
+        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") })
+        #expect(onDisk == files, "every file the index names, and no stale one")
+        for file in files {
+            #expect(try Self.pixelSize(of: folder.appendingPathComponent(file)) == (170, 170))
+        }
+    }
+
+    /// Kills `render` at many moments while it rewrites the same file: the target is always either
+    /// the previous complete PNG or a new complete one, never a part.
+    @Test func killingRenderNeverLeavesAPartialFile() throws {
+        let sandbox = try Self.demoSandbox()
+        let url = sandbox.folder.appendingPathComponent("widget.png")
+        try sandbox.succeed(["render", "--size", "1600x1200", "--scale", "2", "-o", url.path])
+        let complete = try Data(contentsOf: url)
+        var random = SystemRandomNumberGenerator()
+        for attempt in 0..<30 {
+            let process = Process()
+            process.executableURL = Sandbox.binary
+            process.arguments = [
+                "render", "--size", "1600x1200", "--scale", "2", "--theme", attempt % 2 == 0 ? "dark" : "light",
+                "-o", url.path, "--store", sandbox.storePath, "--now", sandbox.now,
+            ]
+            process.environment = ["TZ": sandbox.timeZone, "HOME": sandbox.folder.path]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 0..<150_000, using: &random))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let isOld = try Data(contentsOf: url) == complete
+            let isComplete = try isOld || Self.pixelSize(of: url) == (3200, 2400)
+            #expect(isComplete, "attempt \(attempt): a partial PNG")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasSuffix(".tmp") }
+        // A killed writer cannot remove its temporary file; it never has the target's name.
+        #expect(leftovers.allSatisfy { $0.hasPrefix(".widget.png.") })
+    }
+}

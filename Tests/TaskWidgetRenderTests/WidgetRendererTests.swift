@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetKit
+@testable import TaskWidgetRender
+
+/// The PNG widgets of SPEC §7: golden images per family, theme and store, and the facts that do
+/// not depend on the fonts (sizes, no unknown glyphs, ellipses, colors, determinism).
+@Suite struct WidgetRendererTests {
+    typealias Scenario = RenderFixture.Scenario
+
+    static let goldenCases: [(WidgetFamily, WidgetTheme, Scenario)] =
+        WidgetFamily.allCases.flatMap { family in
+            WidgetTheme.allCases.flatMap { theme in
+                [Scenario.mixed, .longTitle, .empty, .many].map { (family, theme, $0) }
+            }
+        } + [(.medium, .light, .workList), (.small, .dark, .workList)]
+
+    @Test(arguments: goldenCases)
+    func matchesTheGoldenImage(family: WidgetFamily, theme: WidgetTheme, scenario: Scenario) throws {
+        let widget = try RenderFixture.render(scenario, family: family, theme: theme)
+        try GoldenImage.compare(widget.png, toGolden: "\(family.rawValue)-\(theme.rawValue)-\(scenario.rawValue)")
+        #expect(widget.report.unknownGlyphs == 0, "some text has no font: install the fonts of scripts/lib/dependencies.sh")
+    }
+
+    @Test(arguments: WidgetFamily.allCases, [1, 2, 3])
+    func pixelSizeIsPointsTimesScale(family: WidgetFamily, scale: Int) throws {
+        let image = try DecodedImage(png: RenderFixture.render(.mixed, family: family, scale: scale).png)
+        let points = WidgetSize(family)
+        #expect((image.width, image.height) == (points.width * scale, points.height * scale))
+    }
+
+    @Test func familiesHaveTheirSizes() {
+        #expect(WidgetSize(.small) == WidgetSize(width: 170, height: 170))
+        #expect(WidgetSize(.medium) == WidgetSize(width: 364, height: 170))
+        #expect(WidgetSize(.large) == WidgetSize(width: 364, height: 382))
+    }
+
+    @Test(arguments: [WidgetTheme.light, .mono])
+    func aDashboardCanvasHasItsSizeTimesScale(theme: WidgetTheme) throws {
+        let widget = try RenderFixture.render(.mixed, family: .large, theme: theme, scale: 2, size: WidgetSize(parsing: "800x480"))
+        let image = try DecodedImage(png: widget.png)
+        #expect((image.width, image.height) == (1600, 960))
+        #expect(widget.report.rows.count == 12)
+        #expect(image.pixel(0, 0) == (255, 255, 255, 255), "a dashboard is drawn edge to edge")
+    }
+
+    @Test func sizesAreReadAsWidthByHeight() throws {
+        #expect(try WidgetSize(parsing: "800x480") == WidgetSize(width: 800, height: 480))
+        #expect(try WidgetSize(parsing: "296×128") == WidgetSize(width: 296, height: 128))
+        for bad in ["800", "800x", "x480", "0x480", "800x480x2", "99999x10", "-800x480", "wide"] {
+            #expect(throws: TaskWidgetError.self, "\(bad)") { try WidgetSize(parsing: bad) }
+        }
+        #expect(throws: TaskWidgetError.self) { try WidgetRenderer(family: .small, scale: 4) }
+    }
+
+    @Test(arguments: WidgetFamily.allCases, WidgetTheme.allCases)
+    func everyScriptHasAFontAndShortTitlesAreWhole(family: WidgetFamily, theme: WidgetTheme) throws {
+        let widget = try RenderFixture.render(.mixed, family: family, theme: theme, scale: 2)
+        #expect(widget.report.unknownGlyphs == 0)
+        let titles = widget.report.rows.map(\.title)
+        #expect(titles.count == family.taskRows)
+        for short in [RenderFixture.cjk, RenderFixture.arabic, RenderFixture.emoji, "Pay rent"] where titles.contains(short) {
+            #expect(!widget.report.ellipsized.contains(short), "\(short) fits and must not be cut")
+        }
+    }
+
+    @Test(arguments: WidgetFamily.allCases)
+    func aLongTitleEndsWithAnEllipsis(family: WidgetFamily) throws {
+        let widget = try RenderFixture.render(.longTitle, family: family)
+        #expect(widget.report.rows.map(\.title) == [RenderFixture.long])
+        #expect(widget.report.ellipsized.contains(RenderFixture.long))
+    }
+
+    @Test func titlesAreTextNotMarkup() throws {
+        let widget = try RenderFixture.render(.mixed, family: .large)
+        #expect(widget.report.rows.map(\.title).contains(RenderFixture.markup))
+        #expect(Canvas.escaped("<b>&") == "&lt;b&gt;&amp;")
+    }
+
+    @Test(arguments: WidgetFamily.allCases)
+    func noTasksShowsAllDone(family: WidgetFamily) throws {
+        let widget = try RenderFixture.render(.empty, family: family)
+        #expect(widget.report.rows.isEmpty)
+        let image = try DecodedImage(png: widget.png)
+        // The check's circle, in the theme's green, in the middle of the widget.
+        let green = WidgetTheme.light.palette.done
+        let greens = (0..<image.height).reduce(0) { count, y in
+            count + (0..<image.width).filter { x in image.pixel(x, y) == (green.red, green.green, green.blue, 255) }.count
+        }
+        #expect(greens > 400)
+    }
+
+    @Test(arguments: [WidgetTheme.light, .dark])
+    func anOverdueTaskIsDrawnInTheThemesRed(theme: WidgetTheme) throws {
+        let widget = try RenderFixture.render(.mixed, family: .medium, theme: theme, scale: 2)
+        let entry = try RenderFixture.entry(.mixed, family: .medium)
+        let overdue = try #require(entry.top.first { $0.isOverdue })
+        #expect(overdue.dueLabel?.hasPrefix("Overdue · ") == true)
+        let image = try DecodedImage(png: widget.png)
+        let red = theme.palette.red
+        func redPixels(in row: RenderReport.Row) -> Int {
+            var count = 0
+            for y in Int(row.top * 2)..<Int(row.bottom * 2) {
+                for x in 0..<image.width {
+                    let (r, g, b, _) = image.pixel(x, y)
+                    if abs(Int(r) - Int(red.red)) + abs(Int(g) - Int(red.green)) + abs(Int(b) - Int(red.blue)) < 24 { count += 1 }
+                }
+            }
+            return count
+        }
+        for row in widget.report.rows {
+            let isOverdue = entry.top.first { $0.title == row.title }?.isOverdue == true
+            #expect((row.color == red) == isOverdue, "\(row.title)")
+            if isOverdue {
+                #expect(redPixels(in: row) > 200, "\(row.title) is overdue: drawn in red")
+            } else {
+                #expect(redPixels(in: row) == 0, "\(row.title) is not overdue: no red")
+            }
+        }
+    }
+
+    @Test(arguments: WidgetFamily.allCases, [Scenario.mixed, .many])
+    func monoIsPureBlackAndWhite(family: WidgetFamily, scenario: Scenario) throws {
+        let image = try DecodedImage(png: RenderFixture.render(scenario, family: family, theme: .mono, scale: 2).png)
+        var colors = Set<UInt32>()
+        for pixel in stride(from: 0, to: image.rgba.count, by: 4) {
+            colors.insert(image.rgba[pixel..<pixel + 4].reduce(0) { $0 << 8 | UInt32($1) })
+        }
+        #expect(colors == [0x0000_00FF, 0xFFFF_FFFF])
+    }
+
+    @Test func aFamilyCardHasTransparentRoundedCorners() throws {
+        let image = try DecodedImage(png: RenderFixture.render(.mixed, family: .medium, theme: .dark).png)
+        #expect(image.pixel(0, 0).3 == 0)
+        #expect(image.pixel(image.width / 2, image.height / 2).3 == 255)
+    }
+
+    @Test func theSameInputsGiveTheSameBytesAlsoInParallel() async throws {
+        let cases = WidgetTheme.allCases.flatMap { theme in WidgetFamily.allCases.map { (theme, $0) } }
+        let serial = try cases.map { try RenderFixture.render(.mixed, family: $0.1, theme: $0.0, scale: 2).png }
+        let parallel = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            for (index, (theme, family)) in cases.enumerated() {
+                group.addTask { (index, try RenderFixture.render(.mixed, family: family, theme: theme, scale: 2).png) }
+            }
+            return try await group.reduce(into: [Int: Data]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(cases.indices.map { parallel[$0] } == serial)
+    }
+
+    @Test(arguments: WidgetTheme.allCases)
+    func everyTextColorMeetsWCAGAA(theme: WidgetTheme) {
+        let palette = theme.palette
+        for (name, color) in palette.textColors {
+            let ratio = color.contrastRatio(with: palette.background)
+            #expect(ratio >= 4.5, "\(theme) \(name) \(color.markup) on \(palette.background.markup): \(ratio)")
+        }
+    }
+
+    @Test func contrastRatiosAreWCAGs() {
+        #expect(abs(RGB(0x000000).contrastRatio(with: RGB(0xFFFFFF)) - 21) < 0.001)
+        #expect(RGB(0x777777).contrastRatio(with: RGB(0xFFFFFF)) < 4.5)  // the classic gray that fails AA
+        #expect(abs(RGB(0x767676).contrastRatio(with: RGB(0xFFFFFF)) - 4.54) < 0.01)
+    }
+
+    @Test func theComparatorToleratesShadesButNotChanges() throws {
+        let png = try RenderFixture.render(.mixed, family: .small).png
+        let original = try DecodedImage(png: png)
+        var shaded = original
+        for index in stride(from: 0, to: shaded.rgba.count, by: 4) { shaded.rgba[index] = shaded.rgba[index] &+ (shaded.rgba[index] < 200 ? 20 : 0) }
+        #expect(GoldenImage.differingPixels(original, shaded) == 0)
+        let other = try DecodedImage(png: RenderFixture.render(.many, family: .small).png)
+        #expect(GoldenImage.differingPixels(original, other) > 16)
+    }
+}
