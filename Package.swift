@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TaskWidgetWatchTests",
-            dependencies: ["TaskWidgetWatch", "TaskWidgetKit"],
+            dependencies: ["TaskWidgetWatch", "TaskWidgetKit", "TaskWidgetRender"],
             swiftSettings: strictSettings
         ),
         .testTarget(

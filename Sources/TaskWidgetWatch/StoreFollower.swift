@@ -10,15 +10,18 @@ public struct StoreFollower: TimelineSource {
     public let location: StoreLocation
     public let timeZone: TimeZone
     public let scope: TaskScope
+    /// The widget of `--render-dir`, if any. Bars show 8 tasks; only the large widget needs more.
+    public let family: WidgetFamily?
     private let logger: Logger
     private var store: TaskStore?
     private var identity: FileIdentity?
     private var dataVersion: Int?
 
-    public init(location: StoreLocation, timeZone: TimeZone, scope: TaskScope, logger: Logger) {
+    public init(location: StoreLocation, timeZone: TimeZone, scope: TaskScope, family: WidgetFamily? = nil, logger: Logger) {
         self.location = location
         self.timeZone = timeZone
         self.scope = scope
+        self.family = family
         self.logger = logger
     }
 
@@ -46,7 +49,7 @@ public struct StoreFollower: TimelineSource {
         guard let store else {
             throw TaskWidgetError(.io, "the store \(location.path) is not open")
         }
-        return try TimelineProvider().timeline(for: TimelineRequest(now: now, timeZone: timeZone, scope: scope), from: store)
+        return try TimelineProvider().timeline(for: TimelineRequest(now: now, timeZone: timeZone, scope: scope, family: family == .large ? .large : nil), from: store)
     }
 }
 

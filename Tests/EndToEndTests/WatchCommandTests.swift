@@ -125,6 +125,34 @@ import Testing
         #expect(updates?.map(\.count) == [1, 1])
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func renderDirKeepsThePNGCurrent() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let folder = sandbox.folder.appendingPathComponent("dashboard")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let png = folder.appendingPathComponent("small.png")
+        let watch = try watch(sandbox, ["--format", "text", "--render-dir", folder.path, "--family", "small", "--scale", "2"])
+        // The PNG is written before its line is printed.
+        #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
+        let first = try Data(contentsOf: png)
+        #expect(first.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(first[16..<24] == Data([0, 0, 1, 84, 0, 0, 1, 84]), "340 × 340 pixels")
+
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Call Bob (17:00)")
+        #expect(try Data(contentsOf: png) != first)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["small.png"])
+    }
+
+    @Test func renderDirMustExist() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run(["watch", "--render-dir", sandbox.folder.appendingPathComponent("missing").path])
+        #expect(result.status == 74)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("does not exist: create it first"))
+        #expect(result.stdout.isEmpty)
+    }
+
     /// Idle means asleep: over a few seconds with no entry due, the process is not scheduled at all
     /// (a busy or polling loop would switch context at least once per poll).
     @Test(.timeLimit(.minutes(1)))

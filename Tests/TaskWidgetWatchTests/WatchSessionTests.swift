@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TaskWidgetKit
+import TaskWidgetRender
 import TaskWidgetWatch
 import Testing
 
@@ -262,5 +263,36 @@ struct RecordingOutput: EntryOutput {
         #expect(WatchInstant(wall: 1_999_999_999, monotonic: 0).wallSeconds == 1)
         #expect(WatchInstant(wall: -1, monotonic: 0).wallSeconds == -1)
         #expect(WatchInstant(wall: -1_000_000_000, monotonic: 0).wallSeconds == -1)
+    }
+}
+
+@Suite struct WidgetFileOutputTests {
+    @Test func theFileIsRewrittenOnlyWhenItsBytesChange() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-render-dir-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("medium.png")
+        let store = FakeStore()
+        let timeline = try FakeSource(store: store).timeline(at: Date(timeIntervalSince1970: Double(WatchSessionTests.start)))
+        // Two entries that differ only in their date draw the same widget.
+        let (first, second) = (timeline.entries[0], timeline.entries[1])
+        #expect(first.contentHash == second.contentHash && first.date != second.date)
+        var output = WidgetFileOutput(renderer: try WidgetRenderer(family: .medium), file: file)
+
+        try output.show(first, timeZone: FakeSource.zone)
+        let inode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
+        try output.show(second, timeZone: FakeSource.zone)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
+        // A new run finds the same bytes already there and leaves them.
+        var rerun = WidgetFileOutput(renderer: try WidgetRenderer(family: .medium), file: file)
+        try rerun.show(second, timeZone: FakeSource.zone)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
+
+        // The medium widget's header counts the open tasks.
+        var changed = second
+        changed.counts.open += 1
+        try output.show(changed, timeZone: FakeSource.zone)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int != inode)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["medium.png"])
     }
 }

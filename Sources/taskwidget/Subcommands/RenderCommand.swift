@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import Logging
 import TaskWidgetKit
@@ -25,20 +25,13 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
-    @Option(help: "small, medium or large (default: medium; large with --size).") var family: WidgetFamily?
-    @Option(help: ArgumentHelp("A canvas of WIDTHxHEIGHT points for a dashboard, e.g. 800x480.", valueName: "WxH")) var size: String?
-    @Option(help: "Pixels per point: 1, 2 or 3.") var scale = 1
-    @Option(help: "light, dark or mono (black and white for e-ink).") var theme: WidgetTheme = .light
+    @OptionGroup var widget: WidgetOptions
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The PNG file to write.", valueName: "file"))
     var output: String?
     @Flag(help: "Render the whole timeline into --out-dir.") var timeline = false
     @Option(help: ArgumentHelp("The folder for --timeline (it must exist).", valueName: "dir")) var outDir: String?
 
     func validate() throws {
-        guard WidgetRenderer.scales.contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
-        if let size {
-            do { _ = try WidgetSize(parsing: size) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
-        }
         switch (output, timeline, outDir) {
         case (.some, false, nil), (nil, true, .some): break
         case (nil, false, _): throw ValidationError("say where to write: -o FILE, or --timeline --out-dir DIR")
@@ -49,12 +42,10 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let canvas = try size.map(WidgetSize.init(parsing:))
-        let renderer = try WidgetRenderer(
-            family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme)
+        let renderer = try widget.renderer()
         let store = try context.storeForReading()
         let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope, family: renderer.family)
-        let pixels = "\(renderer.size.width * scale)x\(renderer.size.height * scale)"
+        let pixels = "\(renderer.size.width * renderer.scale)x\(renderer.size.height * renderer.scale)"
         if let output {
             let entry = try TimelineProvider().currentEntry(for: request, from: store)
             try AtomicFile.write(renderer.png(for: entry, timeZone: context.timeZone), to: URL(fileURLWithPath: output))
@@ -70,6 +61,3 @@ struct RenderCommand: ParsableCommand {
         }
     }
 }
-
-extension WidgetFamily: ExpressibleByArgument {}
-extension WidgetTheme: ExpressibleByArgument {}

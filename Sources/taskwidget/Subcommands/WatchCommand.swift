@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TaskWidgetKit
+import TaskWidgetRender
 import TaskWidgetWatch
 
 struct WatchCommand: ParsableCommand {
@@ -15,9 +16,12 @@ struct WatchCommand: ParsableCommand {
             whole protocol: a header, then one array per line.
             A missing, locked or damaged store gives the format's error line; watch then waits for
             the store to come back. It exits 0 on SIGTERM, SIGINT or SIGHUP and when its reader goes away.
+            --render-dir DIR also keeps a PNG widget there (DIR/medium.png, or DIR/WxH.png with
+            --size) current at the same moments, rewritten atomically and only when it changes.
             Examples:
               taskwidget watch --format waybar
               taskwidget watch --format i3bar --list Work
+              taskwidget watch --render-dir /srv/dashboard --size 800x480 --theme mono
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -25,6 +29,8 @@ struct WatchCommand: ParsableCommand {
     @Option(help: "text, json, waybar, i3bar, polybar or tmux.") var format: StatusFormat = .text
     @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
     @Option(help: ArgumentHelp("Cut titles to this many characters.", valueName: "n")) var maxWidth = 40
+    @Option(help: ArgumentHelp("Also keep a PNG widget in this folder (see render).", valueName: "dir")) var renderDir: String?
+    @OptionGroup(title: "PNG widget options (with --render-dir)") var widget: WidgetOptions
     /// For tests and previews: with --now, time runs this many times faster than real time.
     @Option(help: .hidden) var clockSpeed: Int?
 
@@ -46,9 +52,29 @@ struct WatchCommand: ParsableCommand {
                 start: Int64((context.now.timeIntervalSince1970 * 1000).rounded()) * 1_000_000,
                 monotonicStart: start.monotonic, speed: clockSpeed ?? 1)
         }
-        let follower = StoreFollower(location: context.location, timeZone: context.timeZone, scope: scope.scope, logger: context.logger)
+        var outputs: [any EntryOutput] = []
+        var widgetFamily: WidgetFamily?
+        if let renderDir {
+            let widgetRenderer = try widget.renderer()
+            let file = try Self.folder(renderDir).appendingPathComponent(WidgetFileOutput.fileName(for: widgetRenderer))
+            outputs.append(WidgetFileOutput(renderer: widgetRenderer, file: file))
+            widgetFamily = widgetRenderer.family
+        }
+        let follower = StoreFollower(
+            location: context.location, timeZone: context.timeZone, scope: scope.scope, family: widgetFamily, logger: context.logger)
         var session = WatchSession(source: follower, renderer: renderer, maxWidth: maxWidth, sink: StandardOutput(),
-            clockSpeed: clock.speed, logger: context.logger)
+            outputs: outputs, clockSpeed: clock.speed, logger: context.logger)
         try WatchLoop.run(&session, clock: clock, storePath: context.location.path, logger: context.logger)
+    }
+}
+
+extension WatchCommand {
+    /// The `--render-dir` folder, which must exist: watch runs unattended, so a typo must fail at once.
+    static func folder(_ path: String) throws -> URL {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw TaskWidgetError(.io, "the folder \(path) for --render-dir does not exist: create it first")
+        }
+        return URL(fileURLWithPath: path, isDirectory: true)
     }
 }

@@ -1,0 +1,27 @@
+public import ArgumentParser
+import TaskWidgetKit
+import TaskWidgetRender
+
+/// `--family --size --scale --theme`: which PNG widget to draw (`render`, and `watch --render-dir`).
+struct WidgetOptions: ParsableArguments {
+    @Option(help: "small, medium or large (default: medium; large with --size).") var family: WidgetFamily?
+    @Option(help: ArgumentHelp("A canvas of WIDTHxHEIGHT points for a dashboard, e.g. 800x480.", valueName: "WxH")) var size: String?
+    @Option(help: "Pixels per point: 1, 2 or 3.") var scale = 1
+    @Option(help: "light, dark or mono (black and white for e-ink).") var theme: WidgetTheme = .light
+
+    func validate() throws {
+        guard WidgetRenderer.scales.contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
+        if let size {
+            do { _ = try WidgetSize(parsing: size) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
+        }
+    }
+
+    /// The renderer these options name.
+    func renderer() throws -> WidgetRenderer {
+        let canvas = try size.map(WidgetSize.init(parsing:))
+        return try WidgetRenderer(family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme)
+    }
+}
+
+extension WidgetFamily: ExpressibleByArgument {}
+extension WidgetTheme: ExpressibleByArgument {}
