@@ -45,7 +45,7 @@ for size in "${sizes[@]}"; do
   ratio=$(python3 -c "print('%.1f' % ($theirs / $ours))")
   target=""
   [ "$size" = 10000 ] && target="≤ 10 ms, ≥ 20× faster"
-  printf '| status --format waybar, %s tasks | %s ms | %s | Taskwarrior %s ms: %s faster |\n' "$size" "$ours" "$target" "$theirs" "$ratio"
+  printf '| status --format waybar, %s tasks | %s ms | %s | %s ms, %s× our time |\n' "$size" "$ours" "$target" "$theirs" "$ratio"
 done
 printf '| status at 100k / status at 1k | | ≤ 1.5× | %s |\n' "$(python3 -c "print('%.2f×' % ($(median "$work/status-100000.json") / $status_1k))")"
 printf '| timeline --format json, 100000 tasks | %s ms | ≤ 100 ms | |\n' "$(median "$work/timeline-100000.json")"
