@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// The values a status template sees: the entry's counts, its tasks (titles cut to a width), the
 /// bar's class, and, for a one-shot `status`, times relative to the moment it runs.
@@ -9,35 +10,50 @@ import Foundation
 /// matters most), `top` (each with `title list colorHex dueLabel when isOverdue isActive`), `more`
 /// (open tasks beyond `top`), `others` (open tasks beyond `next`), `habitsDone habitsTotal habits`,
 /// `time`, `entryJSON` (the whole entry as JSON, unescaped with `{{{entryJSON}}}`).
-struct StatusContext {
+struct StatusContext: MustacheParent {
     let entry: TimelineEntry
     let timeZone: TimeZone
     /// The exact moment a one-shot `status` runs; `nil` in `watch`, whose lines must hold for a whole entry.
     let now: Date?
     let maxWidth: Int
 
-    var values: [String: Any] {
+    /// The value of `key`, built only when the template asks for it (a status bar runs this every
+    /// few seconds, and most templates use a few keys: `entryJSON` alone serialises the whole entry).
+    func child(named key: String) -> Any? {
         let counts = entry.counts
-        let top = entry.top.map(task)
-        let next = entry.top.first(where: \.isOverdue) ?? entry.top.first(where: { $0.dueDate != nil }) ?? entry.top.first
-        var values: [String: Any] = [
-            "overdue": counts.overdue, "dueToday": counts.dueToday, "dueSoon": counts.dueSoon, "open": counts.open,
-            "completedToday": counts.completedToday, "inbox": counts.inbox,
-            "hasTasks": counts.open > 0, "hasOverdue": counts.overdue > 0, "hasDueToday": counts.dueToday > 0,
-            "hasDueSoon": counts.dueSoon > 0, "hasMore": counts.open > top.count,
-            "more": counts.open - top.count, "others": max(0, counts.open - 1),
-            "class": statusClass, "percentage": percentage,
-            "instance": entry.scopeTitle ?? "all",
-            "top": top,
-            "habitsDone": entry.habits.done, "habitsTotal": entry.habits.total,
-            "habits": entry.habits.items.map { ["name": $0.name, "icon": $0.icon, "isDone": $0.status == .done] },
-            "time": String(InstantFormat.local(entry.date, in: timeZone).dropFirst(11).prefix(5)),
-            "entryJSON": TimelineJSON.value(of: entry, in: timeZone).compactText,
-        ]
-        if let next { values["next"] = task(next) }
-        if let scope = entry.scopeTitle { values["scope"] = scope }
-        if let color { values["color"] = color }
-        return values
+        switch key {
+        case "overdue": return counts.overdue
+        case "dueToday": return counts.dueToday
+        case "dueSoon": return counts.dueSoon
+        case "open": return counts.open
+        case "completedToday": return counts.completedToday
+        case "inbox": return counts.inbox
+        case "hasTasks": return counts.open > 0
+        case "hasOverdue": return counts.overdue > 0
+        case "hasDueToday": return counts.dueToday > 0
+        case "hasDueSoon": return counts.dueSoon > 0
+        case "hasMore": return counts.open > entry.top.count
+        case "more": return counts.open - entry.top.count
+        case "others": return max(0, counts.open - 1)
+        case "class": return statusClass
+        case "percentage": return percentage
+        case "color": return color
+        case "scope": return entry.scopeTitle
+        case "instance": return entry.scopeTitle ?? "all"
+        case "next": return next.map(task)
+        case "top": return entry.top.map(task)
+        case "habitsDone": return entry.habits.done
+        case "habitsTotal": return entry.habits.total
+        case "habits": return entry.habits.items.map { ["name": $0.name, "icon": $0.icon, "isDone": $0.status == .done] }
+        case "time": return String(InstantFormat.local(entry.date, in: timeZone).dropFirst(11).prefix(5))
+        case "entryJSON": return TimelineJSON.value(of: entry, in: timeZone).compactText
+        default: return nil
+        }
+    }
+
+    /// The task that matters most: the first overdue one, else the first with a due date, else the first.
+    private var next: TopTask? {
+        entry.top.first(where: \.isOverdue) ?? entry.top.first(where: { $0.dueDate != nil }) ?? entry.top.first
     }
 
     /// `overdue`, `due-soon`, `ok` or `empty` (waybar's class and alt).

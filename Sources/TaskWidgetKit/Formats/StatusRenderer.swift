@@ -68,7 +68,7 @@ public struct StatusRenderer: Sendable {
     /// `nil` in watch mode. JSON formats are checked to parse; a broken user template is an error.
     public func line(for entry: TimelineEntry, timeZone: TimeZone, now: Date?, maxWidth: Int = 40) throws -> String {
         let context = StatusContext(entry: entry, timeZone: timeZone, now: now, maxWidth: maxWidth)
-        var output = template.render(context.values)
+        var output = template.render(context)
         // One line: raw line breaks are layout in a JSON template, and separators elsewhere.
         if format.isJSON {
             // JSON strings hold no raw line breaks, so breaks and the indentation after them are layout.

@@ -9,8 +9,10 @@ extension TaskStore {
         let (scope, topLimit, firstDay, firstDayStart) = (request.scope, request.topLimit, request.firstDay, request.firstDayStart)
         let window = request.dueWindow
         return try read { db in
+            // Every list is read once: the scope's list is found among them, and tasks show their list.
+            let allLists = try TaskList.order(Column("sortOrder")).fetchAll(db)
             var list: TaskList?
-            if case .list(let name) = scope { list = try Self.list(named: name, in: db) }
+            if case .list(let name) = scope { list = try NameLookup.find(name, in: allLists, named: \.name, kind: "list") }
             let listFilter: String
             var arguments: StatementArguments = []
             switch scope {
@@ -48,7 +50,7 @@ extension TaskStore {
                         ORDER BY \(order) LIMIT \(topLimit))
                     """,
                 arguments: arguments + arguments + arguments)
-            let lists = Dictionary(uniqueKeysWithValues: try TaskList.fetchAll(db).map { ($0.id, $0) })
+            let lists = Dictionary(uniqueKeysWithValues: allLists.map { ($0.id, $0) })
             let habits = try Habit.order(Column("createdAt"), Column("id")).fetchAll(db)
             let records = try HabitCompletion.filter(Column("day") >= firstDay.description).fetchAll(db)
             var habitRecords: [UUID: [LocalDay: HabitStatus]] = [:]

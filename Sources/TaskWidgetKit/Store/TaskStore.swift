@@ -174,9 +174,12 @@ public final class TaskStore: Sendable {
 
     /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
     private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws {
-        let migrator = Migrations.migrator
         try database.read { db in
-            guard try db.tableExists("grdb_migrations") else {
+            // One query answers all three questions; only a database without the table asks more.
+            let applied: Set<String>
+            do {
+                applied = try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
+            } catch let error as DatabaseError where error.message?.hasPrefix("no such table") == true {
                 let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
                 if tableCount == 0 && allowEmpty { return }
                 throw TaskWidgetError(
@@ -185,11 +188,11 @@ public final class TaskStore: Sendable {
                         ? "the store \(path) is empty: add a task with `taskwidget add TITLE` to set it up"
                         : "\(path) is an SQLite database but not a taskwidget store: pass another --store")
             }
-            if try migrator.hasBeenSuperseded(db) {
+            if !applied.isSubset(of: Migrations.migrator.migrations) {
                 throw TaskWidgetError(
                     .data, "the store \(path) was written by a newer taskwidget: upgrade taskwidget to use it")
             }
-            if !allowEmpty, try !migrator.appliedIdentifiers(db).contains(Migrations.lastNeededForReading) {
+            if !allowEmpty, !applied.contains(Migrations.lastNeededForReading) {
                 throw TaskWidgetError(
                     .data, "the store \(path) needs an upgrade: run a write command such as `taskwidget list ls`")
             }

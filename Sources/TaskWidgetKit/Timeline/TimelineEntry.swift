@@ -56,10 +56,12 @@ public struct TimelineEntry: Sendable, Equatable {
     public var habits: HabitSummary
     public var relevance: Relevance
     public var nextChange: Int64
-    /// A hash of everything but the dates and reasons: equal hashes, equal widgets.
-    public var contentHash: String
     /// `nil` for all tasks; the list's name, or `Inbox`, for a scoped widget.
     public var scopeTitle: String?
+
+    /// A hash of everything but the dates and reasons: equal hashes, equal widgets. Computed when
+    /// asked (JSON output, image reuse), not for every entry of every timeline.
+    public var contentHash: String { TimelineJSON.contentHash(of: self) }
 }
 
 public struct TaskCounts: Sendable, Equatable, Hashable {

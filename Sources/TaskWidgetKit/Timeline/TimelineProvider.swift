@@ -124,11 +124,9 @@ public struct TimelineProvider: Sendable {
         }
         let habits = HabitSummary(done: items.filter { $0.status == .done }.count, total: items.count, items: items)
         let relevance = Relevance(score: 10 * counts.overdue + counts.dueToday, duration: nextChange - date)
-        var entry = TimelineEntry(
+        return TimelineEntry(
             date: date, reasons: reasons, dayStart: day.start, dayEnd: day.end, counts: counts, top: top, habits: habits,
-            relevance: relevance, nextChange: nextChange, contentHash: "", scopeTitle: snapshot.scopeTitle)
-        entry.contentHash = TimelineJSON.contentHash(of: entry)
-        return entry
+            relevance: relevance, nextChange: nextChange, scopeTitle: snapshot.scopeTitle)
     }
 
     /// After the last entry, the next instant that would have been an entry.
