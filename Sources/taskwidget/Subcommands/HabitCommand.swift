@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import TaskWidgetKit
 
 struct HabitCommand: ParsableCommand {
@@ -50,14 +50,12 @@ struct HabitCommand: ParsableCommand {
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The habit's name.") var name: String
         @Option(help: ArgumentHelp("today, yesterday or YYYY-MM-DD (default today).", valueName: "day")) var date: String?
-        @Option(help: "done, missed or skipped.") var status: Status = .done
-
-        enum Status: String, ExpressibleByArgument, CaseIterable { case done, missed, skipped }
+        @Option(help: "done, missed or skipped.") var status: HabitStatus = .done
 
         func run() throws {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, timeZone: context.timeZone)
-            let result = try context.storeForWriting().checkHabit(name, on: day, status: HabitStatus(rawValue: status.rawValue)!)
+            let result = try context.storeForWriting().checkHabit(name, on: day, status: status)
             print("\(result.habit.icon) \(result.habit.name): \(status.rawValue) on \(day)")
         }
     }
@@ -92,3 +90,5 @@ struct HabitCommand: ParsableCommand {
         }
     }
 }
+
+extension HabitStatus: ExpressibleByArgument {}

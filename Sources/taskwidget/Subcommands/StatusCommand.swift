@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import TaskWidgetKit
 
@@ -20,30 +20,20 @@ struct StatusCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
-    @Option(help: "text, json, waybar, i3bar, polybar or tmux.") var format: StatusFormat = .text
-    @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
-    @Option(help: ArgumentHelp("Cut titles to this many characters.", valueName: "n")) var maxWidth = 40
-
-    func validate() throws {
-        guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
-    }
+    @OptionGroup var line: StatusLineOptions
 
     func run() throws {
         do {
             let context = try options.context()
-            let renderer = try StatusRenderer(
-                format: format,
-                template: .resolve(format: format, path: template, environment: ProcessInfo.processInfo.environment))
+            let renderer = try line.renderer()
             let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope)
             let entry = try TimelineProvider().currentEntry(for: request, from: context.storeForReading())
-            print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: maxWidth))
+            print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: line.maxWidth))
         } catch let error as TaskWidgetError {
             // A bar must never show garbage: print a valid error line, and the error on stderr.
-            print(StatusRenderer.errorLine(format: format, message: error.message))
-            guard format.isBar else { throw error }
+            print(StatusRenderer.errorLine(format: line.format, message: error.message))
+            guard line.format.isBar else { throw error }
             FileHandle.standardError.write(Data("taskwidget: \(error.message)\n".utf8))
         }
     }
 }
-
-extension StatusFormat: ExpressibleByArgument {}

@@ -26,16 +26,13 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
-    @Option(help: "text, json, waybar, i3bar, polybar or tmux.") var format: StatusFormat = .text
-    @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
-    @Option(help: ArgumentHelp("Cut titles to this many characters.", valueName: "n")) var maxWidth = 40
+    @OptionGroup var line: StatusLineOptions
     @Option(help: ArgumentHelp("Also keep a PNG widget in this folder (see render).", valueName: "dir")) var renderDir: String?
     @OptionGroup(title: "PNG widget options (with --render-dir)") var widget: WidgetOptions
     /// For tests and previews: with --now, time runs this many times faster than real time.
     @Option(help: .hidden) var clockSpeed: Int?
 
     func validate() throws {
-        guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
         if let clockSpeed, clockSpeed < 1 { throw ValidationError("--clock-speed must be at least 1") }
     }
 
@@ -43,8 +40,7 @@ struct WatchCommand: ParsableCommand {
         // Before anything can start a thread: every thread inherits the blocked signals.
         WatchLoop.blockSignals()
         let context = try options.context()
-        let renderer = try StatusRenderer(
-            format: format, template: .resolve(format: format, path: template, environment: ProcessInfo.processInfo.environment))
+        let renderer = try line.renderer()
         var clock = WatchClock.real
         if options.now != nil || clockSpeed != nil {
             let start = WatchClock.real.now()
@@ -62,7 +58,7 @@ struct WatchCommand: ParsableCommand {
         }
         let follower = StoreFollower(
             location: context.location, timeZone: context.timeZone, scope: scope.scope, family: widgetFamily, logger: context.logger)
-        var session = WatchSession(source: follower, renderer: renderer, maxWidth: maxWidth, sink: StandardOutput(),
+        var session = WatchSession(source: follower, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(),
             outputs: outputs, clockSpeed: clock.speed, logger: context.logger)
         try WatchLoop.run(&session, clock: clock, storePath: context.location.path, logger: context.logger)
     }

@@ -1,0 +1,22 @@
+public import ArgumentParser
+import Foundation
+import TaskWidgetKit
+
+/// `--format --template --max-width`: how a status line looks (`status` and `watch`).
+struct StatusLineOptions: ParsableArguments {
+    @Option(help: "text, json, waybar, i3bar, polybar or tmux.") var format: StatusFormat = .text
+    @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
+    @Option(help: ArgumentHelp("Cut titles to this many characters.", valueName: "n")) var maxWidth = 40
+
+    func validate() throws {
+        guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
+    }
+
+    /// The renderer of the format, with the user's template when there is one.
+    func renderer() throws -> StatusRenderer {
+        try StatusRenderer(
+            format: format, template: .resolve(format: format, path: template, environment: ProcessInfo.processInfo.environment))
+    }
+}
+
+extension StatusFormat: ExpressibleByArgument {}
