@@ -38,8 +38,8 @@ final class Canvas {
     }
 
     /// Draws one line of text with its baseline at `baseline` and its `anchor` at `x`, cut with an
-    /// ellipsis at the end past `maxWidth`. Titles are set as text,
-    /// never parsed as markup; `markup` is only for text built here with ``escaped(_:)`` parts.
+    /// ellipsis at the end past `maxWidth`. Titles are set as text, never parsed as markup;
+    /// `markup` is only for text built here from numbers and fixed words.
     /// Returns the width drawn.
     @discardableResult
     func text(
@@ -82,12 +82,6 @@ final class Canvas {
         return width / unit
     }
 
-    /// `text` escaped for Pango markup.
-    static func escaped(_ text: String) -> String {
-        let escaped = g_markup_escape_text(text, -1)!
-        defer { g_free(escaped) }
-        return String(cString: escaped)
-    }
 
     /// Fills the whole canvas, or a card with rounded corners (transparent outside), with `color`.
     func fillBackground(_ color: RGB, cornerRadius: Double?) {

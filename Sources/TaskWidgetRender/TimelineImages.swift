@@ -24,8 +24,7 @@ extension WidgetRenderer {
         var previous: (entry: TimelineEntry, png: Data, file: String)?
         for (index, entry) in timeline.entries.enumerated() {
             defer { progress(index + 1, timeline.entries.count) }
-            // The image shows the entry's content (its hash) and its day, nothing else of the date.
-            if let previous, previous.entry.contentHash == entry.contentHash, previous.entry.dayStart == entry.dayStart {
+            if let previous, Self.drawsTheSame(entry, as: previous.entry) {
                 files.append(previous.file)
                 continue
             }

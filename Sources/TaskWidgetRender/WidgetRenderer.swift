@@ -24,8 +24,9 @@ public struct WidgetRenderer: Sendable {
     public let size: WidgetSize
     public let scale: Int
     public let theme: WidgetTheme
-    /// A dashboard canvas is drawn edge to edge; a family's card has rounded, transparent corners.
-    private let isDashboard: Bool
+    /// Whether the canvas was given (`--size`): drawn edge to edge, where a family's card has
+    /// rounded, transparent corners.
+    public let isDashboard: Bool
 
     /// The scales a renderer accepts (@1x, @2x, @3x).
     public static let scales = 1...3
@@ -40,6 +41,12 @@ public struct WidgetRenderer: Sendable {
         self.scale = scale
         self.theme = theme
         isDashboard = size != nil
+    }
+
+    /// Whether `entry` draws the same image as `other`: an image shows an entry's content (its hash)
+    /// and its day, nothing else of its date. Lets callers skip a render.
+    public static func drawsTheSame(_ entry: TimelineEntry, as other: TimelineEntry) -> Bool {
+        entry.dayStart == other.dayStart && entry.contentHash == other.contentHash
     }
 
     /// The PNG of `entry`; `timeZone` gives the day shown in the header.

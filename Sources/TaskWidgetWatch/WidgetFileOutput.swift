@@ -8,6 +8,7 @@ public struct WidgetFileOutput: EntryOutput {
     public let renderer: WidgetRenderer
     public let file: URL
     private var lastBytes: Data?
+    private var lastEntry: TimelineEntry?
 
     /// `file`'s folder must exist. An identical file left by an earlier run is not rewritten.
     public init(renderer: WidgetRenderer, file: URL) {
@@ -18,13 +19,16 @@ public struct WidgetFileOutput: EntryOutput {
 
     /// The file name for a renderer in a render folder: `medium.png`, or `800x480.png` for a canvas.
     public static func fileName(for renderer: WidgetRenderer) -> String {
-        renderer.size == WidgetSize(renderer.family) ? "\(renderer.family.rawValue).png" : "\(renderer.size).png"
+        renderer.isDashboard ? "\(renderer.size).png" : "\(renderer.family.rawValue).png"
     }
 
     public mutating func show(_ entry: TimelineEntry, timeZone: TimeZone) throws {
+        if let lastEntry, WidgetRenderer.drawsTheSame(entry, as: lastEntry) { return }
         let bytes = try renderer.png(for: entry, timeZone: timeZone)
-        guard bytes != lastBytes else { return }
-        try AtomicFile.write(bytes, to: file)
-        lastBytes = bytes
+        if bytes != lastBytes {
+            try AtomicFile.write(bytes, to: file)
+            lastBytes = bytes
+        }
+        lastEntry = entry
     }
 }

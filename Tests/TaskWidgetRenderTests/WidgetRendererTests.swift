@@ -75,7 +75,6 @@ import Testing
     @Test func titlesAreTextNotMarkup() throws {
         let widget = try RenderFixture.render(.mixed, family: .large)
         #expect(widget.report.rows.map(\.title).contains(RenderFixture.markup))
-        #expect(Canvas.escaped("<b>&") == "&lt;b&gt;&amp;")
     }
 
     @Test(arguments: WidgetFamily.allCases)
