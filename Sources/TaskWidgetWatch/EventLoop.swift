@@ -79,6 +79,11 @@ private final class EventSources {
     private let names: Set<String>
     /// The store's folder, or while it does not exist its nearest existing ancestor.
     private var watched: (descriptor: Int32, folder: String)?
+    /// What `poll` sleeps on: signals, the two timers, inotify, and standard output (no events
+    /// asked: poll still reports POLLERR when a pipe's reader closed it).
+    private var descriptors: [pollfd] = []
+    /// Where inotify events are read, kept for the life of the loop.
+    private var eventBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     private let logger: Logger
 
     private static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
@@ -103,6 +108,8 @@ private final class EventSources {
             close()
             throw TaskWidgetError(.io, "cannot set up watching (\(reason)): check the inotify and file limits")
         }
+        descriptors = [signals, entryTimer, followUpTimer, inotify].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            + [pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)]
         rewatch()
     }
 
@@ -133,9 +140,7 @@ private final class EventSources {
     /// Sleeps until something happens. `nil` means stop: a terminating signal, or the reader of
     /// standard output is gone (noticed even while there is nothing to write).
     func next() -> WatchSession.Wake? {
-        var descriptors = [signals, entryTimer, followUpTimer, inotify].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        // No events asked: poll still reports POLLERR when a pipe's reader closed it.
-        descriptors.append(pollfd(fd: STDOUT_FILENO, events: 0, revents: 0))
+        for index in descriptors.indices { descriptors[index].revents = 0 }
         while poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
             guard errno == EINTR else { return nil }
         }
@@ -165,11 +170,10 @@ private final class EventSources {
     private func readFileEvents() -> Bool {
         var concernsStore = false
         var folderChanged = false
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            let count = eventBuffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
-            buffer.withUnsafeBytes { raw in
+            eventBuffer.withUnsafeBytes { raw in
                 var offset = 0
                 while offset + MemoryLayout<inotify_event>.size <= count {
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)

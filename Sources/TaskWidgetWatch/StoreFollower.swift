@@ -41,7 +41,7 @@ public struct StoreFollower: TimelineSource {
             return .changed
         } catch {
             (store, identity, dataVersion) = (nil, nil, nil)
-            return .failed((error as? TaskWidgetError)?.message ?? "\(error)")
+            return .failed("\(error)")
         }
     }
 

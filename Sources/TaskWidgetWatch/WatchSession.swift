@@ -62,6 +62,7 @@ public struct WatchSession {
 
     private var source: any TimelineSource
     private let renderer: StatusRenderer
+    private let framing: LineFraming
     private let maxWidth: Int
     private var sink: any LineSink
     private var outputs: [any EntryOutput]
@@ -86,6 +87,7 @@ public struct WatchSession {
         self.clockJumps = ClockJumpDetector(speed: clockSpeed)
         self.source = source
         self.renderer = renderer
+        self.framing = LineFraming(format: renderer.format)
         self.maxWidth = maxWidth
         self.sink = sink
         self.outputs = outputs
@@ -103,7 +105,7 @@ public struct WatchSession {
 
     /// Prints the stream's header, if its format has one, and the first line.
     public mutating func start(at now: WatchInstant) throws {
-        if let header = LineFraming(format: renderer.format).header { try sink.write(header) }
+        if let header = framing.header { try sink.write(header) }
         try handle(.refresh, at: now)
     }
 
@@ -146,7 +148,7 @@ public struct WatchSession {
             timeline = try source.timeline(at: Date(timeIntervalSince1970: Double(now.wall / 1_000_000) / 1000))
             timelineFailure = nil
         } catch {
-            timelineFailure = Self.message(of: error)
+            timelineFailure = "\(error)"
         }
     }
 
@@ -157,7 +159,7 @@ public struct WatchSession {
                 do {
                     try outputs[index].show(entry, timeZone: timeline.timeZone)
                 } catch {
-                    logger.warning("an entry output failed: \(Self.message(of: error))")
+                    logger.warning("an entry output failed: \(error)")
                 }
             }
         }
@@ -168,7 +170,7 @@ public struct WatchSession {
             do {
                 line = try renderer.line(for: entry, timeZone: timeline.timeZone, now: nil, maxWidth: maxWidth)
             } catch {
-                failure = Self.message(of: error)
+                failure = "\(error)"
             }
         }
         if let failure {
@@ -185,15 +187,11 @@ public struct WatchSession {
         pendingLine = line == lastLine ? nil : line
         guard let line = pendingLine else { return }
         if let lastLineTime, now.monotonic < lastLineTime + Self.lineInterval { return }
-        try sink.write(LineFraming(format: renderer.format).frame(line, isFirst: lastLine == nil))
+        try sink.write(framing.frame(line, isFirst: lastLine == nil))
         // The first line starts no interval: a change right after it is not a burst.
         if lastLine != nil { lastLineTime = now.monotonic }
         lastLine = line
         pendingLine = nil
-    }
-
-    private static func message(of error: any Error) -> String {
-        (error as? TaskWidgetError)?.message ?? "\(error)"
     }
 }
 

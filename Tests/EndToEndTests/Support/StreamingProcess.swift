@@ -116,7 +116,7 @@ final class StreamingProcess {
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
         return try tasks.reduce(0) { total, task in
             let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-            return total + status.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches:") == false && $0.contains("ctxt_switches:") }
+            return total + status.split(separator: "\n").filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }
                 .compactMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
         }
     }
