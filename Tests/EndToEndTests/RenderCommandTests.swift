@@ -15,14 +15,8 @@ import Testing
         return (number(16), number(20))
     }
 
-    static func demoSandbox() throws -> Sandbox {
-        let sandbox = try Sandbox()
-        try sandbox.succeed(["demo"])
-        return sandbox
-    }
-
     @Test func familiesAndScalesGiveExactPixelSizes() throws {
-        let sandbox = try Self.demoSandbox()
+        let sandbox = try Sandbox.demo()
         let cases: [([String], (Int, Int))] = [
             (["--family", "medium", "--scale", "2"], (728, 340)),
             (["--family", "small", "--scale", "3"], (510, 510)),
@@ -39,7 +33,7 @@ import Testing
     }
 
     @Test func theSameInputsGiveTheSameBytes() throws {
-        let sandbox = try Self.demoSandbox()
+        let sandbox = try Sandbox.demo()
         let first = sandbox.folder.appendingPathComponent("a.png")
         let second = sandbox.folder.appendingPathComponent("b.png")
         try sandbox.succeed(["render", "--theme", "dark", "-o", first.path])
@@ -48,7 +42,7 @@ import Testing
     }
 
     @Test func badInputIsAUsageErrorAndWritesNothing() throws {
-        let sandbox = try Self.demoSandbox()
+        let sandbox = try Sandbox.demo()
         let url = sandbox.folder.appendingPathComponent("widget.png")
         for arguments in [
             ["--size", "800", "-o", url.path], ["--size", "0x480", "-o", url.path], ["--scale", "4", "-o", url.path],
@@ -63,7 +57,7 @@ import Testing
     }
 
     @Test func anUnwritableFolderIsAnIOErrorAndKeepsTheOldFile() throws {
-        let sandbox = try Self.demoSandbox()
+        let sandbox = try Sandbox.demo()
         let missing = sandbox.folder.appendingPathComponent("no/such/folder/widget.png").path
         let result = try sandbox.run(["render", "-o", missing])
         #expect(result.status == 74, "\(result.stderr)")
@@ -82,7 +76,7 @@ import Testing
     }
 
     @Test func theTimelineIsRenderedWithAnIndex() throws {
-        let sandbox = try Self.demoSandbox()
+        let sandbox = try Sandbox.demo()
         let folder = sandbox.folder.appendingPathComponent("timeline")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("stale".utf8).write(to: folder.appendingPathComponent("entry-1.png"))
@@ -107,24 +101,19 @@ import Testing
     /// Kills `render` at many moments while it rewrites the same file: the target is always either
     /// the previous complete PNG or a new complete one, never a part.
     @Test func killingRenderNeverLeavesAPartialFile() throws {
-        let sandbox = try Self.demoSandbox()
+        let sandbox = try Sandbox.demo()
         let url = sandbox.folder.appendingPathComponent("widget.png")
         try sandbox.succeed(["render", "--size", "1600x1200", "--scale", "2", "-o", url.path])
         let complete = try Data(contentsOf: url)
         var random = SystemRandomNumberGenerator()
         for attempt in 0..<30 {
-            let process = Process()
-            process.executableURL = Sandbox.binary
-            process.arguments = [
-                "render", "--size", "1600x1200", "--scale", "2", "--theme", attempt % 2 == 0 ? "dark" : "light",
-                "-o", url.path, "--store", sandbox.storePath, "--now", sandbox.now,
-            ]
-            process.environment = ["TZ": sandbox.timeZone, "HOME": sandbox.folder.path]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try StreamingProcess(
+                sandbox.arguments([
+                    "render", "--size", "1600x1200", "--scale", "2", "--theme", attempt % 2 == 0 ? "dark" : "light", "-o", url.path,
+                ]), environment: sandbox.environment)
             usleep(UInt32.random(in: 0..<150_000, using: &random))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            #expect(process.waitForExit() != nil)
             let isOld = try Data(contentsOf: url) == complete
             let isComplete = try isOld || Self.pixelSize(of: url) == (3200, 2400)
             #expect(isComplete, "attempt \(attempt): a partial PNG")

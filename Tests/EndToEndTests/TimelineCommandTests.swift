@@ -11,8 +11,7 @@ import Testing
 
     /// The demo store at Sunday 22 November 2026, 16:27 in Berlin, plus a task due at 17:07.
     static func demoSandbox() throws -> Sandbox {
-        let sandbox = try Sandbox()
-        try sandbox.succeed(["demo"])
+        let sandbox = try Sandbox.demo()
         try sandbox.succeed(["add", "Call back the plumber", "--due", "17:07"])
         return sandbox
     }

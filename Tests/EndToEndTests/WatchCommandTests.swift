@@ -6,9 +6,8 @@ import Testing
 @Suite struct WatchCommandTests {
     /// Starts `taskwidget watch ARGUMENTS` on the sandbox's store and zone (and `--now` unless given).
     func watch(_ sandbox: borrowing Sandbox, _ arguments: [String], store: String? = nil) throws -> StreamingProcess {
-        var arguments = ["watch"] + arguments + ["--store", store ?? sandbox.storePath]
-        if !arguments.contains("--now") { arguments += ["--now", sandbox.now] }
-        return try StreamingProcess(arguments, environment: ["TZ": sandbox.timeZone, "HOME": sandbox.folder.path, "LC_ALL": "C"])
+        try StreamingProcess(
+            sandbox.arguments(["watch"] + arguments + ["--store", store ?? sandbox.storePath]), environment: sandbox.environment)
     }
 
     static func object(_ line: String?) -> [String: Any]? {

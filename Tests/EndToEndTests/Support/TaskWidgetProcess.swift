@@ -40,14 +40,29 @@ struct Sandbox: ~Copyable {
     /// Runs `taskwidget ARGUMENTS --store STORE` with `TZ` and `--now` set, unless the arguments
     /// already name them (or `global` is false, for arguments that must stay exactly as given).
     func run(_ arguments: [String], global: Bool = true, input: Data? = nil, environment: [String: String] = [:]) throws -> RunResult {
+        try Self.execute(
+            Self.binary.path, global ? self.arguments(arguments) : arguments, input: input,
+            environment: environment.merging(self.environment, uniquingKeysWith: { given, _ in given }))
+    }
+
+    /// `ARGUMENTS` plus `--store STORE` and `--now NOW`, unless they name them already.
+    func arguments(_ arguments: [String]) -> [String] {
         var arguments = arguments
-        if global {
-            if !arguments.contains("--store") { arguments += ["--store", storePath] }
-            if !arguments.contains("--now") { arguments += ["--now", now] }
-        }
-        return try Self.execute(Self.binary.path, arguments, input: input, environment: environment.merging(
-            ["TZ": timeZone, "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path, "LC_ALL": "C"],
-            uniquingKeysWith: { given, _ in given }))
+        if !arguments.contains("--store") { arguments += ["--store", storePath] }
+        if !arguments.contains("--now") { arguments += ["--now", now] }
+        return arguments
+    }
+
+    /// What every run sees: the sandbox's zone, home and data folder, and the C locale.
+    var environment: [String: String] {
+        ["TZ": timeZone, "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path, "LC_ALL": "C"]
+    }
+
+    /// A copy of the demo store (`taskwidget demo`) in a new sandbox.
+    static func demo() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["demo"])
+        return sandbox
     }
 
     /// `run` that expects success and returns standard output.
