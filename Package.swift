@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "TaskWidgetKit", targets: ["TaskWidgetKit"]),
         .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
         .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
+        // Loaded by `taskwidget` when it draws (RenderPlugin), so that the other commands start
+        // without Cairo and Pango.
+        .library(name: "TaskWidgetRenderPlugin", type: .dynamic, targets: ["TaskWidgetRenderPlugin"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
     ],
     dependencies: [
@@ -51,7 +54,7 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         .target(
             name: "TaskWidgetWatch",
-            dependencies: ["TaskWidgetKit", "TaskWidgetRender", "CLinuxEvents", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TaskWidgetKit", "CLinuxEvents", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // PNG widgets (SPEC §7): the only code that sees C. Cairo + Pango draw, libpng encodes.
@@ -63,12 +66,16 @@ let package = Package(
             dependencies: ["TaskWidgetKit", "CPangoCairo", "CLibPNG"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "TaskWidgetRenderPlugin",
+            dependencies: ["TaskWidgetKit", "TaskWidgetRender"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "taskwidget",
             dependencies: [
                 "TaskWidgetKit",
                 "TaskWidgetWatch",
-                "TaskWidgetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 TASKWIDGET_PACKAGES+=(hyperfine taskwarrior)
 ensure_dependencies
-swift build -c release --product taskwidget >/dev/null
+swift build -c release >/dev/null
 taskwidget=$PWD/.build/release/taskwidget
 work=${COMPARE_DIR:-/tmp/taskwidget-compare}
 now=2026-11-22T12:00:00Z

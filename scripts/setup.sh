@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 ensure_dependencies
-swift build -c release --product taskwidget
+swift build -c release  # taskwidget and its render plugin, libTaskWidgetRenderPlugin.so
 taskwidget=.build/release/taskwidget
 store=output/demo.sqlite
 rm -f "$store" "$store-wal" "$store-shm"

@@ -7,57 +7,38 @@ public import TaskWidgetKit
 /// configuration and keep it: the fonts are set up once per process and shared by all renderers.
 ///
 /// The family decides the layout and how many tasks it shows; compute the entries with
-/// `TimelineRequest(family: renderer.family)`. A `size` only changes the canvas: the family's layout
+/// `TimelineRequest(family: renderer.spec.family)`. A `size` only changes the canvas: the family's layout
 /// is scaled to fit it (by the smaller of the two ratios) and fills its width, so a 800 × 480
 /// dashboard with `.large` shows the large layout's 12 tasks and habits at 1.26 times the size.
 /// The image is `size × scale` pixels exactly. The same inputs give the same bytes.
 ///
 /// ```swift
 /// let renderer = try WidgetRenderer(family: .medium, scale: 2, theme: .dark)
-/// let request = TimelineRequest(now: now, timeZone: zone, family: renderer.family)
+/// let request = TimelineRequest(now: now, timeZone: zone, family: renderer.spec.family)
 /// let entry = try TimelineProvider().currentEntry(for: request, from: store)
 /// try AtomicFile.write(renderer.png(for: entry, timeZone: zone), to: url)  // 728 × 340 pixels
 /// ```
-public struct WidgetRenderer: Sendable {
-    public let family: WidgetFamily
-    /// The canvas in points: the family's size, or the one given.
-    public let size: WidgetSize
-    public let scale: Int
-    public let theme: WidgetTheme
-    /// Whether the canvas was given (`--size`): drawn edge to edge, where a family's card has
-    /// rounded, transparent corners.
-    public let isDashboard: Bool
+public struct WidgetRenderer: WidgetDrawing, Sendable {
+    public let spec: WidgetImageSpec
 
-    /// The scales a renderer accepts (@1x, @2x, @3x).
-    public static let scales = 1...3
+    public init(spec: WidgetImageSpec) {
+        self.spec = spec
+    }
 
-    /// Throws a usage error for a scale outside ``scales``.
+    /// Throws a usage error for a scale outside ``WidgetImageSpec/scales``.
     public init(family: WidgetFamily, size: WidgetSize? = nil, scale: Int = 1, theme: WidgetTheme = .light) throws {
-        guard Self.scales.contains(scale) else {
-            throw TaskWidgetError(.usage, "scale \(scale) is not supported: use 1, 2 or 3")
-        }
-        self.family = family
-        self.size = size ?? WidgetSize(family)
-        self.scale = scale
-        self.theme = theme
-        isDashboard = size != nil
+        try self.init(spec: WidgetImageSpec(family: family, size: size, scale: scale, theme: theme))
     }
 
-    /// Whether `entry` draws the same image as `other`: an image shows an entry's content (its hash)
-    /// and its day, nothing else of its date. Lets callers skip a render.
-    public static func drawsTheSame(_ entry: TimelineEntry, as other: TimelineEntry) -> Bool {
-        entry.dayStart == other.dayStart && entry.contentHash == other.contentHash
-    }
-
-    /// The PNG of `entry`; `timeZone` gives the day shown in the header.
     public func png(for entry: TimelineEntry, timeZone: TimeZone) throws -> Data {
         try render(entry, timeZone: timeZone).png
     }
 
     /// The PNG and what the drawing did, for the tests.
     func render(_ entry: TimelineEntry, timeZone: TimeZone) throws -> RenderedWidget {
-        let monochrome = theme.palette.isMonochrome
-        let opaque = monochrome || isDashboard
+        let (size, scale) = (spec.size, spec.scale)
+        let monochrome = spec.theme.palette.isMonochrome
+        let opaque = monochrome || spec.isDashboard
         return try FontSystem.shared.withLock { fonts in
             let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(size.width * scale), Int32(size.height * scale))!
             defer { cairo_surface_destroy(surface) }
@@ -69,9 +50,9 @@ public struct WidgetRenderer: Sendable {
             if monochrome { cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE) }
 
             let canvas = Canvas(
-                cairo: cairo, context: context, fonts: fonts, palette: theme.palette,
+                cairo: cairo, context: context, fonts: fonts, palette: spec.theme.palette,
                 unit: layoutUnit, width: Double(size.width), height: Double(size.height))
-            WidgetLayout(canvas: canvas, family: family, entry: entry, day: DueLabeler(timeZone: timeZone).dayText(of: Date(timeIntervalSince1970: TimeInterval(entry.dayStart))))
+            WidgetLayout(canvas: canvas, family: spec.family, entry: entry, day: DueLabeler(timeZone: timeZone).dayText(of: Date(timeIntervalSince1970: TimeInterval(entry.dayStart))))
                 .draw(roundedCard: !opaque)
             cairo_surface_flush(surface)
             let status = cairo_status(cairo)
@@ -89,8 +70,8 @@ public struct WidgetRenderer: Sendable {
 
     /// Points of the design per point of the canvas: 1 for a family, more or less for a `size`.
     private var layoutUnit: Double {
-        let design = WidgetSize(family)
-        return min(Double(size.width) / Double(design.width), Double(size.height) / Double(design.height))
+        let design = WidgetSize(spec.family)
+        return min(Double(spec.size.width) / Double(design.width), Double(spec.size.height) / Double(design.height))
     }
 }
 

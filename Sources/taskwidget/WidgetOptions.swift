@@ -1,6 +1,5 @@
 public import ArgumentParser
 import TaskWidgetKit
-import TaskWidgetRender
 
 /// `--family --size --scale --theme`: which PNG widget to draw (`render`, and `watch --render-dir`).
 struct WidgetOptions: ParsableArguments {
@@ -10,16 +9,16 @@ struct WidgetOptions: ParsableArguments {
     @Option(help: "light, dark or mono (black and white for e-ink).") var theme: WidgetTheme = .light
 
     func validate() throws {
-        guard WidgetRenderer.scales.contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
+        guard WidgetImageSpec.scales.contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
         if let size {
             do { _ = try WidgetSize(parsing: size) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
         }
     }
 
-    /// The renderer these options name.
-    func renderer() throws -> WidgetRenderer {
+    /// The widget these options name.
+    func spec() throws -> WidgetImageSpec {
         let canvas = try size.map(WidgetSize.init(parsing:))
-        return try WidgetRenderer(family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme)
+        return try WidgetImageSpec(family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme)
     }
 }
 

@@ -75,6 +75,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "render never creates the store")
     }
 
+    /// Cairo and Pango live in the render plugin: `taskwidget` itself doesn't link them (SPEC §9),
+    /// and a binary copied without its plugin still shows the status but says why it cannot draw.
+    @Test func onlyThePluginLinksCairoAndABinaryWithoutItStillShowsTheStatus() throws {
+        let sandbox = try Sandbox.demo()
+        let plugin = Sandbox.binary.deletingLastPathComponent().appendingPathComponent("libTaskWidgetRenderPlugin.so")
+        let libraries = { (file: URL) in try Sandbox.execute("/usr/bin/ldd", [file.path], environment: [:]).stdout }
+        #expect(try !libraries(Sandbox.binary).contains("libcairo"))
+        #expect(try !libraries(Sandbox.binary).contains("libpango"))
+        #expect(try libraries(plugin).contains("libpangocairo"))
+
+        let alone = sandbox.folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Sandbox.binary, to: alone.appendingPathComponent("taskwidget"))
+        let binary = alone.appendingPathComponent("taskwidget").path
+        let status = try Sandbox.execute(binary, sandbox.arguments(["status", "--format", "waybar"]), environment: sandbox.environment)
+        #expect(status.status == 0, "\(status.stderr)")
+        let url = sandbox.folder.appendingPathComponent("widget.png")
+        let render = try Sandbox.execute(binary, sandbox.arguments(["render", "-o", url.path]), environment: sandbox.environment)
+        #expect(render.status == 74)
+        #expect(render.stderrLines.count == 1 && render.stderr.contains("keep libTaskWidgetRenderPlugin.so"), "\(render.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test func theTimelineIsRenderedWithAnIndex() throws {
         let sandbox = try Sandbox.demo()
         let folder = sandbox.folder.appendingPathComponent("timeline")

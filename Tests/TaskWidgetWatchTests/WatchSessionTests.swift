@@ -277,14 +277,14 @@ struct RecordingOutput: EntryOutput {
         // Two entries that differ only in their date draw the same widget.
         let (first, second) = (timeline.entries[0], timeline.entries[1])
         #expect(first.contentHash == second.contentHash && first.date != second.date)
-        var output = WidgetFileOutput(renderer: try WidgetRenderer(family: .medium), file: file)
+        var output = WidgetFileOutput(drawing: try WidgetRenderer(family: .medium), file: file)
 
         try output.show(first, timeZone: FakeSource.zone)
         let inode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
         try output.show(second, timeZone: FakeSource.zone)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
         // A new run finds the same bytes already there and leaves them.
-        var rerun = WidgetFileOutput(renderer: try WidgetRenderer(family: .medium), file: file)
+        var rerun = WidgetFileOutput(drawing: try WidgetRenderer(family: .medium), file: file)
         try rerun.show(second, timeZone: FakeSource.zone)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
 

@@ -6,7 +6,7 @@
 /// ```
 public struct TaskWidgetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as far as the caller needs to know to react.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         /// Bad usage or input on the command line (exit 64, `EX_USAGE`).
         case usage
         /// Bad data: a corrupt or foreign store, a bad import file (exit 65, `EX_DATAERR`).
@@ -21,6 +21,12 @@ public struct TaskWidgetError: Error, Sendable, Equatable, CustomStringConvertib
             case .data: 65
             case .io: 74
             }
+        }
+
+        /// The kind whose exit status is `status`, if there is one.
+        public init?(exitStatus status: Int32) {
+            guard let kind = Self.allCases.first(where: { $0.exitStatus == status }) else { return nil }
+            self = kind
         }
     }
 

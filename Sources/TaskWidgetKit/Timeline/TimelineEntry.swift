@@ -28,7 +28,7 @@ public struct Timeline: Sendable, Equatable {
 }
 
 /// Why a timeline has an entry at an instant; an instant keeps the union of its reasons.
-public struct EntryReasons: OptionSet, Sendable, Hashable {
+public struct EntryReasons: OptionSet, Sendable, Hashable, Codable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
@@ -45,7 +45,7 @@ public struct EntryReasons: OptionSet, Sendable, Hashable {
 }
 
 /// What a widget shows from `date` until `nextChange`; every value holds for that whole interval.
-public struct TimelineEntry: Sendable, Equatable {
+public struct TimelineEntry: Sendable, Equatable, Codable {
     public var date: Int64
     public var reasons: EntryReasons
     /// The local calendar day of `date`: it may last 23 or 25 hours, or start at 01:00.
@@ -64,7 +64,7 @@ public struct TimelineEntry: Sendable, Equatable {
     public var contentHash: String { TimelineJSON.contentHash(of: self) }
 }
 
-public struct TaskCounts: Sendable, Equatable, Hashable {
+public struct TaskCounts: Sendable, Equatable, Hashable, Codable {
     /// Open tasks in scope.
     public var open: Int
     /// Open and due at or before the entry's date.
@@ -80,7 +80,7 @@ public struct TaskCounts: Sendable, Equatable, Hashable {
 }
 
 /// One of the tasks an entry shows, with what is true of it during the entry.
-public struct TopTask: Sendable, Equatable, Hashable {
+public struct TopTask: Sendable, Equatable, Hashable, Codable {
     public var id: UUID
     public var title: String
     public var listName: String?
@@ -92,8 +92,8 @@ public struct TopTask: Sendable, Equatable, Hashable {
     public var dueLabel: String?
 }
 
-public struct HabitSummary: Sendable, Equatable, Hashable {
-    public struct Item: Sendable, Equatable, Hashable {
+public struct HabitSummary: Sendable, Equatable, Hashable, Codable {
+    public struct Item: Sendable, Equatable, Hashable, Codable {
         public var name: String
         public var icon: String
         public var colorHex: String
@@ -107,7 +107,7 @@ public struct HabitSummary: Sendable, Equatable, Hashable {
 }
 
 /// How much the entry matters, for a consumer that picks among widgets (like WidgetKit's relevance).
-public struct Relevance: Sendable, Equatable, Hashable {
+public struct Relevance: Sendable, Equatable, Hashable, Codable {
     /// 10 per overdue task plus 1 per task due today.
     public var score: Int
     /// Seconds until the next change.

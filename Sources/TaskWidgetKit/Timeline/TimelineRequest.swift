@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The widget sizes of SPEC §7; each shows a different number of tasks.
-public enum WidgetFamily: String, Sendable, CaseIterable {
+public enum WidgetFamily: String, Sendable, Codable, CaseIterable {
     case small
     case medium
     case large

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import TaskWidgetKit
-import TaskWidgetRender
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,22 +41,22 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let renderer = try widget.renderer()
+        let spec = try widget.spec()
         let store = try context.storeForReading()
-        let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope, family: renderer.family)
-        let pixels = "\(renderer.size.width * renderer.scale)x\(renderer.size.height * renderer.scale)"
+        let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope, family: spec.family)
+        let drawing = try RenderPlugin(spec: spec)
         if let output {
             let entry = try TimelineProvider().currentEntry(for: request, from: store)
-            try AtomicFile.write(renderer.png(for: entry, timeZone: context.timeZone), to: URL(fileURLWithPath: output))
-            context.logger.debug("wrote a \(pixels) PNG", metadata: ["path": "\(output)"])
+            try AtomicFile.write(drawing.png(for: entry, timeZone: context.timeZone), to: URL(fileURLWithPath: output))
+            context.logger.debug("wrote a \(spec.pixels) PNG", metadata: ["path": "\(output)"])
         } else if let outDir {
             let timeline = try TimelineProvider().timeline(for: request, from: store)
             let showsProgress = isatty(STDERR_FILENO) == 1
-            let written = try renderer.renderTimeline(timeline, into: URL(fileURLWithPath: outDir)) { done, total in
+            let written = try drawing.renderTimeline(timeline, into: URL(fileURLWithPath: outDir)) { done, total in
                 if showsProgress { FileHandle.standardError.write(Data("\rRendering entry \(done) of \(total)…".utf8)) }
             }
             if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-            context.logger.debug("wrote \(written) \(pixels) PNGs and index.json", metadata: ["folder": "\(outDir)"])
+            context.logger.debug("wrote \(written) \(spec.pixels) PNGs and index.json", metadata: ["folder": "\(outDir)"])
         }
     }
 }

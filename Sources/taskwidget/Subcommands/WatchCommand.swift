@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TaskWidgetKit
-import TaskWidgetRender
 import TaskWidgetWatch
 
 struct WatchCommand: ParsableCommand {
@@ -51,10 +50,10 @@ struct WatchCommand: ParsableCommand {
         var outputs: [any EntryOutput] = []
         var widgetFamily: WidgetFamily?
         if let renderDir {
-            let widgetRenderer = try widget.renderer()
-            let file = try Self.folder(renderDir).appendingPathComponent(WidgetFileOutput.fileName(for: widgetRenderer))
-            outputs.append(WidgetFileOutput(renderer: widgetRenderer, file: file))
-            widgetFamily = widgetRenderer.family
+            let spec = try widget.spec()
+            let file = try Self.folder(renderDir).appendingPathComponent(spec.fileName)
+            outputs.append(WidgetFileOutput(drawing: try RenderPlugin(spec: spec), file: file))
+            widgetFamily = spec.family
         }
         let follower = StoreFollower(
             location: context.location, timeZone: context.timeZone, scope: scope.scope, family: widgetFamily, logger: context.logger)

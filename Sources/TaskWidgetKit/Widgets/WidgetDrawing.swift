@@ -1,10 +1,15 @@
 public import Foundation
-public import TaskWidgetKit
 
-extension WidgetRenderer {
-    /// The schema name of `index.json`.
-    public static let indexSchema = "taskwidget.render-index/1"
+/// Draws timeline entries as PNG widgets of one ``WidgetImageSpec``. TaskWidgetRender's
+/// `WidgetRenderer` draws with Cairo and Pango in this process; ``RenderPlugin`` loads it on demand,
+/// so that commands which draw nothing don't pay for loading Cairo.
+public protocol WidgetDrawing {
+    var spec: WidgetImageSpec { get }
+    /// The PNG of `entry`; `timeZone` gives the day shown in the header.
+    func png(for entry: TimelineEntry, timeZone: TimeZone) throws -> Data
+}
 
+extension WidgetDrawing {
     /// Renders a whole timeline into `folder` (SPEC §7): one PNG `entry-EPOCH.png` per entry whose
     /// image differs from the previous entry's (entries that look the same share a file), then
     /// `index.json` mapping every entry date to its file. Each file is written atomically and the
@@ -14,7 +19,7 @@ extension WidgetRenderer {
     ///
     /// ```swift
     /// let timeline = try TimelineProvider().timeline(for: request, from: store)
-    /// try renderer.renderTimeline(timeline, into: URL(fileURLWithPath: "output/timeline"))
+    /// try drawing.renderTimeline(timeline, into: URL(fileURLWithPath: "output/timeline"))
     /// ```
     @discardableResult
     public func renderTimeline(_ timeline: Timeline, into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
@@ -24,7 +29,7 @@ extension WidgetRenderer {
         var previous: (entry: TimelineEntry, png: Data, file: String)?
         for (index, entry) in timeline.entries.enumerated() {
             defer { progress(index + 1, timeline.entries.count) }
-            if let previous, Self.drawsTheSame(entry, as: previous.entry) {
+            if let previous, WidgetImageSpec.drawsTheSame(entry, as: previous.entry) {
                 files.append(previous.file)
                 continue
             }
@@ -40,11 +45,11 @@ extension WidgetRenderer {
             previous = (entry, png, file)
         }
         let index = JSONValue.object([
-            ("schema", .string(Self.indexSchema)),
-            ("family", .string(family.rawValue)),
-            ("size", .string(size.description)),
-            ("scale", .int(Int64(scale))),
-            ("theme", .string(theme.rawValue)),
+            ("schema", .string(WidgetImageSpec.renderIndexSchema)),
+            ("family", .string(spec.family.rawValue)),
+            ("size", .string(spec.size.description)),
+            ("scale", .int(Int64(spec.scale))),
+            ("theme", .string(spec.theme.rawValue)),
             ("timeZone", .string(zone.identifier)),
             ("entries", .array(zip(timeline.entries, files).map { entry, file in
                 .object([

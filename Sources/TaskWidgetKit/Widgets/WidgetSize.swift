@@ -1,12 +1,10 @@
-public import TaskWidgetKit
-
 /// A widget's canvas in points; the image is `width × scale` by `height × scale` pixels exactly.
 ///
 /// ```swift
 /// let panel = try WidgetSize(parsing: "800x480")  // a dashboard or e-ink panel
 /// WidgetSize(.medium)                               // 364 × 170
 /// ```
-public struct WidgetSize: Sendable, Equatable, CustomStringConvertible {
+public struct WidgetSize: Sendable, Equatable, Codable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 

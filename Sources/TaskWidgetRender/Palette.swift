@@ -1,18 +1,7 @@
 import Foundation
+import TaskWidgetKit
 
-/// The looks of a PNG widget (SPEC §7).
-///
-/// ```swift
-/// let renderer = WidgetRenderer(family: .medium, scale: 2, theme: .dark)
-/// ```
-public enum WidgetTheme: String, CaseIterable, Sendable {
-    /// Dark text on a white card.
-    case light
-    /// Light text on a near-black card.
-    case dark
-    /// Pure black on white, text without antialiasing: for 1-bit e-ink panels.
-    case mono
-
+extension WidgetTheme {
     /// The colors of this theme. Every text color meets WCAG AA (4.5:1) on ``Palette/background``.
     var palette: Palette {
         switch self {
