@@ -130,25 +130,33 @@ import Testing
         #expect(try fixture.fetchInt("SELECT count(*) FROM grdb_migrations WHERE identifier = 'v99'") == 1)
     }
 
-    @Test func aStoreWithoutTheIndexMigrationsIsReadAsItIsAndUpgradedByTheNextWriter() throws {
+    @Test func aStoreOfTheFirstReleaseIsReadAsItIsAndUpgradedByTheNextWriter() throws {
         let fixture = try TemporaryStore()
         _ = try fixture.store.addTask(NewTask(title: "keep me", dueDate: Self.now), now: Self.now)
-        // A store written by the first release: v1 only, without the later indexes.
+        // A store written by the first release: v1 only, without the later indexes and counts.
         let queue = try DatabaseQueue(path: fixture.path)
         try queue.write { db in
-            try db.execute(sql: "DROP INDEX task_open_in_order; DROP INDEX task_open_by_state; DELETE FROM grdb_migrations WHERE identifier != 'v1'")
+            try db.execute(
+                sql: """
+                    DROP INDEX task_open_in_order; DROP INDEX task_open_by_state; DROP TABLE openTaskCount;
+                    DROP TRIGGER openTaskCount_insert; DROP TRIGGER openTaskCount_delete; DROP TRIGGER openTaskCount_update;
+                    DELETE FROM grdb_migrations WHERE identifier != 'v1'
+                    """)
         }
         try queue.close()
         try fixture.close()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
 
         let reader = try fixture.reopen(mode: .readOnly)
-        #expect(try reader.timelineSnapshot(for: TimelineRequest(now: Self.now, timeZone: .gmt)).leadingTasks.map(\.task.title) == ["keep me"])
+        let snapshot = try reader.timelineSnapshot(for: TimelineRequest(now: Self.now.addingTimeInterval(1), timeZone: .gmt))
+        #expect(snapshot.leadingTasks.map(\.task.title) == ["keep me"])
+        #expect(snapshot.openCount == 1 && snapshot.overdueAtStart == 1)
         try reader.database.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.path)) == bytes)
 
         try fixture.reopen(mode: .readWrite).database.close()
         #expect(try fixture.fetchInt("SELECT count(*) FROM sqlite_master WHERE name IN ('task_open_in_order', 'task_open_by_state')") == 2)
+        #expect(try fixture.fetchInt("SELECT sum(count) FROM openTaskCount") == 1)
     }
 
     // MARK: - Setup of a read-write store
@@ -225,6 +233,20 @@ import Testing
 
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == past)
+    }
+
+    /// A big write is checkpointed into the store and the -wal emptied, so that the next reader to
+    /// open the store alone doesn't first read megabytes of -wal; small writes leave it be.
+    @Test func aWriteThatGrowsTheWALPastItsLimitEmptiesIt() throws {
+        let fixture = try TemporaryStore()
+        let walSize = { (try FileManager.default.attributesOfItem(atPath: fixture.path + "-wal")[.size] as? Int) ?? -1 }
+        _ = try fixture.store.addTask(NewTask(title: "small"), now: Self.now)
+        #expect(try walSize() > 0 && walSize() <= TaskStore.walLimit)
+        let export = RandomStore.make(seed: 7, now: Int64(Self.now.timeIntervalSince1970), zone: .gmt, taskCount: 8000...8000)
+        try fixture.store.importing(export, source: "big.json")
+        #expect(try walSize() == 0)
+        let reader = try fixture.reopen(mode: .readOnly)
+        #expect(try reader.tasks(in: .all, includeCompleted: true).count == 8001)
     }
 
     @Test func writingThroughAReadOnlyStoreThrowsAndChangesNothing() throws {

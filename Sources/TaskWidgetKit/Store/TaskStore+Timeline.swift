@@ -15,22 +15,21 @@ extension TaskStore {
             if case .list(let name) = scope { list = try NameLookup.find(name, in: allLists, named: \.name, kind: "list") }
             let listFilter: String
             var arguments: StatementArguments = []
+            let listKey: String?  // the scope's openTaskCount.listKey
             switch scope {
-            case .all: listFilter = ""
-            case .inbox: listFilter = " AND listID IS NULL"
+            case .all:
+                listFilter = ""
+                listKey = nil
+            case .inbox:
+                listFilter = " AND listID IS NULL"
+                listKey = ""
             case .list:
                 listFilter = " AND listID = ?"
-                arguments = [list!.id.uuidString.lowercased()]
+                listKey = list!.id.uuidString.lowercased()
+                arguments = [listKey]
             }
             let open = "isCompleted = 0" + listFilter
-            // Counted in SQL over the covering index; only the due dates near now come to Swift.
-            let counts = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) AS open, coalesce(sum(listID IS NULL), 0) AS inbox,
-                        coalesce(sum(dueDate < ?), 0) AS overdue FROM task WHERE \(open)
-                    """,
-                arguments: [window.lowerBound] + arguments)!
+            let counts = try openTaskCounts(db, open: open, arguments: arguments, listKey: listKey, overdueBefore: window.lowerBound)
             let dueDates = try Int64.fetchAll(
                 db, sql: "SELECT dueDate FROM task WHERE \(open) AND dueDate BETWEEN ? AND ? ORDER BY dueDate",
                 arguments: arguments + [window.lowerBound, window.upperBound])
@@ -57,12 +56,41 @@ extension TaskStore {
             for record in records { habitRecords[record.habitID, default: [:]][record.day] = record.status }
             return TimelineSnapshot(
                 scopeTitle: TimelineSnapshot.title(of: scope, list: list),
-                openCount: counts["open"], inboxCount: counts["inbox"], overdueAtStart: counts["overdue"],
+                openCount: counts.open, inboxCount: counts.inbox, overdueAtStart: counts.overdue,
                 upcomingDueDates: dueDates, completionDates: completions,
                 leadingTasks: candidates.sorted(by: TopOrder.precedes).prefix(topLimit).map {
                     ListedTask(task: $0, list: $0.listID.flatMap { lists[$0] })
                 },
                 habits: habits, habitRecords: habitRecords)
         }
+    }
+
+    /// Open tasks in scope (`open` filters them, with `arguments`; `listKey` names them in
+    /// `openTaskCount`), those in no list, and those due before `instant` (Unix ms). From
+    /// `openTaskCount`: the buckets wholly before the instant, plus the tasks of its own bucket
+    /// that fall due before it. A store without that table is counted over the open-task index.
+    private func openTaskCounts(
+        _ db: Database, open: String, arguments: StatementArguments, listKey: String?, overdueBefore instant: Int64
+    ) throws -> (open: Int, inbox: Int, overdue: Int) {
+        guard keepsOpenTaskCounts else {
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*), coalesce(sum(listID IS NULL), 0), coalesce(sum(dueDate < ?), 0) FROM task WHERE \(open)
+                    """,
+                arguments: [instant] + arguments)!
+            return (row[0], row[1], row[2])
+        }
+        let bucket = instant >> 26
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT coalesce(sum(count), 0), coalesce(sum(CASE WHEN listKey = '' THEN count END), 0),
+                    coalesce(sum(CASE WHEN dueBucket < ? THEN count END), 0)
+                    + (SELECT count(*) FROM task WHERE \(open) AND dueDate >= ? AND dueDate < ?)
+                FROM openTaskCount\(listKey == nil ? "" : " WHERE listKey = ?")
+                """,
+            arguments: [bucket] + arguments + [bucket << 26, instant] + (listKey.map { [$0] } ?? []))!
+        return (row[0], row[1], row[2])
     }
 }

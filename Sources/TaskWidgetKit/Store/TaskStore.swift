@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Glibc
 public import Logging
 
 /// The user's tasks, lists and habits in one SQLite file (SPEC §3).
@@ -21,12 +22,16 @@ public final class TaskStore: Sendable {
     public let path: String
     public let mode: AccessMode
     let database: any DatabaseWriter
+    /// Whether the store keeps the open-task counts (migration v3); a store no writer has upgraded
+    /// yet is counted by scanning its open tasks.
+    let keepsOpenTaskCounts: Bool
     let logger: Logger
 
-    private init(path: String, mode: AccessMode, database: any DatabaseWriter, logger: Logger) {
+    private init(path: String, mode: AccessMode, database: any DatabaseWriter, keepsOpenTaskCounts: Bool, logger: Logger) {
         self.path = path
         self.mode = mode
         self.database = database
+        self.keepsOpenTaskCounts = keepsOpenTaskCounts
         self.logger = logger
     }
 
@@ -49,6 +54,7 @@ public final class TaskStore: Sendable {
         }
         do {
             let database: any DatabaseWriter
+            var keepsOpenTaskCounts = true
             switch mode {
             case .readWrite:
                 // Refuse a foreign or newer database before anything can write to it.
@@ -56,6 +62,8 @@ public final class TaskStore: Sendable {
                     var readOnly = configuration
                     readOnly.readonly = true
                     try checkSchema(DatabaseQueue(path: readOnlyURI(path), configuration: readOnly), path: path, allowEmpty: true)
+                } else if !FileManager.default.fileExists(atPath: path) {
+                    try createComplete(at: path, configuration: configuration)
                 }
                 database = try DatabasePool(path: path, configuration: configuration)
                 // Every acknowledged write reaches the disk (seed NFR6: zero data loss). GRDB sets
@@ -65,10 +73,13 @@ public final class TaskStore: Sendable {
             case .readOnly:
                 // One read-only connection: the cheapest open for a status bar.
                 database = try DatabaseQueue(path: readOnlyURI(path), configuration: configuration)
-                try checkSchema(database, path: path)
+                keepsOpenTaskCounts = try checkSchema(database, path: path).contains(Migrations.openTaskCounts)
             }
             logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)"])
-            return TaskStore(path: path, mode: mode, database: database, logger: logger)
+            let store = TaskStore(
+                path: path, mode: mode, database: database, keepsOpenTaskCounts: keepsOpenTaskCounts, logger: logger)
+            if mode == .readWrite { store.emptyTheWALIfLarge() }  // after a migration of a big store
+            return store
         } catch {
             throw StoreErrors.map(error, path: path)
         }
@@ -79,10 +90,30 @@ public final class TaskStore: Sendable {
         guard mode == .readWrite else {
             throw TaskWidgetError(.usage, "the store was opened read-only")
         }
+        let result: T
         do {
-            return try database.write(body)
+            result = try database.write(body)
         } catch {
             throw StoreErrors.map(error, path: path)
+        }
+        emptyTheWALIfLarge()
+        return result
+    }
+
+    /// A `-wal` file larger than this is copied into the store and emptied after a write.
+    static let walLimit = 1 << 20
+
+    /// A process that opens the store while no other has it open first reads the whole `-wal` file
+    /// (SQLite's WAL recovery): after an import of 100 000 tasks that took every status line 15 ms.
+    /// So a write that leaves the `-wal` past ``walLimit`` checkpoints it and truncates it. The write
+    /// is already committed: a checkpoint that fails (a reader holds it back) is left for the next one.
+    private func emptyTheWALIfLarge() {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        guard size > Self.walLimit else { return }
+        do {
+            try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        } catch {
+            logger.debug("left the -wal file for later", metadata: ["bytes": "\(size)", "reason": "\(error)"])
         }
     }
 
@@ -160,6 +191,27 @@ public final class TaskStore: Sendable {
         }
     }
 
+    /// Creates a new store with its whole schema beside `path`, then links it into place: a reader
+    /// never finds a store whose migrations are half done (GRDB commits each on its own), and of
+    /// several processes creating the store at once, one links its file and the others use it.
+    private static func createComplete(at path: String, configuration: Configuration) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = path + ".new-\(UUID().uuidString)"
+        defer { unlink(temporary) }
+        // A rollback journal while it is built: no -wal or -shm to clean up; the pool turns WAL on.
+        let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+        try migrate(queue, path: path)
+        try queue.close()
+        guard link(temporary, path) == 0 || errno == EEXIST else {
+            throw TaskWidgetError(.io, "cannot create the store \(path): \(String(cString: strerror(errno))): check the folder")
+        }
+        let descriptor = Glibc.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            Glibc.close(descriptor)
+        }
+    }
+
     /// Brings the schema up to date. Several processes may race to migrate a new store: the loser's
     /// transaction fails and is rolled back, and it then finds the migrations applied.
     private static func migrate(_ database: any DatabaseWriter, path: String) throws {
@@ -173,7 +225,9 @@ public final class TaskStore: Sendable {
     }
 
     /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
-    private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws {
+    /// Returns the migrations the store has.
+    @discardableResult
+    private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws -> Set<String> {
         try database.read { db in
             // One query answers all three questions; only a database without the table asks more.
             let applied: Set<String>
@@ -181,7 +235,7 @@ public final class TaskStore: Sendable {
                 applied = try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
             } catch let error as DatabaseError where error.message?.hasPrefix("no such table") == true {
                 let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-                if tableCount == 0 && allowEmpty { return }
+                if tableCount == 0 && allowEmpty { return [] }
                 throw TaskWidgetError(
                     .data,
                     tableCount == 0
@@ -196,6 +250,7 @@ public final class TaskStore: Sendable {
                 throw TaskWidgetError(
                     .data, "the store \(path) needs an upgrade: run a write command such as `taskwidget list ls`")
             }
+            return applied
         }
     }
 }
