@@ -21,6 +21,9 @@ import Testing
         /// The main file alone (a copy, or what another SQLite program leaves when it closes it);
         /// 0444 in a 0555 folder.
         case readOnlyFileAlone
+        /// The main file alone and writable, but in a 0555 folder: SQLite cannot create the `-wal`
+        /// and `-shm` it would share with writers.
+        case writableFileAloneInAReadOnlyFolder
     }
 
     /// A sandbox whose store is `store/tasks.sqlite` (a folder that can be made read-only) and
@@ -60,14 +63,15 @@ import Testing
         let waybar = try sandbox.succeed(["status", "--format", "waybar", "--store", folders.storePath])
 
         if layout != .readOnlyFileAfterAWriter { try Self.removeWALFiles(folders.storePath) }
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folders.storePath)
+        let fileMode = layout == .writableFileAloneInAReadOnlyFolder ? 0o666 : 0o444
+        try FileManager.default.setAttributes([.posixPermissions: fileMode], ofItemAtPath: folders.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folders.store.path) }
         let before = try Self.fingerprint(folder: folders.store)
 
         // Root ignores permissions, so the commands run as `nobody` (as the current user when that
-        // is not root). A 0444 file binds root too: the current user runs them as well.
-        let asCurrentUserToo = true
+        // is not root). A 0444 file binds root too: there the current user runs them as well.
+        let asCurrentUserToo = layout != .writableFileAloneInAReadOnlyFolder
         for (command, output) in zip(Self.displayCommands, expected) {
             #expect(try shown(command, unprivileged: true) == output, "\(layout) \(command) as nobody")
             if asCurrentUserToo { #expect(try shown(command, unprivileged: false) == output, "\(layout) \(command)") }
