@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// A full disk: one clear line, exit 74, never a crash, and a store that is exactly as it was (or
-/// has the whole write, when the command said it succeeded). A real full disk needs a small file system (see
+/// A full disk, for the store and for the files standard output and error go to: one clear line,
+/// exit 74, never a crash, and a store that is exactly as it was (or has the whole write, when the
+/// command said it succeeded). A real full disk needs a small file system (see
 /// scripts/reliability/run.sh); here the kernel refuses writes past a file size limit instead
 /// (RLIMIT_FSIZE, with SIGXFSZ ignored so that the write fails rather than the process dying).
 @Suite struct FullDiskTests {
@@ -75,6 +76,42 @@ import Testing
         let id = try sandbox.succeed(["add", "Second"]).trimmingCharacters(in: .newlines)
         #expect(try sandbox.succeed(["ls"]).contains("Second") && id.count == 8)
         #expect(try Self.integrity(sandbox.storePath) == "ok")
+    }
+
+    /// `taskwidget export > backup.json` on a full disk must not look like a backup.
+    @Test(arguments: [["export"], ["ls", "--all", "--format", "json"], ["timeline"], ["status", "--format", "waybar"]])
+    func outputToAFullDiskIsAnIOError(command: [String]) throws {
+        let sandbox = try Sandbox.demo()
+        let result = try runInShell(sandbox, "exec \"$@\" > /dev/full", command)
+        #expect(result.status == 74, "\(command): \(result.status) \(result.stderr)")
+        #expect(result.stderrLines.count == 1, "\(command): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("taskwidget: cannot write to standard output: "), "\(command): \(result.stderr)")
+        // A short output is written at the end, so the system's reason is at hand.
+        if command.first == "status" { #expect(result.stderr.hasSuffix(": No space left on device\n"), "\(result.stderr)") }
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    /// When the error message itself cannot be written, the exit status still says what happened.
+    @Test(arguments: ["2>/dev/full", "2>&-"])
+    func anUnwritableStandardErrorKeepsTheExitStatus(redirection: String) throws {
+        let sandbox = try Sandbox.demo()
+        for (command, status) in [(["done", "zzzz"], 64), (["ls", "--store", sandbox.folder.appendingPathComponent("missing").path], 74)] {
+            let result = try runInShell(sandbox, "exec \"$@\" \(redirection)", command)
+            #expect(result.status == Int32(status), "\(command) \(redirection): \(result.status)")
+        }
+        let status = try runInShell(sandbox, "exec \"$@\" \(redirection)", ["status", "--format", "waybar", "--list", "Nope"])
+        #expect(status.status == 0 && status.stdout.contains("\"class\":\"error\""), "\(status.status) \(status.stdout)")
+    }
+
+    @Test func importFromAnUnreadableStandardInputIsAnIOError() throws {
+        let sandbox = try Sandbox.demo()
+        let before = try sandbox.succeed(["export"])
+        for redirection in ["< /", "<&-"] {
+            let result = try runInShell(sandbox, "exec \"$@\" \(redirection)", ["import", "-"])
+            #expect(result.status == 74, "\(redirection): \(result.status) \(result.stderr)")
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: cannot read"), "\(result.stderr)")
+        }
+        #expect(try sandbox.succeed(["export"]) == before)
     }
 
     /// An export document with `tasks` new tasks (fixed ids, so the same file every run).
