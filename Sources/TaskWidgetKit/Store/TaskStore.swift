@@ -46,6 +46,10 @@ public final class TaskStore: Sendable {
             var persist: CInt = 1
             let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            // But empty it then (with a size limit, the last connection truncates the checkpointed
+            // -wal): the next process rebuilds its index from every frame still valid in a kept
+            // -wal, never starts it over, and each write made it grow (25 KB a task, for ever).
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
         }
         do {
             let database: any DatabaseWriter
