@@ -155,11 +155,13 @@ import Testing
         var random = SeededRandom(seed: seed)
         let kills = Int(ProcessInfo.processInfo.environment["TASKWIDGET_KILLS"] ?? "") ?? 20
         let sandbox = try Sandbox.demo()
-        // How long a write lasts here, to spread the kills over the whole of one.
-        let started = ContinuousClock.now
-        let timing = try StreamingProcess(sandbox.arguments(["add", "Timing"]), environment: sandbox.environment)
-        #expect(timing.waitForExit() == 0)
-        let span = max(ContinuousClock.now - started, .milliseconds(20))
+        // How long a write lasts here (the longest of three), to spread the kills over the whole of one.
+        let span = try (0..<3).map { _ in
+            let started = ContinuousClock.now
+            let timing = try StreamingProcess(sandbox.arguments(["add", "Timing"]), environment: sandbox.environment)
+            #expect(timing.waitForExit() == 0)
+            return ContinuousClock.now - started
+        }.max() ?? .milliseconds(100)
 
         var writes = WriterExpectations()
         var killedRunning = 0
@@ -170,8 +172,9 @@ import Testing
                 operation = try .importing(300, into: file, using: &random)
             }
             let process = try StreamingProcess(sandbox.arguments(operation.arguments), environment: sandbox.environment)
-            let delay = Double(span.components.attoseconds / 1_000_000_000_000 + span.components.seconds * 1_000_000) * 1.3
-            usleep(UInt32(Double.random(in: 0..<delay, using: &random)))
+            // From a fifth of a write (the process starting takes about that) to a fifth past its end.
+            let microseconds = Double(span.components.attoseconds / 1_000_000_000_000 + span.components.seconds * 1_000_000)
+            usleep(UInt32(Double.random(in: microseconds * 0.2..<microseconds * 1.2, using: &random)))
             process.send(SIGKILL)
             let status = process.waitForExit()
             var stdout = ""
@@ -188,7 +191,8 @@ import Testing
         try sandbox.succeed(["add", "After the kills"])
         print("""
             kills (seed \(seed)): \(kills) writers killed at random moments over \(span): \(killedRunning) while running; \
-            \(writes.attempted) writes attempted, \(writes.acknowledged) acknowledged, \(writes.acknowledged - check.lost) present
+            \(writes.attempted) writes attempted, \(writes.acknowledged) acknowledged, \(writes.acknowledged - check.lost) present; \
+            \(writes.landedWithoutAcknowledgement(in: export)) adds killed between their commit and their id
             """)
     }
 
@@ -250,6 +254,7 @@ struct WriterExpectations: Sendable {
     private(set) var attempted = 0
     private(set) var acknowledged = 0
     private(set) var acknowledgedAdds = 0
+    private var unacknowledgedAdds: [String] = []
 
     /// Adds half of the time (always while it has no task), else completes or edits one of its tasks.
     /// Titles carry what each host escapes (`& < > " % #`).
@@ -275,7 +280,8 @@ struct WriterExpectations: Sendable {
         if isAcknowledged { acknowledged += 1 }
         switch operation.kind {
         case .add:
-            // An add that was not acknowledged has no id to check (it may or may not have landed).
+            // An add that was not acknowledged has no id to check: it may or may not have landed.
+            if !isAcknowledged, let title = operation.title { unacknowledgedAdds.append(title) }
             guard isAcknowledged, let title = operation.title else { return }
             let id = String(stdout.prefix(8))
             titles[id] = [title]
@@ -290,6 +296,12 @@ struct WriterExpectations: Sendable {
             imports.append((operation.importedIDs, isAcknowledged))
             if isAcknowledged { acknowledgedAdds += operation.importedIDs.count }
         }
+    }
+
+    /// Adds killed after their commit, before they printed the id (the title is in the store).
+    func landedWithoutAcknowledgement(in store: StoreContents) -> Int {
+        let titles = Set(store.tasks.map(\.title))
+        return unacknowledgedAdds.filter(titles.contains).count
     }
 
     /// What the store does not show of the acknowledged writes (and any import found in part),
