@@ -155,13 +155,14 @@ import Testing
         var random = SeededRandom(seed: seed)
         let kills = Int(ProcessInfo.processInfo.environment["TASKWIDGET_KILLS"] ?? "") ?? 20
         let sandbox = try Sandbox.demo()
-        // How long a write lasts here (the longest of three), to spread the kills over the whole of one.
-        let span = try (0..<3).map { _ in
-            let started = ContinuousClock.now
-            let timing = try StreamingProcess(sandbox.arguments(["add", "Timing"]), environment: sandbox.environment)
-            #expect(timing.waitForExit() == 0)
-            return ContinuousClock.now - started
-        }.max() ?? .milliseconds(100)
+        // How long a write lasts here, to spread the kills over the whole of one: measured once,
+        // then shortened each time a write ends before its kill and lengthened when the kill lands,
+        // since the machine's load (the rest of the suite) changes it as the test runs.
+        let started = ContinuousClock.now
+        let timing = try StreamingProcess(sandbox.arguments(["add", "Timing"]), environment: sandbox.environment)
+        #expect(timing.waitForExit() == 0)
+        let measured = ContinuousClock.now - started
+        var span = Double(measured.components.seconds) * 1e6 + Double(measured.components.attoseconds) / 1e12
 
         var writes = WriterExpectations()
         var killedRunning = 0
@@ -173,24 +174,30 @@ import Testing
             }
             let process = try StreamingProcess(sandbox.arguments(operation.arguments), environment: sandbox.environment)
             // From a fifth of a write (the process starting takes about that) to a fifth past its end.
-            let microseconds = Double(span.components.attoseconds / 1_000_000_000_000 + span.components.seconds * 1_000_000)
-            usleep(UInt32(Double.random(in: microseconds * 0.2..<microseconds * 1.2, using: &random)))
+            usleep(UInt32(Double.random(in: span * 0.2..<span * 1.2, using: &random)))
             process.send(SIGKILL)
             let status = process.waitForExit()
             var stdout = ""
             while let line = process.nextLine(within: .seconds(1)) { stdout += line + "\n" }
-            if status == 128 + SIGKILL { killedRunning += 1 }
+            if status == 128 + SIGKILL {
+                killedRunning += 1
+                span *= 1.15
+            } else {
+                span *= 0.7
+            }
             let acknowledged = operation.isAcknowledged(by: stdout)
             #expect(status == 128 + SIGKILL || (status == 0 && acknowledged), "seed \(seed): \(operation.arguments) ended with \(status ?? -1): \(stdout) \(process.stderrText)")
             writes.record(operation, acknowledged: acknowledged, stdout: stdout)
         }
+        // Kills that all came after the write would test nothing.
+        #expect(killedRunning >= kills / 4, "seed \(seed): only \(killedRunning) of \(kills) kills came while the writer ran")
         #expect(try Self.integrity(sandbox.storePath) == "ok", "seed \(seed)")
         let export = try StoreContents(sandbox)
         let check = writes.check(in: export)
         #expect(check.problems.isEmpty, "seed \(seed): \(check.problems)")
         try sandbox.succeed(["add", "After the kills"])
         print("""
-            kills (seed \(seed)): \(kills) writers killed at random moments over \(span): \(killedRunning) while running; \
+            kills (seed \(seed)): \(kills) writers killed at random moments (a write took \(measured) at first): \(killedRunning) while running; \
             \(writes.attempted) writes attempted, \(writes.acknowledged) acknowledged, \(writes.acknowledged - check.lost) present; \
             \(writes.landedWithoutAcknowledgement(in: export)) adds killed between their commit and their id
             """)
