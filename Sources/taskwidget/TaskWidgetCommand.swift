@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+// glibc's own module, for `stdout`: through Glibc, Swift 6 refuses C globals it cannot prove safe.
+@preconcurrency import SwiftGlibc
 import TaskWidgetKit
 
 @main
@@ -37,6 +39,7 @@ struct TaskWidgetCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            try flushStandardOutput()
         } catch let error as TaskWidgetError {
             fail(error.message, status: error.kind.exitStatus)
         } catch {
@@ -61,9 +64,24 @@ struct TaskWidgetCommand: ParsableCommand {
     }
 
     private static func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("taskwidget: \(message)\n".utf8))
+        writeToStandardError("taskwidget: \(message)\n")
         Foundation.exit(status)
     }
+
+    /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a
+    /// closed descriptor) must not end in success, or `export > backup.json` looks like a backup.
+    private static func flushStandardOutput() throws {
+        let flushed = fflush(stdout) == 0
+        let reason = flushed ? "a write failed" : String(cString: strerror(errno))
+        guard !flushed || ferror(stdout) != 0 else { return }
+        throw TaskWidgetError(.io, "cannot write to standard output: \(reason)")
+    }
+}
+
+/// Writes to standard error; a closed or full standard error is ignored (the exit status still
+/// tells), where `FileHandle.write(_:)` would crash the process.
+func writeToStandardError(_ text: String) {
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
 }
 
 extension String {

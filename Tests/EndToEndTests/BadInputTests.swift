@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GRDB
 import Testing
 
@@ -121,13 +122,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
     }
 
-    @Test(arguments: ["garbage", "foreign", "newer", "folder", "empty"])
+    /// Every command that opens the store (watch is run apart). `{png}` and `{import}` stand for
+    /// files in the sandbox: a widget render would write, and a valid (empty) export.
+    static let storeReaders: [[String]] = [
+        ["ls"], ["export"], ["timeline"], ["status"], ["list", "ls"], ["habit", "ls"], ["render", "-o", "{png}"],
+    ]
+    static let storeWriters: [[String]] = [
+        ["add", "New"], ["done", "abcd"], ["edit", "abcd", "--title", "Renamed"], ["rm", "abcd"], ["list", "add", "Work"],
+        ["habit", "check", "Walk"], ["import", "{import}"], ["demo"],
+    ]
+
+    /// What can be at the store's path instead of a store: each refused by readers and writers
+    /// with one line and its exit status, no crash, no hang (a FIFO blocks whoever opens it to
+    /// read), and the thing at the path (and the folder around it) left exactly as it was.
+    @Test(.timeLimit(.minutes(2)), arguments: ["garbage", "foreign", "newer", "folder", "empty", "halfTruncated", "fifo", "symlinkLoop"])
     func unusableStoreFilesAreRefusedAndLeftAlone(kind: String) throws {
         let sandbox = try Sandbox()
+        let store = URL(fileURLWithPath: sandbox.storePath)
         let expectedStatus: Int32
         switch kind {
         case "garbage":
-            try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: URL(fileURLWithPath: sandbox.storePath))
+            try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: store)
             expectedStatus = 65
         case "foreign":
             try DatabaseQueue(path: sandbox.storePath).write { try $0.execute(sql: "CREATE TABLE foo(x); INSERT INTO foo VALUES (1)") }
@@ -139,6 +154,21 @@ import Testing
         case "folder":
             try FileManager.default.createDirectory(atPath: sandbox.storePath, withIntermediateDirectories: false)
             expectedStatus = 74
+        case "halfTruncated":
+            // A store whose pages all live in the main file (no -wal to make up for it), cut in half.
+            try sandbox.succeed(["demo"])
+            try ReadOnlyStoreTests.removeWALFiles(sandbox.storePath)
+            let bytes = try Data(contentsOf: store)
+            try bytes.prefix(bytes.count / 2).write(to: store)
+            expectedStatus = 65
+        case "fifo":
+            #expect(mkfifo(sandbox.storePath, 0o644) == 0)
+            expectedStatus = 74
+        case "symlinkLoop":
+            let other = sandbox.folder.appendingPathComponent("other.sqlite").path
+            try FileManager.default.createSymbolicLink(atPath: sandbox.storePath, withDestinationPath: other)
+            try FileManager.default.createSymbolicLink(atPath: other, withDestinationPath: sandbox.storePath)
+            expectedStatus = 74
         default:
             // A zero-byte file is a new store to a writer, and an empty one to a reader.
             #expect(FileManager.default.createFile(atPath: sandbox.storePath, contents: Data()))
@@ -146,14 +176,30 @@ import Testing
             try sandbox.succeed(["add", "Pay rent"])
             return
         }
+        let importFile = sandbox.folder.appendingPathComponent("empty-export.json")
+        try Data(#"{"schema": "taskwidget.export/1", "lists": [], "tasks": [], "habits": []}"#.utf8).write(to: importFile)
+        let png = sandbox.folder.appendingPathComponent("widget.png").path
         let before = Self.snapshot(sandbox.storePath)
-        for command in [["add", "New"], ["ls"], ["export"], ["done", "abcd"], ["list", "add", "Work"]] {
-            let result = try sandbox.run(command)
-            #expect(result.status == expectedStatus, "\(command): \(result.stderr)")
-            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "))
-            #expect(!result.stderr.contains("Fatal error"))
+        let files = try Self.files(in: sandbox.folder)
+
+        for command in Self.storeReaders + Self.storeWriters {
+            let arguments = command.map { $0 == "{png}" ? png : $0 == "{import}" ? importFile.path : $0 }
+            let result = try Self.runWithDeadline(sandbox, arguments)
+            #expect(result.status == expectedStatus, "\(kind) \(command): \(result.status) \(result.stderr)")
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(kind) \(command): \(result.stderr)")
+            // status prints its error line for a bar even in the text format; nothing else prints.
+            #expect(result.stdout.isEmpty == (command != ["status"]), "\(kind) \(command): \(result.stdout)")
         }
-        #expect(Self.snapshot(sandbox.storePath) == before)
+        let bar = try Self.runWithDeadline(sandbox, ["status", "--format", "waybar"])
+        #expect(bar.status == 0 && bar.stdout.contains(#""class":"error""#) && bar.stderrLines.count == 1, "\(kind): \(bar.stdout)")
+        // watch shows the error line and waits for a usable store.
+        let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", "text"]), environment: sandbox.environment)
+        #expect(watch.nextLine()?.hasPrefix("⚠ taskwidget: ") == true, "\(kind): \(watch.stderrText)")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+
+        #expect(Self.snapshot(sandbox.storePath) == before, "\(kind)")
+        #expect(try Self.files(in: sandbox.folder) == files, "\(kind)")
     }
 
     // MARK: - Helpers
@@ -176,10 +222,28 @@ import Testing
         #expect(integrity == "ok", sourceLocation: sourceLocation)
     }
 
-    /// The file's bytes and modification time, or what is at the path if it is not a file.
+    /// The file's bytes and modification time, or what is at the path if it is not a file (never
+    /// opened then: a FIFO would block).
     static func snapshot(_ path: String) -> String {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let data = FileManager.default.contents(atPath: path) ?? Data()
-        return "\(attributes?[.type] ?? "none") \(attributes?[.modificationDate] ?? "-") \(data.hashValue) \(data.count)"
+        let type = attributes?[.type] as? FileAttributeType
+        let data = type == .typeRegular ? FileManager.default.contents(atPath: path) ?? Data() : Data()
+        return "\(type?.rawValue ?? "none") \(attributes?[.modificationDate] ?? "-") \(data.hashValue) \(data.count)"
+    }
+
+    /// The names in the folder, but the `-wal` and `-shm` SQLite's readers make beside a WAL
+    /// database (the store file itself is compared by `snapshot`).
+    static func files(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted()
+    }
+
+    /// Runs `taskwidget ARGUMENTS` but gives up (and fails the test) if it does not end within 20 s.
+    static func runWithDeadline(_ sandbox: borrowing Sandbox, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
+        let process = try StreamingProcess(sandbox.arguments(arguments), environment: sandbox.environment)
+        let status = process.waitForExit(within: .seconds(20))
+        #expect(status != nil, "taskwidget \(arguments.joined(separator: " ")) hangs", sourceLocation: sourceLocation)
+        var output = ""
+        while let line = process.nextLine(within: .seconds(1)) { output += line + "\n" }
+        return RunResult(status: status ?? -1, stdout: output, stderr: process.stderrText)
     }
 }

@@ -1,39 +1,136 @@
 import Foundation
+import GRDB
+import Glibc
 import Testing
 
 /// Display commands never change the store, and work on a store nobody may write.
 @Suite struct ReadOnlyStoreTests {
-    static let displayCommands: [[String]] = [["ls"], ["ls", "--all", "--format", "json"], ["export"], ["list", "ls"], ["habit", "ls"]]
+    /// Every display command of SPEC §3 but watch (see `watchFirstLine`). `{png}` stands for a
+    /// new file in a folder outside the store's: what render writes is compared, not its stdout.
+    static let displayCommands: [[String]] = [
+        ["ls"], ["ls", "--all", "--format", "json"], ["export"], ["list", "ls"], ["habit", "ls"],
+        ["timeline"], ["timeline", "--format", "text", "--list", "Home"],
+        ["status", "--format", "waybar"], ["status", "--format", "tmux", "--inbox"],
+        ["render", "--family", "small", "-o", "{png}"],
+    ]
 
-    @Test func displayCommandsWorkOnAReadOnlyFileAndLeaveItUntouched() throws {
-        let sandbox = try Sandbox()
-        try sandbox.succeed(["demo"])
-        let expected = try Self.displayCommands.map { try sandbox.succeed($0) }
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.storePath)
-        let before = try Self.fingerprint(sandbox.storePath)
-        let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted()
-        // As root permissions do not bind, so also run as `nobody` in a folder it cannot write.
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: sandbox.folder.path)
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path) }
-
-        for (command, output) in zip(Self.displayCommands, expected) {
-            #expect(try sandbox.succeed(command) == output)
-            let unprivileged = try Sandbox.asUnprivilegedUser(command + ["--store", sandbox.storePath, "--now", sandbox.now, "--tz", sandbox.timeZone])
-            #expect(unprivileged.status == 0, "\(command): \(unprivileged.stderr)")
-            #expect(unprivileged.stdout == output)
-        }
-        #expect(try Self.fingerprint(sandbox.storePath) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == files)
+    /// How the store lies on disk when the display commands run.
+    enum Layout: String, CaseIterable, Sendable {
+        /// As taskwidget's writers leave it (`-wal` and `-shm` kept); the file 0444 in a 0555 folder.
+        case readOnlyFileAfterAWriter
+        /// The main file alone (a copy, or what another SQLite program leaves when it closes it);
+        /// 0444 in a 0555 folder.
+        case readOnlyFileAlone
+        /// The main file alone and writable, but in a 0555 folder: SQLite cannot create the `-wal`
+        /// and `-shm` it would share with writers.
+        case writableFileAloneInAReadOnlyFolder
     }
 
-    @Test func readingAfterAWriterCreatesNoFile() throws {
+    /// A sandbox whose store is `store/tasks.sqlite` (a folder that can be made read-only) and
+    /// whose `out/` folder anyone may write (for render and watch --render-dir as `nobody`).
+    struct Folders {
+        let store: URL
+        let out: URL
+        var storePath: String { store.appendingPathComponent("tasks.sqlite").path }
+
+        init(_ sandbox: borrowing Sandbox) throws {
+            store = sandbox.folder.appendingPathComponent("store")
+            out = sandbox.folder.appendingPathComponent("out")
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: out.path)
+        }
+    }
+
+    @Test(arguments: Layout.allCases)
+    func displayCommandsWorkWhenNothingMayBeWrittenAndChangeNothing(layout: Layout) throws {
         let sandbox = try Sandbox()
-        try sandbox.succeed(["add", "Pay rent"])
-        let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted()
-        let before = try Self.fingerprint(sandbox.storePath)
-        for command in Self.displayCommands { try sandbox.succeed(command) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == files)
-        #expect(try Self.fingerprint(sandbox.storePath) == before)
+        let folders = try Folders(sandbox)
+        try sandbox.succeed(["demo", "--store", folders.storePath])
+        var runs = 0
+        /// What a display command shows (stdout, or the PNG it wrote), as the current user or `nobody`.
+        func shown(_ command: [String], unprivileged: Bool) throws -> Data {
+            runs += 1
+            let png = folders.out.appendingPathComponent("widget-\(runs).png").path
+            let arguments = command.map { $0 == "{png}" ? png : $0 } + ["--store", folders.storePath]
+            let result = unprivileged
+                ? try Sandbox.asUnprivilegedUser(arguments + ["--now", sandbox.now, "--tz", sandbox.timeZone])
+                : try sandbox.run(arguments)
+            #expect(result.status == 0, "\(layout) \(command)\(unprivileged ? " as nobody" : ""): \(result.stderr)")
+            return command.contains("{png}") ? (FileManager.default.contents(atPath: png) ?? Data()) : Data(result.stdout.utf8)
+        }
+        let expected = try Self.displayCommands.map { try shown($0, unprivileged: false) }
+        let waybar = try sandbox.succeed(["status", "--format", "waybar", "--store", folders.storePath])
+
+        if layout != .readOnlyFileAfterAWriter { try Self.removeWALFiles(folders.storePath) }
+        let fileMode = layout == .writableFileAloneInAReadOnlyFolder ? 0o666 : 0o444
+        try FileManager.default.setAttributes([.posixPermissions: fileMode], ofItemAtPath: folders.storePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folders.store.path) }
+        let before = try Self.fingerprint(folder: folders.store)
+
+        // Root ignores permissions, so the commands run as `nobody` (as the current user when that
+        // is not root). A 0444 file binds root too: there the current user runs them as well.
+        let asCurrentUserToo = layout != .writableFileAloneInAReadOnlyFolder
+        for (command, output) in zip(Self.displayCommands, expected) {
+            #expect(try shown(command, unprivileged: true) == output, "\(layout) \(command) as nobody")
+            if asCurrentUserToo { #expect(try shown(command, unprivileged: false) == output, "\(layout) \(command)") }
+        }
+        for unprivileged in asCurrentUserToo ? [true, false] : [true] {
+            let renderDir = folders.out.appendingPathComponent("watch-\(unprivileged)")
+            try FileManager.default.createDirectory(at: renderDir, withIntermediateDirectories: false)
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: renderDir.path)
+            let arguments = [
+                "watch", "--format", "waybar", "--render-dir", renderDir.path, "--family", "small",
+                "--store", folders.storePath, "--now", sandbox.now, "--tz", sandbox.timeZone,
+            ]
+            let watch = unprivileged
+                ? try Sandbox.streamingAsUnprivilegedUser(arguments)
+                : try StreamingProcess(arguments, environment: sandbox.environment)
+            #expect(watch.nextLine().map { $0 + "\n" } == waybar, "\(layout) watch: \(watch.stderrText)")
+            #expect(FileManager.default.fileExists(atPath: renderDir.appendingPathComponent("small.png").path))
+            watch.send(SIGTERM)
+            #expect(watch.waitForExit() == 0)
+        }
+        #expect(try Self.fingerprint(folder: folders.store) == before, "\(layout)")
+    }
+
+    /// After a writer the `-wal` and `-shm` are kept, so readers find them and create nothing.
+    @Test func readingAfterAWriterCreatesNoFileAndChangesNone() throws {
+        let sandbox = try Sandbox()
+        let folders = try Folders(sandbox)
+        try sandbox.succeed(["demo", "--store", folders.storePath])
+        try sandbox.succeed(["add", "Pay rent", "--store", folders.storePath])
+        let before = try Self.fingerprint(folder: folders.store)
+        #expect(before.keys.sorted() == ["tasks.sqlite", "tasks.sqlite-shm", "tasks.sqlite-wal"])
+        for command in Self.displayCommands {
+            let png = folders.out.appendingPathComponent("widget.png").path
+            try sandbox.succeed(command.map { $0 == "{png}" ? png : $0 } + ["--store", folders.storePath])
+        }
+        let watch = try StreamingProcess(
+            sandbox.arguments(["watch", "--format", "json", "--store", folders.storePath]), environment: sandbox.environment)
+        #expect(watch.nextLine() != nil)
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+        #expect(try Self.fingerprint(folder: folders.store) == before)
+    }
+
+    /// A copied store (the main file alone) in a folder readers may write: SQLite's readers create
+    /// the empty `-wal` and the `-shm` they share with writers, as a writer would; the store itself
+    /// (its bytes and modification time) is never touched.
+    @Test func aCopiedStoreKeepsItsBytesAndGetsOnlyAnEmptyWAL() throws {
+        let sandbox = try Sandbox()
+        let folders = try Folders(sandbox)
+        try sandbox.succeed(["demo", "--store", folders.storePath])
+        try Self.removeWALFiles(folders.storePath)
+        let before = try Self.fingerprint(folder: folders.store)
+        for command in Self.displayCommands where !command.contains("{png}") {
+            try sandbox.succeed(command + ["--store", folders.storePath])
+        }
+        var after = try Self.fingerprint(folder: folders.store)
+        #expect(after.removeValue(forKey: "tasks.sqlite-wal")?.hasPrefix("0 ") == true)
+        #expect(after.removeValue(forKey: "tasks.sqlite-shm") != nil)
+        #expect(after == before)
     }
 
     @Test func exportThenImportIntoAnEmptyStoreGivesTheSameExport() throws {
@@ -60,10 +157,33 @@ import Testing
         #expect(try piped.succeed(["export"]) == exported)
     }
 
+    // MARK: - Helpers
+
+    /// Checkpoints the store and removes its `-wal` and `-shm`: the main file alone holds it all.
+    static func removeWALFiles(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
     static func fingerprint(_ path: String) throws -> String {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return "\(data.count) \(data.hashValue) \(modified)"
+    }
+
+    /// Every file of the folder by name: its size, bytes and modification time. The `-shm` only
+    /// counts as present: it is SQLite's shared memory, which every reader of a WAL database writes
+    /// (its read mark, and the index rebuilt when the first connection opens).
+    static func fingerprint(folder: URL) throws -> [String: String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        return try Dictionary(uniqueKeysWithValues: names.map { name in
+            let path = folder.appendingPathComponent(name).path
+            return (name, name.hasSuffix("-shm") ? "present" : try fingerprint(path))
+        })
     }
 }

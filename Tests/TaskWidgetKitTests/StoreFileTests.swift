@@ -184,6 +184,26 @@ import Testing
         #expect(try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     }
 
+    /// Every write command opens the store, writes once and closes it, keeping the `-wal` for
+    /// readers. That kept `-wal` must not grow with each write: its old frames, still valid, were
+    /// taken back as unsaved by the next opener's recovery, so every write appended (27 KB a
+    /// task), costing disk and every reader the time to recover it.
+    @Test func theKeptWALDoesNotGrowWithEveryWritingSession() throws {
+        let fixture = try TemporaryStore()
+        try fixture.close()
+        var sizes: [Int] = []
+        for index in 0..<40 {
+            // As a command does: the store is released when it is done, not closed by hand.
+            _ = try fixture.reopen(mode: .readWrite)
+                .addTask(NewTask(title: "task \(index)", listName: index.isMultiple(of: 3) ? "Home" : nil), now: Self.now)
+            sizes.append(try FileManager.default.attributesOfItem(atPath: fixture.path + "-wal")[.size] as? Int ?? -1)
+        }
+        #expect(sizes.allSatisfy { $0 >= 0 && $0 <= 65_536 }, "-wal sizes after each session: \(sizes)")
+        let reader = try fixture.reopen(mode: .readOnly)
+        #expect(try reader.tasks(in: .all, includeCompleted: true).count == 40)
+        #expect(try fixture.fetchInt("SELECT count(*) FROM task") == 40)
+    }
+
     @Test func aReadOnlyStoreSeesWhatTheWriterCommitted() throws {
         let fixture = try TemporaryStore()
         let reader = try fixture.reopen(mode: .readOnly)

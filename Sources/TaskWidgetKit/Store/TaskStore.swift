@@ -51,6 +51,10 @@ public final class TaskStore: Sendable {
             var persist: CInt = 1
             let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            // But empty it then (with a size limit, the last connection truncates the checkpointed
+            // -wal): the next process rebuilds its index from every frame still valid in a kept
+            // -wal, never starts it over, and each write made it grow (25 KB a task, for ever).
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
         }
         do {
             let database: any DatabaseWriter
@@ -132,14 +136,19 @@ public final class TaskStore: Sendable {
         try read { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
     }
 
-    /// The path to open read-only. SQLite readers of a WAL database normally share the `-shm` file
-    /// with writers; but a file nobody may write (mode 0444) cannot have one initialized, so when it
-    /// also has no `-wal` (nothing is pending outside the main file) it is opened as immutable.
+    /// The path to open read-only. SQLite readers of a WAL database normally share the `-wal` and
+    /// `-shm` files with writers, creating them when missing; but beside a file nobody may write
+    /// (mode 0444), or in a folder we may not write, they cannot be created. So when there is no
+    /// `-wal` (nothing is pending outside the main file) and it could not be created, the file is
+    /// opened as immutable rather than refused.
     private static func readOnlyURI(_ path: String) -> String {
         var status = stat()
         guard stat(path, &status) == 0 else { return path }
+        guard !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
         let isWritable = access(path, W_OK) == 0 && status.st_mode & 0o222 != 0
-        guard !isWritable, !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
+        let folder = (path as NSString).deletingLastPathComponent
+        let isFolderWritable = access(folder.isEmpty ? "." : folder, W_OK) == 0
+        guard !isWritable || !isFolderWritable else { return path }
         let escaped = path.replacingOccurrences(of: "%", with: "%25")
             .replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
         return "file:\(escaped)?immutable=1"

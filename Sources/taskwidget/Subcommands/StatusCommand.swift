@@ -33,7 +33,7 @@ struct StatusCommand: ParsableCommand {
             // A bar must never show garbage: print a valid error line, and the error on stderr.
             print(StatusRenderer.errorLine(format: line.format, message: error.message))
             guard line.format.isBar else { throw error }
-            FileHandle.standardError.write(Data("taskwidget: \(error.message)\n".utf8))
+            writeToStandardError("taskwidget: \(error.message)\n")
         }
     }
 }

@@ -28,7 +28,7 @@ struct Add: ParsableCommand {
             reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: list)
         let (task, createdList) = try context.storeForWriting().addTask(newTask, now: context.now)
         if let createdList {
-            FileHandle.standardError.write(Data("taskwidget: created the list “\(createdList.name)”\n".utf8))
+            writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
         print(task.id.shortID)
     }

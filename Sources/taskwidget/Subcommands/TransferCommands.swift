@@ -11,7 +11,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let data = try options.context().storeForReading().export().jsonData()
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        print(String(decoding: data, as: UTF8.self))
     }
 }
 
@@ -33,7 +33,7 @@ struct Import: ParsableCommand {
         let context = try options.context()
         let data: Data
         do {
-            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+            data = file == "-" ? try FileHandle.standardInput.readToEnd() ?? Data() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw TaskWidgetError(.io, "cannot read \(file): check that it exists and is readable")
         }

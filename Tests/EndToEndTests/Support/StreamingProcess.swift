@@ -13,7 +13,8 @@ final class StreamingProcess {
     private(set) var stderrText = ""
     private var exitStatus: Int32?
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Starts `EXECUTABLE ARGUMENTS` (by default the built `taskwidget`).
+    init(_ arguments: [String], environment: [String: String], executable: String = Sandbox.binary.path) throws {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
         guard pipe(&output) == 0, pipe(&errors) == 0 else { throw POSIXError(.EMFILE) }
@@ -25,11 +26,11 @@ final class StreamingProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        let argv = ([Sandbox.binary.path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, Sandbox.binary.path, &actions, nil, argv, envp)
+        let code = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(output[1])
         close(errors[1])
         guard code == 0 else {

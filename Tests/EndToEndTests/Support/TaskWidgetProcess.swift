@@ -108,10 +108,21 @@ extension Sandbox {
     /// Runs the binary as `nobody` when the tests run as root (file permissions do not bind root);
     /// as the current user otherwise.
     static func asUnprivilegedUser(_ arguments: [String]) throws -> RunResult {
-        let environment = ["TZ": "UTC", "HOME": "/nonexistent", "LC_ALL": "C"]
-        guard getuid() == 0 else { return try execute(binary.path, arguments, environment: environment) }
-        return try execute(
-            "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", binary.path] + arguments,
-            environment: environment)
+        let command = unprivileged(arguments)
+        return try execute(command.executable, command.arguments, environment: unprivilegedEnvironment)
+    }
+
+    /// A long-running binary (watch) as `nobody` when the tests run as root, else as the current user.
+    static func streamingAsUnprivilegedUser(_ arguments: [String]) throws -> StreamingProcess {
+        let command = unprivileged(arguments)
+        return try StreamingProcess(command.arguments, environment: unprivilegedEnvironment, executable: command.executable)
+    }
+
+    static let unprivilegedEnvironment = ["TZ": "UTC", "HOME": "/nonexistent", "LC_ALL": "C"]
+
+    /// `setpriv` execs the binary, so the process it starts is taskwidget itself (signals reach it).
+    private static func unprivileged(_ arguments: [String]) -> (executable: String, arguments: [String]) {
+        guard getuid() == 0 else { return (binary.path, arguments) }
+        return ("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", binary.path] + arguments)
     }
 }

@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import Testing
+
+/// A full disk, for the store and for the files standard output and error go to: one clear line,
+/// exit 74, never a crash, and a store that is exactly as it was (or has the whole write, when the
+/// command said it succeeded). A real full disk needs a small file system (see
+/// scripts/reliability/run.sh); here the kernel refuses writes past a file size limit instead
+/// (RLIMIT_FSIZE, with SIGXFSZ ignored so that the write fails rather than the process dying).
+@Suite struct FullDiskTests {
+    /// `sh -c SCRIPT` where `"$@"` in the script is `taskwidget ARGUMENTS` on the sandbox's store.
+    func runInShell(_ sandbox: borrowing Sandbox, _ script: String, _ arguments: [String]) throws -> RunResult {
+        try Sandbox.execute(
+            "/bin/sh", ["-c", script, "sh", Sandbox.binary.path] + sandbox.arguments(arguments), environment: sandbox.environment)
+    }
+
+    /// `taskwidget ARGUMENTS` unable to make any file grow past `bytes`.
+    func runWithFileSizeLimit(_ sandbox: borrowing Sandbox, _ bytes: Int, _ arguments: [String]) throws -> RunResult {
+        try runInShell(sandbox, "trap '' XFSZ; exec prlimit --fsize=\(bytes) \"$@\"", arguments)
+    }
+
+    static func integrity(_ path: String) throws -> String? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+    }
+
+    /// A write that cannot grow the store's files fails with one line and exit 74 and changes
+    /// nothing; given room, it succeeds whole. Limits from nothing at all to more than it needs.
+    @Test(arguments: [
+        ["add", "Limited", "--list", "Home", "--due", "tomorrow 9am"],
+        ["import", "{big}"],
+        ["list", "add", "Garden"],
+        ["habit", "check", "Meditate"],
+    ])
+    func aWriteThatCannotGrowTheStoreFailsCleanly(command: [String]) throws {
+        let sandbox = try Sandbox.demo()
+        let big = sandbox.folder.appendingPathComponent("big.json")
+        try Data(Self.exportDocument(tasks: 400).utf8).write(to: big)
+        let arguments = command.map { $0 == "{big}" ? big.path : $0 }
+        // The -wal starts from the beginning after a checkpoint: the write has to grow it.
+        try sandbox.succeed(["add", "Before"])
+        let before = try sandbox.succeed(["export"])
+        var failures = 0
+        var succeeded = false
+        for limit in [0, 1, 4096, 16_384, 65_536, 262_144, 1_048_576, 8_388_608] {
+            let result = try runWithFileSizeLimit(sandbox, limit, arguments)
+            let after = try sandbox.succeed(["export"])
+            #expect(try Self.integrity(sandbox.storePath) == "ok", "\(command) within \(limit) bytes")
+            if result.status == 0 {
+                #expect(after != before, "\(command) within \(limit) bytes said it succeeded but changed nothing")
+                succeeded = true
+                break
+            }
+            failures += 1
+            #expect(result.status == 74, "\(command) within \(limit) bytes: \(result.status) \(result.stderr)")
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(sandbox.storePath) && result.stderr.contains("disk"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(command) within \(limit) bytes printed \(result.stdout)")
+            #expect(after == before, "\(command) within \(limit) bytes failed but changed the store")
+        }
+        #expect(failures > 0, "no limit made \(command) fail")
+        #expect(succeeded, "\(command) failed even with 8 MB of room")
+        // The store is still usable.
+        try sandbox.succeed(["add", "After"])
+    }
+
+    @Test func aNewStoreThatCannotBeWrittenIsAnErrorAndTheNextWriterStartsAfresh() throws {
+        let sandbox = try Sandbox()
+        let result = try runWithFileSizeLimit(sandbox, 1024, ["add", "First"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let id = try sandbox.succeed(["add", "Second"]).trimmingCharacters(in: .newlines)
+        #expect(try sandbox.succeed(["ls"]).contains("Second") && id.count == 8)
+        #expect(try Self.integrity(sandbox.storePath) == "ok")
+    }
+
+    /// `taskwidget export > backup.json` on a full disk must not look like a backup.
+    @Test(arguments: [["export"], ["ls", "--all", "--format", "json"], ["timeline"], ["status", "--format", "waybar"]])
+    func outputToAFullDiskIsAnIOError(command: [String]) throws {
+        let sandbox = try Sandbox.demo()
+        let result = try runInShell(sandbox, "exec \"$@\" > /dev/full", command)
+        #expect(result.status == 74, "\(command): \(result.status) \(result.stderr)")
+        #expect(result.stderrLines.count == 1, "\(command): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("taskwidget: cannot write to standard output: "), "\(command): \(result.stderr)")
+        // A short output is written at the end, so the system's reason is at hand.
+        if command.first == "status" { #expect(result.stderr.hasSuffix(": No space left on device\n"), "\(result.stderr)") }
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    /// When the error message itself cannot be written, the exit status still says what happened.
+    @Test(arguments: ["2>/dev/full", "2>&-"])
+    func anUnwritableStandardErrorKeepsTheExitStatus(redirection: String) throws {
+        let sandbox = try Sandbox.demo()
+        for (command, status) in [(["done", "zzzz"], 64), (["ls", "--store", sandbox.folder.appendingPathComponent("missing").path], 74)] {
+            let result = try runInShell(sandbox, "exec \"$@\" \(redirection)", command)
+            #expect(result.status == Int32(status), "\(command) \(redirection): \(result.status)")
+        }
+        let status = try runInShell(sandbox, "exec \"$@\" \(redirection)", ["status", "--format", "waybar", "--list", "Nope"])
+        #expect(status.status == 0 && status.stdout.contains("\"class\":\"error\""), "\(status.status) \(status.stdout)")
+    }
+
+    @Test func importFromAnUnreadableStandardInputIsAnIOError() throws {
+        let sandbox = try Sandbox.demo()
+        let before = try sandbox.succeed(["export"])
+        for redirection in ["< /", "<&-"] {
+            let result = try runInShell(sandbox, "exec \"$@\" \(redirection)", ["import", "-"])
+            #expect(result.status == 74, "\(redirection): \(result.status) \(result.stderr)")
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: cannot read"), "\(result.stderr)")
+        }
+        #expect(try sandbox.succeed(["export"]) == before)
+    }
+
+    /// An export document with `tasks` new tasks (fixed ids, so the same file every run).
+    static func exportDocument(tasks: Int) -> String {
+        let items = (0..<tasks).map { index in
+            let id = String(format: "B16F%04X-0000-4000-8000-%012X", index, index)
+            return #"{"id": "\#(id)", "title": "Imported task \#(index) with a title long enough to fill pages", "isCompleted": false, "state": "notStarted", "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": \#(index)}"#
+        }
+        return #"{"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": ["# + items.joined(separator: ",\n") + "]}"
+    }
+}
