@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Measures SPEC §9's whole-process targets in one run, on the same generated tasks (1k, 10k, 100k):
-# `taskwidget status --format waybar` against Taskwarrior 2.6's `task +OVERDUE count`, and
-# `taskwidget timeline --format json` at 100k. Prints one table of medians and ratios.
-# Installs hyperfine and taskwarrior when missing. Work files go to ${COMPARE_DIR:-/tmp/taskwidget-compare}.
-# Not yet measured here (issue 7): the render ratios against a C Cairo + Pango program.
+# Measures SPEC §9's targets in one run and prints one table of medians and ratios:
+# - on the same generated tasks (1k, 10k, 100k), `taskwidget status --format waybar` against
+#   Taskwarrior 2.6's `task +OVERDUE count`, and `taskwidget timeline --format json` at 100k;
+# - on the demo store, `taskwidget render --family medium --scale 2 -o FILE` as a whole process
+#   against the C baseline (Benchmarks/cbaseline) writing with Cairo's own PNG writer, and one frame
+#   in a long-running process (the `Render medium @2x` benchmark of Benchmarks/: draw and encode in
+#   memory) against the C baseline's frame loop with the fast libpng writer. Both draw the same image.
+# Installs hyperfine, taskwarrior and gcc when missing. Work files go to ${COMPARE_DIR:-/tmp/taskwidget-compare}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
-TASKWIDGET_PACKAGES+=(hyperfine taskwarrior)
+TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc)
 ensure_dependencies
 swift build -c release >/dev/null
 taskwidget=$PWD/.build/release/taskwidget
@@ -17,8 +20,12 @@ sizes=(1000 10000 100000)
 rm -rf "$work" && mkdir -p "$work"
 export TZ=UTC
 
-median() {  # median seconds of a hyperfine JSON export, in milliseconds
-  python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$1"
+median() {  # median seconds of a hyperfine JSON export (its command number $2, else the first), in milliseconds
+  python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"] * 1000))' "$1" "${2:-0}"
+}
+
+ratio() {  # $1 / $2, as 0.00×
+  python3 -c "print('%.2f×' % ($1 / $2))"
 }
 
 for size in "${sizes[@]}"; do
@@ -37,15 +44,38 @@ done
 hyperfine -N --warmup 3 --runs 20 --export-json "$work/timeline-100000.json" \
   "$taskwidget timeline --format json --store $work/tasks-100000.sqlite --now $now" >/dev/null
 
+echo "Preparing the render comparison…" >&2
+"$taskwidget" demo --store "$work/demo.sqlite" --now $now >/dev/null
+# shellcheck disable=SC2046  # pkg-config's flags are words
+cc -O2 -o "$work/widget" Benchmarks/cbaseline/widget.c $(pkg-config --cflags --libs pangocairo libpng)
+hyperfine -N --warmup 3 --runs 30 --export-json "$work/render.json" \
+  "$taskwidget render --family medium --scale 2 -o $work/ours.png --store $work/demo.sqlite --now $now" \
+  "$work/widget --writer cairo -o $work/c-cairo.png" >/dev/null
+# Per frame: ours from the benchmark (5 warm-up frames, then 3 s of frames), the C loop likewise.
+if ! swift package --package-path Benchmarks benchmark --filter '^Render medium @2x$' --metric wallClock \
+  --time-units nanoseconds --format histogramPercentiles --path stdout --no-progress \
+  >"$work/render-frames.tsv" 2>"$work/benchmarks.log"; then
+  cat "$work/benchmarks.log" >&2
+  exit 1
+fi
+frame_ours=$(awk -F'\t' '$1 == 50 { printf "%.2f", $2 / 1e6 }' "$work/render-frames.tsv")
+frame_c=$("$work/widget" --writer libpng --frames 1000 | awk '{ printf "%.2f", $4 / 1e6 }')
+
 status_1k=$(median "$work/status-1000.json")
-printf '\n| measure | median | target | Taskwarrior (task +OVERDUE count) |\n|---|---|---|---|\n'
+printf '\n| measure | median | target | baseline on the same data |\n|---|---|---|---|\n'
 for size in "${sizes[@]}"; do
   ours=$(median "$work/status-$size.json")
   theirs=$(median "$work/taskwarrior-$size-time.json")
-  ratio=$(python3 -c "print('%.1f' % ($theirs / $ours))")
   target=""
   [ "$size" = 10000 ] && target="≤ 10 ms, ≥ 20× faster"
-  printf '| status --format waybar, %s tasks | %s ms | %s | %s ms, %s× our time |\n' "$size" "$ours" "$target" "$theirs" "$ratio"
+  printf '| status --format waybar, %s tasks | %s ms | %s | Taskwarrior task +OVERDUE count: %s ms, %s our time |\n' \
+    "$size" "$ours" "$target" "$theirs" "$(ratio "$theirs" "$ours")"
 done
-printf '| status at 100k / status at 1k | | ≤ 1.5× | %s |\n' "$(python3 -c "print('%.2f×' % ($(median "$work/status-100000.json") / $status_1k))")"
+printf '| status at 100k / status at 1k | | ≤ 1.5× | %s |\n' "$(ratio "$(median "$work/status-100000.json")" "$status_1k")"
 printf '| timeline --format json, 100000 tasks | %s ms | ≤ 100 ms | |\n' "$(median "$work/timeline-100000.json")"
+render_ours=$(median "$work/render.json" 0)
+render_c=$(median "$work/render.json" 1)
+printf '| render --family medium --scale 2 -o FILE, whole process | %s ms | ≤ 0.7× C | C with Cairo'"'"'s PNG writer: %s ms; ours is %s its time |\n' \
+  "$render_ours" "$render_c" "$(ratio "$render_ours" "$render_c")"
+printf '| render medium @2x, one frame in a long-running process | %s ms | ≤ 1.2× C | C with libpng (no filter, zlib 2): %s ms; ours is %s its time |\n' \
+  "$frame_ours" "$frame_c" "$(ratio "$frame_ours" "$frame_c")"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, golden-file and end-to-end tests (which run the built binary).
+# The benchmarks (Benchmarks/) are built, so that they keep compiling, but not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 ensure_dependencies
 swift build --build-tests
+swift build --package-path Benchmarks
 swift test --skip-build "$@"

@@ -1,0 +1,70 @@
+import Benchmark
+import Foundation
+import TaskWidgetKit
+import TaskWidgetRender
+
+/// The in-process benchmarks of SPEC §9, each doing what one command does after its setup, with
+/// the store made in the setup and ``Fixed/now`` as the clock:
+/// - `Timeline N tasks`: `taskwidget timeline` (snapshot read and every entry, without printing);
+/// - `Store open + status, N tasks`: `taskwidget status` up to the entry (open read-only, read the
+///   snapshot, compute the current entry);
+/// - `Status FORMAT`: one line of a format for the demo store's entry (the default template);
+/// - `Render FAMILY @2x`: one PNG of the demo store's entry (`render -o` without the file write),
+///   the per-frame time that compare.sh sets against the C baseline.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.teardown = { BenchmarkStore.removeAll() }
+    let taskCounts = [1_000, 10_000, 100_000]
+
+    for count in taskCounts {
+        Benchmark("Timeline \(count) tasks") { benchmark, store in
+            let request = TimelineRequest(now: Fixed.now, timeZone: Fixed.timeZone)
+            for _ in benchmark.scaledIterations {
+                blackHole(try TimelineProvider().timeline(for: request, from: store))
+            }
+        } setup: {
+            try BenchmarkStore.open(BenchmarkStore.generated(taskCount: count))
+        }
+    }
+
+    for count in taskCounts {
+        Benchmark("Store open + status, \(count) tasks") { benchmark, location in
+            let request = TimelineRequest(now: Fixed.now, timeZone: Fixed.timeZone)
+            for _ in benchmark.scaledIterations {
+                blackHole(try TimelineProvider().currentEntry(for: request, from: BenchmarkStore.open(location)))
+            }
+        } setup: {
+            try BenchmarkStore.generated(taskCount: count)
+        }
+    }
+
+    for format in StatusFormat.allCases {
+        Benchmark("Status \(format.rawValue)") { benchmark, fixture in
+            for _ in benchmark.scaledIterations {
+                blackHole(try fixture.renderer.line(for: fixture.entry, timeZone: Fixed.timeZone, now: Fixed.now))
+            }
+        } setup: {
+            (
+                renderer: try StatusRenderer(format: format, template: .resolve(format: format, path: nil, environment: [:])),
+                entry: try demoEntry()
+            )
+        }
+    }
+
+    for family in WidgetFamily.allCases {
+        // Frames take milliseconds: a few warm-up frames load the fonts, more frames steady the median.
+        let configuration = Benchmark.Configuration(warmupIterations: 5, maxDuration: .seconds(3))
+        Benchmark("Render \(family.rawValue) @2x", configuration: configuration) { benchmark, fixture in
+            for _ in benchmark.scaledIterations {
+                blackHole(try fixture.renderer.png(for: fixture.entry, timeZone: Fixed.timeZone))
+            }
+        } setup: {
+            (renderer: try WidgetRenderer(family: family, scale: 2), entry: try demoEntry(family: family))
+        }
+    }
+}
+
+/// The demo store's entry for now, as `status` (no family) or `render --family` computes it.
+func demoEntry(family: WidgetFamily? = nil) throws -> TimelineEntry {
+    let request = TimelineRequest(now: Fixed.now, timeZone: Fixed.timeZone, family: family)
+    return try TimelineProvider().currentEntry(for: request, from: BenchmarkStore.open(BenchmarkStore.demo()))
+}
