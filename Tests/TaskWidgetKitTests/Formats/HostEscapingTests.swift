@@ -13,6 +13,10 @@ import Testing
         "line\nbreak", "tab\there", "cr\rlf", "nul\u{0}byte", "del\u{7F}", "esc\u{1B}[31m", "ls\u{2028}ps\u{2029}",
         "nel\u{85}", "bell\u{7}", #"back\slash \u0041 \n"#, "買い物リスト", "دفع الإيجار", "🎉 Party 👩‍👩‍👧", "🇩🇪🇫🇷",
         "e\u{301}", "zero\u{200B}width\u{200D}joiner", "\u{FEFF}bom", "emoji\u{FE0F}",
+        // A prepended mark (U+0600) or a combining one (U+0301) joins a special character into one
+        // `Character`; the host still reads the special character.
+        "\u{600}<b>x\u{600}</b>", "&\u{301}amp;", "<\u{301}i>", "\u{600}%{F#f00}red", "%\u{301}{F-}", "\u{600}#[fg=red]x",
+        "\u{600}#\u{600}#(date)",
     ]
 
     // MARK: plain
@@ -114,6 +118,18 @@ import Testing
             #expect(!Independent.hasLineBreak(escaped))
             #expect(Independent.splitDoubled(escaped, escape: "#", tags: [])?.text == Independent.stripControls(text))
         }
+    }
+
+    /// Regression: the escaping matched whole characters, so a mark joined to `<`, `&`, `%` or `#`
+    /// hid it: `؀<b>` reached Pango as a tag, `؀%{F#f00}` and `؀#[fg=red]` as live formatting.
+    @Test func marksJoinedToSpecialCharactersDoNotHideThem() {
+        #expect(HostEscaping.pango("\u{600}<b>") == "\u{600}&lt;b&gt;")
+        #expect(HostEscaping.pango("&\u{301}") == "&amp;\u{301}")
+        #expect(HostEscaping.pango("\u{600}\"\u{600}'") == "\u{600}&quot;\u{600}&#39;")
+        #expect(HostEscaping.polybar("\u{600}%{F#f00}") == "\u{600}%\u{200B}{F#f00}")
+        #expect(HostEscaping.polybar("%\u{301}") == "%\u{200B}\u{301}")
+        #expect(HostEscaping.tmux("\u{600}#[fg=red]") == "\u{600}##[fg=red]")
+        #expect(StatusFormat.waybar.escape("\u{600}<b>") == "\u{600}&lt;b&gt;")
     }
 
     // MARK: Per format
