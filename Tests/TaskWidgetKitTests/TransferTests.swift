@@ -323,6 +323,33 @@ import Testing
         #expect(InstantFormat.parse(text) == nil)
     }
 
+    /// Regression: `parse` read instants that round or shift out of the four-digit years, which
+    /// `utc` then wrote as `10000-01-01T00:00:00Z` or `-0001-12-31T23:00:00Z`: an export that its
+    /// own import refused. The edges of the range still read.
+    @Test func parseRefusesInstantsOutsideTheFourDigitYears() throws {
+        for text in [
+            "9999-12-31T23:59:59.9995Z", "9999-12-31T23:59:59-00:01", "9999-12-31T23:59:00-23:59",
+            "0000-01-01T00:00:00+00:01", "0000-01-01T00:00:00.000+23:59",
+        ] {
+            #expect(InstantFormat.parse(text) == nil, "\(text)")
+        }
+        for text in ["9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.9994Z", "0000-01-01T00:00:00Z", "0000-01-01T00:00:00-00:01"] {
+            let date = try #require(InstantFormat.parse(text), "\(text)")
+            #expect(InstantFormat.parse(InstantFormat.utc(date)) == date, "\(text)")
+            #expect(InstantFormat.isWritable(date))
+        }
+    }
+
+    @Test func anExportWithAnInstantPastTheYear9999IsRefusedWhole() throws {
+        var document = StoreExport(tasks: [TaskItem(title: "far", createdAt: Self.t0)])
+        let text = String(decoding: try document.jsonData(), as: UTF8.self)
+            .replacingOccurrences(of: InstantFormat.utc(Self.t0), with: "9999-12-31T23:59:59.9999Z")
+        let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "far.json") }
+        #expect(error?.message.contains("tasks[0].createdAt") == true, "\(error?.message ?? "")")
+        document.tasks[0].createdAt = Date(timeIntervalSince1970: 253_402_300_800)
+        #expect(!InstantFormat.isWritable(document.tasks[0].createdAt))
+    }
+
     /// Years 0001…9999 in milliseconds since 1970, before and after it.
     static let milliseconds = Gen.int(in: -62_135_596_800_000...253_402_300_799_999)
     /// Years 1583…9999: after the Gregorian reform, where every calendar agrees.
