@@ -49,6 +49,29 @@ import Testing
         expectError(.usage) { try Validation.title(emoji + "👍") }
     }
 
+    /// Regression: the limit counted characters only, and one character may carry any number of
+    /// combining marks: a 1 MB title of one character was accepted (by `import`; `add` up to the
+    /// 128 KiB a command-line argument may have), and every status line then carried the megabyte.
+    @Test func theLengthLimitAlsoBoundsTheBytes() throws {
+        let limit = Validation.maximumTitleLength * Validation.maximumBytesPerCharacter
+        #expect(limit == 40_000)
+        let zalgo = "a" + String(repeating: "\u{301}", count: 500_000)
+        #expect(zalgo.count == 1)
+        let error = expectError(.usage) { try Validation.title(zalgo) }
+        #expect(error?.message == "the title is 1000001 bytes long in UTF-8: the limit is 40000 bytes")
+        expectError(.usage) { try Validation.listName(zalgo) }
+        expectError(.usage) { try Validation.icon(zalgo) }
+        // Right at the byte limit is fine: 1000 of the longest emoji sequences (35 bytes) fit too.
+        let kiss = "👩🏻‍❤️‍💋‍👨🏼"
+        #expect(kiss.utf8.count == 35)
+        #expect(try Validation.title(String(repeating: kiss, count: 1000)).count == 1000)
+        let exact = "a" + String(repeating: "\u{301}", count: (limit - 1) / 2) + String(repeating: "b", count: (limit - 1) % 2)
+        #expect(exact.utf8.count == limit)
+        #expect(try Validation.title(exact) == exact)
+        expectError(.usage) { try Validation.title(exact + "\u{301}") }
+        #expect(try Validation.icon("👨‍👩‍👧‍👦") == "👨‍👩‍👧‍👦")
+    }
+
     @Test func theNounNamesWhatIsWrong() throws {
         let error = expectError(.usage) { try Validation.title(" ", noun: "habit name") }
         #expect(error?.message.contains("habit name") == true)

@@ -4,9 +4,14 @@ public enum Validation {
     public static let maximumTitleLength = 1000
     /// The longest habit icon accepted, in characters.
     public static let maximumIconLength = 8
+    /// The most UTF-8 bytes a text may take for each character it is allowed: room for the longest
+    /// emoji sequences (35 bytes), not for one "character" built of a million combining marks,
+    /// which a count of characters alone lets through and every status line would then carry.
+    public static let maximumBytesPerCharacter = 40
 
     /// Trims surrounding whitespace and checks a task title: not empty, no control characters or
-    /// line breaks, at most ``maximumTitleLength`` characters.
+    /// line breaks, at most ``maximumTitleLength`` characters and 40 bytes of UTF-8 per character
+    /// of that limit.
     public static func title(_ text: String, noun: String = "title") throws -> String {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else {
@@ -20,6 +25,12 @@ public enum Validation {
             throw TaskWidgetError(
                 .usage,
                 "the \(noun) is \(trimmed.count) characters long: the limit is \(maximumTitleLength)")
+        }
+        let byteLimit = maximumTitleLength * maximumBytesPerCharacter
+        guard trimmed.utf8.count <= byteLimit else {
+            throw TaskWidgetError(
+                .usage,
+                "the \(noun) is \(trimmed.utf8.count) bytes long in UTF-8: the limit is \(byteLimit) bytes")
         }
         return trimmed
     }
@@ -49,6 +60,7 @@ public enum Validation {
     public static func icon(_ text: String) throws -> String {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty, trimmed.count <= maximumIconLength,
+            trimmed.utf8.count <= maximumIconLength * maximumBytesPerCharacter,
             !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak)
         else {
             throw TaskWidgetError(
