@@ -261,6 +261,25 @@ import Testing
         #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
     }
 
+    /// Regression: the error quoted the bad value raw (`Cannot initialize TaskState from invalid
+    /// String value …`, `expected a day as YYYY-MM-DD, found “…”`), so a value with a line break
+    /// gave a two-line error and a 100 KB value a 100 KB line.
+    @Test(arguments: [
+        (#""state": "notStarted""#, "tasks[0].state"), (#""day": "2026-11-22""#, "habits[0].completions[0].day"),
+        (#""status": "done""#, "habits[0].completions[0].status"),
+    ])
+    func aBadValueIsQuotedOnOneShortLine(original: String, field: String) throws {
+        let key = original.prefix(while: { $0 != ":" })
+        for value in [#"line one\nline two\u0000\u2028"#, String(repeating: "x", count: 100_000)] {
+            let text = Self.validDocument.replacingOccurrences(of: original, with: "\(key): \"\(value)\"")
+            let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+            let message = try #require(error?.message)
+            #expect(message.contains(field), "\(message)")
+            #expect(!Independent.hasLineBreak(message) && !message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.debugDescription)")
+            #expect(message.count < 250, "\(message.count) characters")
+        }
+    }
+
     @Test(arguments: ["", "{", "not json", "[]", "null", #"{"schema": "taskwidget.export/1""#])
     func textThatIsNotAnExportIsADataError(text: String) throws {
         let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }

@@ -193,9 +193,12 @@ extension DecodingError {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "\(path(context.codingPath)) has the wrong type"
         case .dataCorrupted(let context):
+            // The description may quote the bad value (Foundation's does for an unknown enum case):
+            // keep the message one short line whatever the file holds.
+            let description = context.debugDescription.removingControlCharacters
             return context.codingPath.isEmpty
                 ? "the JSON is malformed"
-                : "\(path(context.codingPath)): \(context.debugDescription)"
+                : "\(path(context.codingPath)): \(description.count > 100 ? description.prefix(99) + "…" : description)"
         @unknown default:
             return "the document is malformed"
         }
