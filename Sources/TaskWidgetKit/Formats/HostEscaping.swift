@@ -31,9 +31,9 @@ public enum HostEscaping {
 
     /// The inside of a JSON string (without the quotes).
     public static func json(_ text: String) -> String {
-        var quoted = ""
-        JSONValue.writeQuoted(text, to: &quoted)
-        return String(quoted.dropFirst().dropLast())
+        var escaped = ""
+        JSONValue.writeEscaped(text, to: &escaped)
+        return escaped
     }
 
     /// Polybar: a zero-width space after every `%`, so that no `%{…}` formatting tag can come from a
