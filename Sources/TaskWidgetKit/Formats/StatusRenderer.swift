@@ -133,8 +133,12 @@ public struct StatusRenderer: Sendable {
             output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")
             output = HostEscaping.plain(output)
         }
-        return output.trimmingCharacters(in: .whitespaces)
+        // Spaces and tabs only: Foundation's `.whitespaces` holds U+200B, the zero-width space that
+        // follows every `%` of a title in polybar's escaping, and would cut it off a title ending a line.
+        return output.trimmingCharacters(in: Self.layoutSpace)
     }
+
+    private static let layoutSpace = CharacterSet(charactersIn: " \t")
 
     /// The line a bar shows when the store cannot be read: `⚠ taskwidget`, the error as tooltip.
     public static func errorLine(format: StatusFormat, message: String) -> String {

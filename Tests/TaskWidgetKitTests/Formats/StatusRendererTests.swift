@@ -68,6 +68,14 @@ import Testing
         #expect(ampersands.text.hasSuffix(" · &amp;&amp;&amp;&amp;…"))
     }
 
+    /// Regression: the line was trimmed with Foundation's `.whitespaces`, which holds U+200B, so the
+    /// zero-width space that guards a title's last `%` was cut off the end of a polybar line.
+    @Test func aTitleEndingInPercentKeepsItsGuardAtTheEndOfThePolybarLine() throws {
+        let line = try StatusFixture.line(.polybar, try Self.entry(title: "Done 100%"))
+        #expect(line.unicodeScalars.suffix(2).elementsEqual("%\u{200B}".unicodeScalars), "\(line.debugDescription)")
+        #expect(Independent.splitPolybar(line)?.text.hasSuffix("Done 100%") == true)
+    }
+
     // MARK: Class, percentage, i3bar
 
     /// overdue beats due-soon beats ok; no open task is empty.
