@@ -208,13 +208,14 @@ extension WhenParser {
         TaskWidgetError(.usage, "cannot read \(noun) “\(quoted(text))”: use \(forms)")
     }
 
-    /// `text` without control characters or line breaks, cut to 40 characters: to quote in an error.
-    private static func quoted(_ text: String) -> Substring {
+    /// `text` without control characters or line breaks, cut to 40 characters (and 160 bytes): to
+    /// quote in an error.
+    private static func quoted(_ text: String) -> String {
         let hidden: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
         let shown = text.filter { character in
             !character.unicodeScalars.contains { hidden.contains($0.properties.generalCategory) }
         }
-        return shown.prefix(40)
+        return shown.shortened(to: 40, ellipsis: false)
     }
 }
 

@@ -80,10 +80,25 @@ extension String {
     }
 
     /// The text made safe to quote in a one-line error message: control characters dropped,
-    /// at most 40 characters.
+    /// at most 40 characters (see ``shortened(to:ellipsis:)``).
     public var sanitizedForMessage: String {
-        let clean = removingControlCharacters
-        return clean.count > 40 ? clean.prefix(39) + "…" : clean
+        removingControlCharacters.shortened(to: 40)
+    }
+
+    /// At most `limit` characters, the last one `…` when the text was cut, and at most 4 bytes of
+    /// UTF-8 for each: one character may carry any number of combining marks, and a message must
+    /// stay short whatever it quotes. A character cut by the byte bound loses its last marks.
+    func shortened(to limit: Int, ellipsis: Bool = true) -> String {
+        guard count > limit || utf8.count > 4 * limit else { return self }
+        let kept = ellipsis ? limit - 1 : limit
+        var result = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in String(prefix(kept)).unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= 4 * kept else { break }
+            result.append(scalar)
+        }
+        return String(result) + (ellipsis ? "…" : "")
     }
 
     /// The text without control characters and line or paragraph separators.

@@ -198,7 +198,7 @@ extension DecodingError {
             let description = context.debugDescription.removingControlCharacters
             return context.codingPath.isEmpty
                 ? "the JSON is malformed"
-                : "\(path(context.codingPath)): \(description.count > 100 ? description.prefix(99) + "…" : description)"
+                : "\(path(context.codingPath)): \(description.shortened(to: 100))"
         @unknown default:
             return "the document is malformed"
         }
