@@ -288,6 +288,24 @@ import Testing
 
     @Test func bytesThatAreNotUTF8AreADataError() throws {
         expectError(.data) { try StoreExport.decode(Data([0xFF, 0xFE, 0x7B, 0x00]), source: "backup.json") }
+        // UTF-16, with or without its byte order mark, and UTF-8 with a raw NUL.
+        for data in [Self.validDocument.data(using: .utf16)!, Self.validDocument.data(using: .utf16LittleEndian)!, Data("{\u{0}}".utf8)] {
+            let error = expectError(.data) { try StoreExport.decode(data, source: "backup.json") }
+            #expect(error?.message.hasPrefix("backup.json is not") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    /// Regression: Foundation's JSON decoder stops at 512 levels of nesting, but traps (SIGILL, a
+    /// backtrace) when the 513th `[` is the last byte of the file: `import` of exactly 513 `[`
+    /// crashed. Nesting is now checked first, whatever follows, and brackets in strings do not count.
+    @Test(arguments: [513, 512, 65, 100_000])
+    func deeplyNestedFilesAreRefusedWithoutReachingTheDecoder(depth: Int) throws {
+        for text in [String(repeating: "[", count: depth), String(repeating: "{\"a\":", count: depth)] {
+            let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "deep.json") }
+            #expect(error?.message == "deep.json is not a taskwidget export: arrays and objects are nested more than 64 deep")
+        }
+        let inStrings = Self.validDocument.replacingOccurrences(of: "Pay rent", with: String(repeating: "[{\\\"", count: depth))
+        #expect(try StoreExport.decode(Data(inStrings.utf8), source: "ok.json").tasks[0].title.hasPrefix(#"[{"[{""#))
     }
 
     @Test(arguments: ["taskwidget.export/2", "taskwidget.timeline/1", ""])
