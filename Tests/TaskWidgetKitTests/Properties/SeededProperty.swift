@@ -70,24 +70,25 @@ enum SeededProperty {
         await run(seed: seed, input: input, limit: count * scale, until: nil, body)
     }
 
-    /// Like ``check(count:seed:input:sourceLocation:_:)``, for at most `count` cases or until
-    /// `budget` has passed, whichever comes first: the inputs are the same sequence on every run,
-    /// cut where the time runs out. Returns how many cases ran.
+    /// Like ``check(count:seed:input:sourceLocation:_:)``, for the first `minimum` cases and then
+    /// until `budget` has passed, at most `count`: the inputs are the same sequence on every run,
+    /// cut where the time runs out (never before `minimum`, however slow the machine). Returns how
+    /// many cases ran.
     @discardableResult
     static func explore<Value, Shrink>(
-        count: Int, seed: UInt64, budget: Duration, input: Generator<Value, Shrink>, _ body: (Value) throws -> Void
+        count: Int, minimum: Int, seed: UInt64, budget: Duration, input: Generator<Value, Shrink>, _ body: (Value) throws -> Void
     ) async -> Int {
         let deadline = ContinuousClock.now + budget * scale
-        return await run(seed: seed, input: input, limit: count * scale, until: deadline, body)
+        return await run(seed: seed, input: input, limit: count * scale, minimum: minimum, until: deadline, body)
     }
 
     private static func run<Value, Shrink>(
-        seed: UInt64, input: Generator<Value, Shrink>, limit: Int, until deadline: ContinuousClock.Instant?,
+        seed: UInt64, input: Generator<Value, Shrink>, limit: Int, minimum: Int = 0, until deadline: ContinuousClock.Instant?,
         _ body: (Value) throws -> Void
     ) async -> Int {
         let seed = self.seed(seed)
         var index = 0
-        while index < limit, deadline.map({ ContinuousClock.now < $0 }) ?? true {
+        while index < limit, index < minimum || deadline.map({ ContinuousClock.now < $0 }) ?? true {
             var random = random(seed: seed, index: index)
             let value = input.run(using: &random)
             let label = Case(index: index, seed: seed, value: value).label
