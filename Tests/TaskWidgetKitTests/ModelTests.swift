@@ -49,6 +49,56 @@ import Testing
         expectError(.usage) { try Validation.title(emoji + "👍") }
     }
 
+    /// Regression: the limit counted characters only, and one character may carry any number of
+    /// combining marks: a 1 MB title of one character was accepted (by `import`; `add` up to the
+    /// 128 KiB a command-line argument may have), and every status line then carried the megabyte.
+    @Test func theLengthLimitAlsoBoundsTheBytes() throws {
+        let limit = Validation.maximumTitleLength * Validation.maximumBytesPerCharacter
+        #expect(limit == 40_000)
+        let zalgo = "a" + String(repeating: "\u{301}", count: 500_000)
+        #expect(zalgo.count == 1)
+        let error = expectError(.usage) { try Validation.title(zalgo) }
+        #expect(error?.message == "the title is 1000001 bytes long in UTF-8: the limit is 40000 bytes")
+        expectError(.usage) { try Validation.listName(zalgo) }
+        expectError(.usage) { try Validation.icon(zalgo) }
+        // Right at the byte limit is fine: 1000 of the longest emoji sequences (35 bytes) fit too.
+        let kiss = "👩🏻‍❤️‍💋‍👨🏼"
+        #expect(kiss.utf8.count == 35)
+        #expect(try Validation.title(String(repeating: kiss, count: 1000)).count == 1000)
+        let exact = "a" + String(repeating: "\u{301}", count: (limit - 1) / 2) + String(repeating: "b", count: (limit - 1) % 2)
+        #expect(exact.utf8.count == limit)
+        #expect(try Validation.title(exact) == exact)
+        expectError(.usage) { try Validation.title(exact + "\u{301}") }
+        #expect(try Validation.icon("👨‍👩‍👧‍👦") == "👨‍👩‍👧‍👦")
+    }
+
+    /// Regression: messages quoted at most 40 characters of what the user gave, and one character
+    /// may carry 100 000 combining marks: a 200 KB error line (for a color, a list name, a
+    /// task id, a date, an import file's schema or state).
+    @Test func quotedTextIsShortInBytesToo() throws {
+        let zalgo = "x" + String(repeating: "\u{301}", count: 100_000)
+        #expect(zalgo.sanitizedForMessage.utf8.count <= 160)
+        #expect(("ab" + zalgo).sanitizedForMessage.hasPrefix("ab"))
+        let long = String(repeating: "é", count: 50)
+        #expect(long.sanitizedForMessage == String(repeating: "é", count: 39) + "…")
+        #expect(long.shortened(to: 40, ellipsis: false) == String(repeating: "é", count: 40))
+        let messages = [
+            expectError(.usage) { try Validation.colorHex(zalgo) }?.message,
+            expectError(.usage) { try WhenParser(now: Fixed.instant("2026-11-22T16:27:00Z"), timeZone: Fixed.zone("UTC")).parse(zalgo, for: .due) }?.message,
+            expectError(.usage) { try WhenParser.parseInstant(zalgo, timeZone: Fixed.zone("UTC")) }?.message,
+            expectError(.usage) { try LocalDay.habitDay(zalgo, now: Fixed.instant("2026-11-22T16:27:00Z"), timeZone: Fixed.zone("UTC")) }?.message,
+            expectError(.data) {
+                try StoreExport.decode(Data(#"{"schema": "\#(zalgo)", "lists": [], "tasks": [], "habits": []}"#.utf8), source: "x.json")
+            }?.message,
+            expectError(.data) {
+                try StoreExport.decode(Data(#"{"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": [{"id": "ABCD0000-0000-4000-8000-000000000001", "title": "t", "isCompleted": false, "state": "\#(zalgo)", "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 0}]}"#.utf8), source: "x.json")
+            }?.message,
+        ]
+        for message in messages {
+            #expect(message.map { $0.utf8.count < 600 } == true, "\(message?.utf8.count ?? 0) bytes")
+        }
+    }
+
     @Test func theNounNamesWhatIsWrong() throws {
         let error = expectError(.usage) { try Validation.title(" ", noun: "habit name") }
         #expect(error?.message.contains("habit name") == true)

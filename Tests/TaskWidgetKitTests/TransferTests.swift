@@ -261,6 +261,25 @@ import Testing
         #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
     }
 
+    /// Regression: the error quoted the bad value raw (`Cannot initialize TaskState from invalid
+    /// String value …`, `expected a day as YYYY-MM-DD, found “…”`), so a value with a line break
+    /// gave a two-line error and a 100 KB value a 100 KB line.
+    @Test(arguments: [
+        (#""state": "notStarted""#, "tasks[0].state"), (#""day": "2026-11-22""#, "habits[0].completions[0].day"),
+        (#""status": "done""#, "habits[0].completions[0].status"),
+    ])
+    func aBadValueIsQuotedOnOneShortLine(original: String, field: String) throws {
+        let key = original.prefix(while: { $0 != ":" })
+        for value in [#"line one\nline two\u0000\u2028"#, String(repeating: "x", count: 100_000)] {
+            let text = Self.validDocument.replacingOccurrences(of: original, with: "\(key): \"\(value)\"")
+            let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+            let message = try #require(error?.message)
+            #expect(message.contains(field), "\(message)")
+            #expect(!Independent.hasLineBreak(message) && !message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.debugDescription)")
+            #expect(message.count < 250, "\(message.count) characters")
+        }
+    }
+
     @Test(arguments: ["", "{", "not json", "[]", "null", #"{"schema": "taskwidget.export/1""#])
     func textThatIsNotAnExportIsADataError(text: String) throws {
         let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
@@ -269,6 +288,24 @@ import Testing
 
     @Test func bytesThatAreNotUTF8AreADataError() throws {
         expectError(.data) { try StoreExport.decode(Data([0xFF, 0xFE, 0x7B, 0x00]), source: "backup.json") }
+        // UTF-16, with or without its byte order mark, and UTF-8 with a raw NUL.
+        for data in [Self.validDocument.data(using: .utf16)!, Self.validDocument.data(using: .utf16LittleEndian)!, Data("{\u{0}}".utf8)] {
+            let error = expectError(.data) { try StoreExport.decode(data, source: "backup.json") }
+            #expect(error?.message.hasPrefix("backup.json is not") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    /// Regression: Foundation's JSON decoder stops at 512 levels of nesting, but traps (SIGILL, a
+    /// backtrace) when the 513th `[` is the last byte of the file: `import` of exactly 513 `[`
+    /// crashed. Nesting is now checked first, whatever follows, and brackets in strings do not count.
+    @Test(arguments: [513, 512, 65, 100_000])
+    func deeplyNestedFilesAreRefusedWithoutReachingTheDecoder(depth: Int) throws {
+        for text in [String(repeating: "[", count: depth), String(repeating: "{\"a\":", count: depth)] {
+            let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "deep.json") }
+            #expect(error?.message == "deep.json is not a taskwidget export: arrays and objects are nested more than 64 deep")
+        }
+        let inStrings = Self.validDocument.replacingOccurrences(of: "Pay rent", with: String(repeating: "[{\\\"", count: depth))
+        #expect(try StoreExport.decode(Data(inStrings.utf8), source: "ok.json").tasks[0].title.hasPrefix(#"[{"[{""#))
     }
 
     @Test(arguments: ["taskwidget.export/2", "taskwidget.timeline/1", ""])
@@ -321,6 +358,33 @@ import Testing
     @Test(arguments: ["", "now", "2026-11-23", "2026-11-23T08:00:00", "2026-13-23T08:00:00Z", "2026-11-23T08:00:00+25:00"])
     func parseRefusesWhatIsNotAnInstantWithAnOffset(text: String) throws {
         #expect(InstantFormat.parse(text) == nil)
+    }
+
+    /// Regression: `parse` read instants that round or shift out of the four-digit years, which
+    /// `utc` then wrote as `10000-01-01T00:00:00Z` or `-0001-12-31T23:00:00Z`: an export that its
+    /// own import refused. The edges of the range still read.
+    @Test func parseRefusesInstantsOutsideTheFourDigitYears() throws {
+        for text in [
+            "9999-12-31T23:59:59.9995Z", "9999-12-31T23:59:59-00:01", "9999-12-31T23:59:00-23:59",
+            "0000-01-01T00:00:00+00:01", "0000-01-01T00:00:00.000+23:59",
+        ] {
+            #expect(InstantFormat.parse(text) == nil, "\(text)")
+        }
+        for text in ["9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.9994Z", "0000-01-01T00:00:00Z", "0000-01-01T00:00:00-00:01"] {
+            let date = try #require(InstantFormat.parse(text), "\(text)")
+            #expect(InstantFormat.parse(InstantFormat.utc(date)) == date, "\(text)")
+            #expect(InstantFormat.isWritable(date))
+        }
+    }
+
+    @Test func anExportWithAnInstantPastTheYear9999IsRefusedWhole() throws {
+        var document = StoreExport(tasks: [TaskItem(title: "far", createdAt: Self.t0)])
+        let text = String(decoding: try document.jsonData(), as: UTF8.self)
+            .replacingOccurrences(of: InstantFormat.utc(Self.t0), with: "9999-12-31T23:59:59.9999Z")
+        let error = expectError(.data) { try StoreExport.decode(Data(text.utf8), source: "far.json") }
+        #expect(error?.message.contains("tasks[0].createdAt") == true, "\(error?.message ?? "")")
+        document.tasks[0].createdAt = Date(timeIntervalSince1970: 253_402_300_800)
+        #expect(!InstantFormat.isWritable(document.tasks[0].createdAt))
     }
 
     /// Years 0001…9999 in milliseconds since 1970, before and after it.

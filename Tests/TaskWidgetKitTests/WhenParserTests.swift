@@ -166,6 +166,26 @@ import Testing
         #expect(error?.kind == .usage)
     }
 
+    /// Regression: `in 999999w` (the year 21192) or a last-day time with a western offset was
+    /// stored, and then written by `export` with a five-digit year that `import` refuses.
+    @Test(arguments: ["in 999999w", "+999999 weeks", "9999-12-31T23:59-05:00", "9999-12-31T23:59:30-00:01"])
+    func datesPastTheYear9999AreRefused(text: String) {
+        let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
+        #expect(error?.kind == .usage)
+        #expect(error?.message.contains("0000 to 9999") == true, "\(error?.message ?? "")")
+    }
+
+    @Test func instantsPastTheYear9999AreRefused() throws {
+        let error = #expect(throws: TaskWidgetError.self) {
+            try WhenParser.parseInstant("9999-12-31T23:59:59.5-18:00", timeZone: zone("UTC"))
+        }
+        #expect(error?.kind == .usage)
+        let last = try WhenParser.parseInstant("9999-12-31T23:59:59.999Z", timeZone: zone("UTC"))
+        #expect(InstantFormat.utc(last) == "9999-12-31T23:59:59.999Z")
+        // The largest relative amount within the years is still read.
+        #expect(try sunday.parse("in 999999d", for: .due) > instant("4700-01-01T00:00:00Z"))
+    }
+
     @Test func errorMessageNamesTheAcceptedForms() {
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse("next week", for: .due) }
         #expect(

@@ -54,7 +54,7 @@ public struct WhenParser: Sendable {
         guard let date = resolve(Self.normalized(text), for: purpose) else {
             throw Self.error(reading: text, as: "date", forms: Self.whenForms)
         }
-        return date
+        return try Self.writable(date, reading: text)
     }
 
     /// Parses an ISO 8601 instant for `--now`: `2026-11-22T10:00`, `2026-11-22T10:00:30`, with
@@ -69,12 +69,22 @@ public struct WhenParser: Sendable {
         if let timestamp = Cursor.read(normalizedText, with: { $0.scanTimestamp() }),
             let date = calendar.date(from: timestamp.components)
         {
-            return date.addingTimeInterval(timestamp.fraction)
+            return try writable(date.addingTimeInterval(timestamp.fraction), reading: text)
         }
         if let day = Cursor.read(normalizedText, with: { $0.scanDate() }), let date = calendar.date(from: day) {
-            return date
+            return try writable(date, reading: text)
         }
         throw error(reading: text, as: "instant", forms: instantForms)
+    }
+
+    /// `date` if the store can keep it (``InstantFormat/isWritable(_:)``): `in 999999w`, or
+    /// `9999-12-31T23:59-05:00`, is past the year 9999, which no export could carry.
+    private static func writable(_ date: Date, reading text: String) throws(TaskWidgetError) -> Date {
+        guard InstantFormat.isWritable(date) else {
+            throw TaskWidgetError(
+                .usage, "“\(quoted(text))” is outside the years 0000 to 9999 that taskwidget keeps: give a nearer date")
+        }
+        return date
     }
 
     private static let whenForms =
@@ -195,11 +205,17 @@ extension WhenParser {
     /// The one-line usage error for unreadable `text`, quoted without control characters or line
     /// breaks and cut to 40 characters.
     private static func error(reading text: String, as noun: String, forms: String) -> TaskWidgetError {
+        TaskWidgetError(.usage, "cannot read \(noun) “\(quoted(text))”: use \(forms)")
+    }
+
+    /// `text` without control characters or line breaks, cut to 40 characters (and 160 bytes): to
+    /// quote in an error.
+    private static func quoted(_ text: String) -> String {
         let hidden: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
         let shown = text.filter { character in
             !character.unicodeScalars.contains { hidden.contains($0.properties.generalCategory) }
         }
-        return TaskWidgetError(.usage, "cannot read \(noun) “\(shown.prefix(40))”: use \(forms)")
+        return shown.shortened(to: 40, ellipsis: false)
     }
 }
 

@@ -44,6 +44,7 @@ public struct StatusRenderer: Sendable {
         HostEscaping.registerContentTypes
         self.format = format
         self.source = template.source
+        try Self.checkNesting(of: template)
         do {
             // Every `{{value}}` is escaped for the host by the format's content type.
             self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(format.contentTypeName)}}\n" + template.text)
@@ -51,6 +52,57 @@ public struct StatusRenderer: Sendable {
             throw TaskWidgetError(
                 .usage,
                 "\(template.source):\(error.context.lineNumber - 1):\(error.context.columnNumber): \(Self.describe(error.error)): fix the template")
+        }
+    }
+
+    /// How deep sections (`{{#…}}`, `{{^…}}`, `{{$…}}`, `{{<…}}`) and transforms (`(` in a name) may
+    /// nest. The Mustache parser recurses once per level with a frame of kilobytes, so a template
+    /// nested a few hundred levels deep overflows the stack; a status line needs a handful.
+    public static let maximumNesting = 16
+
+    /// Throws the usage error the parser would have given if it did not crash: where the template
+    /// nests deeper than ``maximumNesting``. Reads tags as the parser does, following set-delimiter
+    /// tags (`{{=<% %>=}}`), and leaves every other mistake to the parser.
+    private static func checkNesting(of template: Template) throws {
+        let characters = Array(template.text)
+        var (open, close): ([Character], [Character]) = (["{", "{"], ["}", "}"])
+        var depth = 0
+        var index = 0
+        func starts(_ delimiter: [Character], at position: Int) -> Bool {
+            position + delimiter.count <= characters.count && characters[position..<position + delimiter.count].elementsEqual(delimiter)
+        }
+        func error(at position: Int, _ problem: String) -> TaskWidgetError {
+            let before = characters[..<position]
+            let line = before.count(where: \.isNewline) + 1
+            let column = position - (before.lastIndex(where: \.isNewline) ?? -1)
+            return TaskWidgetError(.usage, "\(template.source):\(line):\(column): \(problem): fix the template")
+        }
+        while index < characters.count {
+            guard starts(open, at: index) else {
+                index += 1
+                continue
+            }
+            let bodyStart = index + open.count
+            guard let bodyEnd = (bodyStart..<characters.count).first(where: { starts(close, at: $0) }) else { return }
+            let body = characters[bodyStart..<bodyEnd]
+            let next = bodyEnd + close.count
+            switch body.first {
+            case "#", "^", "$", "<": depth += 1
+            case "/": depth = max(0, depth - 1)
+            case "!": break
+            case "=":
+                // `=START END=`: the delimiters of the tags that follow.
+                let delimiters = body.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
+                guard body.count > 2, body.last == "=", delimiters.count == 2 else {
+                    throw error(at: index, "a set-delimiter tag is malformed")
+                }
+                (open, close) = (Array(delimiters[0]), Array(delimiters[1]))
+            default: break
+            }
+            if depth > maximumNesting || (body.first != "!" && body.count(where: { $0 == "(" }) > maximumNesting) {
+                throw error(at: index, "sections or transforms are nested more than \(maximumNesting) deep")
+            }
+            index = next
         }
     }
 
@@ -81,8 +133,12 @@ public struct StatusRenderer: Sendable {
             output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")
             output = HostEscaping.plain(output)
         }
-        return output.trimmingCharacters(in: .whitespaces)
+        // Spaces and tabs only: Foundation's `.whitespaces` holds U+200B, the zero-width space that
+        // follows every `%` of a title in polybar's escaping, and would cut it off a title ending a line.
+        return output.trimmingCharacters(in: Self.layoutSpace)
     }
+
+    private static let layoutSpace = CharacterSet(charactersIn: " \t")
 
     /// The line a bar shows when the store cannot be read: `⚠ taskwidget`, the error as tooltip.
     public static func errorLine(format: StatusFormat, message: String) -> String {

@@ -4,9 +4,14 @@ public enum Validation {
     public static let maximumTitleLength = 1000
     /// The longest habit icon accepted, in characters.
     public static let maximumIconLength = 8
+    /// The most UTF-8 bytes a text may take for each character it is allowed: room for the longest
+    /// emoji sequences (35 bytes), not for one "character" built of a million combining marks,
+    /// which a count of characters alone lets through and every status line would then carry.
+    public static let maximumBytesPerCharacter = 40
 
     /// Trims surrounding whitespace and checks a task title: not empty, no control characters or
-    /// line breaks, at most ``maximumTitleLength`` characters.
+    /// line breaks, at most ``maximumTitleLength`` characters and 40 bytes of UTF-8 per character
+    /// of that limit.
     public static func title(_ text: String, noun: String = "title") throws -> String {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else {
@@ -20,6 +25,12 @@ public enum Validation {
             throw TaskWidgetError(
                 .usage,
                 "the \(noun) is \(trimmed.count) characters long: the limit is \(maximumTitleLength)")
+        }
+        let byteLimit = maximumTitleLength * maximumBytesPerCharacter
+        guard trimmed.utf8.count <= byteLimit else {
+            throw TaskWidgetError(
+                .usage,
+                "the \(noun) is \(trimmed.utf8.count) bytes long in UTF-8: the limit is \(byteLimit) bytes")
         }
         return trimmed
     }
@@ -49,6 +60,7 @@ public enum Validation {
     public static func icon(_ text: String) throws -> String {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty, trimmed.count <= maximumIconLength,
+            trimmed.utf8.count <= maximumIconLength * maximumBytesPerCharacter,
             !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak)
         else {
             throw TaskWidgetError(
@@ -68,10 +80,25 @@ extension String {
     }
 
     /// The text made safe to quote in a one-line error message: control characters dropped,
-    /// at most 40 characters.
+    /// at most 40 characters (see ``shortened(to:ellipsis:)``).
     public var sanitizedForMessage: String {
-        let clean = removingControlCharacters
-        return clean.count > 40 ? clean.prefix(39) + "…" : clean
+        removingControlCharacters.shortened(to: 40)
+    }
+
+    /// At most `limit` characters, the last one `…` when the text was cut, and at most 4 bytes of
+    /// UTF-8 for each: one character may carry any number of combining marks, and a message must
+    /// stay short whatever it quotes. A character cut by the byte bound loses its last marks.
+    func shortened(to limit: Int, ellipsis: Bool = true) -> String {
+        guard count > limit || utf8.count > 4 * limit else { return self }
+        let kept = ellipsis ? limit - 1 : limit
+        var result = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in String(prefix(kept)).unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= 4 * kept else { break }
+            result.append(scalar)
+        }
+        return String(result) + (ellipsis ? "…" : "")
     }
 
     /// The text without control characters and line or paragraph separators.

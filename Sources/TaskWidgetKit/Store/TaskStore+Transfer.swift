@@ -41,8 +41,22 @@ public struct StoreExport: Codable, Sendable, Equatable {
         return try encoder.encode(self)
     }
 
+    /// How deep arrays and objects may nest in an export file (an export nests 5 deep).
+    static let maximumNesting = 64
+
     /// Reads an export; a malformed document is a `.data` error naming the first bad field.
+    ///
+    /// The file must be UTF-8 (what `export` writes) and nest at most ``maximumNesting`` deep,
+    /// checked before Foundation's decoder sees it: that decoder stops at 512 levels, but traps
+    /// (SIGILL) when the 513th `[` is the last byte of its input, and it reads UTF-16 and UTF-32
+    /// files as other bytes than the ones checked here.
     public static func decode(_ data: Data, source: String) throws -> StoreExport {
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw TaskWidgetError(.data, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
+        }
+        if let problem = structureProblem(data) {
+            throw TaskWidgetError(.data, "\(source) is not a taskwidget export: \(problem)")
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -66,6 +80,36 @@ public struct StoreExport: Codable, Sendable, Equatable {
                 .data, "\(source) has schema “\(export.schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)")
         }
         return export
+    }
+
+    /// What no export can hold, read from the bytes (brackets inside strings do not count): a NUL
+    /// byte, which JSON never allows raw, or arrays and objects nested deeper than ``maximumNesting``.
+    static func structureProblem(_ data: Data) -> String? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if byte == 0 { return "the JSON is malformed (a NUL byte)" }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumNesting { return "arrays and objects are nested more than \(maximumNesting) deep" }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
     }
 }
 
@@ -193,9 +237,12 @@ extension DecodingError {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "\(path(context.codingPath)) has the wrong type"
         case .dataCorrupted(let context):
+            // The description may quote the bad value (Foundation's does for an unknown enum case):
+            // keep the message one short line whatever the file holds.
+            let description = context.debugDescription.removingControlCharacters
             return context.codingPath.isEmpty
                 ? "the JSON is malformed"
-                : "\(path(context.codingPath)): \(context.debugDescription)"
+                : "\(path(context.codingPath)): \(description.shortened(to: 100))"
         @unknown default:
             return "the document is malformed"
         }

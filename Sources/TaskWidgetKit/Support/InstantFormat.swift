@@ -5,6 +5,17 @@ public import Foundation
 /// The arithmetic is done here, in the proleptic Gregorian calendar that ISO 8601 uses, rather than
 /// through `Calendar` (which switches to the Julian calendar before 1582, and is slower).
 public enum InstantFormat {
+    /// The instants written with a four-digit year, 0000-01-01T00:00:00Z through
+    /// 9999-12-31T23:59:59.999Z, in whole milliseconds: what ``utc(_:)`` writes and ``parse(_:)``
+    /// reads back. The store keeps only these, so that every export imports again.
+    static let writableMilliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    /// Whether `date`, rounded to milliseconds as the store keeps it, is in the writable range.
+    public static func isWritable(_ date: Date) -> Bool {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        return milliseconds >= Double(writableMilliseconds.lowerBound) && milliseconds <= Double(writableMilliseconds.upperBound)
+    }
+
     public static func utc(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (seconds, fraction) = floorDivision(milliseconds, 1000)
@@ -32,7 +43,9 @@ public enum InstantFormat {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z`, `±HH:MM` or `±HHMM`: what
-    /// ``utc(_:)`` writes and any ISO 8601 instant with an explicit offset. Rounded to milliseconds.
+    /// ``utc(_:)`` writes and any ISO 8601 instant with an explicit offset. Rounded to milliseconds;
+    /// `nil` outside the writable years (`9999-12-31T23:59:59.9999Z` rounds into the year 10000,
+    /// `0000-01-01T00:00:00+01:00` is in the year -1).
     public static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),
@@ -54,7 +67,9 @@ public enum InstantFormat {
         guard let offset = scanner.offset(), scanner.isAtEnd else { return nil }
         let days = daysSinceEpoch(year: Int64(year), month: month, day: day)
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
-        return Date(timeIntervalSince1970: (Double(seconds) * 1000 + milliseconds) / 1000)
+        let total = seconds * 1000 + Int64(milliseconds)
+        guard writableMilliseconds.contains(total) else { return nil }
+        return Date(timeIntervalSince1970: Double(total) / 1000)
     }
 
     /// `2026-11-23T09:00:00` for whole Unix `seconds` (UTC, or local time once an offset is added).

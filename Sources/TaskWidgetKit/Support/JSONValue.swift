@@ -70,6 +70,12 @@ public enum JSONValue: Sendable, Equatable {
     /// break JavaScript consumers); everything else is written as UTF-8.
     static func writeQuoted(_ text: String, to output: inout String) {
         output += "\""
+        writeEscaped(text, to: &output)
+        output += "\""
+    }
+
+    /// The inside of a JSON string: ``writeQuoted(_:to:)`` without the quotes.
+    static func writeEscaped(_ text: String, to output: inout String) {
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
@@ -86,6 +92,5 @@ public enum JSONValue: Sendable, Equatable {
             default: output.unicodeScalars.append(scalar)
             }
         }
-        output += "\""
     }
 }

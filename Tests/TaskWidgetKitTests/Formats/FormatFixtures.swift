@@ -136,17 +136,18 @@ enum Independent {
     static let tmuxTags = ["#[fg=red,bold]", "#[default]", "#[fg=red]"]
 
     /// Problems with `markup` beyond what a parser says: a `&` that starts no entity we emit, or a
-    /// `<` that starts no tag we emit.
+    /// `<` that starts no tag we emit. Read scalar by scalar, as Pango reads bytes: a mark joined to
+    /// a `<` makes one `Character` but leaves the `<` a tag opener.
     static func markupProblems(_ markup: String) -> [String] {
         var problems: [String] = []
-        var rest = Substring(markup)
+        var rest = Substring(markup).unicodeScalars
         while let index = rest.firstIndex(where: { $0 == "&" || $0 == "<" }) {
             let tail = rest[index...]
             let known = tail.first == "&" ? pangoEntities : pangoTags
-            if let match = known.first(where: { tail.hasPrefix($0) }) {
-                rest = tail.dropFirst(match.count)
+            if let match = known.first(where: { tail.starts(with: $0.unicodeScalars) }) {
+                rest = tail.dropFirst(match.unicodeScalars.count)
             } else {
-                problems.append("raw \(tail.first!) at “\(tail.prefix(12))”")
+                problems.append("raw \(tail.first!) at “\(Substring(tail.prefix(12)))”")
                 rest = tail.dropFirst()
             }
         }
@@ -155,27 +156,28 @@ enum Independent {
 
     /// Splits a host line into its own tags and the text between them, reading left to right with
     /// `escape` as the doubled escape character: an odd run of escape characters ends with the
-    /// start of one of `tags`. Returns nil when a run is odd and no known tag follows.
-    static func splitDoubled(_ line: String, escape: Character, tags: [String]) -> (text: String, tags: [String])? {
-        var text = ""
+    /// start of one of `tags`. Returns nil when a run is odd and no known tag follows. Scalar by
+    /// scalar, as the host reads bytes.
+    static func splitDoubled(_ line: String, escape: Unicode.Scalar, tags: [String]) -> (text: String, tags: [String])? {
+        var text = String.UnicodeScalarView()
         var found: [String] = []
-        var rest = Substring(line)
-        while let character = rest.first {
-            guard character == escape else {
-                text.append(character)
+        var rest = Substring(line).unicodeScalars
+        while let scalar = rest.first {
+            guard scalar == escape else {
+                text.append(scalar)
                 rest = rest.dropFirst()
                 continue
             }
             let run = rest.prefix(while: { $0 == escape }).count
-            text += String(repeating: escape, count: run / 2)
+            text.append(contentsOf: repeatElement(escape, count: run / 2))
             rest = rest.dropFirst(run - run % 2)
             if run % 2 == 1 {
-                guard let tag = tags.first(where: { rest.hasPrefix($0) }) else { return nil }
+                guard let tag = tags.first(where: { rest.starts(with: $0.unicodeScalars) }) else { return nil }
                 found.append(tag)
-                rest = rest.dropFirst(tag.count)
+                rest = rest.dropFirst(tag.unicodeScalars.count)
             }
         }
-        return (text, found)
+        return (String(text), found)
     }
 
     /// Splits a polybar line into our own tags and the text between them: a `%` from a title is
@@ -192,9 +194,9 @@ enum Independent {
             } else if rest.unicodeScalars.dropFirst().first == "\u{200B}" {
                 text += "%"
                 rest = Substring(rest.unicodeScalars.dropFirst(2))
-            } else if let tag = tags.first(where: { rest.hasPrefix($0) }) {
+            } else if let tag = tags.first(where: { rest.unicodeScalars.starts(with: $0.unicodeScalars) }) {
                 found.append(tag)
-                rest = rest.dropFirst(tag.count)
+                rest = Substring(rest.unicodeScalars.dropFirst(tag.unicodeScalars.count))
             } else {
                 return nil
             }
@@ -205,13 +207,16 @@ enum Independent {
     /// The tags of a polybar line as polybar 3.6's tag parser finds them (src/tags/parser.cpp: any
     /// `%{` starts a tag that runs to the next `}`; polybar has no `%%` escape).
     static func polybarParsedTags(_ line: String) -> [String] {
+        let scalars = Array(line.unicodeScalars)
         var tags: [String] = []
-        var rest = Substring(line)
-        while let range = rest.range(of: "%{") {
-            let afterOpen = rest[range.upperBound...]
-            guard let close = afterOpen.firstIndex(of: "}") else { break }
-            tags.append("%{" + afterOpen[..<close] + "}")
-            rest = afterOpen[afterOpen.index(after: close)...]
+        var index = 0
+        while index + 1 < scalars.count {
+            if scalars[index] == "%", scalars[index + 1] == "{", let close = scalars[(index + 2)...].firstIndex(of: "}") {
+                tags.append(String(String.UnicodeScalarView(scalars[index...close])))
+                index = close + 1
+            } else {
+                index += 1
+            }
         }
         return tags
     }

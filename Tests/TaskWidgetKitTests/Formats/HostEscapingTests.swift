@@ -13,6 +13,10 @@ import Testing
         "line\nbreak", "tab\there", "cr\rlf", "nul\u{0}byte", "del\u{7F}", "esc\u{1B}[31m", "ls\u{2028}ps\u{2029}",
         "nel\u{85}", "bell\u{7}", #"back\slash \u0041 \n"#, "買い物リスト", "دفع الإيجار", "🎉 Party 👩‍👩‍👧", "🇩🇪🇫🇷",
         "e\u{301}", "zero\u{200B}width\u{200D}joiner", "\u{FEFF}bom", "emoji\u{FE0F}",
+        // A prepended mark (U+0600) or a combining one (U+0301) joins a special character into one
+        // `Character`; the host still reads the special character.
+        "\u{600}<b>x\u{600}</b>", "&\u{301}amp;", "<\u{301}i>", "\u{600}%{F#f00}red", "%\u{301}{F-}", "\u{600}#[fg=red]x",
+        "\u{600}#\u{600}#(date)", "\u{20EE}\u{301}leading marks", "a trailing prepended mark\u{600}",
     ]
 
     // MARK: plain
@@ -114,6 +118,28 @@ import Testing
             #expect(!Independent.hasLineBreak(escaped))
             #expect(Independent.splitDoubled(escaped, escape: "#", tags: [])?.text == Independent.stripControls(text))
         }
+    }
+
+    /// Regression: the escaping matched whole characters, so a mark joined to `<`, `&`, `%` or `#`
+    /// hid it: `؀<b>` reached Pango as a tag, `؀%{F#f00}` and `؀#[fg=red]` as live formatting.
+    @Test func marksJoinedToSpecialCharactersDoNotHideThem() {
+        #expect(HostEscaping.pango("\u{600}<b>") == "\u{600}&lt;b&gt;")
+        #expect(HostEscaping.pango("&\u{301}") == "&amp;\u{301}")
+        #expect(HostEscaping.pango("\u{600}\"\u{600}'") == "\u{600}&quot;\u{600}&#39;")
+        #expect(HostEscaping.polybar("\u{600}%{F#f00}") == "\u{600}%\u{200B}{F#f00}")
+        #expect(HostEscaping.polybar("%\u{301}") == "%\u{200B}\u{301}")
+        #expect(HostEscaping.tmux("\u{600}#[fg=red]") == "\u{600}##[fg=red]")
+        #expect(StatusFormat.waybar.escape("\u{600}<b>") == "\u{600}&lt;b&gt;")
+    }
+
+    /// Regression: the JSON escaping quoted the text, then dropped the first and the last
+    /// `Character`, and with them the combining marks a title starts with (joined to the opening
+    /// quote) and a prepended mark it ends with (joined to the closing one): waybar and i3bar
+    /// showed `x` for `\u{20EE}x`.
+    @Test func jsonKeepsMarksAtEitherEnd() {
+        #expect(HostEscaping.json("\u{20EE}\u{301}x").unicodeScalars.elementsEqual("\u{20EE}\u{301}x".unicodeScalars))
+        #expect(HostEscaping.json("x\u{600}").unicodeScalars.elementsEqual("x\u{600}".unicodeScalars))
+        #expect(StatusFormat.waybar.escape("\u{301}<b>\u{600}").unicodeScalars.elementsEqual("\u{301}&lt;b&gt;\u{600}".unicodeScalars))
     }
 
     // MARK: Per format

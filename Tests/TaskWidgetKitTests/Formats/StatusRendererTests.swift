@@ -68,6 +68,14 @@ import Testing
         #expect(ampersands.text.hasSuffix(" · &amp;&amp;&amp;&amp;…"))
     }
 
+    /// Regression: the line was trimmed with Foundation's `.whitespaces`, which holds U+200B, so the
+    /// zero-width space that guards a title's last `%` was cut off the end of a polybar line.
+    @Test func aTitleEndingInPercentKeepsItsGuardAtTheEndOfThePolybarLine() throws {
+        let line = try StatusFixture.line(.polybar, try Self.entry(title: "Done 100%"))
+        #expect(line.unicodeScalars.suffix(2).elementsEqual("%\u{200B}".unicodeScalars), "\(line.debugDescription)")
+        #expect(Independent.splitPolybar(line)?.text.hasSuffix("Done 100%") == true)
+    }
+
     // MARK: Class, percentage, i3bar
 
     /// overdue beats due-soon beats ok; no open task is empty.
@@ -190,6 +198,39 @@ import Testing
         #expect(message.hasPrefix(prefix), "\(message)")
         let column = Int(message.dropFirst(prefix.count).prefix(while: \.isNumber))
         #expect(column.map(columns.contains) == true, "\(message)")
+    }
+
+    /// Regression: swift-mustache parses each nested section (and each `(` of a transform) with a
+    /// recursive call of kilobytes of stack, so a user template a few hundred levels deep killed
+    /// taskwidget with SIGSEGV. Such templates are refused before parsing, also when set-delimiter
+    /// tags hide the sections.
+    @Test(arguments: [
+        ("sections", String(repeating: "{{#hasTasks}}", count: 5000) + "x" + String(repeating: "{{/hasTasks}}", count: 5000), 1),
+        ("unclosed", "line one\n" + String(repeating: "{{^hasTasks}}", count: 100_000), 2),
+        ("transforms", "{{" + String(repeating: "a(", count: 100_000) + "x" + String(repeating: ")", count: 100_000) + "}}", 1),
+        ("delimiters", "{{=<% %>=}}\n" + String(repeating: "<%#top%>", count: 5000), 2),
+        ("blocks", String(repeating: "{{$block}}", count: 5000), 1),
+        ("partials", String(repeating: "{{<parent}}", count: 5000), 1),
+    ])
+    func deeplyNestedTemplatesAreRefusedBeforeTheParserOverflows(name: String, text: String, line: Int) throws {
+        let template = StatusRenderer.Template(text: text, source: "\(name).mustache")
+        let error = expectError(.usage) { try StatusRenderer(format: .waybar, template: template) }
+        let message = try #require(error?.message)
+        #expect(message.hasPrefix("\(name).mustache:\(line):"), "\(message)")
+        #expect(message.contains("nested more than \(StatusRenderer.maximumNesting) deep"), "\(message)")
+    }
+
+    /// Up to the limit, nesting is fine, and so are parentheses in comments and changed delimiters.
+    @Test func templatesNestedUpToTheLimitRender() throws {
+        let depth = StatusRenderer.maximumNesting
+        let entry = try StatusFixture.entry(StatusFixture.export)
+        let nested = String(repeating: "{{#hasTasks}}", count: depth) + "{{open}}" + String(repeating: "{{/hasTasks}}", count: depth)
+        let delimited = "{{! " + String(repeating: "(", count: 100) + " }}{{=<% %>=}}<%#hasTasks%><%open%> open<%/hasTasks%>"
+        for (text, expected) in [(nested, "7"), (delimited, "7 open")] {
+            let renderer = try StatusRenderer(format: .text, template: .init(text: text, source: "deep"))
+            #expect(try renderer.line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now) == expected)
+        }
+        expectError(.usage) { try StatusRenderer(format: .text, template: .init(text: "{{= <% =}}x", source: "bad")) }
     }
 
     @Test func aJSONTemplateThatRendersInvalidJSONIsAnError() throws {

@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Hostile input where a user hits it, through the built binary: huge titles (on the command line
+/// and in import files), NUL bytes, bytes that are not UTF-8, deep nesting, broken and deeply nested
+/// templates. Each is one short `taskwidget: ` line on stderr with the documented status (64 usage,
+/// 65 bad data; a bar format still prints its error line and exits 0), never a crash, and the
+/// store exactly as it was; what is accepted stays bounded in what it prints.
+@Suite struct HostileInputTests {
+    /// One character of `1 + marks` scalars: `x` and that many U+0301 (2 bytes each).
+    static func zalgo(_ marks: Int) -> String { "x" + String(repeating: "\u{301}", count: marks) }
+
+    /// A sandbox with a list, a habit and a task, so that "nothing changed" means something.
+    static func sandbox() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--due", "tomorrow"])
+        try sandbox.succeed(["habit", "add", "Walk"])
+        return sandbox
+    }
+
+    /// An export with one task titled `title` (any JSON string content, escaped here).
+    static func document(title: String) -> Data {
+        let escaped = String(decoding: try! JSONSerialization.data(withJSONObject: [title]), as: UTF8.self).dropFirst().dropLast()
+        return Data("""
+            {"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": [
+              {"id": "ABCD0000-0000-4000-8000-000000000001", "title": \(escaped), "isCompleted": false,
+               "state": "notStarted", "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 0}]}
+            """.utf8)
+    }
+
+    /// Runs a command that must fail: `status`, one short line on stderr that contains `message`,
+    /// nothing on stdout (`allowingStdout` for a bar's error line), no crash, the store unchanged.
+    @discardableResult
+    func expectRefused(
+        _ arguments: [String], status: Int32, message: String, in sandbox: borrowing Sandbox, input: Data? = nil,
+        allowingStdout: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> RunResult {
+        let before = try sandbox.succeed(["export"])
+        let result = try sandbox.run(arguments, input: input)
+        let shown = arguments.map { $0.count > 60 ? "\($0.prefix(20))…(\($0.utf8.count) bytes)" : $0 }
+        #expect(result.status == status, "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(message), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(result.stderr.utf8.count < 600, "\(shown): a \(result.stderr.utf8.count)-byte error", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("crashed"), sourceLocation: sourceLocation)
+        if !allowingStdout { #expect(result.stdout.isEmpty, "\(shown): \(result.stdout.prefix(200))", sourceLocation: sourceLocation) }
+        #expect(try sandbox.succeed(["export"]) == before, "\(shown) changed the store", sourceLocation: sourceLocation)
+        let integrity = try DatabaseQueue(path: sandbox.storePath).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        #expect(integrity == "ok", sourceLocation: sourceLocation)
+        return result
+    }
+
+    func write(_ data: Data, _ name: String, in sandbox: borrowing Sandbox) throws -> String {
+        let url = sandbox.folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    // MARK: Huge titles
+
+    /// The command line carries at most 128 KiB per argument (Linux's MAX_ARG_STRLEN: a 1 MB title
+    /// never reaches taskwidget, the shell gets E2BIG). Within that, one character of 120 000 bytes
+    /// passes a limit that counted characters only; it is refused by its bytes now, in `add`,
+    /// `edit`, `list add` and `habit add`, and so are 1001 ordinary characters.
+    @Test func hugeTitlesOnTheCommandLineAreRefused() throws {
+        let sandbox = try Self.sandbox()
+        let huge = Self.zalgo(60_000)
+        let id = try #require(try sandbox.succeed(["ls", "--format", "json"]).split(separator: "\"").first { $0.count == 36 })
+        try expectRefused(["add", huge], status: 64, message: "the title is 120001 bytes long in UTF-8: the limit is 40000 bytes", in: sandbox)
+        try expectRefused(["edit", String(id.prefix(8)), "--title", huge], status: 64, message: "120001 bytes", in: sandbox)
+        try expectRefused(["list", "add", huge], status: 64, message: "the list name is 120001 bytes long", in: sandbox)
+        try expectRefused(["habit", "add", huge], status: 64, message: "the habit name is 120001 bytes long", in: sandbox)
+        try expectRefused(["habit", "add", "Run", "--icon", Self.zalgo(200)], status: 64, message: "the icon must be", in: sandbox)
+        try expectRefused(["add", String(repeating: "ab", count: 60_000)], status: 64, message: "120000 characters long", in: sandbox)
+    }
+
+    /// In an import file there is no such cap: a 1 MB title, of one character or of a million,
+    /// is refused whole, and the rest of the file with it.
+    @Test(arguments: [("one character", 500_000), ("a million characters", 0)])
+    func megabyteTitlesInAnImportFileAreRefused(kind: String, marks: Int) throws {
+        let sandbox = try Self.sandbox()
+        let title = marks > 0 ? Self.zalgo(marks) : String(repeating: "x", count: 1_000_000)
+        let file = try write(Self.document(title: title), "huge.json", in: sandbox)
+        let message = marks > 0 ? "tasks[0]: the title is 1000001 bytes long in UTF-8" : "tasks[0]: the title is 1000000 characters long"
+        try expectRefused(["import", file], status: 65, message: message, in: sandbox)
+        try expectRefused(["import", "-"], status: 65, message: "tasks[0]: the title is", in: sandbox, input: Self.document(title: title))
+    }
+
+    /// The largest titles accepted (1000 of the longest emoji sequences, 35 000 bytes) in every
+    /// status format, `ls`, the timeline and a PNG: each prints a bounded, valid result, the
+    /// status lines cut to --max-width characters.
+    @Test func theLargestAcceptedTitlesGiveBoundedOutput() throws {
+        let sandbox = try Self.sandbox()
+        let longest = String(repeating: "👩🏻‍❤️‍💋‍👨🏼", count: 1000)
+        try sandbox.succeed(["add", longest, "--due", "17:00"])
+        try sandbox.succeed(["add", String(repeating: "%#<&", count: 250), "--due", "16:00"])
+        for format in ["text", "json", "waybar", "i3bar", "polybar", "tmux"] {
+            let result = try sandbox.run(["status", "--format", format])
+            #expect(result.status == 0 && result.stdoutLines.count == 1, "\(format): \(result.stderr)")
+            // json is the whole entry (titles whole); the others show titles cut to 40 characters.
+            #expect(result.stdout.utf8.count < (format == "json" ? 80_000 : 8_000), "\(format): \(result.stdout.utf8.count) bytes")
+            if ["json", "waybar", "i3bar"].contains(format) {
+                #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil, "\(format)")
+            }
+        }
+        let listing = try sandbox.succeed(["ls"])
+        #expect(listing.utf8.count < 80_000 && listing.contains("%#<&%#<&"))
+        let timeline = try sandbox.run(["timeline", "--format", "json"])
+        #expect(timeline.status == 0 && (try? JSONSerialization.jsonObject(with: Data(timeline.stdout.utf8))) != nil)
+        let png = sandbox.folder.appendingPathComponent("large.png").path
+        let render = try sandbox.run(["render", "--family", "large", "-o", png])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(FileManager.default.contents(atPath: png)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+    }
+
+    // MARK: NUL, control characters, bytes that are not UTF-8
+
+    @Test func nulAndControlCharactersAreRefusedOrRemoved() throws {
+        let sandbox = try Self.sandbox()
+        // In an import file: escaped (a control character in a title) or raw (not JSON).
+        let escaped = try write(Self.document(title: "nul\u{0}byte"), "escaped-nul.json", in: sandbox)
+        try expectRefused(["import", escaped], status: 65, message: "tasks[0]: the title contains a control character", in: sandbox)
+        var raw = Self.document(title: "nul byte")
+        raw[raw.firstIndex(of: UInt8(ascii: " "))!] = 0
+        try expectRefused(["import", try write(raw, "raw-nul.json", in: sandbox)], status: 65, message: "the JSON is malformed (a NUL byte)", in: sandbox)
+        try expectRefused(["add", "bell\u{7}\u{1B}[31m"], status: 64, message: "control character", in: sandbox)
+        // A template's own NUL and escape sequences never reach a text line.
+        let template = try write(Data("a\u{0}b\u{1B}[31m {{open}}\u{2028}!".utf8), "controls.mustache", in: sandbox)
+        #expect(try sandbox.succeed(["status", "--template", template]) == "ab[31m 1 !\n")
+    }
+
+    @Test func importFilesThatAreNotUTF8AreRefused() throws {
+        let sandbox = try Self.sandbox()
+        var invalid = Self.document(title: "caf_")
+        invalid[invalid.range(of: Data("caf_".utf8))!.upperBound - 1] = 0xE9  // "café" in Latin-1
+        let utf16 = String(decoding: Self.document(title: "utf-16"), as: UTF8.self).data(using: .utf16)!
+        for (name, data) in [("latin1.json", invalid), ("utf16.json", utf16), ("overlong.json", Data([0x22, 0xC0, 0xAF, 0x22]))] {
+            try expectRefused(["import", try write(data, name, in: sandbox)], status: 65, message: "\(name) is not UTF-8 text", in: sandbox)
+        }
+        let surrogate = try write(Data(String(decoding: Self.document(title: "x"), as: UTF8.self).replacingOccurrences(of: #""x""#, with: #""\ud800""#).utf8), "surrogate.json", in: sandbox)
+        try expectRefused(["import", surrogate], status: 65, message: "surrogate.json is not a taskwidget export", in: sandbox)
+    }
+
+    // MARK: Deep nesting
+
+    /// 100 000 `[` and 100 000 `{"a":` are refused before the decoder; exactly 513 `[` made
+    /// Foundation's decoder trap (SIGILL) before the check.
+    @Test(arguments: [("[", 513), ("[", 100_000), ("{\"a\":", 100_000), ("[", 64)])
+    func deeplyNestedImportFilesAreRefused(open: String, depth: Int) throws {
+        let sandbox = try Self.sandbox()
+        let file = try write(Data(String(repeating: open, count: depth).utf8), "deep.json", in: sandbox)
+        let message = depth > 64 ? "arrays and objects are nested more than 64 deep" : "the JSON is malformed"
+        try expectRefused(["import", file], status: 65, message: message, in: sandbox)
+    }
+
+    // MARK: Templates
+
+    /// An unclosed section, a deep nest (SIGSEGV in the Mustache parser before), and one hidden
+    /// behind a set-delimiter tag: `text` exits 64, a bar prints its error line and exits 0.
+    @Test(arguments: [
+        ("unclosed", "{{#hasTasks}}{{open}} open", "unclosed.mustache:1:27: a section is never closed ({{/name}} is missing): fix the template"),
+        ("nested", String(repeating: "{{#hasTasks}}", count: 100_000), "nested.mustache:1:209: sections or transforms are nested more than 16 deep"),
+        ("transforms", "{{" + String(repeating: "a(", count: 100_000) + "}}", "transforms.mustache:1:1: sections or transforms are nested more than 16 deep"),
+        ("delimited", "{{=<% %>=}}\n" + String(repeating: "<%^top%>", count: 1000), "delimited.mustache:2:129: sections or transforms"),
+    ])
+    func brokenTemplatesAreOneLineErrors(name: String, text: String, message: String) throws {
+        let sandbox = try Self.sandbox()
+        let template = try write(Data(text.utf8), name + ".mustache", in: sandbox)
+        // text is no bar: it exits 64, and still prints its one error line.
+        let text = try expectRefused(["status", "--template", template], status: 64, message: message, in: sandbox, allowingStdout: true)
+        #expect(text.stdoutLines.count == 1 && text.stdout.hasPrefix("⚠ taskwidget: "), "\(text.stdout)")
+        for format in ["waybar", "polybar"] {
+            let bar = try expectRefused(["status", "--format", format, "--template", template], status: 0, message: message, in: sandbox, allowingStdout: true)
+            #expect(bar.stdoutLines.count == 1 && bar.stdout.contains("⚠ taskwidget"), "\(format): \(bar.stdout)")
+        }
+    }
+
+    // MARK: Dates and colors
+
+    @Test func hostileDatesAndColorsAreShortUsageErrors() throws {
+        let sandbox = try Self.sandbox()
+        try expectRefused(["add", "Far", "--due", "in 999999w"], status: 64, message: "outside the years 0000 to 9999", in: sandbox)
+        try expectRefused(["add", "Far", "--due", "9999-12-31T23:59-05:00"], status: 64, message: "outside the years", in: sandbox)
+        try expectRefused(["ls", "--now", "9999-12-31T23:59:59-18:00"], status: 64, message: "outside the years", in: sandbox)
+        try expectRefused(["add", "Soon", "--due", Self.zalgo(50_000)], status: 64, message: "cannot read date", in: sandbox)
+        try expectRefused(["list", "add", "Work", "--color", "#" + Self.zalgo(50_000)], status: 64, message: "is not a color", in: sandbox)
+        try expectRefused(["done", Self.zalgo(50_000)], status: 64, message: "is not a task id", in: sandbox)
+    }
+}

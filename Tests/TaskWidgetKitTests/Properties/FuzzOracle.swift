@@ -1,0 +1,102 @@
+// What must hold for any input of the two fuzz targets, `import` JSON and the date grammar. Shared,
+// through a symbolic link, by the bounded fuzz tests of the suite (FuzzTests.swift) and the
+// libFuzzer targets of scripts/fuzz, so it uses TaskWidgetKit's public API and Foundation only.
+
+import Foundation
+import TaskWidgetKit
+
+enum FuzzOracle {
+    /// Any bytes as an export file: either a one-line `.data` error, or a document whose own export
+    /// decodes to the same document again (a store must be able to restore its backup). Returns
+    /// what went wrong, or nil.
+    static func importProblem(_ data: Data) -> String? {
+        let document: StoreExport
+        do {
+            document = try StoreExport.decode(data, source: "fuzz.json")
+        } catch let error as TaskWidgetError {
+            return errorProblem(error, expected: .data)
+        } catch {
+            return "decode threw a \(type(of: error)), not a TaskWidgetError: \(error)"
+        }
+        let exported: Data
+        do {
+            exported = try document.jsonData()
+        } catch {
+            return "a decoded document does not encode: \(error)"
+        }
+        do {
+            let again = try StoreExport.decode(exported, source: "export")
+            guard again == document else { return "a decoded document's export decodes to another document" }
+        } catch {
+            return "a decoded document's export does not import: \(error)"
+        }
+        return nil
+    }
+
+    /// The zones the date target picks from: DST at 02:00 and at midnight, half-hour DST, odd offsets.
+    static let zones = [
+        "UTC", "Europe/Berlin", "America/New_York", "America/Santiago", "Australia/Lord_Howe", "Pacific/Chatham",
+        "Asia/Kathmandu", "America/St_Johns",
+    ].map { TimeZone(identifier: $0)! }
+
+    /// Bytes for the date target: the first picks the zone, the next four the now (whole seconds
+    /// from 1971 on, fractions too), the rest is the text.
+    static func whenProblem(_ data: Data) -> String? {
+        guard data.count >= 5 else { return nil }
+        let bytes = [UInt8](data)
+        let zone = zones[Int(bytes[0]) % zones.count]
+        let raw = bytes[1..<5].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let now = Date(timeIntervalSince1970: 31_536_000 + Double(raw) * 1.000_123)
+        return whenProblem(String(decoding: bytes[5...], as: UTF8.self), now: now, zone: zone)
+    }
+
+    /// Any text as a WHEN (`--due`, `--remind`) and as an instant (`--now`): either a one-line usage
+    /// error that quotes at most a short piece of the text, or an instant the store can keep and
+    /// export (whole seconds for WHEN). Returns what went wrong, or nil.
+    static func whenProblem(_ text: String, now: Date, zone: TimeZone) -> String? {
+        let parser = WhenParser(now: now, timeZone: zone)
+        for purpose in [WhenParser.Purpose.due, .reminder] {
+            do {
+                let date = try parser.parse(text, for: purpose)
+                guard date.timeIntervalSince1970 == date.timeIntervalSince1970.rounded(.down) else {
+                    return "\(purpose) date \(date.timeIntervalSince1970) is not whole seconds"
+                }
+                if let problem = instantProblem(date, exact: true) { return "\(purpose): \(problem)" }
+            } catch {
+                if let problem = errorProblem(error, expected: .usage) { return problem }
+            }
+        }
+        do {
+            let date = try WhenParser.parseInstant(text, timeZone: zone)
+            if let problem = instantProblem(date, exact: false) { return "instant: \(problem)" }
+        } catch {
+            if let problem = errorProblem(error, expected: .usage) { return problem }
+        }
+        return nil
+    }
+
+    /// A parsed instant must be writable, and read back from what `export` writes (to the
+    /// millisecond the store keeps, or exactly when `exact`).
+    private static func instantProblem(_ date: Date, exact: Bool) -> String? {
+        guard InstantFormat.isWritable(date) else { return "\(date.timeIntervalSince1970) is outside the writable years" }
+        let text = InstantFormat.utc(date)
+        guard let back = InstantFormat.parse(text) else { return "\(text) does not read back" }
+        let milliseconds = { (date: Date) in (date.timeIntervalSince1970 * 1000).rounded() }
+        guard exact ? back == date : milliseconds(back) == milliseconds(date) else {
+            return "\(text) reads back as \(back.timeIntervalSince1970), not \(date.timeIntervalSince1970)"
+        }
+        return nil
+    }
+
+    /// Errors are of the documented kind, one line, and short whatever the input (a 1 MB input
+    /// must not give a 1 MB message).
+    private static func errorProblem(_ error: TaskWidgetError, expected: TaskWidgetError.Kind) -> String? {
+        guard error.kind == expected else { return "a \(error.kind) error, not \(expected): \(error.message)" }
+        let breaks: Set<Unicode.Scalar> = ["\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+        guard !error.message.unicodeScalars.contains(where: { breaks.contains($0) || $0.value < 0x20 }) else {
+            return "the message is not one line of text: \(error.message.debugDescription)"
+        }
+        guard error.message.utf8.count <= 600 else { return "the message is \(error.message.utf8.count) bytes long" }
+        return nil
+    }
+}

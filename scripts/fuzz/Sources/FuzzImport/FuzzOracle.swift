@@ -1,0 +1,1 @@
+../../../../Tests/TaskWidgetKitTests/Properties/FuzzOracle.swift
