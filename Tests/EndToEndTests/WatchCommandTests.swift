@@ -160,7 +160,14 @@ import Testing
         try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
         let watch = try watch(sandbox, ["--format", "waybar", "--now", "2026-11-22T16:31:00+01:00"])
         #expect(watch.nextLine() != nil)
-        let before = try watch.contextSwitches()
+        // The line is out before watch is back in poll: the count starts once it stops moving.
+        var before = try watch.contextSwitches()
+        for _ in 0..<50 {
+            Thread.sleep(forTimeInterval: 0.1)
+            let now = try watch.contextSwitches()
+            if now == before { break }
+            before = now
+        }
         Thread.sleep(forTimeInterval: 3)
         let after = try watch.contextSwitches()
         #expect(after - before <= 1, "\(after - before) context switches in 3 s")
