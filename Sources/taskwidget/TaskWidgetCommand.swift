@@ -71,11 +71,17 @@ struct TaskWidgetCommand: ParsableCommand {
     /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a
     /// closed descriptor) must not end in success, or `export > backup.json` looks like a backup.
     private static func flushStandardOutput() throws {
-        let flushed = fflush(stdout) == 0
-        let reason = flushed ? "a write failed" : String(cString: strerror(errno))
-        guard !flushed || ferror(stdout) != 0 else { return }
-        throw TaskWidgetError(.io, "cannot write to standard output: \(reason)")
+        if fflush(stdout) != 0 {
+            throw TaskWidgetError(.io, "cannot write to standard output: \(String(cString: strerror(errno)))")
+        }
+        if ferror(stdout) != 0 { throw TaskWidgetError(.io, "cannot write to standard output: a write failed") }
     }
+}
+
+/// Writes `data` to standard output's buffer, as `print` does, without making a String of it; the
+/// exit checks that it all reached the file.
+func writeToStandardOutput(_ data: Data) {
+    _ = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stdout) }
 }
 
 /// Writes to standard error; a closed or full standard error is ignored (the exit status still

@@ -10,9 +10,7 @@ struct WidgetOptions: ParsableArguments {
 
     func validate() throws {
         guard WidgetImageSpec.scales.contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
-        if let size {
-            do { _ = try WidgetSize(parsing: size) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
-        }
+        do { _ = try spec() } catch let error as TaskWidgetError { throw ValidationError(error.message) }
     }
 
     /// The widget these options name.

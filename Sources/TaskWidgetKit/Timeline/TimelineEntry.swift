@@ -62,6 +62,12 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
     /// A hash of everything but the dates and reasons: equal hashes, equal widgets. Computed when
     /// asked (JSON output, image reuse), not for every entry of every timeline.
     public var contentHash: String { TimelineJSON.contentHash(of: self) }
+
+    /// Whether `other` shows the same as this entry: what ``contentHash`` hashes, compared
+    /// directly (the relevance score follows from the counts).
+    public func hasSameContent(as other: TimelineEntry) -> Bool {
+        counts == other.counts && top == other.top && habits == other.habits && scopeTitle == other.scopeTitle
+    }
 }
 
 public struct TaskCounts: Sendable, Equatable, Hashable, Codable {

@@ -37,12 +37,13 @@ public struct RenderPlugin: WidgetDrawing {
     public let spec: WidgetImageSpec
     private let entryPoint: EntryPoint
 
-    /// Loads the plugin from `folder`, by default the running executable's. Loading it again is cheap:
-    /// the system keeps one copy per process.
-    public init(spec: WidgetImageSpec, folder: URL? = nil) throws {
+    /// Loads the plugin from the running executable's folder. Loading it again is cheap: the system
+    /// keeps one copy per process. Its functions are bound when first called (the plugin comes from
+    /// the same build), not all of them at load.
+    public init(spec: WidgetImageSpec) throws {
         self.spec = spec
-        let path = (folder ?? Self.executableFolder).appendingPathComponent(Self.fileName).path
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        let path = Self.executableFolder.appendingPathComponent(Self.fileName).path
+        guard let handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? path
             throw TaskWidgetError(
                 .io, "cannot load the PNG renderer: \(reason): keep \(Self.fileName), built with taskwidget, in the binary's folder")

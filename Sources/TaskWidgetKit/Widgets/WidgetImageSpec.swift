@@ -49,9 +49,9 @@ public struct WidgetImageSpec: Sendable, Equatable, Codable {
     /// The file name in a render folder (`watch --render-dir`): `medium.png`, or `800x480.png` for a canvas.
     public var fileName: String { isDashboard ? "\(size).png" : "\(family.rawValue).png" }
 
-    /// Whether `entry` draws the same image as `other`: an image shows an entry's content (its hash)
-    /// and its day, nothing else of its date. Lets callers skip a render.
+    /// Whether `entry` draws the same image as `other`: an image shows an entry's content and its
+    /// day, nothing else of its date. Lets callers skip a render.
     public static func drawsTheSame(_ entry: TimelineEntry, as other: TimelineEntry) -> Bool {
-        entry.dayStart == other.dayStart && entry.contentHash == other.contentHash
+        entry.dayStart == other.dayStart && entry.hasSameContent(as: other)
     }
 }

@@ -53,9 +53,9 @@ struct RenderCommand: ParsableCommand {
             let timeline = try TimelineProvider().timeline(for: request, from: store)
             let showsProgress = isatty(STDERR_FILENO) == 1
             let written = try drawing.renderTimeline(timeline, into: URL(fileURLWithPath: outDir)) { done, total in
-                if showsProgress { FileHandle.standardError.write(Data("\rRendering entry \(done) of \(total)…".utf8)) }
+                if showsProgress { writeToStandardError("\rRendering entry \(done) of \(total)…") }
             }
-            if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            if showsProgress { writeToStandardError("\n") }
             context.logger.debug("wrote \(written) \(spec.pixels) PNGs and index.json", metadata: ["folder": "\(outDir)"])
         }
     }

@@ -10,8 +10,9 @@ struct Export: ParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() throws {
-        let data = try options.context().storeForReading().export().jsonData()
-        print(String(decoding: data, as: UTF8.self))
+        var data = try options.context().storeForReading().export().jsonData()
+        data.append(UInt8(ascii: "\n"))
+        writeToStandardOutput(data)
     }
 }
 

@@ -336,6 +336,7 @@ import Testing
             for (a, b) in zip(timeline.entries, timeline.entries.dropFirst()) {
                 let sameContent = a.counts == b.counts && a.top == b.top && a.habits == b.habits && a.scopeTitle == b.scopeTitle
                 #expect(sameContent == (a.contentHash == b.contentHash), "seed \(seed) at \(TL.local(b.date, zone))")
+                #expect(sameContent == a.hasSameContent(as: b), "seed \(seed) at \(TL.local(b.date, zone))")
                 if !sameContent { changes += 1 }
             }
             #expect(changes > 0 && changes < timeline.entries.count - 1, "seed \(seed): the store should change some entries, not all")
