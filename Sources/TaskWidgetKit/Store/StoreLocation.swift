@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the store file is, resolved from `--store`, `TASKWIDGET_STORE` or the XDG default.
 public struct StoreLocation: Sendable, Equatable {
     public var path: String
@@ -7,6 +9,12 @@ public struct StoreLocation: Sendable, Equatable {
     public init(path: String, isDefault: Bool) {
         self.path = path
         self.isDefault = isDefault
+    }
+
+    /// The folder the store file is in (`.` for a bare file name).
+    var folder: String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 
     /// Resolves the store path: `--store PATH`, else `TASKWIDGET_STORE`, else

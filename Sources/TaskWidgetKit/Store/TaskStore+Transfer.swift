@@ -136,7 +136,7 @@ extension TaskStore {
     @discardableResult
     public func importing(_ export: StoreExport, source: String) throws -> (lists: Int, tasks: Int, habits: Int) {
         let export = try export.normalized(source: source)
-        return try write { db in
+        let counts = try write { db in
             // Names in the document are unique (checked above): a name clashes only with a store
             // record the document does not replace, so the store's names are read once.
             let importedListIDs = Set(export.lists.map(\.id))
@@ -170,6 +170,8 @@ extension TaskStore {
             }
             return (export.lists.count, export.tasks.count, export.habits.count)
         }
+        Self.emptyTheWAL(of: database)
+        return counts
     }
 }
 

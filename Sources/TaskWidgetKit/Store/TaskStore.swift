@@ -39,7 +39,7 @@ public final class TaskStore: Sendable {
     /// it) and migrated; in `.readOnly` mode a missing store is an error and nothing is written.
     public static func open(at location: StoreLocation, mode: AccessMode, logger: Logger) throws -> TaskStore {
         let path = location.path
-        try checkPath(location, mode: mode)
+        let exists = try checkPath(location, mode: mode)
         var configuration = Configuration()
         configuration.readonly = mode == .readOnly
         // Concurrent writers wait for each other instead of failing.
@@ -54,36 +54,34 @@ public final class TaskStore: Sendable {
             // But empty it then (with a size limit, the last connection truncates the checkpointed
             // -wal): the next process rebuilds its index from every frame still valid in a kept
             // -wal, never starts it over, and each write made it grow (25 KB a task, for ever).
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(walLimit)")
         }
         do {
-            let database: any DatabaseWriter
-            var keepsOpenTaskCounts = true
+            // One connection either way: a command reads or writes once and exits.
+            let database: DatabaseQueue
+            var applied: Set<String>
             switch mode {
             case .readWrite:
+                if !exists { try createComplete(at: location, configuration: configuration) }
+                database = try DatabaseQueue(path: path, configuration: configuration)
                 // Refuse a foreign or newer database before anything can write to it.
-                if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
-                    var readOnly = configuration
-                    readOnly.readonly = true
-                    try checkSchema(DatabaseQueue(path: readOnlyURI(path), configuration: readOnly), path: path, allowEmpty: true)
-                } else if !FileManager.default.fileExists(atPath: path) {
-                    try createComplete(at: path, configuration: configuration)
+                applied = try checkSchema(database, path: path, allowEmpty: true)
+                // WAL, which the store has had since it was created (this only converts a file that
+                // was empty). Every acknowledged write reaches the disk (seed NFR6: zero data loss).
+                try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
+                if !applied.isSuperset(of: Migrations.migrator.migrations) {
+                    try migrate(database, path: path)
+                    applied = Set(Migrations.migrator.migrations)
+                    emptyTheWAL(of: database)  // the new indexes and counts of a big store
                 }
-                database = try DatabasePool(path: path, configuration: configuration)
-                // Every acknowledged write reaches the disk (seed NFR6: zero data loss). GRDB sets
-                // NORMAL when it enables WAL, after `prepareDatabase`; the pool has one writer.
-                try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-                try migrate(database, path: path)
             case .readOnly:
-                // One read-only connection: the cheapest open for a status bar.
                 database = try DatabaseQueue(path: readOnlyURI(path), configuration: configuration)
-                keepsOpenTaskCounts = try checkSchema(database, path: path).contains(Migrations.openTaskCounts)
+                applied = try checkSchema(database, path: path)
             }
             logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)"])
-            let store = TaskStore(
-                path: path, mode: mode, database: database, keepsOpenTaskCounts: keepsOpenTaskCounts, logger: logger)
-            if mode == .readWrite { store.emptyTheWALIfLarge() }  // after a migration of a big store
-            return store
+            return TaskStore(
+                path: path, mode: mode, database: database, keepsOpenTaskCounts: applied.contains(Migrations.openTaskCounts),
+                logger: logger)
         } catch {
             throw StoreErrors.map(error, path: path)
         }
@@ -94,30 +92,27 @@ public final class TaskStore: Sendable {
         guard mode == .readWrite else {
             throw TaskWidgetError(.usage, "the store was opened read-only")
         }
-        let result: T
         do {
-            result = try database.write(body)
+            return try database.write(body)
         } catch {
             throw StoreErrors.map(error, path: path)
         }
-        emptyTheWALIfLarge()
-        return result
     }
 
-    /// A `-wal` file larger than this is copied into the store and emptied after a write.
-    static let walLimit = 1 << 20
+    /// The `-wal` size past which the last writer to close truncates it (`journal_size_limit`).
+    static let walLimit = 4 << 20
 
     /// A process that opens the store while no other has it open first reads the whole `-wal` file
     /// (SQLite's WAL recovery): after an import of 100 000 tasks that took every status line 15 ms.
-    /// So a write that leaves the `-wal` past ``walLimit`` checkpoints it and truncates it. The write
-    /// is already committed: a checkpoint that fails (a reader holds it back) is left for the next one.
-    private func emptyTheWALIfLarge() {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        guard size > Self.walLimit else { return }
-        do {
-            try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        } catch {
-            logger.debug("left the -wal file for later", metadata: ["bytes": "\(size)", "reason": "\(error)"])
+    /// The last writer to close truncates it, but not when another process (a watch) has the store
+    /// open then. So a big write (an import, a migration) checkpoints and truncates it at once.
+    /// The write is already committed: a reader that holds the checkpoint back is not waited for,
+    /// and the `-wal` is then left for the last writer.
+    static func emptyTheWAL(of database: some DatabaseWriter) {
+        try? database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = 15000") }
+            _ = try? Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 
@@ -142,34 +137,33 @@ public final class TaskStore: Sendable {
     /// `-wal` (nothing is pending outside the main file) and it could not be created, the file is
     /// opened as immutable rather than refused.
     private static func readOnlyURI(_ path: String) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return path }
-        guard !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
-        let isWritable = access(path, W_OK) == 0 && status.st_mode & 0o222 != 0
-        let folder = (path as NSString).deletingLastPathComponent
-        let isFolderWritable = access(folder.isEmpty ? "." : folder, W_OK) == 0
-        guard !isWritable || !isFolderWritable else { return path }
+        guard access(path + "-wal", F_OK) != 0 else { return path }
+        let isWritable = access(path, W_OK) == 0 && (fileStatus(path)?.st_mode ?? 0) & 0o222 != 0
+        guard !isWritable || access(StoreLocation(path: path, isDefault: false).folder, W_OK) != 0 else { return path }
         let escaped = path.replacingOccurrences(of: "%", with: "%25")
             .replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
         return "file:\(escaped)?immutable=1"
     }
 
-    private static func checkPath(_ location: StoreLocation, mode: AccessMode) throws {
-        let fileManager = FileManager.default
+    /// `stat` of `path`, through symbolic links; `nil` when there is nothing there to reach.
+    private static func fileStatus(_ path: String) -> stat? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status : nil
+    }
+
+    /// Refuses what cannot be a store file; returns whether the store exists. For a missing store
+    /// that a writer will create, checks (or, at the default location, creates) its folder.
+    private static func checkPath(_ location: StoreLocation, mode: AccessMode) throws -> Bool {
         let path = location.path
-        var isDirectory: ObjCBool = false
-        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue else {
-                throw TaskWidgetError(.io, "\(path) is a folder, not a store file: pass --store with a file path")
+        if let status = fileStatus(path) {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: return true
+            case S_IFDIR: throw TaskWidgetError(.io, "\(path) is a folder, not a store file: pass --store with a file path")
+            default: throw TaskWidgetError(.io, "\(path) is not a regular file: pass --store with the path of a store file")
             }
-            let type = (try? fileManager.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
-            guard type == .typeRegular else {
-                throw TaskWidgetError(
-                    .io, "\(path) is not a regular file: pass --store with the path of a store file")
-            }
-            return
         }
-        if (try? fileManager.destinationOfSymbolicLink(atPath: path)) != nil {
+        var link = stat()
+        if lstat(path, &link) == 0 {
             throw TaskWidgetError(.io, "\(path) is a dangling or looping symbolic link: fix it or pass another --store")
         }
         switch mode {
@@ -177,8 +171,9 @@ public final class TaskStore: Sendable {
             throw TaskWidgetError(
                 .io, "there is no store at \(path) yet: add a task with `taskwidget add TITLE` or try `taskwidget demo`")
         case .readWrite:
-            let folder = (path as NSString).deletingLastPathComponent
-            let folderPath = folder.isEmpty ? "." : folder
+            let fileManager = FileManager.default
+            let folderPath = location.folder
+            var isDirectory: ObjCBool = false
             if location.isDefault && !fileManager.fileExists(atPath: folderPath) {
                 do {
                     try fileManager.createDirectory(
@@ -197,28 +192,25 @@ public final class TaskStore: Sendable {
                 throw TaskWidgetError(
                     .io, "the folder \(folderPath) is not writable: fix its permissions or pass another --store")
             }
+            return false
         }
     }
 
-    /// Creates a new store with its whole schema beside `path`, then links it into place: a reader
-    /// never finds a store whose migrations are half done (GRDB commits each on its own), and of
-    /// several processes creating the store at once, one links its file and the others use it.
-    private static func createComplete(at path: String, configuration: Configuration) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+    /// Creates a new store with its whole schema beside its path, then links it into place: a
+    /// reader never finds a store whose migrations are half done (GRDB commits each on its own),
+    /// and of several processes creating the store at once, one links its file and the others use it.
+    private static func createComplete(at location: StoreLocation, configuration: Configuration) throws {
+        let path = location.path
         let temporary = path + ".new-\(UUID().uuidString)"
-        defer { unlink(temporary) }
-        // A rollback journal while it is built: no -wal or -shm to clean up; the pool turns WAL on.
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
         let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
         try migrate(queue, path: path)
-        try queue.close()
+        try queue.close()  // the last connection: everything is checkpointed into the file
         guard link(temporary, path) == 0 || errno == EEXIST else {
             throw TaskWidgetError(.io, "cannot create the store \(path): \(String(cString: strerror(errno))): check the folder")
         }
-        let descriptor = Glibc.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
-        if descriptor >= 0 {
-            fsync(descriptor)
-            Glibc.close(descriptor)
-        }
+        AtomicFile.syncFolder(location.folder)
     }
 
     /// Brings the schema up to date. Several processes may race to migrate a new store: the loser's
@@ -235,7 +227,6 @@ public final class TaskStore: Sendable {
 
     /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
     /// Returns the migrations the store has.
-    @discardableResult
     private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws -> Set<String> {
         try database.read { db in
             // One query answers all three questions; only a database without the table asks more.

@@ -36,10 +36,15 @@ public enum AtomicFile {
         guard rename(temporary.path, url.path) == 0 else { throw failure(errno, url) }
         succeeded = true
         // The rename itself is durable once the folder is flushed too.
-        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
+        syncFolder(folder.path)
+    }
+
+    /// Flushes `folder`'s entries to disk, so that a file renamed or linked into it stays there.
+    static func syncFolder(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
         }
     }
 
