@@ -13,6 +13,8 @@ public struct StatusRenderer: Sendable {
     public struct Template: Sendable {
         public var text: String
         public var source: String
+        /// A default compiled into taskwidget: known to parse, so not scanned again at every run.
+        var isBuiltIn = false
 
         /// `--template FILE`, else `$XDG_CONFIG_HOME/taskwidget/templates/<format>.mustache`
         /// (`~/.config/…`), else the default compiled into taskwidget.
@@ -24,7 +26,8 @@ public struct StatusRenderer: Sendable {
                 let userPath = configHome + "/taskwidget/templates/\(format.rawValue).mustache"
                 if FileManager.default.fileExists(atPath: userPath) { return try read(userPath) }
             }
-            return Template(text: DefaultTemplates.text(for: format.rawValue)!, source: "the default \(format.rawValue) template")
+            return Template(
+                text: DefaultTemplates.text(for: format.rawValue)!, source: "the default \(format.rawValue) template", isBuiltIn: true)
         }
 
         private static func read(_ path: String) throws -> Template {
@@ -44,7 +47,7 @@ public struct StatusRenderer: Sendable {
         HostEscaping.registerContentTypes
         self.format = format
         self.source = template.source
-        try Self.checkNesting(of: template)
+        if !template.isBuiltIn { try Self.checkNesting(of: template) }
         do {
             // Every `{{value}}` is escaped for the host by the format's content type.
             self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(format.contentTypeName)}}\n" + template.text)
@@ -63,7 +66,7 @@ public struct StatusRenderer: Sendable {
     /// Throws the usage error the parser would have given if it did not crash: where the template
     /// nests deeper than ``maximumNesting``. Reads tags as the parser does, following set-delimiter
     /// tags (`{{=<% %>=}}`), and leaves every other mistake to the parser.
-    private static func checkNesting(of template: Template) throws {
+    static func checkNesting(of template: Template) throws {
         let characters = Array(template.text)
         var (open, close): ([Character], [Character]) = (["{", "{"], ["}", "}"])
         var depth = 0

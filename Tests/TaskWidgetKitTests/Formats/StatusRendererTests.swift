@@ -220,6 +220,18 @@ import Testing
         #expect(message.contains("nested more than \(StatusRenderer.maximumNesting) deep"), "\(message)")
     }
 
+    /// The defaults skip the nesting scan at every run; they would pass it.
+    @Test(arguments: StatusFormat.allCases)
+    func theBuiltInTemplatesAreMarkedAndPassTheNestingScan(format: StatusFormat) throws {
+        let template = try StatusRenderer.Template.resolve(format: format, path: nil, environment: [:])
+        #expect(template.isBuiltIn)
+        try StatusRenderer.checkNesting(of: template)
+        let folder = try TemporaryFolder()
+        let path = folder.path("user.mustache")
+        try Data(template.text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try !StatusRenderer.Template.resolve(format: format, path: path, environment: [:]).isBuiltIn)
+    }
+
     /// Up to the limit, nesting is fine, and so are parentheses in comments and changed delimiters.
     @Test func templatesNestedUpToTheLimitRender() throws {
         let depth = StatusRenderer.maximumNesting
