@@ -211,11 +211,7 @@ extension WhenParser {
     /// `text` without control characters or line breaks, cut to 40 characters (and 160 bytes): to
     /// quote in an error.
     private static func quoted(_ text: String) -> String {
-        let hidden: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
-        let shown = text.filter { character in
-            !character.unicodeScalars.contains { hidden.contains($0.properties.generalCategory) }
-        }
-        return shown.shortened(to: 40, ellipsis: false)
+        text.removingControlCharacters.shortened(to: 40, ellipsis: false)
     }
 }
 

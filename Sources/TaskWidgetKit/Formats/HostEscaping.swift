@@ -15,18 +15,16 @@ public enum HostEscaping {
     /// after a prepended mark (U+0600) or before a combining one is one `Character` to Swift, and
     /// still a `<` to Pango.
     public static func pango(_ text: String) -> String {
-        var output = String.UnicodeScalarView()
-        for scalar in plain(text).unicodeScalars {
+        mapScalars(of: plain(text)) { scalar in
             switch scalar {
-            case "&": output.append(contentsOf: "&amp;".unicodeScalars)
-            case "<": output.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": output.append(contentsOf: "&gt;".unicodeScalars)
-            case "'": output.append(contentsOf: "&#39;".unicodeScalars)
-            case "\"": output.append(contentsOf: "&quot;".unicodeScalars)
-            default: output.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "'": "&#39;"
+            case "\"": "&quot;"
+            default: nil
             }
         }
-        return String(output)
     }
 
     /// The inside of a JSON string (without the quotes).
@@ -40,20 +38,20 @@ public enum HostEscaping {
     /// title, whatever follows it. Polybar (3.6, Debian 12, and later) has no escape for `%`: `%%`
     /// shows two signs and still starts a tag when `{` follows (polybar/polybar#2748).
     public static func polybar(_ text: String) -> String {
-        replacing("%", with: "%\u{200B}", in: plain(text))
+        mapScalars(of: plain(text)) { $0 == "%" ? "%\u{200B}" : nil }
     }
 
     /// tmux: `#` doubled, so that no `#[style]`, `#{format}` or `#(command)` can come from a title.
     public static func tmux(_ text: String) -> String {
-        replacing("#", with: "##", in: plain(text))
+        mapScalars(of: plain(text)) { $0 == "#" ? "##" : nil }
     }
 
-    /// `text` with every `scalar` replaced by `replacement`, scalar by scalar (see ``pango(_:)``:
+    /// `text` with each scalar that `replacement` maps replaced, scalar by scalar (see ``pango(_:)``:
     /// `String.replacing` matches whole characters, and misses a `%` that a mark joins).
-    private static func replacing(_ scalar: Unicode.Scalar, with replacement: String, in text: String) -> String {
+    private static func mapScalars(of text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
         var output = String.UnicodeScalarView()
-        for next in text.unicodeScalars {
-            if next == scalar { output.append(contentsOf: replacement.unicodeScalars) } else { output.append(next) }
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) { output.append(contentsOf: replaced.unicodeScalars) } else { output.append(scalar) }
         }
         return String(output)
     }

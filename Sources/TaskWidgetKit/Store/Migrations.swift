@@ -10,9 +10,15 @@ enum Migrations {
     /// The migration that adds `openTaskCount`; readers of older stores count by scanning.
     static let openTaskCounts = "v3"
 
-    /// `openTaskCount.dueBucket` of an open task: its due date (Unix ms) shifted right by 26, a bucket
-    /// of 18.6 hours (a shift floors negative dates too); undated tasks go in the largest bucket.
-    static func dueBucket(_ column: String) -> String { "coalesce(\(column) >> 26, 9223372036854775807)" }
+    /// `openTaskCount.dueBucket` of an open task: its due date (Unix ms) shifted right by
+    /// ``dueBucketShift``, a bucket of 18.6 hours (a shift floors negative dates too); undated tasks
+    /// go in the largest bucket. Frozen in v3's triggers: a new shift needs a new migration.
+    static func dueBucket(_ column: String) -> String { "coalesce(\(column) >> \(dueBucketShift), \(Int64.max))" }
+    static let dueBucketShift: Int64 = 26
+
+    /// `openTaskCount.listKey` of a task in no list (the others have their list's id).
+    static let inboxKey = "''"
+    static func listKey(_ column: String) -> String { "coalesce(\(column), \(inboxKey))" }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -79,7 +85,7 @@ enum Migrations {
             // 100 000 tasks within 1.5× its time at 1 000). An update that moves a task out of a
             // bucket and into another runs both halves; rows that reach 0 are removed.
             let (newBucket, oldBucket) = (dueBucket("NEW.dueDate"), dueBucket("OLD.dueDate"))
-            let (newKey, oldKey) = ("coalesce(NEW.listID, '')", "coalesce(OLD.listID, '')")
+            let (newKey, oldKey) = (listKey("NEW.listID"), listKey("OLD.listID"))
             let add = """
                 INSERT INTO openTaskCount SELECT \(newKey), \(newBucket), 1 WHERE NEW.isCompleted = 0
                     ON CONFLICT DO UPDATE SET count = count + 1;
@@ -94,7 +100,7 @@ enum Migrations {
                     CREATE TABLE openTaskCount (
                         listKey TEXT NOT NULL, dueBucket INTEGER NOT NULL, count INTEGER NOT NULL,
                         PRIMARY KEY (listKey, dueBucket)) WITHOUT ROWID;
-                    INSERT INTO openTaskCount SELECT coalesce(listID, ''), \(dueBucket("dueDate")), count(*)
+                    INSERT INTO openTaskCount SELECT \(listKey("listID")), \(dueBucket("dueDate")), count(*)
                         FROM task WHERE isCompleted = 0 GROUP BY 1, 2;
                     CREATE TRIGGER openTaskCount_insert AFTER INSERT ON task BEGIN \(add) END;
                     CREATE TRIGGER openTaskCount_delete AFTER DELETE ON task BEGIN \(remove) END;

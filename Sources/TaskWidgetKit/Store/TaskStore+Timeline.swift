@@ -14,18 +14,15 @@ extension TaskStore {
             var list: TaskList?
             if case .list(let name) = scope { list = try NameLookup.find(name, in: allLists, named: \.name, kind: "list") }
             let listFilter: String
-            var arguments: StatementArguments = []
             let listKey: String?  // the scope's openTaskCount.listKey
+            var arguments: StatementArguments = []
             switch scope {
             case .all:
-                listFilter = ""
-                listKey = nil
+                (listFilter, listKey) = ("", nil)
             case .inbox:
-                listFilter = " AND listID IS NULL"
-                listKey = ""
+                (listFilter, listKey) = (" AND listID IS NULL", "")
             case .list:
-                listFilter = " AND listID = ?"
-                listKey = list!.id.uuidString.lowercased()
+                (listFilter, listKey) = (" AND listID = ?", list!.id.uuidString.lowercased())
                 arguments = [listKey]
             }
             let open = "isCompleted = 0" + listFilter
@@ -81,16 +78,16 @@ extension TaskStore {
                 arguments: [instant] + arguments)!
             return (row[0], row[1], row[2])
         }
-        let bucket = instant >> 26
+        let bucket = instant >> Migrations.dueBucketShift
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT coalesce(sum(count), 0), coalesce(sum(CASE WHEN listKey = '' THEN count END), 0),
+                SELECT coalesce(sum(count), 0), coalesce(sum(CASE WHEN listKey = \(Migrations.inboxKey) THEN count END), 0),
                     coalesce(sum(CASE WHEN dueBucket < ? THEN count END), 0)
                     + (SELECT count(*) FROM task WHERE \(open) AND dueDate >= ? AND dueDate < ?)
                 FROM openTaskCount\(listKey == nil ? "" : " WHERE listKey = ?")
                 """,
-            arguments: [bucket] + arguments + [bucket << 26, instant] + (listKey.map { [$0] } ?? []))!
+            arguments: [bucket] + arguments + [bucket << Migrations.dueBucketShift, instant] + (listKey.map { [$0] } ?? []))!
         return (row[0], row[1], row[2])
     }
 }
