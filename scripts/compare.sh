@@ -51,6 +51,10 @@ cc -O2 -o "$work/widget" Benchmarks/cbaseline/widget.c $(pkg-config --cflags --l
 hyperfine -N --warmup 3 --runs 30 --export-json "$work/render.json" \
   "$taskwidget render --family medium --scale 2 -o $work/ours.png --store $work/demo.sqlite --now $now" \
   "$work/widget --writer cairo -o $work/c-cairo.png" >/dev/null
+# The baseline must draw what taskwidget draws: with the same encoder, the same bytes.
+"$work/widget" --writer libpng -o "$work/c-libpng.png"
+cmp -s "$work/ours.png" "$work/c-libpng.png" ||
+  { echo "Benchmarks/cbaseline/widget.c no longer draws taskwidget's widget ($work/ours.png vs $work/c-libpng.png): update it" >&2; exit 1; }
 # Per frame: ours from the benchmark (5 warm-up frames, then 3 s of frames), the C loop likewise.
 if ! swift package --package-path Benchmarks benchmark --filter '^Render medium @2x$' --metric wallClock \
   --time-units nanoseconds --format histogramPercentiles --path stdout --no-progress \

@@ -13,6 +13,8 @@
 # .build/fuzz-artifacts/ (reproduce: .build/release/FuzzImport .build/fuzz-artifacts/import-crash-…).
 set -euo pipefail
 cd "$(dirname "$0")"
+source ../lib/dependencies.sh
+ensure_dependencies
 
 which=${1:-all}
 seconds=${2:-60}
