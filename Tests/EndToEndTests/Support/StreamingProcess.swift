@@ -65,6 +65,15 @@ final class StreamingProcess {
         }
     }
 
+    /// Waits until standard error contains `text`; false if it does not before `timeout` (or it ended).
+    func waitForStderr(containing text: String, within timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !stderrText.contains(text) {
+            guard stderr != nil, pump(until: deadline) else { return stderrText.contains(text) }
+        }
+        return true
+    }
+
     /// Waits for output (either pipe) until `deadline`; false at the deadline or when both ended.
     private func pump(until deadline: ContinuousClock.Instant) -> Bool {
         let open = [stdout, stderr].compactMap { $0 }
