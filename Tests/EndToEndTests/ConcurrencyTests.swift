@@ -138,6 +138,9 @@ import Testing
         #expect(missing.isEmpty, "seed \(seed): \(missing.prefix(10)) (\(missing.count) in all)")
         let added = writes.map(\.acknowledgedAdds).reduce(0, +)
         #expect(export.tasks.count == added + 1, "seed \(seed): \(export.tasks.count) tasks for \(added) acknowledged adds and the seed task")
+        // The readers read: status lines were validated, and watch printed more than its first line.
+        #expect(tally.statusLines > 0, "seed \(seed): no status line was validated")
+        #expect(watchLines > 1, "seed \(seed): watch printed \(watchLines) line(s) under load")
         print("""
             load (seed \(seed)): \(scale.writers) writers × \(scale.operationsPerWriter): \(writes.map(\.attempted).reduce(0, +)) writes attempted, \
             \(writes.map(\.acknowledged).reduce(0, +)) acknowledged, \(writes.map(\.acknowledged).reduce(0, +) - checks.map(\.lost).reduce(0, +)) present; \
