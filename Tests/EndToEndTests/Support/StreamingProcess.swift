@@ -121,6 +121,38 @@ final class StreamingProcess {
         return exitStatus
     }
 
+    /// The system calls that wait for events: poll and ppoll (aarch64 has ppoll only).
+    #if arch(x86_64)
+    static let pollSyscalls: Set<Int> = [7, 271]
+    #elseif arch(arm64)
+    static let pollSyscalls: Set<Int> = [73]
+    #else
+    static let pollSyscalls: Set<Int> = []
+    #endif
+
+    /// Whether its main thread is blocked in poll or ppoll now: the first field of
+    /// /proc/PID/syscall is the number of the call it is in (`running` while it runs), or, where
+    /// that file cannot be read, /proc/PID/wchan names the kernel function it sleeps in.
+    func isBlockedInPoll() -> Bool {
+        if let syscall = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) {
+            // `NUMBER ARGUMENTS… SP PC` in a call, `-1 SP PC` blocked outside one, or `running`.
+            return Int(syscall.prefix { $0 != " " && $0 != "\n" }).map(Self.pollSyscalls.contains) ?? false
+        }
+        return ((try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "").contains("poll")
+    }
+
+    /// Waits until its main thread is blocked in poll or ppoll (watch waiting for its next
+    /// event); false if it is not before `timeout`. The kernel signals no such moment, so /proc is
+    /// looked at every millisecond.
+    func waitUntilBlockedInPoll(within timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !isBlockedInPoll() {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1000)
+        }
+        return true
+    }
+
     /// Voluntary plus involuntary context switches of all its threads so far: each is a wake-up.
     func contextSwitches() throws -> Int {
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
