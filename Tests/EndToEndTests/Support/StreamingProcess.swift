@@ -108,6 +108,16 @@ final class StreamingProcess {
         kill(pid, signal)
     }
 
+    /// Whether the process still runs: it has not ended (it is no zombie yet) nor been waited for.
+    var isRunning: Bool {
+        guard exitStatus == nil, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let name = stat.lastIndex(of: ")")
+        else { return false }
+        // `PID (NAME) STATE …`: the name may hold spaces and parentheses, the state follows the last `)`.
+        let state = stat[stat.index(after: name)...].drop { $0 == " " }.first
+        return state != "Z" && state != "X"
+    }
+
     /// The exit status once the process ended (its standard error closes), or `nil` after `timeout`.
     func waitForExit(within timeout: Duration = .seconds(10)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
