@@ -140,8 +140,7 @@ import Testing
                 let export = try fixture.store.export()
                 #expect(try StoreExport.decode(export.jsonData(), source: "export") == export)
             } catch let error as TaskWidgetError {
-                #expect(error.kind == .data, "\(error.message)")
-                #expect(!Independent.hasLineBreak(error.message) && error.message.utf8.count <= 600, "\(error.message.debugDescription)")
+                #expect(FuzzOracle.errorProblem(error, expected: .data) == nil)
             }
         }
         print("FuzzTests import: \(count) inputs in \(ContinuousClock.now - started), \(decoded) decoded, \(imported) imported (seed \(SeededProperty.hex(SeededProperty.seed(0xF022_0001))))")
