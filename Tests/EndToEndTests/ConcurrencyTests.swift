@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Glibc
 import Testing
 
@@ -133,7 +132,7 @@ import Testing
         let writes = tally.writes
         let checks = writes.map { $0.check(in: export) }
         let missing = checks.flatMap(\.problems)
-        #expect(try Self.integrity(sandbox.storePath) == "ok", "seed \(seed)")
+        #expect(try sandbox.integrity() == "ok", "seed \(seed)")
         #expect(tally.problems.isEmpty, "seed \(seed): \(tally.problems.prefix(10)) (\(tally.problems.count) in all)")
         #expect(missing.isEmpty, "seed \(seed): \(missing.prefix(10)) (\(missing.count) in all)")
         let added = writes.map(\.acknowledgedAdds).reduce(0, +)
@@ -194,7 +193,7 @@ import Testing
         }
         // Kills that all came after the write would test nothing.
         #expect(killedRunning >= kills / 4, "seed \(seed): only \(killedRunning) of \(kills) kills came while the writer ran")
-        #expect(try Self.integrity(sandbox.storePath) == "ok", "seed \(seed)")
+        #expect(try sandbox.integrity() == "ok", "seed \(seed)")
         let export = try StoreContents(sandbox)
         let check = writes.check(in: export)
         #expect(check.problems.isEmpty, "seed \(seed): \(check.problems)")
@@ -204,14 +203,6 @@ import Testing
             \(writes.attempted) writes attempted, \(writes.acknowledged) acknowledged, \(writes.acknowledged - check.lost) present; \
             \(writes.landedWithoutAcknowledgement(in: export)) adds killed between their commit and their id
             """)
-    }
-
-    static func integrity(_ path: String) throws -> String? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
     }
 }
 

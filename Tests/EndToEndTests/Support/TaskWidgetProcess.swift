@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// What one run of the built `taskwidget` binary did.
@@ -101,6 +102,24 @@ struct Sandbox: ~Copyable {
         return RunResult(
             status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
             stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+// MARK: - The store's files
+
+extension Sandbox {
+    /// `PRAGMA integrity_check` of the store at `path`, through a read-only connection.
+    static func integrity(ofStoreAt path: String) throws -> String? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+    }
+
+    /// `PRAGMA integrity_check` of the sandbox's store ("ok" when it is intact).
+    func integrity() throws -> String? {
+        try Self.integrity(ofStoreAt: storePath)
     }
 }
 
