@@ -105,6 +105,32 @@ struct Sandbox: ~Copyable {
     }
 }
 
+extension Sandbox {
+    /// Runs a command that must fail: `status`, one short `taskwidget: ` line on stderr (that
+    /// contains `message`, if given), nothing on stdout (`allowingStdout` for a bar's error line),
+    /// no crash, and the store exactly as it was (same export, integrity ok).
+    @discardableResult
+    func expectRefused(
+        _ arguments: [String], status: Int32, message: String? = nil, input: Data? = nil, allowingStdout: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> RunResult {
+        let before = try succeed(["export"], sourceLocation: sourceLocation)
+        let result = try run(arguments, input: input)
+        let shown = arguments.map { $0.count > 60 ? "\($0.prefix(20))…(\($0.utf8.count) bytes)" : $0 }
+        #expect(result.status == status, "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        if let message {
+            #expect(result.stderr.contains(message), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        }
+        #expect(result.stderr.utf8.count < 600, "\(shown): a \(result.stderr.utf8.count)-byte error", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("crashed"), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        if !allowingStdout { #expect(result.stdout.isEmpty, "\(shown): \(result.stdout.prefix(200))", sourceLocation: sourceLocation) }
+        #expect(try succeed(["export"], sourceLocation: sourceLocation) == before, "\(shown) changed the store", sourceLocation: sourceLocation)
+        #expect(try integrity() == "ok", "\(shown)", sourceLocation: sourceLocation)
+        return result
+    }
+}
+
 // MARK: - The store's files
 
 extension Sandbox {
