@@ -72,14 +72,14 @@ import Testing
         let longest = String(repeating: "👩🏻‍❤️‍💋‍👨🏼", count: 1000)
         try sandbox.succeed(["add", longest, "--due", "17:00"])
         try sandbox.succeed(["add", String(repeating: "%#<&", count: 250), "--due", "16:00"])
-        for format in ["text", "json", "waybar", "i3bar", "polybar", "tmux"] {
+        for format in StatusLineCheck.formats {
             let result = try sandbox.run(["status", "--format", format])
             #expect(result.status == 0 && result.stdoutLines.count == 1, "\(format): \(result.stderr)")
             // json is the whole entry (titles whole); the others show titles cut to 40 characters.
             #expect(result.stdout.utf8.count < (format == "json" ? 80_000 : 8_000), "\(format): \(result.stdout.utf8.count) bytes")
-            if ["json", "waybar", "i3bar"].contains(format) {
-                #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil, "\(format)")
-            }
+            // One valid line of the format, as its host parses it (JSON, markup, escapes).
+            let problem = result.stdoutLines.first.flatMap { StatusLineCheck.problem($0, format: format) }
+            #expect(problem == nil, "\(format): \(problem ?? "")")
         }
         let listing = try sandbox.succeed(["ls"])
         #expect(listing.utf8.count < 80_000 && listing.contains("%#<&%#<&"))
