@@ -157,7 +157,7 @@ import Testing
         case "halfTruncated":
             // A store whose pages all live in the main file (no -wal to make up for it), cut in half.
             try sandbox.succeed(["demo"])
-            try ReadOnlyStoreTests.removeWALFiles(sandbox.storePath)
+            try Sandbox.removeWALFiles(sandbox.storePath)
             let bytes = try Data(contentsOf: store)
             try bytes.prefix(bytes.count / 2).write(to: store)
             expectedStatus = 65

@@ -362,16 +362,6 @@ struct StoreContents {
     }
 }
 
-/// Runs the binary with fixed trailing arguments (store, clock) and environment, from any thread.
-struct Launcher: Sendable {
-    let suffix: [String]
-    let environment: [String: String]
-
-    func run(_ arguments: [String]) throws -> RunResult {
-        try Sandbox.execute(Sandbox.binary.path, arguments + suffix, environment: environment)
-    }
-}
-
 /// What the threads of a load test report, under a lock.
 final class Tally: @unchecked Sendable {
     private let lock = NSLock()

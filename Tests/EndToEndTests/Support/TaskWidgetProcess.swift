@@ -147,6 +147,26 @@ extension Sandbox {
     func integrity() throws -> String? {
         try Self.integrity(ofStoreAt: storePath)
     }
+
+    /// Checkpoints the store at `path` and removes its `-wal` and `-shm`: the main file alone holds it all.
+    static func removeWALFiles(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}
+
+/// Runs the binary with fixed trailing arguments (store, clock) and environment, from any thread.
+struct Launcher: Sendable {
+    let suffix: [String]
+    let environment: [String: String]
+
+    func run(_ arguments: [String]) throws -> RunResult {
+        try Sandbox.execute(Sandbox.binary.path, arguments + suffix, environment: environment)
+    }
 }
 
 extension Sandbox {
