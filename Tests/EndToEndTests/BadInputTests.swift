@@ -224,8 +224,6 @@ import Testing
         let process = try StreamingProcess(sandbox.arguments(arguments), environment: sandbox.environment)
         let status = process.waitForExit(within: .seconds(20))
         #expect(status != nil, "taskwidget \(arguments.joined(separator: " ")) hangs", sourceLocation: sourceLocation)
-        var output = ""
-        while let line = process.nextLine(within: .seconds(1)) { output += line + "\n" }
-        return RunResult(status: status ?? -1, stdout: output, stderr: process.stderrText)
+        return RunResult(status: status ?? -1, stdout: process.remainingLines(), stderr: process.stderrText)
     }
 }

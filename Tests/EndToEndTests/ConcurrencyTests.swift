@@ -179,8 +179,7 @@ import Testing
             usleep(UInt32(Double.random(in: span * 0.2..<span * 1.2, using: &random)))
             process.send(SIGKILL)
             let status = process.waitForExit()
-            var stdout = ""
-            while let line = process.nextLine(within: .seconds(1)) { stdout += line + "\n" }
+            let stdout = process.remainingLines()
             if status == 128 + SIGKILL {
                 killedRunning += 1
                 span *= 1.15

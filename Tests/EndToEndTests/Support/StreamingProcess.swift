@@ -65,6 +65,14 @@ final class StreamingProcess {
         }
     }
 
+    /// The lines of standard output still to read, each ended by a newline, until none comes
+    /// within `timeout` (at once once it ended): what a process that was waited for printed.
+    func remainingLines(within timeout: Duration = .seconds(1)) -> String {
+        var output = ""
+        while let line = nextLine(within: timeout) { output += line + "\n" }
+        return output
+    }
+
     /// Waits until standard error contains `text`; false if it does not before `timeout` (or it ended).
     func waitForStderr(containing text: String, within timeout: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + timeout
