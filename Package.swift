@@ -94,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TaskWidgetWatchTests",
-            dependencies: ["TaskWidgetWatch", "TaskWidgetKit", "TaskWidgetRender"],
+            dependencies: ["TaskWidgetWatch", "TaskWidgetKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Glibc
 import Testing
 
@@ -133,11 +132,14 @@ import Testing
         let writes = tally.writes
         let checks = writes.map { $0.check(in: export) }
         let missing = checks.flatMap(\.problems)
-        #expect(try Self.integrity(sandbox.storePath) == "ok", "seed \(seed)")
+        #expect(try sandbox.integrity() == "ok", "seed \(seed)")
         #expect(tally.problems.isEmpty, "seed \(seed): \(tally.problems.prefix(10)) (\(tally.problems.count) in all)")
         #expect(missing.isEmpty, "seed \(seed): \(missing.prefix(10)) (\(missing.count) in all)")
         let added = writes.map(\.acknowledgedAdds).reduce(0, +)
         #expect(export.tasks.count == added + 1, "seed \(seed): \(export.tasks.count) tasks for \(added) acknowledged adds and the seed task")
+        // The readers read: status lines were validated, and watch printed more than its first line.
+        #expect(tally.statusLines > 0, "seed \(seed): no status line was validated")
+        #expect(watchLines > 1, "seed \(seed): watch printed \(watchLines) line(s) under load")
         print("""
             load (seed \(seed)): \(scale.writers) writers × \(scale.operationsPerWriter): \(writes.map(\.attempted).reduce(0, +)) writes attempted, \
             \(writes.map(\.acknowledged).reduce(0, +)) acknowledged, \(writes.map(\.acknowledged).reduce(0, +) - checks.map(\.lost).reduce(0, +)) present; \
@@ -177,8 +179,7 @@ import Testing
             usleep(UInt32(Double.random(in: span * 0.2..<span * 1.2, using: &random)))
             process.send(SIGKILL)
             let status = process.waitForExit()
-            var stdout = ""
-            while let line = process.nextLine(within: .seconds(1)) { stdout += line + "\n" }
+            let stdout = process.remainingLines()
             if status == 128 + SIGKILL {
                 killedRunning += 1
                 span *= 1.15
@@ -191,7 +192,7 @@ import Testing
         }
         // Kills that all came after the write would test nothing.
         #expect(killedRunning >= kills / 4, "seed \(seed): only \(killedRunning) of \(kills) kills came while the writer ran")
-        #expect(try Self.integrity(sandbox.storePath) == "ok", "seed \(seed)")
+        #expect(try sandbox.integrity() == "ok", "seed \(seed)")
         let export = try StoreContents(sandbox)
         let check = writes.check(in: export)
         #expect(check.problems.isEmpty, "seed \(seed): \(check.problems)")
@@ -201,14 +202,6 @@ import Testing
             \(writes.attempted) writes attempted, \(writes.acknowledged) acknowledged, \(writes.acknowledged - check.lost) present; \
             \(writes.landedWithoutAcknowledgement(in: export)) adds killed between their commit and their id
             """)
-    }
-
-    static func integrity(_ path: String) throws -> String? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
     }
 }
 
@@ -365,16 +358,6 @@ struct StoreContents {
 
     func tasks(withShortID id: String) -> Task? {
         byShortID[id]
-    }
-}
-
-/// Runs the binary with fixed trailing arguments (store, clock) and environment, from any thread.
-struct Launcher: Sendable {
-    let suffix: [String]
-    let environment: [String: String]
-
-    func run(_ arguments: [String]) throws -> RunResult {
-        try Sandbox.execute(Sandbox.binary.path, arguments + suffix, environment: environment)
     }
 }
 

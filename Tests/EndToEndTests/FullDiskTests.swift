@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 
 /// A full disk, for the store and for the files standard output and error go to: one clear line,
@@ -17,14 +16,6 @@ import Testing
     /// `taskwidget ARGUMENTS` unable to make any file grow past `bytes`.
     func runWithFileSizeLimit(_ sandbox: borrowing Sandbox, _ bytes: Int, _ arguments: [String]) throws -> RunResult {
         try runInShell(sandbox, "trap '' XFSZ; exec prlimit --fsize=\(bytes) \"$@\"", arguments)
-    }
-
-    static func integrity(_ path: String) throws -> String? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
     }
 
     /// A write that cannot grow the store's files fails with one line and exit 74 and changes
@@ -48,7 +39,7 @@ import Testing
         for limit in [0, 1, 4096, 16_384, 65_536, 262_144, 1_048_576, 8_388_608] {
             let result = try runWithFileSizeLimit(sandbox, limit, arguments)
             let after = try sandbox.succeed(["export"])
-            #expect(try Self.integrity(sandbox.storePath) == "ok", "\(command) within \(limit) bytes")
+            #expect(try sandbox.integrity() == "ok", "\(command) within \(limit) bytes")
             if result.status == 0 {
                 #expect(after != before, "\(command) within \(limit) bytes said it succeeded but changed nothing")
                 succeeded = true
@@ -75,7 +66,7 @@ import Testing
         #expect(result.stdout.isEmpty)
         let id = try sandbox.succeed(["add", "Second"]).trimmingCharacters(in: .newlines)
         #expect(try sandbox.succeed(["ls"]).contains("Second") && id.count == 8)
-        #expect(try Self.integrity(sandbox.storePath) == "ok")
+        #expect(try sandbox.integrity() == "ok")
     }
 
     /// `taskwidget export > backup.json` on a full disk must not look like a backup.

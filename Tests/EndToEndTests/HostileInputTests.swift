@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 
 /// Hostile input where a user hits it, through the built binary: huge titles (on the command line
@@ -29,28 +28,6 @@ import Testing
             """.utf8)
     }
 
-    /// Runs a command that must fail: `status`, one short line on stderr that contains `message`,
-    /// nothing on stdout (`allowingStdout` for a bar's error line), no crash, the store unchanged.
-    @discardableResult
-    func expectRefused(
-        _ arguments: [String], status: Int32, message: String, in sandbox: borrowing Sandbox, input: Data? = nil,
-        allowingStdout: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> RunResult {
-        let before = try sandbox.succeed(["export"])
-        let result = try sandbox.run(arguments, input: input)
-        let shown = arguments.map { $0.count > 60 ? "\($0.prefix(20))…(\($0.utf8.count) bytes)" : $0 }
-        #expect(result.status == status, "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
-        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
-        #expect(result.stderr.contains(message), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
-        #expect(result.stderr.utf8.count < 600, "\(shown): a \(result.stderr.utf8.count)-byte error", sourceLocation: sourceLocation)
-        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("crashed"), sourceLocation: sourceLocation)
-        if !allowingStdout { #expect(result.stdout.isEmpty, "\(shown): \(result.stdout.prefix(200))", sourceLocation: sourceLocation) }
-        #expect(try sandbox.succeed(["export"]) == before, "\(shown) changed the store", sourceLocation: sourceLocation)
-        let integrity = try DatabaseQueue(path: sandbox.storePath).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
-        #expect(integrity == "ok", sourceLocation: sourceLocation)
-        return result
-    }
-
     func write(_ data: Data, _ name: String, in sandbox: borrowing Sandbox) throws -> String {
         let url = sandbox.folder.appendingPathComponent(name)
         try data.write(to: url)
@@ -67,12 +44,12 @@ import Testing
         let sandbox = try Self.sandbox()
         let huge = Self.zalgo(60_000)
         let id = try #require(try sandbox.succeed(["ls", "--format", "json"]).split(separator: "\"").first { $0.count == 36 })
-        try expectRefused(["add", huge], status: 64, message: "the title is 120001 bytes long in UTF-8: the limit is 40000 bytes", in: sandbox)
-        try expectRefused(["edit", String(id.prefix(8)), "--title", huge], status: 64, message: "120001 bytes", in: sandbox)
-        try expectRefused(["list", "add", huge], status: 64, message: "the list name is 120001 bytes long", in: sandbox)
-        try expectRefused(["habit", "add", huge], status: 64, message: "the habit name is 120001 bytes long", in: sandbox)
-        try expectRefused(["habit", "add", "Run", "--icon", Self.zalgo(200)], status: 64, message: "the icon must be", in: sandbox)
-        try expectRefused(["add", String(repeating: "ab", count: 60_000)], status: 64, message: "120000 characters long", in: sandbox)
+        try sandbox.expectRefused(["add", huge], status: 64, message: "the title is 120001 bytes long in UTF-8: the limit is 40000 bytes")
+        try sandbox.expectRefused(["edit", String(id.prefix(8)), "--title", huge], status: 64, message: "120001 bytes")
+        try sandbox.expectRefused(["list", "add", huge], status: 64, message: "the list name is 120001 bytes long")
+        try sandbox.expectRefused(["habit", "add", huge], status: 64, message: "the habit name is 120001 bytes long")
+        try sandbox.expectRefused(["habit", "add", "Run", "--icon", Self.zalgo(200)], status: 64, message: "the icon must be")
+        try sandbox.expectRefused(["add", String(repeating: "ab", count: 60_000)], status: 64, message: "120000 characters long")
     }
 
     /// In an import file there is no such cap: a 1 MB title, of one character or of a million,
@@ -83,8 +60,8 @@ import Testing
         let title = marks > 0 ? Self.zalgo(marks) : String(repeating: "x", count: 1_000_000)
         let file = try write(Self.document(title: title), "huge.json", in: sandbox)
         let message = marks > 0 ? "tasks[0]: the title is 1000001 bytes long in UTF-8" : "tasks[0]: the title is 1000000 characters long"
-        try expectRefused(["import", file], status: 65, message: message, in: sandbox)
-        try expectRefused(["import", "-"], status: 65, message: "tasks[0]: the title is", in: sandbox, input: Self.document(title: title))
+        try sandbox.expectRefused(["import", file], status: 65, message: message)
+        try sandbox.expectRefused(["import", "-"], status: 65, message: "tasks[0]: the title is", input: Self.document(title: title))
     }
 
     /// The largest titles accepted (1000 of the longest emoji sequences, 35 000 bytes) in every
@@ -95,14 +72,14 @@ import Testing
         let longest = String(repeating: "👩🏻‍❤️‍💋‍👨🏼", count: 1000)
         try sandbox.succeed(["add", longest, "--due", "17:00"])
         try sandbox.succeed(["add", String(repeating: "%#<&", count: 250), "--due", "16:00"])
-        for format in ["text", "json", "waybar", "i3bar", "polybar", "tmux"] {
+        for format in StatusLineCheck.formats {
             let result = try sandbox.run(["status", "--format", format])
             #expect(result.status == 0 && result.stdoutLines.count == 1, "\(format): \(result.stderr)")
             // json is the whole entry (titles whole); the others show titles cut to 40 characters.
             #expect(result.stdout.utf8.count < (format == "json" ? 80_000 : 8_000), "\(format): \(result.stdout.utf8.count) bytes")
-            if ["json", "waybar", "i3bar"].contains(format) {
-                #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil, "\(format)")
-            }
+            // One valid line of the format, as its host parses it (JSON, markup, escapes).
+            let problem = result.stdoutLines.first.flatMap { StatusLineCheck.problem($0, format: format) }
+            #expect(problem == nil, "\(format): \(problem ?? "")")
         }
         let listing = try sandbox.succeed(["ls"])
         #expect(listing.utf8.count < 80_000 && listing.contains("%#<&%#<&"))
@@ -120,11 +97,11 @@ import Testing
         let sandbox = try Self.sandbox()
         // In an import file: escaped (a control character in a title) or raw (not JSON).
         let escaped = try write(Self.document(title: "nul\u{0}byte"), "escaped-nul.json", in: sandbox)
-        try expectRefused(["import", escaped], status: 65, message: "tasks[0]: the title contains a control character", in: sandbox)
+        try sandbox.expectRefused(["import", escaped], status: 65, message: "tasks[0]: the title contains a control character")
         var raw = Self.document(title: "nul byte")
         raw[raw.firstIndex(of: UInt8(ascii: " "))!] = 0
-        try expectRefused(["import", try write(raw, "raw-nul.json", in: sandbox)], status: 65, message: "the JSON is malformed (a NUL byte)", in: sandbox)
-        try expectRefused(["add", "bell\u{7}\u{1B}[31m"], status: 64, message: "control character", in: sandbox)
+        try sandbox.expectRefused(["import", try write(raw, "raw-nul.json", in: sandbox)], status: 65, message: "the JSON is malformed (a NUL byte)")
+        try sandbox.expectRefused(["add", "bell\u{7}\u{1B}[31m"], status: 64, message: "control character")
         // A template's own NUL and escape sequences never reach a text line.
         let template = try write(Data("a\u{0}b\u{1B}[31m {{open}}\u{2028}!".utf8), "controls.mustache", in: sandbox)
         #expect(try sandbox.succeed(["status", "--template", template]) == "ab[31m 1 !\n")
@@ -136,10 +113,10 @@ import Testing
         invalid[invalid.range(of: Data("caf_".utf8))!.upperBound - 1] = 0xE9  // "café" in Latin-1
         let utf16 = String(decoding: Self.document(title: "utf-16"), as: UTF8.self).data(using: .utf16)!
         for (name, data) in [("latin1.json", invalid), ("utf16.json", utf16), ("overlong.json", Data([0x22, 0xC0, 0xAF, 0x22]))] {
-            try expectRefused(["import", try write(data, name, in: sandbox)], status: 65, message: "\(name) is not UTF-8 text", in: sandbox)
+            try sandbox.expectRefused(["import", try write(data, name, in: sandbox)], status: 65, message: "\(name) is not UTF-8 text")
         }
         let surrogate = try write(Data(String(decoding: Self.document(title: "x"), as: UTF8.self).replacingOccurrences(of: #""x""#, with: #""\ud800""#).utf8), "surrogate.json", in: sandbox)
-        try expectRefused(["import", surrogate], status: 65, message: "surrogate.json is not a taskwidget export", in: sandbox)
+        try sandbox.expectRefused(["import", surrogate], status: 65, message: "surrogate.json is not a taskwidget export")
     }
 
     // MARK: Deep nesting
@@ -151,7 +128,7 @@ import Testing
         let sandbox = try Self.sandbox()
         let file = try write(Data(String(repeating: open, count: depth).utf8), "deep.json", in: sandbox)
         let message = depth > 64 ? "arrays and objects are nested more than 64 deep" : "the JSON is malformed"
-        try expectRefused(["import", file], status: 65, message: message, in: sandbox)
+        try sandbox.expectRefused(["import", file], status: 65, message: message)
     }
 
     // MARK: Templates
@@ -168,10 +145,10 @@ import Testing
         let sandbox = try Self.sandbox()
         let template = try write(Data(text.utf8), name + ".mustache", in: sandbox)
         // text is no bar: it exits 64, and still prints its one error line.
-        let text = try expectRefused(["status", "--template", template], status: 64, message: message, in: sandbox, allowingStdout: true)
+        let text = try sandbox.expectRefused(["status", "--template", template], status: 64, message: message, allowingStdout: true)
         #expect(text.stdoutLines.count == 1 && text.stdout.hasPrefix("⚠ taskwidget: "), "\(text.stdout)")
         for format in ["waybar", "polybar"] {
-            let bar = try expectRefused(["status", "--format", format, "--template", template], status: 0, message: message, in: sandbox, allowingStdout: true)
+            let bar = try sandbox.expectRefused(["status", "--format", format, "--template", template], status: 0, message: message, allowingStdout: true)
             #expect(bar.stdoutLines.count == 1 && bar.stdout.contains("⚠ taskwidget"), "\(format): \(bar.stdout)")
         }
     }
@@ -180,11 +157,11 @@ import Testing
 
     @Test func hostileDatesAndColorsAreShortUsageErrors() throws {
         let sandbox = try Self.sandbox()
-        try expectRefused(["add", "Far", "--due", "in 999999w"], status: 64, message: "outside the years 0000 to 9999", in: sandbox)
-        try expectRefused(["add", "Far", "--due", "9999-12-31T23:59-05:00"], status: 64, message: "outside the years", in: sandbox)
-        try expectRefused(["ls", "--now", "9999-12-31T23:59:59-18:00"], status: 64, message: "outside the years", in: sandbox)
-        try expectRefused(["add", "Soon", "--due", Self.zalgo(50_000)], status: 64, message: "cannot read date", in: sandbox)
-        try expectRefused(["list", "add", "Work", "--color", "#" + Self.zalgo(50_000)], status: 64, message: "is not a color", in: sandbox)
-        try expectRefused(["done", Self.zalgo(50_000)], status: 64, message: "is not a task id", in: sandbox)
+        try sandbox.expectRefused(["add", "Far", "--due", "in 999999w"], status: 64, message: "outside the years 0000 to 9999")
+        try sandbox.expectRefused(["add", "Far", "--due", "9999-12-31T23:59-05:00"], status: 64, message: "outside the years")
+        try sandbox.expectRefused(["ls", "--now", "9999-12-31T23:59:59-18:00"], status: 64, message: "outside the years")
+        try sandbox.expectRefused(["add", "Soon", "--due", Self.zalgo(50_000)], status: 64, message: "cannot read date")
+        try sandbox.expectRefused(["list", "add", "Work", "--color", "#" + Self.zalgo(50_000)], status: 64, message: "is not a color")
+        try sandbox.expectRefused(["done", Self.zalgo(50_000)], status: 64, message: "is not a task id")
     }
 }

@@ -74,7 +74,10 @@ import Testing
         #expect(watch.nextLine()?.contains(plants) == true)
         try sandbox.succeed(["add", call + " again", "--list", work, "--due", "2026-11-22T17:00:00+01:00"])
         #expect(watch.nextLine(within: .seconds(5))?.contains(call) == true)
+        // SIGTERM only once watch took the SIGUSR1: sent together, both are read at once and watch
+        // stops without refreshing. Once taken, the refresh runs before watch reads signals again.
         watch.send(SIGUSR1)
+        #expect(watch.waitForStderr(containing: "SIGUSR1: refreshing"), "\(watch.stderrText)")
         watch.send(SIGTERM)
         #expect(watch.waitForExit() == 0)
         #expect(watch.stderrText.contains("store changed"), "\(watch.stderrText)")

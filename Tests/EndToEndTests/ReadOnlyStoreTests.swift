@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Glibc
 import Testing
 
@@ -62,7 +61,7 @@ import Testing
         let expected = try Self.displayCommands.map { try shown($0, unprivileged: false) }
         let waybar = try sandbox.succeed(["status", "--format", "waybar", "--store", folders.storePath])
 
-        if layout != .readOnlyFileAfterAWriter { try Self.removeWALFiles(folders.storePath) }
+        if layout != .readOnlyFileAfterAWriter { try Sandbox.removeWALFiles(folders.storePath) }
         let fileMode = layout == .writableFileAloneInAReadOnlyFolder ? 0o666 : 0o444
         try FileManager.default.setAttributes([.posixPermissions: fileMode], ofItemAtPath: folders.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
@@ -122,7 +121,7 @@ import Testing
         let sandbox = try Sandbox()
         let folders = try Folders(sandbox)
         try sandbox.succeed(["demo", "--store", folders.storePath])
-        try Self.removeWALFiles(folders.storePath)
+        try Sandbox.removeWALFiles(folders.storePath)
         let before = try Self.fingerprint(folder: folders.store)
         for command in Self.displayCommands where !command.contains("{png}") {
             try sandbox.succeed(command + ["--store", folders.storePath])
@@ -158,16 +157,6 @@ import Testing
     }
 
     // MARK: - Helpers
-
-    /// Checkpoints the store and removes its `-wal` and `-shm`: the main file alone holds it all.
-    static func removeWALFiles(_ path: String) throws {
-        let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.removeItem(atPath: path + suffix)
-        }
-    }
 
     static func fingerprint(_ path: String) throws -> String {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)

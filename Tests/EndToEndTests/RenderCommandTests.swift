@@ -1,4 +1,5 @@
 import Foundation
+import TaskWidgetKit
 import Testing
 
 /// `taskwidget render` run as a user runs it: PNGs of the right pixel size, errors with their exit
@@ -79,7 +80,7 @@ import Testing
     /// and a binary copied without its plugin still shows the status but says why it cannot draw.
     @Test func onlyThePluginLinksCairoAndABinaryWithoutItStillShowsTheStatus() throws {
         let sandbox = try Sandbox.demo()
-        let plugin = Sandbox.binary.deletingLastPathComponent().appendingPathComponent("libTaskWidgetRenderPlugin.so")
+        let plugin = Sandbox.binary.deletingLastPathComponent().appendingPathComponent(RenderPlugin.fileName)
         let libraries = { (file: URL) in try Sandbox.execute("/usr/bin/ldd", [file.path], environment: [:]).stdout }
         #expect(try !libraries(Sandbox.binary).contains("libcairo"))
         #expect(try !libraries(Sandbox.binary).contains("libpango"))
@@ -100,7 +101,7 @@ import Testing
         let url = sandbox.folder.appendingPathComponent("widget.png")
         let render = try Sandbox.execute(binary, sandbox.arguments(["render", "-o", url.path]), environment: sandbox.environment)
         #expect(render.status == 74)
-        #expect(render.stderrLines.count == 1 && render.stderr.contains("keep libTaskWidgetRenderPlugin.so"), "\(render.stderr)")
+        #expect(render.stderrLines.count == 1 && render.stderr.contains("keep \(RenderPlugin.fileName)"), "\(render.stderr)")
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 

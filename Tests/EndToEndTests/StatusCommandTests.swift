@@ -6,7 +6,6 @@ import Testing
 /// line of the format even when the store cannot be read (exit 0 for bars), a store that is only
 /// ever read, and user templates.
 @Suite struct StatusCommandTests {
-    static let formats = ["text", "json", "waybar", "i3bar", "polybar", "tmux"]
     static let barFormats = ["waybar", "i3bar", "polybar", "tmux"]
     static let zone = ["--tz", "Europe/Berlin"]
 
@@ -62,7 +61,7 @@ import Testing
 
     @Test func theBinaryPrintsTheLibrarysGoldenLines() throws {
         let sandbox = try Self.fixtureSandbox()
-        for format in Self.formats {
+        for format in StatusLineCheck.formats {
             let golden = try Self.golden(format)
             for (name, arguments) in Self.scenarios {
                 let result = try sandbox.run(["status", "--format", format] + Self.zone + arguments)
@@ -105,7 +104,7 @@ import Testing
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let fingerprint = kind == "missing" || kind == "folder" ? nil : try Self.fingerprint(store)
 
-        for format in Self.formats {
+        for format in StatusLineCheck.formats {
             let result = try sandbox.run(["status", "--format", format, "--store", store] + Self.zone)
             let isBar = Self.barFormats.contains(format)
             #expect(result.status == (isBar ? 0 : dataError ? 65 : 74), "\(kind) \(format): \(result.stderr)")
@@ -149,7 +148,7 @@ import Testing
 
     @Test func anUnknownListIsAnErrorLineForBarsAndAnErrorForText() throws {
         let sandbox = try Self.fixtureSandbox()
-        for format in Self.formats {
+        for format in StatusLineCheck.formats {
             let result = try sandbox.run(["status", "--format", format, "--list", "Nope"] + Self.zone)
             let isBar = Self.barFormats.contains(format)
             #expect(result.status == (isBar ? 0 : 64), "\(format): \(result.stderr)")
@@ -165,10 +164,10 @@ import Testing
 
     @Test func statusNeverChangesTheStoreAndWorksWhenNobodyMayWriteIt() throws {
         let sandbox = try Self.fixtureSandbox()
-        let outputs = try Self.formats.map { try sandbox.succeed(["status", "--format", $0] + Self.zone) }
+        let outputs = try StatusLineCheck.formats.map { try sandbox.succeed(["status", "--format", $0] + Self.zone) }
         let before = try Self.fingerprint(sandbox.storePath)
         let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted()
-        for (format, output) in zip(Self.formats, outputs) {
+        for (format, output) in zip(StatusLineCheck.formats, outputs) {
             #expect(try sandbox.succeed(["status", "--format", format] + Self.zone) == output)
         }
         let unchanged = try Self.fingerprint(sandbox.storePath)
@@ -177,7 +176,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: sandbox.folder.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path) }
-        for (format, output) in zip(Self.formats, outputs) {
+        for (format, output) in zip(StatusLineCheck.formats, outputs) {
             #expect(try sandbox.succeed(["status", "--format", format] + Self.zone) == output, "\(format) on a 0444 store")
             // Root ignores permissions: run as `nobody` too, in a folder it cannot write.
             let unprivileged = try Sandbox.asUnprivilegedUser(

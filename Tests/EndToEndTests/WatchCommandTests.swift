@@ -160,16 +160,16 @@ import Testing
         try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
         let watch = try watch(sandbox, ["--format", "waybar", "--now", "2026-11-22T16:31:00+01:00"])
         #expect(watch.nextLine() != nil)
-        // The line is out before watch is back in poll: the count starts once it stops moving.
-        var before = try watch.contextSwitches()
-        for _ in 0..<50 {
-            Thread.sleep(forTimeInterval: 0.1)
-            let now = try watch.contextSwitches()
-            if now == before { break }
-            before = now
+        // The line is out before watch is back in poll: the count starts once it waits there.
+        guard watch.waitUntilBlockedInPoll() else {
+            Issue.record("watch never blocked in poll after its first line (/proc/\(watch.pid)/syscall)")
+            return
         }
+        let before = try watch.contextSwitches()
+        // The window measured, not a wait for something: a busy loop would show in it.
         Thread.sleep(forTimeInterval: 3)
         let after = try watch.contextSwitches()
         #expect(after - before <= 1, "\(after - before) context switches in 3 s")
+        #expect(watch.isBlockedInPoll(), "watch is no longer waiting in poll")
     }
 }

@@ -80,12 +80,8 @@ import Testing
         try fixture.store.database.writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [old]) }
         let queue = try DatabaseQueue(path: old)
         try queue.write { db in
-            try db.execute(
-                sql: """
-                    DROP TABLE openTaskCount; DROP TRIGGER openTaskCount_insert; DROP TRIGGER openTaskCount_delete;
-                    DROP TRIGGER openTaskCount_update; DELETE FROM grdb_migrations WHERE identifier = ?
-                    """,
-                arguments: [Migrations.openTaskCounts])
+            try TemporaryStore.dropOpenTaskCounts(db)
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [Migrations.openTaskCounts])
         }
         try queue.close()
         let counted = try fixture.reopen(mode: .readOnly)

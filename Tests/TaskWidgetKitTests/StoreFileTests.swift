@@ -136,12 +136,9 @@ import Testing
         // A store written by the first release: v1 only, without the later indexes and counts.
         let queue = try DatabaseQueue(path: fixture.path)
         try queue.write { db in
-            try db.execute(
-                sql: """
-                    DROP INDEX task_open_in_order; DROP INDEX task_open_by_state; DROP TABLE openTaskCount;
-                    DROP TRIGGER openTaskCount_insert; DROP TRIGGER openTaskCount_delete; DROP TRIGGER openTaskCount_update;
-                    DELETE FROM grdb_migrations WHERE identifier != 'v1'
-                    """)
+            try db.execute(sql: "DROP INDEX task_open_in_order; DROP INDEX task_open_by_state")
+            try TemporaryStore.dropOpenTaskCounts(db)
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier != 'v1'")
         }
         try queue.close()
         try fixture.close()

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import TaskWidgetKit
-import TaskWidgetRender
 import TaskWidgetWatch
 import Testing
 
@@ -266,6 +265,34 @@ struct RecordingOutput: EntryOutput {
     }
 }
 
+/// A stand-in for the PNG renderer: the "image" is text made of what a widget shows of an entry
+/// (its counts and its day), so that entries that draw the same give the same bytes.
+struct StubDrawing: WidgetDrawing {
+    /// Every entry drawn, by date (a class, so that copies of the drawing share it).
+    final class Log {
+        var dates: [Int64] = []
+    }
+
+    let spec: WidgetImageSpec
+    let log = Log()
+
+    init(family: WidgetFamily) throws {
+        spec = try WidgetImageSpec(family: family)
+    }
+
+    func png(for entry: TimelineEntry, timeZone: TimeZone) throws -> Data {
+        log.dates.append(entry.date)
+        return Self.bytes(for: entry)
+    }
+
+    static func bytes(for entry: TimelineEntry) -> Data {
+        let counts = entry.counts
+        return Data(
+            "day \(entry.dayStart) open \(counts.open) overdue \(counts.overdue) today \(counts.dueToday) soon \(counts.dueSoon) done \(counts.completedToday) inbox \(counts.inbox)"
+                .utf8)
+    }
+}
+
 @Suite struct WidgetFileOutputTests {
     @Test func theFileIsRewrittenOnlyWhenItsBytesChange() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-render-dir-\(UUID().uuidString)")
@@ -277,15 +304,20 @@ struct RecordingOutput: EntryOutput {
         // Two entries that differ only in their date draw the same widget.
         let (first, second) = (timeline.entries[0], timeline.entries[1])
         #expect(first.contentHash == second.contentHash && first.date != second.date)
-        var output = WidgetFileOutput(drawing: try WidgetRenderer(family: .medium), file: file)
+        let drawing = try StubDrawing(family: .medium)
+        var output = WidgetFileOutput(drawing: drawing, file: file)
 
         try output.show(first, timeZone: FakeSource.zone)
+        #expect(try Data(contentsOf: file) == StubDrawing.bytes(for: first))
         let inode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
         try output.show(second, timeZone: FakeSource.zone)
+        #expect(drawing.log.dates == [first.date], "an entry that draws the same is not drawn again")
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
         // A new run finds the same bytes already there and leaves them.
-        var rerun = WidgetFileOutput(drawing: try WidgetRenderer(family: .medium), file: file)
+        let rerunDrawing = try StubDrawing(family: .medium)
+        var rerun = WidgetFileOutput(drawing: rerunDrawing, file: file)
         try rerun.show(second, timeZone: FakeSource.zone)
+        #expect(rerunDrawing.log.dates == [second.date], "the new run draws, and finds the bytes there")
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
 
         // The medium widget's header counts the open tasks.
@@ -293,6 +325,7 @@ struct RecordingOutput: EntryOutput {
         changed.counts.open += 1
         try output.show(changed, timeZone: FakeSource.zone)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int != inode)
+        #expect(try Data(contentsOf: file) == StubDrawing.bytes(for: changed))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["medium.png"])
     }
 }

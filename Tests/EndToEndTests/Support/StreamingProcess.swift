@@ -65,6 +65,23 @@ final class StreamingProcess {
         }
     }
 
+    /// The lines of standard output still to read, each ended by a newline, until none comes
+    /// within `timeout` (at once once it ended): what a process that was waited for printed.
+    func remainingLines(within timeout: Duration = .seconds(1)) -> String {
+        var output = ""
+        while let line = nextLine(within: timeout) { output += line + "\n" }
+        return output
+    }
+
+    /// Waits until standard error contains `text`; false if it does not before `timeout` (or it ended).
+    func waitForStderr(containing text: String, within timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !stderrText.contains(text) {
+            guard stderr != nil, pump(until: deadline) else { return stderrText.contains(text) }
+        }
+        return true
+    }
+
     /// Waits for output (either pipe) until `deadline`; false at the deadline or when both ended.
     private func pump(until deadline: ContinuousClock.Instant) -> Bool {
         let open = [stdout, stderr].compactMap { $0 }
@@ -99,6 +116,16 @@ final class StreamingProcess {
         kill(pid, signal)
     }
 
+    /// Whether the process still runs: it has not ended (it is no zombie yet) nor been waited for.
+    var isRunning: Bool {
+        guard exitStatus == nil, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let name = stat.lastIndex(of: ")")
+        else { return false }
+        // `PID (NAME) STATE …`: the name may hold spaces and parentheses, the state follows the last `)`.
+        let state = stat[stat.index(after: name)...].drop { $0 == " " }.first
+        return state != "Z" && state != "X"
+    }
+
     /// The exit status once the process ended (its standard error closes), or `nil` after `timeout`.
     func waitForExit(within timeout: Duration = .seconds(10)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
@@ -110,6 +137,38 @@ final class StreamingProcess {
         // Exited normally: the status; killed by a signal: 128 + the signal, like a shell.
         exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return exitStatus
+    }
+
+    /// The system calls that wait for events: poll and ppoll (aarch64 has ppoll only).
+    #if arch(x86_64)
+    static let pollSyscalls: Set<Int> = [7, 271]
+    #elseif arch(arm64)
+    static let pollSyscalls: Set<Int> = [73]
+    #else
+    static let pollSyscalls: Set<Int> = []
+    #endif
+
+    /// Whether its main thread is blocked in poll or ppoll now: the first field of
+    /// /proc/PID/syscall is the number of the call it is in (`running` while it runs), or, where
+    /// that file cannot be read, /proc/PID/wchan names the kernel function it sleeps in.
+    func isBlockedInPoll() -> Bool {
+        if let syscall = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) {
+            // `NUMBER ARGUMENTS… SP PC` in a call, `-1 SP PC` blocked outside one, or `running`.
+            return Int(syscall.prefix { $0 != " " && $0 != "\n" }).map(Self.pollSyscalls.contains) ?? false
+        }
+        return ((try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "").contains("poll")
+    }
+
+    /// Waits until its main thread is blocked in poll or ppoll (watch waiting for its next
+    /// event); false if it is not before `timeout`. The kernel signals no such moment, so /proc is
+    /// looked at every millisecond.
+    func waitUntilBlockedInPoll(within timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !isBlockedInPoll() {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1000)
+        }
+        return true
     }
 
     /// Voluntary plus involuntary context switches of all its threads so far: each is a wake-up.

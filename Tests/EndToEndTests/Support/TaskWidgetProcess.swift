@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// What one run of the built `taskwidget` binary did.
@@ -101,6 +102,70 @@ struct Sandbox: ~Copyable {
         return RunResult(
             status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
             stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+extension Sandbox {
+    /// Runs a command that must fail: `status`, one short `taskwidget: ` line on stderr (that
+    /// contains `message`, if given), nothing on stdout (`allowingStdout` for a bar's error line),
+    /// no crash, and the store exactly as it was (same export, integrity ok).
+    @discardableResult
+    func expectRefused(
+        _ arguments: [String], status: Int32, message: String? = nil, input: Data? = nil, allowingStdout: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> RunResult {
+        let before = try succeed(["export"], sourceLocation: sourceLocation)
+        let result = try run(arguments, input: input)
+        let shown = arguments.map { $0.count > 60 ? "\($0.prefix(20))…(\($0.utf8.count) bytes)" : $0 }
+        #expect(result.status == status, "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        if let message {
+            #expect(result.stderr.contains(message), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        }
+        #expect(result.stderr.utf8.count < 600, "\(shown): a \(result.stderr.utf8.count)-byte error", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("crashed"), "\(shown): \(result.stderr.prefix(300))", sourceLocation: sourceLocation)
+        if !allowingStdout { #expect(result.stdout.isEmpty, "\(shown): \(result.stdout.prefix(200))", sourceLocation: sourceLocation) }
+        #expect(try succeed(["export"], sourceLocation: sourceLocation) == before, "\(shown) changed the store", sourceLocation: sourceLocation)
+        #expect(try integrity() == "ok", "\(shown)", sourceLocation: sourceLocation)
+        return result
+    }
+}
+
+// MARK: - The store's files
+
+extension Sandbox {
+    /// `PRAGMA integrity_check` of the store at `path`, through a read-only connection.
+    static func integrity(ofStoreAt path: String) throws -> String? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+    }
+
+    /// `PRAGMA integrity_check` of the sandbox's store ("ok" when it is intact).
+    func integrity() throws -> String? {
+        try Self.integrity(ofStoreAt: storePath)
+    }
+
+    /// Checkpoints the store at `path` and removes its `-wal` and `-shm`: the main file alone holds it all.
+    static func removeWALFiles(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}
+
+/// Runs the binary with fixed trailing arguments (store, clock) and environment, from any thread.
+struct Launcher: Sendable {
+    let suffix: [String]
+    let environment: [String: String]
+
+    func run(_ arguments: [String]) throws -> RunResult {
+        try Sandbox.execute(Sandbox.binary.path, arguments + suffix, environment: environment)
     }
 }
 

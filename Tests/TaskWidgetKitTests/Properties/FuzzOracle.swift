@@ -89,14 +89,20 @@ enum FuzzOracle {
     }
 
     /// Errors are of the documented kind, one line, and short whatever the input (a 1 MB input
-    /// must not give a 1 MB message).
-    private static func errorProblem(_ error: TaskWidgetError, expected: TaskWidgetError.Kind) -> String? {
+    /// must not give a 1 MB message): at most `maxBytes` bytes of UTF-8 and, if given, at most
+    /// `maxCharacters` characters. The suite's tests check every error message this way.
+    static func errorProblem(
+        _ error: TaskWidgetError, expected: TaskWidgetError.Kind, maxBytes: Int = 600, maxCharacters: Int? = nil
+    ) -> String? {
         guard error.kind == expected else { return "a \(error.kind) error, not \(expected): \(error.message)" }
         let breaks: Set<Unicode.Scalar> = ["\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
         guard !error.message.unicodeScalars.contains(where: { breaks.contains($0) || $0.value < 0x20 }) else {
             return "the message is not one line of text: \(error.message.debugDescription)"
         }
-        guard error.message.utf8.count <= 600 else { return "the message is \(error.message.utf8.count) bytes long" }
+        guard error.message.utf8.count <= maxBytes else { return "the message is \(error.message.utf8.count) bytes long" }
+        if let maxCharacters, error.message.count > maxCharacters {
+            return "the message is \(error.message.count) characters long: \(error.message.prefix(200))…"
+        }
         return nil
     }
 }

@@ -140,11 +140,14 @@ import Testing
                 let export = try fixture.store.export()
                 #expect(try StoreExport.decode(export.jsonData(), source: "export") == export)
             } catch let error as TaskWidgetError {
-                #expect(error.kind == .data, "\(error.message)")
-                #expect(!Independent.hasLineBreak(error.message) && error.message.utf8.count <= 600, "\(error.message.debugDescription)")
+                #expect(FuzzOracle.errorProblem(error, expected: .data) == nil)
             }
         }
         print("FuzzTests import: \(count) inputs in \(ContinuousClock.now - started), \(decoded) decoded, \(imported) imported (seed \(SeededProperty.hex(SeededProperty.seed(0xF022_0001))))")
+        // Not only the refusals: a share of the inputs (about 4 % from the fixed seed) reaches the
+        // rules, and some reach the store.
+        #expect(decoded * 100 >= count, "\(decoded) of \(count) inputs decoded")
+        #expect(imported > 0, "none of \(decoded) decoded inputs imported")
     }
 
     @Test func dateTextIsReadOrRefusedInOneLine() async throws {
@@ -162,5 +165,7 @@ import Testing
             }
         }
         print("FuzzTests dates: \(count) inputs in \(ContinuousClock.now - started), \(read) read as dates (seed \(SeededProperty.hex(SeededProperty.seed(0xF022_0002))))")
+        // Not only the refusals: a share of the inputs (about 3 % from the fixed seed) reads as a date.
+        #expect(read * 100 >= count, "\(read) of \(count) inputs read as dates")
     }
 }

@@ -39,15 +39,8 @@ enum SeededProperty {
     /// The generator state of case `index`: SplitMix64 of the seed and the index, so that each case
     /// stands alone (a case reproduces without running the ones before it).
     static func random(seed: UInt64, index: Int) -> Xoshiro {
-        var state = seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        return Xoshiro(seed: (next(), next(), next(), next()))
+        var split = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        return Xoshiro(seed: (split.next(), split.next(), split.next(), split.next()))
     }
 
     /// The first `count` cases of `input` from `seed` (scaled by `TASKWIDGET_PROPERTY_SCALE`).
@@ -67,7 +60,7 @@ enum SeededProperty {
         count: Int, seed: UInt64, input: Generator<Value, Shrink>, sourceLocation: SourceLocation = #_sourceLocation,
         _ body: (Value) throws -> Void
     ) async -> Int {
-        await run(seed: seed, input: input, limit: count * scale, until: nil, body)
+        await run(seed: seed, input: input, limit: count * scale, until: nil, sourceLocation: sourceLocation, body)
     }
 
     /// Like ``check(count:seed:input:sourceLocation:_:)``, for the first `minimum` cases and then
@@ -76,15 +69,17 @@ enum SeededProperty {
     /// many cases ran.
     @discardableResult
     static func explore<Value, Shrink>(
-        count: Int, minimum: Int, seed: UInt64, budget: Duration, input: Generator<Value, Shrink>, _ body: (Value) throws -> Void
+        count: Int, minimum: Int, seed: UInt64, budget: Duration, input: Generator<Value, Shrink>,
+        sourceLocation: SourceLocation = #_sourceLocation, _ body: (Value) throws -> Void
     ) async -> Int {
         let deadline = ContinuousClock.now + budget * scale
-        return await run(seed: seed, input: input, limit: count * scale, minimum: minimum, until: deadline, body)
+        return await run(
+            seed: seed, input: input, limit: count * scale, minimum: minimum, until: deadline, sourceLocation: sourceLocation, body)
     }
 
     private static func run<Value, Shrink>(
         seed: UInt64, input: Generator<Value, Shrink>, limit: Int, minimum: Int = 0, until deadline: ContinuousClock.Instant?,
-        _ body: (Value) throws -> Void
+        sourceLocation: SourceLocation, _ body: (Value) throws -> Void
     ) async -> Int {
         let seed = self.seed(seed)
         var index = 0
@@ -109,7 +104,7 @@ enum SeededProperty {
                     try await annotate.provideScope(for: Test.current!, testCase: Test.Case.current) { try run() }
                 }
             } catch {
-                Issue.record(error, "\(label) (TASKWIDGET_PROPERTY_SEED=\(hex(seed)) reproduces it)")
+                Issue.record(error, "\(label) (TASKWIDGET_PROPERTY_SEED=\(hex(seed)) reproduces it)", sourceLocation: sourceLocation)
                 return index + 1
             }
             index += 1

@@ -80,8 +80,7 @@ import Testing
                 #expect(title.unicodeScalars.elementsEqual(Self.expectedTitle(text)?.unicodeScalars ?? "".unicodeScalars))
             } catch let error as TaskWidgetError {
                 #expect(Self.expectedTitle(text) == nil, "refused: \(error.message)")
-                #expect(error.kind == .usage)
-                #expect(!Independent.hasLineBreak(error.message) && error.message.count < 200, "\(error.message)")
+                #expect(FuzzOracle.errorProblem(error, expected: .usage, maxCharacters: 199) == nil)
             }
         }
     }

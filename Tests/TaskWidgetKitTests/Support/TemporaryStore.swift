@@ -70,6 +70,16 @@ final class TemporaryStore: Sendable {
         return try queue.read { db in try Int.fetchOne(db, sql: sql) }
     }
 
+    /// Drops what the open-task-count migration made, the `openTaskCount` table and its three
+    /// triggers, to make a store of an earlier release (the caller forgets the migration too).
+    static func dropOpenTaskCounts(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DROP TABLE openTaskCount; DROP TRIGGER openTaskCount_insert; DROP TRIGGER openTaskCount_delete;
+                DROP TRIGGER openTaskCount_update
+                """)
+    }
+
     deinit {
         try? store.database.close()
     }

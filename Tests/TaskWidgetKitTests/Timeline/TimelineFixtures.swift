@@ -166,22 +166,6 @@ struct StoreBuilder {
 
 // MARK: - Random stores
 
-/// SplitMix64: a small generator whose whole state is the seed, so that a failing case can be
-/// rebuilt from the seed the property reports.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum RandomStore {
     /// 50–200 tasks (by default) due within ±2 days of `now`: on the quarter-hour grid, off it,
     /// with milliseconds, exactly at now; some undated, some active, some completed (also exactly at
