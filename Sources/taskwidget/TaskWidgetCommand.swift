@@ -78,10 +78,13 @@ struct TaskWidgetCommand: ParsableCommand {
     }
 }
 
-/// Writes `data` to standard output's buffer, as `print` does, without making a String of it; the
-/// exit checks that it all reached the file.
-func writeToStandardOutput(_ data: Data) {
-    _ = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stdout) }
+/// Writes `data` to standard output's buffer, as `print` does, without making a String of it (the
+/// exit flushes the rest and checks it too).
+func writeToStandardOutput(_ data: Data) throws {
+    let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stdout) }
+    if written < data.count {
+        throw TaskWidgetError(.io, "cannot write to standard output: \(String(cString: strerror(errno)))")
+    }
 }
 
 /// Writes to standard error; a closed or full standard error is ignored (the exit status still

@@ -12,7 +12,7 @@ struct Export: ParsableCommand {
     func run() throws {
         var data = try options.context().storeForReading().export().jsonData()
         data.append(UInt8(ascii: "\n"))
-        writeToStandardOutput(data)
+        try writeToStandardOutput(data)
     }
 }
 
