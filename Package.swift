@@ -9,16 +9,22 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The modules follow the data flow (SPEC §10), and each sees only what is upstream of it:
+//   Core ← Store ← Formats, Render (Core only) ← Watch ← the executables.
+// Core is Foundation only; GRDB is seen by Store alone, Mustache by Formats, C by Render and the
+// `C…` system library targets.
 let package = Package(
     name: "taskwidget",
     products: [
-        .library(name: "TaskWidgetKit", targets: ["TaskWidgetKit"]),
-        .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
+        .library(name: "TaskWidgetCore", targets: ["TaskWidgetCore"]),
+        .library(name: "TaskWidgetStore", targets: ["TaskWidgetStore"]),
+        .library(name: "TaskWidgetFormats", targets: ["TaskWidgetFormats"]),
         .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
-        // Loaded by `taskwidget` when it draws (RenderPlugin), so that the other commands start
-        // without Cairo and Pango.
-        .library(name: "TaskWidgetRenderPlugin", type: .dynamic, targets: ["TaskWidgetRenderPlugin"]),
+        .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
+        // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
+        // load Cairo and Pango.
+        .executable(name: "taskwidget-render", targets: ["taskwidget-render"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -28,14 +34,15 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        // Model, rules, dates and zones, the timeline and its documented JSON. Foundation only.
+        .target(name: "TaskWidgetCore", swiftSettings: strictSettings),
+        // The SQLite store (GRDB): migrations, writes, and snapshots in Core's types.
         .target(
-            name: "TaskWidgetKit",
+            name: "TaskWidgetStore",
             dependencies: [
+                "TaskWidgetCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                "TaskWidgetTemplates",
             ],
             swiftSettings: strictSettings
         ),
@@ -50,62 +57,99 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // timerfd and signalfd for watch mode: Swift's Glibc module does not import them.
-        .systemLibrary(name: "CLinuxEvents"),
+        // Status lines from Mustache templates, each escaped for its host; tables for people.
         .target(
-            name: "TaskWidgetWatch",
-            dependencies: ["TaskWidgetKit", "CLinuxEvents", .product(name: "Logging", package: "swift-log")],
+            name: "TaskWidgetFormats",
+            dependencies: ["TaskWidgetCore", "TaskWidgetTemplates", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strictSettings
         ),
-        // PNG widgets (SPEC §7): the only code that sees C. Cairo + Pango draw, libpng encodes.
+        // PNG widgets (SPEC §7): the only Swift code that sees C. Cairo + Pango draw, libpng encodes.
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(
             name: "TaskWidgetRender",
-            dependencies: ["TaskWidgetKit", "CPangoCairo", "CLibPNG"],
+            dependencies: ["TaskWidgetCore", "CPangoCairo", "CLibPNG"],
             swiftSettings: strictSettings
         ),
+        // timerfd and signalfd for watch mode: Swift's Glibc module does not import them.
+        .systemLibrary(name: "CLinuxEvents"),
+        // The follow loop (signals, timers, inotify) around pure session logic, and the drawing helper.
         .target(
-            name: "TaskWidgetRenderPlugin",
-            dependencies: ["TaskWidgetKit", "TaskWidgetRender"],
+            name: "TaskWidgetWatch",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetFormats", "CLinuxEvents",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "taskwidget",
             dependencies: [
-                "TaskWidgetKit",
-                "TaskWidgetWatch",
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetFormats", "TaskWidgetWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "taskwidget-render",
+            dependencies: ["TaskWidgetCore", "TaskWidgetRender"],
+            swiftSettings: strictSettings
+        ),
+
+        // What several test targets share: a process runner, seeded random numbers, golden files.
+        .target(
+            name: "TaskWidgetTestSupport",
+            dependencies: ["TaskWidgetCore"],
+            path: "Tests/TaskWidgetTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
-            name: "TaskWidgetKitTests",
+            name: "TaskWidgetCoreTests",
             dependencies: [
-                "TaskWidgetKit",
+                "TaskWidgetCore", "TaskWidgetTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Timeline/Goldens"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetStoreTests",
+            dependencies: [
+                "TaskWidgetStore", "TaskWidgetCore", "TaskWidgetTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            exclude: ["Timeline/Goldens", "Formats/Goldens"],
+            exclude: ["Goldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "TaskWidgetWatchTests",
-            dependencies: ["TaskWidgetWatch", "TaskWidgetKit"],
+            name: "TaskWidgetFormatsTests",
+            dependencies: [
+                "TaskWidgetFormats", "TaskWidgetStore", "TaskWidgetCore", "TaskWidgetTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Goldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TaskWidgetRenderTests",
-            dependencies: ["TaskWidgetRender", "TaskWidgetKit", "CLibPNG"],
+            dependencies: ["TaskWidgetRender", "TaskWidgetCore", "TaskWidgetTestSupport", "CLibPNG"],
             exclude: ["Goldens", "fonts.conf"],
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "TaskWidgetWatchTests",
+            dependencies: ["TaskWidgetWatch", "TaskWidgetFormats", "TaskWidgetCore", "TaskWidgetTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TaskWidgetKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -13,9 +13,13 @@ final class Canvas {
     /// The canvas in design points.
     let width: Double
     let height: Double
-    private(set) var report = RenderReport()
+    /// What the drawing did, for the tests; `nil` (nothing recorded) otherwise.
+    private(set) var report: RenderReport?
 
-    init(cairo: OpaquePointer, context: OpaquePointer, fonts: FontSystem, palette: Palette, unit: Double, width: Double, height: Double) {
+    init(
+        cairo: OpaquePointer, context: OpaquePointer, fonts: FontSystem, palette: Palette, unit: Double, width: Double, height: Double,
+        recording: Bool
+    ) {
         self.cairo = cairo
         self.context = context
         self.fonts = fonts
@@ -23,6 +27,7 @@ final class Canvas {
         self.unit = unit
         self.width = width / unit
         self.height = height / unit
+        report = recording ? RenderReport() : nil
     }
 
     /// How a text is set.
@@ -77,11 +82,12 @@ final class Canvas {
         setColor(style.color)
         pango_cairo_show_layout(cairo, layout)
 
-        report.unknownGlyphs += Int(pango_layout_get_unknown_glyphs_count(layout))
-        if pango_layout_is_ellipsized(layout) != 0 { report.ellipsized.append(text) }
+        if report != nil {
+            report!.unknownGlyphs += Int(pango_layout_get_unknown_glyphs_count(layout))
+            if pango_layout_is_ellipsized(layout) != 0 { report!.ellipsized.append(text) }
+        }
         return width / unit
     }
-
 
     /// Fills the whole canvas, or a card with rounded corners (transparent outside), with `color`.
     func fillBackground(_ color: RGB, cornerRadius: Double?) {
@@ -127,7 +133,7 @@ final class Canvas {
 
     /// Records a task row for the tests, its band given in design points.
     func recordRow(title: String, top: Double, bottom: Double, color: RGB) {
-        report.rows.append(.init(title: title, top: top * unit, bottom: bottom * unit, color: color))
+        report?.rows.append(.init(title: title, top: top * unit, bottom: bottom * unit, color: color))
     }
 
     private func setColor(_ color: RGB, alpha: Double = 1) {

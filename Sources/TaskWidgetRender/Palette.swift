@@ -1,5 +1,5 @@
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
 
 extension WidgetTheme {
     /// The colors of this theme. Every text color meets WCAG AA (4.5:1) on ``Palette/background``.

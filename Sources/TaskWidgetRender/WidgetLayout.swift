@@ -1,4 +1,4 @@
-import TaskWidgetKit
+import TaskWidgetCore
 
 /// Where everything of a widget goes, in design points (a family's own size; wider or taller for a
 /// dashboard canvas). Small: the headline number and 3 tasks. Medium: a header with the counts and

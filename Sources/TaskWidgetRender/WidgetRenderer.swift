@@ -1,7 +1,7 @@
 internal import CPangoCairo
 public import Foundation
 import Synchronization
-public import TaskWidgetKit
+public import TaskWidgetCore
 
 /// Draws timeline entries as PNG widgets (SPEC §7) with Cairo and Pango. Make one per
 /// configuration and keep it: the fonts are set up once per process and shared by all renderers.
@@ -14,9 +14,7 @@ public import TaskWidgetKit
 ///
 /// ```swift
 /// let renderer = try WidgetRenderer(family: .medium, scale: 2, theme: .dark)
-/// let request = TimelineRequest(now: now, timeZone: zone, family: renderer.spec.family)
-/// let entry = try TimelineProvider().currentEntry(for: request, from: store)
-/// try AtomicFile.write(renderer.png(for: entry, timeZone: zone), to: url)  // 728 × 340 pixels
+/// try AtomicFile.write(renderer.png(for: entry), to: url)  // 728 × 340 pixels
 /// ```
 public struct WidgetRenderer: WidgetDrawing, Sendable {
     public let spec: WidgetImageSpec
@@ -30,12 +28,12 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
         try self.init(spec: WidgetImageSpec(family: family, size: size, scale: scale, theme: theme))
     }
 
-    public func png(for entry: TimelineEntry, timeZone: TimeZone) throws -> Data {
-        try render(entry, timeZone: timeZone).png
+    public func png(for entry: TimelineEntry) throws -> Data {
+        try render(entry).png
     }
 
-    /// The PNG and what the drawing did, for the tests.
-    func render(_ entry: TimelineEntry, timeZone: TimeZone) throws -> RenderedWidget {
+    /// The PNG, and with `recording` what the drawing did (for the tests).
+    func render(_ entry: TimelineEntry, recording: Bool = false) throws -> RenderedWidget {
         let (size, scale) = (spec.size, spec.scale)
         let monochrome = spec.theme.palette.isMonochrome
         let opaque = monochrome || spec.isDashboard
@@ -51,20 +49,20 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
 
             let canvas = Canvas(
                 cairo: cairo, context: context, fonts: fonts, palette: spec.theme.palette,
-                unit: layoutUnit, width: Double(size.width), height: Double(size.height))
-            WidgetLayout(canvas: canvas, family: spec.family, entry: entry, day: DueLabeler(timeZone: timeZone).dayText(of: Date(timeIntervalSince1970: TimeInterval(entry.dayStart))))
+                unit: layoutUnit, width: Double(size.width), height: Double(size.height), recording: recording)
+            WidgetLayout(canvas: canvas, family: spec.family, entry: entry, day: DueLabeler.dayText(of: entry.day))
                 .draw(roundedCard: !opaque)
             cairo_surface_flush(surface)
             let status = cairo_status(cairo)
             guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
                 let reason = String(cString: cairo_status_to_string(status))
-                throw TaskWidgetError(.io, "cannot draw the widget: \(reason): check the free memory and the --size")
+                throw TaskWidgetError(.rendererFailed, "cannot draw the widget: \(reason): check the free memory and the --size", context: reason)
             }
             let png = PNGEncoder.encode(
                 cairo_image_surface_get_data(surface), width: size.width * scale, height: size.height * scale,
                 stride: Int(cairo_image_surface_get_stride(surface)),
                 pixels: monochrome ? .blackAndWhite : opaque ? .rgb : .argb)
-            return RenderedWidget(png: png, report: canvas.report)
+            return RenderedWidget(png: png, report: canvas.report ?? RenderReport())
         }
     }
 

@@ -1,14 +1,15 @@
-public import Foundation
+import Foundation
 import Glibc
 public import Logging
-public import TaskWidgetKit
+public import TaskWidgetCore
+public import TaskWidgetStore
 
 /// Follows the store file read-only: reopens it when the file is replaced (renamed over), deleted
 /// and created again, and tells a write by another process from file events that changed nothing
 /// by comparing `PRAGMA data_version`.
 public struct StoreFollower: TimelineSource {
     public let location: StoreLocation
-    public let timeZone: TimeZone
+    public let calendar: LocalCalendar
     public let scope: TaskScope
     /// The widget of `--render-dir`, if any. Bars show 8 tasks; only the large widget needs more.
     public let family: WidgetFamily?
@@ -17,9 +18,9 @@ public struct StoreFollower: TimelineSource {
     private var identity: FileIdentity?
     private var dataVersion: Int?
 
-    public init(location: StoreLocation, timeZone: TimeZone, scope: TaskScope, family: WidgetFamily? = nil, logger: Logger) {
+    public init(location: StoreLocation, calendar: LocalCalendar, scope: TaskScope, family: WidgetFamily? = nil, logger: Logger) {
         self.location = location
-        self.timeZone = timeZone
+        self.calendar = calendar
         self.scope = scope
         self.family = family
         self.logger = logger
@@ -41,15 +42,16 @@ public struct StoreFollower: TimelineSource {
             return .changed
         } catch {
             (store, identity, dataVersion) = (nil, nil, nil)
-            return .failed("\(error)")
+            return .failed(error as? TaskWidgetError ?? TaskWidgetError(.ioFailure, "cannot read the store \(location.path)"))
         }
     }
 
-    public func timeline(at now: Date) throws -> Timeline {
+    public func timeline(at now: Instant) throws -> Timeline {
         guard let store else {
-            throw TaskWidgetError(.io, "the store \(location.path) is not open")
+            throw TaskWidgetError(.storeMissing, "the store \(location.path) is not open", context: location.path)
         }
-        return try TimelineProvider().timeline(for: TimelineRequest(now: now, timeZone: timeZone, scope: scope, family: family == .large ? .large : nil), from: store)
+        let request = TimelineRequest(now: now, calendar: calendar, scope: scope, family: family == .large ? .large : nil)
+        return TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
     }
 }
 

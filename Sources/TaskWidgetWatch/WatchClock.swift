@@ -1,5 +1,6 @@
 import CLinuxEvents
 import Glibc
+public import TaskWidgetCore
 
 /// One moment as watch mode sees it: the wall clock (real, or virtual for previews and tests) and
 /// the monotonic clock, both in nanoseconds.
@@ -14,8 +15,10 @@ public struct WatchInstant: Sendable, Equatable {
         self.monotonic = monotonic
     }
 
-    /// The wall clock in whole Unix seconds (floored), the unit of timeline dates.
-    public var wallSeconds: Int64 { wall >= 0 ? wall / 1_000_000_000 : (wall + 1) / 1_000_000_000 - 1 }
+    /// The wall clock to the millisecond (floored), as the store and the timeline count time.
+    public var wallInstant: Instant {
+        Instant(nanosecondsSince1970: wall)
+    }
 }
 
 /// The clock watch mode follows: the real one, or a virtual one that starts at `--now` and runs
@@ -57,10 +60,10 @@ public struct WatchClock: Sendable {
         return WatchInstant(wall: start.wall + start.speed * (monotonic - start.monotonic), monotonic: monotonic)
     }
 
-    /// The reading of ``timerClock`` (ns) at which the wall clock reaches `wallSeconds`: never
+    /// The reading of ``timerClock`` (ns) at which the wall clock reaches `instant`: never
     /// early, so that the entry of that date is current when the timer fires.
-    public func timerDeadline(forWallSeconds wallSeconds: Int64) -> Int64 {
-        let wall = wallSeconds * 1_000_000_000
+    public func timerDeadline(for instant: Instant) -> Int64 {
+        let wall = instant.millisecondsSince1970 * 1_000_000
         guard let start = virtualStart else { return wall }
         let elapsed = wall - start.wall
         // Rounded up: the virtual wall clock at the deadline is at or after `wall`.

@@ -1,15 +1,16 @@
-public import Foundation
+import Foundation
 public import Logging
-public import TaskWidgetKit
+public import TaskWidgetCore
+public import TaskWidgetFormats
 
 /// What the store looks like since the previous look.
-public enum StoreCheck: Sendable, Equatable {
+public enum StoreCheck: Sendable {
     /// Same file, and no other connection committed (`PRAGMA data_version` is the same).
     case unchanged
     /// Opened, reopened (the file was replaced or created) or written by another process.
     case changed
-    /// Missing, locked, damaged or too new: the message says which.
-    case failed(String)
+    /// Missing, locked, damaged or too new: the error says which.
+    case failed(TaskWidgetError)
 }
 
 /// Where watch mode reads its timelines: the store (``StoreFollower``), or a fake in tests.
@@ -17,14 +18,14 @@ public protocol TimelineSource {
     /// Looks at the store again, reopening it when its file was replaced or created.
     mutating func check() -> StoreCheck
     /// The timeline from `now` on, read from the store as of the last ``check()``.
-    func timeline(at now: Date) throws -> Timeline
+    func timeline(at now: Instant) throws -> Timeline
 }
 
 /// Something besides the status line that follows the current entry, such as the PNGs of
 /// `--render-dir`: it is shown each entry that becomes current (at its date, after a store change,
 /// a refresh or a clock jump), never the same entry twice in a row.
 public protocol EntryOutput {
-    mutating func show(_ entry: TimelineEntry, timeZone: TimeZone) throws
+    mutating func show(_ entry: TimelineEntry) throws
 }
 
 /// Where the lines go (standard output, or an array in tests). Throws when the reader is gone.
@@ -68,8 +69,8 @@ public struct WatchSession {
     private var outputs: [any EntryOutput]
     private let logger: Logger
 
-    private var storeFailure: String?
-    private var timelineFailure: String?
+    private var storeFailure: TaskWidgetError?
+    private var timelineFailure: TaskWidgetError?
     private var timeline: Timeline?
     private var currentEntry: TimelineEntry?
     private var clockJumps: ClockJumpDetector
@@ -94,8 +95,8 @@ public struct WatchSession {
         self.logger = logger
     }
 
-    /// The wall-clock second (Unix) of the next entry, when the line may change on its own.
-    public var entryDeadline: Int64? { currentEntry?.nextChange }
+    /// The instant of the next entry, when the line may change on its own.
+    public var entryDeadline: Instant? { currentEntry?.nextChange }
 
     /// The monotonic instant (ns) of the next store check or paced line.
     public var followUpDeadline: Int64? {
@@ -128,12 +129,12 @@ public struct WatchSession {
             case .changed:
                 storeFailure = nil
                 recompute = true
-            case .failed(let message):
-                storeFailure = message
+            case .failed(let error):
+                storeFailure = error
                 recompute = true
             }
         }
-        if let timeline, now.wallSeconds >= timeline.reloadAfter || now.wallSeconds < timeline.generatedAt {
+        if let timeline, now.wallInstant >= timeline.reloadAfter || now.wallInstant < timeline.generatedAt {
             recompute = true
         }
         if recompute || timeline == nil { computeTimeline(at: now) }
@@ -144,22 +145,21 @@ public struct WatchSession {
         timeline = nil
         guard storeFailure == nil else { return }
         do {
-            // The store keeps milliseconds; timeline dates are whole seconds.
-            timeline = try source.timeline(at: Date(timeIntervalSince1970: Double(now.wall / 1_000_000) / 1000))
+            timeline = try source.timeline(at: now.wallInstant)
             timelineFailure = nil
         } catch {
-            timelineFailure = "\(error)"
+            timelineFailure = error as? TaskWidgetError ?? TaskWidgetError(.ioFailure, "cannot compute the timeline")
         }
     }
 
     private mutating func show(at now: WatchInstant) throws {
-        let entry = timeline?.entry(at: now.wallSeconds)
-        if entry != currentEntry, let entry, let timeline {
+        let entry = timeline?.entry(at: now.wallInstant)
+        if entry != currentEntry, let entry {
             for index in outputs.indices {
                 do {
-                    try outputs[index].show(entry, timeZone: timeline.timeZone)
+                    try outputs[index].show(entry)
                 } catch {
-                    logger.warning("an entry output failed: \(error)")
+                    logger.warning("an entry output failed: \((error as? TaskWidgetError)?.logDescription ?? "\(type(of: error))")")
                 }
             }
         }
@@ -170,14 +170,15 @@ public struct WatchSession {
             do {
                 line = try renderer.line(for: entry, timeZone: timeline.timeZone, now: nil, maxWidth: maxWidth)
             } catch {
-                failure = "\(error)"
+                failure = error as? TaskWidgetError ?? TaskWidgetError(.badTemplate, "the status line cannot be rendered")
             }
         }
         if let failure {
-            if failure != reportedFailure { logger.error("\(failure)") }
-            line = StatusRenderer.errorLine(format: renderer.format, message: failure)
+            // Logs name the failure by its code, never by its message, which may quote a list's name.
+            if failure.logDescription != reportedFailure { logger.error("\(failure.logDescription)") }
+            line = StatusFallback.line(format: renderer.format, message: failure.message)
         }
-        reportedFailure = failure
+        reportedFailure = failure?.logDescription
         if let line { try offer(line, at: now) }
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import TaskWidgetKit
+public import TaskWidgetCore
 
 /// `watch --render-dir`: keeps one PNG widget file current, rewriting it (atomically) only when its
 /// bytes change, so a dashboard that watches the file's mtime reloads only for a real change.
@@ -16,9 +16,9 @@ public struct WidgetFileOutput: EntryOutput {
         lastBytes = try? Data(contentsOf: file)
     }
 
-    public mutating func show(_ entry: TimelineEntry, timeZone: TimeZone) throws {
+    public mutating func show(_ entry: TimelineEntry) throws {
         if let lastEntry, WidgetImageSpec.drawsTheSame(entry, as: lastEntry) { return }
-        let bytes = try drawing.png(for: entry, timeZone: timeZone)
+        let bytes = try drawing.png(for: entry)
         if bytes != lastBytes {
             try AtomicFile.write(bytes, to: file)
             lastBytes = bytes

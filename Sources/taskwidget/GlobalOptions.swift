@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetStore
 
 /// The options every command takes: where the store is, the time zone and the clock.
 struct GlobalOptions: ParsableArguments {
@@ -20,22 +21,24 @@ struct GlobalOptions: ParsableArguments {
     /// Resolves everything a command needs, once per run.
     func context() throws -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
-        let timeZone = try RunSettings.timeZone(argument: tz, environment: environment, system: .current)
-        let now = try RunSettings.now(argument: self.now, timeZone: timeZone, clock: Date())
+        let calendar = LocalCalendar(timeZone: try RunSettings.timeZone(argument: tz, environment: environment, system: .current))
+        let now = try RunSettings.now(argument: self.now, calendar: calendar, clock: Date())
         let location = try StoreLocation.resolve(explicitPath: store, environment: environment)
         var logger = Logger(label: "taskwidget")
         let levelName = verbose ? "debug" : environment["TASKWIDGET_LOG"] ?? "warning"
         logger.logLevel = Logger.Level(rawValue: levelName.lowercased()) ?? .warning
-        return CommandContext(location: location, timeZone: timeZone, now: now, logger: logger)
+        return CommandContext(location: location, calendar: calendar, now: now, logger: logger)
     }
 }
 
 /// What a command works with: resolved once, then passed to the library.
 struct CommandContext {
     let location: StoreLocation
-    let timeZone: TimeZone
-    let now: Date
+    let calendar: LocalCalendar
+    let now: Instant
     let logger: Logger
+
+    var timeZone: TimeZone { calendar.timeZone }
 
     /// The store opened read-only: display commands never create or change it.
     func storeForReading() throws -> TaskStore {
@@ -48,7 +51,12 @@ struct CommandContext {
     }
 
     /// Parses a WHEN argument (SPEC §4) relative to this run's clock and zone.
-    func date(_ text: String, for purpose: WhenParser.Purpose) throws -> Date {
-        try WhenParser(now: now, timeZone: timeZone).parse(text, for: purpose)
+    func date(_ text: String, for purpose: WhenParser.Purpose) throws -> Instant {
+        try WhenParser(now: now, calendar: calendar).parse(text, for: purpose)
+    }
+
+    /// The timeline request of this run for `scope` (and a widget `family`).
+    func timelineRequest(scope: TaskScope, family: WidgetFamily? = nil) -> TimelineRequest {
+        TimelineRequest(now: now, calendar: calendar, scope: scope, family: family)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TaskWidgetKit
+import TaskWidgetCore
 
 /// `--list NAME | --inbox`: which tasks a command or widget looks at (default: all of them).
 struct ScopeOptions: ParsableArguments {

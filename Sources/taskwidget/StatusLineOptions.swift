@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
 
 /// `--format --template --max-width`: how a status line looks (`status` and `watch`).
 struct StatusLineOptions: ParsableArguments {

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 // glibc's own module, for `stdout`: through Glibc, Swift 6 refuses C globals it cannot prove safe.
 @preconcurrency import SwiftGlibc
-import TaskWidgetKit
+import TaskWidgetCore
 
 @main
 struct TaskWidgetCommand: ParsableCommand {
@@ -33,7 +33,8 @@ struct TaskWidgetCommand: ParsableCommand {
         ]
     )
 
-    /// Runs the command; every failure is one `taskwidget: …` line on stderr and its exit status.
+    /// Runs the command; every failure is one `taskwidget: …` line on stderr and its exit status
+    /// (with `--verbose`, a second line gives the cause underneath).
     static func main() {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
@@ -41,13 +42,23 @@ struct TaskWidgetCommand: ParsableCommand {
             try command.run()
             try flushStandardOutput()
         } catch let error as TaskWidgetError {
-            fail(error.message, status: error.kind.exitStatus)
+            report(error)
+            Foundation.exit(error.code.exitStatus)
         } catch {
             let status = exitCode(for: error)
             guard status != .success else { exit(withError: error) }
             var firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
             if firstLine.hasSuffix(".") { firstLine.removeLast() }
-            fail("\(firstLine.lowercasedFirst) (see `\(commandPath()) --help`)", status: status.rawValue)
+            writeToStandardError("taskwidget: \(firstLine.lowercasedFirst) (see `\(commandPath()) --help`)\n")
+            Foundation.exit(status.rawValue)
+        }
+    }
+
+    /// `taskwidget: MESSAGE` on stderr, and with `--verbose` the cause underneath.
+    static func report(_ error: TaskWidgetError) {
+        writeToStandardError("taskwidget: \(error.message)\n")
+        if let cause = error.cause, CommandLine.arguments.contains("--verbose") {
+            writeToStandardError("taskwidget: cause: \("\(cause)".removingControlCharacters)\n")
         }
     }
 
@@ -63,18 +74,13 @@ struct TaskWidgetCommand: ParsableCommand {
         return path.joined(separator: " ")
     }
 
-    private static func fail(_ message: String, status: Int32) -> Never {
-        writeToStandardError("taskwidget: \(message)\n")
-        Foundation.exit(status)
-    }
-
     /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a
     /// closed descriptor) must not end in success, or `export > backup.json` looks like a backup.
     private static func flushStandardOutput() throws {
         if fflush(stdout) != 0 {
-            throw TaskWidgetError(.io, "cannot write to standard output: \(String(cString: strerror(errno)))")
+            throw TaskWidgetError.standardOutput(errno)
         }
-        if ferror(stdout) != 0 { throw TaskWidgetError(.io, "cannot write to standard output: a write failed") }
+        if ferror(stdout) != 0 { throw TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed") }
     }
 }
 
@@ -83,7 +89,7 @@ struct TaskWidgetCommand: ParsableCommand {
 func writeToStandardOutput(_ data: Data) throws {
     let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stdout) }
     if written < data.count {
-        throw TaskWidgetError(.io, "cannot write to standard output: \(String(cString: strerror(errno)))")
+        throw TaskWidgetError.standardOutput(errno)
     }
 }
 

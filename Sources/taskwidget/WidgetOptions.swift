@@ -1,5 +1,5 @@
 public import ArgumentParser
-import TaskWidgetKit
+import TaskWidgetCore
 
 /// `--family --size --scale --theme`: which PNG widget to draw (`render`, and `watch --render-dir`).
 struct WidgetOptions: ParsableArguments {

@@ -1,5 +1,7 @@
 public import ArgumentParser
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
+import TaskWidgetStore
 
 struct HabitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,9 +34,9 @@ struct HabitCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let day = try LocalDay.habitDay(date, now: context.now, timeZone: context.timeZone)
+            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let habits = try context.storeForReading().habitDays(on: day)
-            print(Listing(now: context.now, timeZone: context.timeZone).table(habits), terminator: "")
+            print(Listing(now: context.now, calendar: context.calendar).table(habits), terminator: "")
         }
     }
 
@@ -54,7 +56,7 @@ struct HabitCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let day = try LocalDay.habitDay(date, now: context.now, timeZone: context.timeZone)
+            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let result = try context.storeForWriting().checkHabit(name, on: day, status: status)
             print("\(result.habit.icon) \(result.habit.name): \(status.rawValue) on \(day)")
         }
@@ -71,7 +73,7 @@ struct HabitCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let day = try LocalDay.habitDay(date, now: context.now, timeZone: context.timeZone)
+            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let result = try context.storeForWriting().uncheckHabit(name, on: day)
             print("\(result.habit.icon) \(result.habit.name): nothing recorded on \(day)")
         }

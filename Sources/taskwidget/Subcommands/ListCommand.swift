@@ -1,5 +1,7 @@
 import ArgumentParser
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
+import TaskWidgetStore
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +34,7 @@ struct ListCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let lists = try context.storeForReading().listSummaries()
-            print(Listing(now: context.now, timeZone: context.timeZone).table(lists), terminator: "")
+            print(Listing(now: context.now, calendar: context.calendar).table(lists), terminator: "")
         }
     }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetStore
+import TaskWidgetWatch
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,14 +45,14 @@ struct RenderCommand: ParsableCommand {
         let context = try options.context()
         let spec = try widget.spec()
         let store = try context.storeForReading()
-        let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope, family: spec.family)
-        let drawing = try RenderPlugin(spec: spec)
+        let request = context.timelineRequest(scope: scope.scope, family: spec.family)
+        let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         if let output {
-            let entry = try TimelineProvider().currentEntry(for: request, from: store)
-            try AtomicFile.write(drawing.png(for: entry, timeZone: context.timeZone), to: URL(fileURLWithPath: output))
+            let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
+            try AtomicFile.write(drawing.png(for: entry), to: URL(fileURLWithPath: output))
             context.logger.debug("wrote a \(spec.pixels) PNG", metadata: ["path": "\(output)"])
         } else if let outDir {
-            let timeline = try TimelineProvider().timeline(for: request, from: store)
+            let timeline = TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
             let showsProgress = isatty(STDERR_FILENO) == 1
             let written = try drawing.renderTimeline(timeline, into: URL(fileURLWithPath: outDir)) { done, total in
                 if showsProgress { writeToStandardError("\rRendering entry \(done) of \(total)…") }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
+import TaskWidgetStore
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,14 +28,14 @@ struct StatusCommand: ParsableCommand {
         do {
             let context = try options.context()
             let renderer = try line.renderer()
-            let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope)
-            let entry = try TimelineProvider().currentEntry(for: request, from: context.storeForReading())
+            let request = context.timelineRequest(scope: scope.scope)
+            let entry = TimelineProvider().currentEntry(for: request, snapshot: try context.storeForReading().timelineSnapshot(for: request))
             print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: line.maxWidth))
         } catch let error as TaskWidgetError {
             // A bar must never show garbage: print a valid error line, and the error on stderr.
-            print(StatusRenderer.errorLine(format: line.format, message: error.message))
-            guard line.format.isBar else { throw error }
-            writeToStandardError("taskwidget: \(error.message)\n")
+            print(StatusFallback.line(format: line.format, message: error.message))
+            guard StatusFallback.exitsNormally(format: line.format) else { throw error }
+            TaskWidgetCommand.report(error)
         }
     }
 }

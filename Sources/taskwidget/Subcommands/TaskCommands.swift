@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
+import TaskWidgetStore
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,7 +58,7 @@ struct Ls: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let tasks = try context.storeForReading().tasks(in: scope.scope, includeCompleted: all)
-        let listing = Listing(now: context.now, timeZone: context.timeZone)
+        let listing = Listing(now: context.now, calendar: context.calendar)
         print(format == .json ? try listing.json(tasks) : listing.table(tasks), terminator: "")
     }
 }
@@ -64,7 +66,7 @@ struct Ls: ParsableCommand {
 /// `done`, `undo`, `start`, `stop`: apply one change to the tasks and say what was done.
 private func changeTasks(
     _ ids: [String], _ options: GlobalOptions, verb: String,
-    _ change: (TaskStore, [String], Date) throws -> [TaskItem]
+    _ change: (TaskStore, [String], Instant) throws -> [TaskItem]
 ) throws {
     let context = try options.context()
     for task in try change(context.storeForWriting(), ids, context.now) {
@@ -140,7 +142,7 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        func dateChange(_ text: String?, _ purpose: WhenParser.Purpose) throws -> FieldChange<Date>? {
+        func dateChange(_ text: String?, _ purpose: WhenParser.Purpose) throws -> TaskChanges.Change<Instant>? {
             guard let text else { return nil }
             return text.lowercased() == "none" ? .clear : .set(try context.date(text, for: purpose))
         }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
+import TaskWidgetStore
 
 struct TimelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,8 +23,8 @@ struct TimelineCommand: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let request = TimelineRequest(now: context.now, timeZone: context.timeZone, scope: scope.scope)
-        let timeline = try TimelineProvider().timeline(for: request, from: context.storeForReading())
+        let request = context.timelineRequest(scope: scope.scope)
+        let timeline = TimelineProvider().timeline(for: request, snapshot: try context.storeForReading().timelineSnapshot(for: request))
         print(format == .json ? TimelineJSON.document(timeline) : TimelineText.document(timeline), terminator: "")
     }
 }

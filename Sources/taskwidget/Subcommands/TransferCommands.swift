@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetStore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,7 +37,9 @@ struct Import: ParsableCommand {
         do {
             data = file == "-" ? try FileHandle.standardInput.readToEnd() ?? Data() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw TaskWidgetError(.io, "cannot read \(file): check that it exists and is readable")
+            throw TaskWidgetError(
+                (error as? CocoaError)?.code == .fileReadNoPermission ? .permissionDenied : .ioFailure,
+                "cannot read \(file): check that it exists and is readable", context: file == "-" ? "stdin" : file)
         }
         let export = try StoreExport.decode(data, source: file == "-" ? "standard input" : file)
         let counts = try context.storeForWriting().importing(export, source: file)
@@ -57,7 +60,7 @@ struct Demo: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let store = try context.storeForWriting()
-        try store.fillWithDemoData(now: context.now, timeZone: context.timeZone)
+        try store.fillWithDemoData(now: context.now, calendar: context.calendar)
         print("Filled \(store.path) with sample lists, tasks and habits. Try: taskwidget ls --store \(store.path)")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetStore
 import TaskWidgetWatch
 
 struct WatchCommand: ParsableCommand {
@@ -44,7 +45,7 @@ struct WatchCommand: ParsableCommand {
         if options.now != nil || clockSpeed != nil {
             let start = WatchClock.real.now()
             clock = .virtual(
-                start: Int64((context.now.timeIntervalSince1970 * 1000).rounded()) * 1_000_000,
+                start: context.now.millisecondsSince1970 * 1_000_000,
                 monotonicStart: start.monotonic, speed: clockSpeed ?? 1)
         }
         var outputs: [any EntryOutput] = []
@@ -52,11 +53,11 @@ struct WatchCommand: ParsableCommand {
         if let renderDir {
             let spec = try widget.spec()
             let file = try Self.folder(renderDir).appendingPathComponent(spec.fileName)
-            outputs.append(WidgetFileOutput(drawing: try RenderPlugin(spec: spec), file: file))
+            outputs.append(WidgetFileOutput(drawing: try DrawingHelper(spec: spec, timeZone: context.timeZone), file: file))
             widgetFamily = spec.family
         }
         let follower = StoreFollower(
-            location: context.location, timeZone: context.timeZone, scope: scope.scope, family: widgetFamily, logger: context.logger)
+            location: context.location, calendar: context.calendar, scope: scope.scope, family: widgetFamily, logger: context.logger)
         var session = WatchSession(source: follower, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(),
             outputs: outputs, clockSpeed: clock.speed, logger: context.logger)
         try WatchLoop.run(&session, clock: clock, storePath: context.location.path, logger: context.logger)
@@ -68,7 +69,7 @@ extension WatchCommand {
     static func folder(_ path: String) throws -> URL {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw TaskWidgetError(.io, "the folder \(path) for --render-dir does not exist: create it first")
+            throw TaskWidgetError(.ioFailure, "the folder \(path) for --render-dir does not exist: create it first", context: path)
         }
         return URL(fileURLWithPath: path, isDirectory: true)
     }

@@ -1,1 +1,1 @@
-../../../../Tests/TaskWidgetKitTests/Properties/FuzzOracle.swift
+../../../../Tests/TaskWidgetTestSupport/FuzzOracle.swift

@@ -1,0 +1,15 @@
+/// A task to create: the title and optional fields as the user gave them.
+public struct NewTask: Sendable {
+    public var title: String
+    public var dueDate: Instant?
+    public var reminderDate: Instant?
+    /// The list's name; `nil` puts the task in the Inbox.
+    public var listName: String?
+
+    public init(title: String, dueDate: Instant? = nil, reminderDate: Instant? = nil, listName: String? = nil) {
+        self.title = title
+        self.dueDate = dueDate
+        self.reminderDate = reminderDate
+        self.listName = listName
+    }
+}

@@ -1,0 +1,84 @@
+public import Foundation
+
+/// A task, as the seeds' SchemaV1 defines it; the list is referenced by id (`nil` = Inbox).
+public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
+    public var id: UUID
+    public var title: String
+    public var isCompleted: Bool
+    public var state: TaskState
+    public var dueDate: Instant?
+    public var reminderDate: Instant?
+    public var createdAt: Instant
+    public var modifiedAt: Instant
+    public var completedAt: Instant?
+    /// The list the task belongs to; `nil` means the Inbox.
+    public var listID: UUID?
+    public var sortOrder: Int
+
+    public init(
+        id: UUID = UUID(), title: String, dueDate: Instant? = nil, reminderDate: Instant? = nil,
+        listID: UUID? = nil, sortOrder: Int = 0, createdAt: Instant
+    ) {
+        self.id = id
+        self.title = title
+        self.isCompleted = false
+        self.state = .notStarted
+        self.dueDate = dueDate
+        self.reminderDate = reminderDate
+        self.createdAt = createdAt
+        self.modifiedAt = createdAt
+        self.completedAt = nil
+        self.listID = listID
+        self.sortOrder = sortOrder
+    }
+
+    /// Marks the task completed at `now`. Completing twice is not an error: the first completion
+    /// time is kept.
+    public mutating func complete(at now: Instant) {
+        guard !isCompleted else { return }
+        isCompleted = true
+        state = .completed
+        completedAt = now
+        modifiedAt = now
+    }
+
+    /// Reopens a completed task (the inverse of ``complete(at:)``); an open task is left as is.
+    public mutating func uncomplete(at now: Instant) {
+        guard isCompleted else { return }
+        isCompleted = false
+        state = .notStarted
+        completedAt = nil
+        modifiedAt = now
+    }
+
+    /// Marks the task as being worked on; a completed task is reopened.
+    public mutating func start(at now: Instant) {
+        uncomplete(at: now)
+        guard state != .active else { return }
+        state = .active
+        modifiedAt = now
+    }
+
+    /// Puts an active task back to `notStarted`.
+    public mutating func stop(at now: Instant) {
+        guard state == .active else { return }
+        state = .notStarted
+        modifiedAt = now
+    }
+
+    /// Whether the task is overdue at `instant` (``OverdueRule``).
+    public func isOverdue(at instant: Instant) -> Bool {
+        guard !isCompleted, let dueDate else { return false }
+        return OverdueRule.isOverdue(dueDate: dueDate, at: instant)
+    }
+
+    /// The stored fields that order tasks everywhere, compared in turn: sortOrder, then createdAt,
+    /// then id for a total order (SPEC §2). The store builds its `ORDER BY` from them.
+    public static let orderFields = ["sortOrder", "createdAt", "id"]
+
+    /// The order of ``orderFields``.
+    public static func precedes(_ lhs: TaskItem, _ rhs: TaskItem) -> Bool {
+        (lhs.sortOrder, lhs.createdAt.millisecondsSince1970, lhs.id.uuidString)
+            < (rhs.sortOrder, rhs.createdAt.millisecondsSince1970, rhs.id.uuidString)
+    }
+}

@@ -1,0 +1,71 @@
+/// The input rules for what users type: titles, names, colors and icons. One place for each rule.
+public enum Validation {
+    /// The longest title or name accepted, in characters.
+    public static let maximumTitleLength = 1000
+    /// The longest habit icon accepted, in characters.
+    public static let maximumIconLength = 8
+    /// The most UTF-8 bytes a text may take for each character it is allowed: room for the longest
+    /// emoji sequences (35 bytes), not for one "character" built of a million combining marks,
+    /// which a count of characters alone lets through and every status line would then carry.
+    public static let maximumBytesPerCharacter = 40
+
+    /// Trims surrounding whitespace and checks a task title: not empty, no control characters or
+    /// line breaks, at most ``maximumTitleLength`` characters and 40 bytes of UTF-8 per character
+    /// of that limit.
+    public static func title(_ text: String, noun: String = "title") throws -> String {
+        let trimmed = text.trimmingWhitespace
+        guard !trimmed.isEmpty else {
+            throw TaskWidgetError(.invalidInput, "the \(noun) is empty: give some text, e.g. \"Pay rent\"")
+        }
+        guard !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
+            throw TaskWidgetError(
+                .invalidInput, "the \(noun) contains a control character or line break: use plain one-line text")
+        }
+        guard trimmed.count <= maximumTitleLength else {
+            throw TaskWidgetError(
+                .invalidInput,
+                "the \(noun) is \(trimmed.count) characters long: the limit is \(maximumTitleLength)")
+        }
+        let byteLimit = maximumTitleLength * maximumBytesPerCharacter
+        guard trimmed.utf8.count <= byteLimit else {
+            throw TaskWidgetError(
+                .invalidInput,
+                "the \(noun) is \(trimmed.utf8.count) bytes long in UTF-8: the limit is \(byteLimit) bytes")
+        }
+        return trimmed
+    }
+
+    /// Checks a list or habit name with the title rules; `Inbox` is reserved for tasks without a list.
+    public static func listName(_ text: String) throws -> String {
+        let name = try title(text, noun: "list name")
+        guard name.lowercased() != "inbox" else {
+            throw TaskWidgetError(
+                .invalidInput, "“Inbox” is reserved for tasks without a list: choose another name")
+        }
+        return name
+    }
+
+    /// Normalizes a color to six uppercase hex digits; accepts `#1e90ff`, `1E90FF`.
+    public static func colorHex(_ text: String) throws -> String {
+        var digits = Substring(text.trimmingWhitespace)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), digits.allSatisfy(\.isASCII) else {
+            throw TaskWidgetError(
+                .invalidInput, "“\(text.sanitizedForMessage)” is not a color: use six hex digits like 1E90FF or #1e90ff")
+        }
+        return digits.uppercased()
+    }
+
+    /// Checks a habit icon: a short text or an emoji, one line.
+    public static func icon(_ text: String) throws -> String {
+        let trimmed = text.trimmingWhitespace
+        guard !trimmed.isEmpty, trimmed.count <= maximumIconLength,
+            trimmed.utf8.count <= maximumIconLength * maximumBytesPerCharacter,
+            !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak)
+        else {
+            throw TaskWidgetError(
+                .invalidInput, "the icon must be 1 to \(maximumIconLength) characters, e.g. 💧 or ✓")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The short text that says when a task is due, relative to an instant in the user's time zone:
+/// `09:30`, `Today`, `Tomorrow 09:00`, `Mon 24 Nov`, `Overdue · 17:00`, `Overdue · Sat 21 Nov`.
+/// English and independent of the locale, so that bars and golden files read the same everywhere.
+public struct DueLabeler: Sendable {
+    public let calendar: LocalCalendar
+
+    public init(calendar: LocalCalendar) {
+        self.calendar = calendar
+    }
+
+    /// The label of a task's due date seen at `instant`, `nil` when it has none. It changes only
+    /// when the instant crosses the due date or a local midnight.
+    public func label(for task: TaskItem, at instant: Instant) -> String? {
+        task.dueDate.map { label(for: $0, isOverdue: task.isOverdue(at: instant), at: instant) }
+    }
+
+    /// The label for a due date, `isOverdue` as ``TaskItem/isOverdue(at:)`` decides it.
+    public func label(for dueDate: Instant, isOverdue: Bool, at instant: Instant) -> String {
+        let due = calendar.wallClock(of: dueDate)
+        let today = calendar.localDay(containing: instant)
+        let time = InstantFormat.pad(due.hour, 2) + ":" + InstantFormat.pad(due.minute, 2)
+        // A due date given as a day only is stored as 23:59: show the day, not the minute.
+        let isEndOfDay = due.hour == 23 && due.minute == 59
+        let dayText = Self.dayText(weekday: due.weekday, of: due.day) + (due.day.year == today.year ? "" : " \(due.day.year)")
+        // Whole local days between the two dates, counted on the calendar (not in 24 h steps, which
+        // miscount days that start at 01:00 or last 23 or 25 hours).
+        let dayDistance = due.day.ordinal - today.ordinal
+
+        if isOverdue {
+            switch dayDistance {
+            case 0: return "Overdue · " + (isEndOfDay ? "Today" : time)
+            case -1: return "Overdue · Yesterday" + (isEndOfDay ? "" : " " + time)
+            default: return "Overdue · " + dayText
+            }
+        }
+        switch dayDistance {
+        case 0: return isEndOfDay ? "Today" : time
+        case 1: return "Tomorrow" + (isEndOfDay ? "" : " " + time)
+        default: return dayText
+        }
+    }
+
+    /// A local day as `Sun 22 Nov` (what a widget's header shows).
+    public static func dayText(of day: LocalDay) -> String {
+        dayText(weekday: day.weekday, of: day)
+    }
+
+    private static func dayText(weekday: Int, of day: LocalDay) -> String {
+        weekdays[weekday - 1] + " \(day.day) " + months[day.month - 1]
+    }
+
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+}

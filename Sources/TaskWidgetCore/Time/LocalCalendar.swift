@@ -1,0 +1,72 @@
+public import Foundation
+
+/// Local calendar days and wall-clock times of one time zone: the one place where taskwidget turns
+/// instants into days and back. Days may last 23 or 25 hours, or start at 01:00 where a
+/// daylight-saving change skips midnight; all of that is decided here, with Foundation's Gregorian
+/// calendar.
+///
+/// ```swift
+/// let calendar = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+/// let today = calendar.day(containing: now)  // today.start ..< today.end, today.localDay
+/// ```
+public struct LocalCalendar: Sendable {
+    /// One local calendar day: its date and the instants it starts and ends at.
+    public struct Day: Sendable, Equatable {
+        public var localDay: LocalDay
+        public var start: Instant
+        /// The start of the next day.
+        public var end: Instant
+    }
+
+    /// A local wall-clock reading of an instant.
+    public struct WallClock: Sendable, Equatable {
+        public var day: LocalDay
+        public var hour: Int
+        public var minute: Int
+        public var second: Int
+        /// 1 is Sunday, 7 is Saturday.
+        public var weekday: Int
+    }
+
+    public let timeZone: TimeZone
+    private let calendar: Calendar
+
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    /// The local day that contains `instant`.
+    public func day(containing instant: Instant) -> Day {
+        let interval = calendar.dateInterval(of: .day, for: instant.date)!
+        return Day(localDay: localDay(containing: instant), start: Instant(interval.start), end: Instant(interval.end))
+    }
+
+    /// The local date of `instant`.
+    public func localDay(containing instant: Instant) -> LocalDay {
+        wallClock(of: instant).day
+    }
+
+    /// What a clock on the wall shows at `instant`.
+    public func wallClock(of instant: Instant) -> WallClock {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: instant.date)
+        return WallClock(
+            day: LocalDay(year: parts.year!, month: parts.month!, day: parts.day!), hour: parts.hour!, minute: parts.minute!,
+            second: parts.second!, weekday: parts.weekday!)
+    }
+
+    /// The instant the wall clock reads `hour:minute:second` on `day`. A time skipped by a
+    /// daylight-saving change moves forward by the length of the gap (02:30 on a day that springs
+    /// forward from 02:00 to 03:00 is 03:30); a time that occurs twice means its first occurrence.
+    public func instant(on day: LocalDay, hour: Int, minute: Int, second: Int = 0) -> Instant? {
+        let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute, second: second)
+        return calendar.date(from: components).map(Instant.init)
+    }
+
+    /// `instant` moved by `days` calendar days, keeping its wall-clock time where it exists.
+    public func adding(days: Int, to instant: Instant) -> Instant? {
+        calendar.date(byAdding: .day, value: days, to: instant.date).map(Instant.init)
+    }
+}

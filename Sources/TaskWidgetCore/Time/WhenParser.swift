@@ -1,0 +1,266 @@
+
+/// Parses the `WHEN` grammar of SPEC §4 relative to an injected `now` and time zone.
+///
+/// Accepted forms, case-insensitive, with any amount of space around and between words:
+/// - ISO 8601: `2026-11-23`, `2026-11-23T17:00`, `2026-11-23 17:00:30`, `2026-11-23T17:00Z`,
+///   `2026-11-23T17:00+01:00`. Without an offset the time is local in the time zone.
+/// - Days: `today`, `tomorrow` and weekday names (`fri`, `friday`), which mean the next such day
+///   strictly after today (on a Friday, `fri` is a week later).
+/// - `tonight`: today at 20:00.
+/// - Times: `17:00`, `9:05`, `5pm`, `5:30pm`, `12am` (midnight), `12pm` and `noon`. A time alone
+///   means its next occurrence: today if it is still ahead of now, else tomorrow.
+/// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `2026-11-23 5pm`.
+/// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units `m`, `min`, `mins`,
+///   `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`, and counts of up to six
+///   digits. Minutes and hours are exact durations; days and weeks move the calendar date and keep
+///   the wall-clock time.
+///
+/// A day without a time means the end of that day, 23:59:00 local, for a ``Purpose/due`` date and
+/// 09:00 local for a ``Purpose/reminder``.
+///
+/// A local time skipped by a daylight-saving change moves forward by the length of the gap (02:30 on
+/// a day that springs forward from 02:00 to 03:00 becomes 03:30), and a local time that occurs twice
+/// means its first occurrence. Results are whole seconds.
+///
+/// ```swift
+/// let parser = WhenParser(now: now, calendar: LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!))
+/// let due = try parser.parse("tomorrow 5pm", for: .due)
+/// ```
+public struct WhenParser: Sendable {
+    /// What the parsed date is for; it decides the time of a day given without one.
+    public enum Purpose: Sendable {
+        /// A due date: a day alone means 23:59:00 local that day.
+        case due
+        /// A reminder: a day alone means 09:00 local that day.
+        case reminder
+    }
+
+    /// The injected now, floored to whole seconds so that every result is whole seconds too.
+    private let now: Instant
+    private let calendar: LocalCalendar
+
+    /// Creates a parser that reads relative forms (`today`, `17:00`, `in 2h`) from `now`, with local
+    /// times in `calendar`'s time zone.
+    public init(now: Instant, calendar: LocalCalendar) {
+        self.now = now.flooredToSecond
+        self.calendar = calendar
+    }
+
+    /// Returns the instant `text` names; see ``WhenParser`` for the grammar.
+    ///
+    /// Throws an ``TaskWidgetError/Code/invalidInput`` error naming the accepted forms when the text
+    /// is not understood.
+    public func parse(_ text: String, for purpose: Purpose) throws(TaskWidgetError) -> Instant {
+        guard let instant = resolve(Self.normalized(text), for: purpose) else {
+            throw Self.error(reading: text, as: "date", forms: Self.whenForms)
+        }
+        return try Self.writable(instant, reading: text)
+    }
+
+    /// Parses an ISO 8601 instant for `--now`: `2026-11-22T10:00`, `2026-11-22T10:00:30`, with
+    /// optional fractional seconds, with `Z` or `±HH:MM`/`±HHMM` offset; without an offset it is local
+    /// time in `calendar`'s zone. A bare date `2026-11-22` means local midnight (start of that day).
+    /// Unlike ``parse(_:for:)`` the result keeps the given milliseconds.
+    public static func parseInstant(_ text: String, calendar: LocalCalendar) throws(TaskWidgetError) -> Instant {
+        let normalizedText = normalized(text)
+        if let timestamp = InstantFormat.Scanner.read(normalizedText, with: { $0.timestamp(hourDigits: 1...2) }),
+            timestamp.date.year >= 1, let instant = instant(of: timestamp, in: calendar)
+        {
+            return try writable(instant, reading: text)
+        }
+        if let day = InstantFormat.Scanner.read(normalizedText, with: { $0.date() }), day.year >= 1,
+            let instant = calendar.instant(on: LocalDay(day), hour: 0, minute: 0)
+        {
+            return try writable(calendar.day(containing: instant).start, reading: text)
+        }
+        throw error(reading: text, as: "instant", forms: instantForms)
+    }
+
+    /// `instant` if the store can keep it (``InstantFormat/writableRange``): `in 999999w`, or
+    /// `9999-12-31T23:59-05:00`, is past the year 9999, which no export could carry.
+    private static func writable(_ instant: Instant, reading text: String) throws(TaskWidgetError) -> Instant {
+        guard InstantFormat.writableRange.contains(instant) else {
+            throw TaskWidgetError(
+                .invalidInput, "“\(quoted(text))” is outside the years 0000 to 9999 that taskwidget keeps: give a nearer date")
+        }
+        return instant
+    }
+
+    /// The instant of an ISO 8601 timestamp: at its offset, else local in `calendar`'s zone.
+    private static func instant(of timestamp: InstantFormat.Timestamp, in calendar: LocalCalendar) -> Instant? {
+        if let offset = timestamp.utcOffset { return timestamp.instant(offsetSeconds: offset) }
+        let time = timestamp.time
+        return calendar.instant(on: LocalDay(timestamp.date), hour: time.hour, minute: time.minute, second: time.second ?? 0)
+            .map { Instant(millisecondsSince1970: $0.millisecondsSince1970 + timestamp.milliseconds) }
+    }
+
+    private static let whenForms =
+        "2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
+    private static let instantForms = "2026-11-22T10:00, 2026-11-22T10:00:30.5+01:00 or 2026-11-22"
+}
+
+// MARK: - Resolving
+
+extension WhenParser {
+    /// The instant `text` (normalized) names, or nil when it is not in the grammar.
+    private func resolve(_ text: String, for purpose: Purpose) -> Instant? {
+        if text.hasPrefix("in ") {
+            return instant(movedBy: text.dropFirst(3))
+        }
+        if text.hasPrefix("+") {
+            return instant(movedBy: text.dropFirst())
+        }
+        if text == "tonight" {
+            return instant(on: today, at: WallTime(hour: 20, minute: 0))
+        }
+        if let timestamp = InstantFormat.Scanner.read(text, with: { $0.timestamp(hourDigits: 1...2) }), timestamp.date.year >= 1 {
+            // Whole seconds: a WHEN keeps no fraction.
+            var timestamp = timestamp
+            timestamp.milliseconds = 0
+            return Self.instant(of: timestamp, in: calendar)
+        }
+        let words = text.split(separator: " ")
+        switch words.count {
+        case 1:
+            if let day = day(named: words[0]) {
+                return instant(on: day, at: Self.time(forDayAlone: purpose))
+            }
+            return Self.time(named: words[0]).flatMap(nextOccurrence(of:))
+        case 2:
+            guard let day = day(named: words[0]), let time = Self.time(named: words[1]) else { return nil }
+            return instant(on: day, at: time)
+        default:
+            return nil
+        }
+    }
+
+    private typealias WallTime = InstantFormat.WallTime
+
+    private var today: LocalDay { calendar.localDay(containing: now) }
+
+    /// Now moved by an amount such as `2h`, `30 min` or `3 days`.
+    private func instant(movedBy amount: Substring) -> Instant? {
+        guard let amount = Self.amount(amount) else { return nil }
+        switch amount.unit {
+        case .minute: return now.adding(seconds: Int64(amount.count) * 60)
+        case .hour: return now.adding(seconds: Int64(amount.count) * 3600)
+        case .day: return calendar.adding(days: amount.count, to: now)
+        case .week: return calendar.adding(days: 7 * amount.count, to: now)
+        }
+    }
+
+    /// The calendar day `word` names: `today`, `tomorrow`, a weekday or an ISO 8601 date.
+    private func day(named word: Substring) -> LocalDay? {
+        switch word {
+        case "today":
+            return today
+        case "tomorrow":
+            return today.adding(days: 1)
+        default:
+            if let weekday = Self.weekday(named: word) {
+                return today.adding(days: (weekday - today.weekday + 6) % 7 + 1)
+            }
+            return InstantFormat.Scanner.read(word, with: { $0.date() }).flatMap { $0.year >= 1 ? LocalDay($0) : nil }
+        }
+    }
+
+    /// The first instant after now at `time`: today if it is still ahead, else tomorrow.
+    private func nextOccurrence(of time: WallTime) -> Instant? {
+        if let instant = instant(on: today, at: time), instant > now {
+            return instant
+        }
+        return instant(on: today.adding(days: 1), at: time)
+    }
+
+    /// The instant of a local wall-clock time (``LocalCalendar/instant(on:hour:minute:second:)``).
+    private func instant(on day: LocalDay, at time: WallTime) -> Instant? {
+        calendar.instant(on: day, hour: time.hour, minute: time.minute, second: time.second ?? 0)
+    }
+
+    /// The time of day a day given without one means.
+    private static func time(forDayAlone purpose: Purpose) -> WallTime {
+        switch purpose {
+        case .due: WallTime(hour: 23, minute: 59)
+        case .reminder: WallTime(hour: 9, minute: 0)
+        }
+    }
+
+    /// The time of day `word` names: `noon`, a 24-hour time (`17:00`, `9:05:30`) or a 12-hour time
+    /// (`5pm`, `5:30pm`, `12am`).
+    private static func time(named word: Substring) -> WallTime? {
+        if word == "noon" {
+            return WallTime(hour: 12, minute: 0)
+        }
+        return InstantFormat.Scanner.read(word, with: { $0.time(hourDigits: 1...2) })
+            ?? InstantFormat.Scanner.read(word, with: twelveHourTime)
+    }
+
+    /// `5pm`, `5:30pm`, `12am` (midnight) or `12pm` (noon).
+    private static func twelveHourTime(_ scanner: inout InstantFormat.Scanner) -> WallTime? {
+        guard let hour = scanner.number(digits: 1...2, in: 1...12) else { return nil }
+        var minute = 0
+        if scanner.skip(":") {
+            guard let minutes = scanner.number(digits: 2...2, in: 0...59) else { return nil }
+            minute = minutes
+        }
+        if scanner.skip("am") { return WallTime(hour: hour % 12, minute: minute) }
+        if scanner.skip("pm") { return WallTime(hour: hour % 12 + 12, minute: minute) }
+        return nil
+    }
+
+    /// The unit of a relative amount such as `2h` or `3 days`.
+    private enum Unit {
+        case minute, hour, day, week
+
+        init?(_ name: Substring) {
+            switch name {
+            case "m", "min", "mins", "minute", "minutes": self = .minute
+            case "h", "hr", "hrs", "hour", "hours": self = .hour
+            case "d", "day", "days": self = .day
+            case "w", "week", "weeks": self = .week
+            default: return nil
+            }
+        }
+    }
+
+    /// `2h`, `30 min`, `3 days`: a count of up to six digits and its unit.
+    private static func amount(_ text: Substring) -> (count: Int, unit: Unit)? {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard (1...6).contains(digits.count), let count = Int(digits) else { return nil }
+        var rest = text.dropFirst(digits.count)
+        if rest.first == " " { rest = rest.dropFirst() }
+        return Unit(rest).map { (count, $0) }
+    }
+
+    private static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+    /// The Gregorian weekday number (1 is Sunday) of a weekday name or of its first three or more letters.
+    private static func weekday(named word: Substring) -> Int? {
+        guard word.count >= 3, let index = weekdayNames.firstIndex(where: { $0.hasPrefix(word) }) else { return nil }
+        return index + 1
+    }
+
+    /// `text` lowercased, with each run of whitespace as one space and none at the ends.
+    private static func normalized(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The one-line usage error for unreadable `text`, quoted without control characters or line
+    /// breaks and cut to 40 characters.
+    private static func error(reading text: String, as noun: String, forms: String) -> TaskWidgetError {
+        TaskWidgetError(.invalidInput, "cannot read \(noun) “\(quoted(text))”: use \(forms)")
+    }
+
+    /// `text` without control characters or line breaks, cut to 40 characters (and 160 bytes): to
+    /// quote in an error.
+    private static func quoted(_ text: String) -> String {
+        text.removingControlCharacters.truncated(to: 40, maxBytesPerUnit: 4, ellipsis: false)
+    }
+}
+
+extension LocalDay {
+    /// The day of an ISO 8601 date.
+    init(_ date: InstantFormat.CivilDate) {
+        self.init(year: date.year, month: date.month, day: date.day)
+    }
+}

@@ -1,0 +1,40 @@
+public import Foundation
+
+/// A widget timeline (SPEC §5): what to show from each entry's date on, and when to ask again.
+public struct Timeline: Sendable, Equatable {
+    public static let schema = "taskwidget.timeline/1"
+
+    public var timeZone: TimeZone
+    /// The anchor: now, floored to whole seconds (like every instant below).
+    public var generatedAt: Instant
+    /// Ask again by then at the latest (seed NFR4: at most 15 minutes stale after a store change).
+    public var reloadAfter: Instant
+    /// Past this instant the content is stale.
+    public var validUntil: Instant
+    /// Whether crossings were dropped beyond the cap of 96.
+    public var truncated: Bool
+    public var entries: [TimelineEntry]
+
+    public init(
+        timeZone: TimeZone, generatedAt: Instant, reloadAfter: Instant, validUntil: Instant, truncated: Bool,
+        entries: [TimelineEntry]
+    ) {
+        self.timeZone = timeZone
+        self.generatedAt = generatedAt
+        self.reloadAfter = reloadAfter
+        self.validUntil = validUntil
+        self.truncated = truncated
+        self.entries = entries
+    }
+
+    /// The entry a consumer shows at `instant`: the one with the greatest date ≤ instant.
+    public func entry(at instant: Instant) -> TimelineEntry? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].date <= instant { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : entries[low - 1]
+    }
+}

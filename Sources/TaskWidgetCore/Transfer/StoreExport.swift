@@ -1,0 +1,187 @@
+public import Foundation
+
+/// The whole store as one JSON document (`export` / `import`): a lossless round trip.
+public struct StoreExport: Codable, Sendable, Equatable {
+    /// A habit with its completions.
+    public struct HabitRecord: Codable, Sendable, Equatable {
+        public var habit: Habit
+        public var completions: [Completion]
+
+        public init(habit: Habit, completions: [Completion]) {
+            self.habit = habit
+            self.completions = completions
+        }
+    }
+
+    /// One day's record of a habit.
+    public struct Completion: Codable, Sendable, Equatable {
+        public var day: LocalDay
+        public var status: HabitStatus
+
+        public init(day: LocalDay, status: HabitStatus) {
+            self.day = day
+            self.status = status
+        }
+    }
+
+    /// The format's name and version, checked on import.
+    public static let currentSchema = "taskwidget.export/1"
+
+    public var schema: String
+    public var lists: [TaskList]
+    public var tasks: [TaskItem]
+    public var habits: [HabitRecord]
+
+    public init(lists: [TaskList] = [], tasks: [TaskItem] = [], habits: [HabitRecord] = []) {
+        self.schema = Self.currentSchema
+        self.lists = lists
+        self.tasks = tasks
+        self.habits = habits
+    }
+
+    /// Pretty, key-sorted JSON with UTC instants (see ``InstantFormat``).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// How deep arrays and objects may nest in an export file (an export nests 5 deep).
+    static let maximumNesting = 64
+
+    /// Reads an export; a malformed document is a ``TaskWidgetError/Code/badImport`` error naming the
+    /// first bad field.
+    ///
+    /// The file must be UTF-8 (what `export` writes) and nest at most ``maximumNesting`` deep,
+    /// checked before Foundation's decoder sees it: that decoder stops at 512 levels, but traps
+    /// (SIGILL) when the 513th `[` is the last byte of its input, and it reads UTF-16 and UTF-32
+    /// files as other bytes than the ones checked here.
+    public static func decode(_ data: Data, source: String) throws -> StoreExport {
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw TaskWidgetError(.badImport, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
+        }
+        if let problem = structureProblem(data) {
+            throw TaskWidgetError(.badImport, "\(source) is not a taskwidget export: \(problem)")
+        }
+        let decoder = JSONDecoder()
+        let export: StoreExport
+        do {
+            export = try decoder.decode(StoreExport.self, from: data)
+        } catch let error as DecodingError {
+            throw TaskWidgetError(.badImport, "\(source) is not a taskwidget export: \(error.summary)")
+        } catch {
+            throw TaskWidgetError(.badImport, "\(source) is not valid JSON: check the file")
+        }
+        guard export.schema == currentSchema else {
+            throw TaskWidgetError(
+                .badImport, "\(source) has schema “\(export.schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)")
+        }
+        return export
+    }
+
+    /// What no export can hold, read from the bytes (brackets inside strings do not count): a NUL
+    /// byte, which JSON never allows raw, or arrays and objects nested deeper than ``maximumNesting``.
+    static func structureProblem(_ data: Data) -> String? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if byte == 0 { return "the JSON is malformed (a NUL byte)" }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumNesting { return "arrays and objects are nested more than \(maximumNesting) deep" }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
+    }
+}
+
+extension StoreExport {
+    /// Applies the same rules as the commands, so an import cannot bring in what `add` refuses, and
+    /// returns the document with names, titles and colors in their normal form.
+    public func normalized(source: String) throws -> StoreExport {
+        func check<T>(_ field: String, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as TaskWidgetError {
+                throw TaskWidgetError(.badImport, "\(source): \(field): \(error.message)")
+            }
+        }
+        func ensureUnique<T: Hashable>(_ values: [T], _ what: String) throws {
+            var seen = Set<T>()
+            if let duplicate = values.first(where: { !seen.insert($0).inserted }) {
+                throw TaskWidgetError(.badImport, "\(what) \(duplicate) appears twice")
+            }
+        }
+        var result = self
+        for index in lists.indices {
+            try check("lists[\(index)]") {
+                result.lists[index].name = try Validation.listName(lists[index].name)
+                result.lists[index].colorHex = try Validation.colorHex(lists[index].colorHex)
+            }
+        }
+        for (index, task) in tasks.enumerated() {
+            try check("tasks[\(index)]") {
+                result.tasks[index].title = try Validation.title(task.title)
+                guard task.isCompleted == (task.state == .completed), task.isCompleted == (task.completedAt != nil) else {
+                    throw TaskWidgetError(.badImport, "isCompleted, state and completedAt disagree")
+                }
+            }
+        }
+        for (index, record) in habits.enumerated() {
+            try check("habits[\(index)]") {
+                result.habits[index].habit.name = try Validation.title(record.habit.name, noun: "habit name")
+                result.habits[index].habit.icon = try Validation.icon(record.habit.icon)
+                result.habits[index].habit.colorHex = try Validation.colorHex(record.habit.colorHex)
+                try ensureUnique(record.completions.map(\.day), "completion day")
+            }
+        }
+        try check("lists") {
+            try ensureUnique(result.lists.map(\.id), "list id")
+            try ensureUnique(result.lists.map { $0.name.lowercased() }, "list name")
+        }
+        try check("tasks") { try ensureUnique(result.tasks.map(\.id), "task id") }
+        try check("habits") {
+            try ensureUnique(result.habits.map(\.habit.id), "habit id")
+            try ensureUnique(result.habits.map { $0.habit.name.lowercased() }, "habit name")
+        }
+        return result
+    }
+}
+
+extension DecodingError {
+    /// `tasks[3].dueDate: expected an ISO 8601 instant…`: where the document is wrong, and how.
+    var summary: String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the document" : text)
+        }
+        switch self {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context):
+            // The description may quote the bad value (Foundation's does for an unknown enum case):
+            // keep the message one short line whatever the file holds.
+            let description = context.debugDescription.removingControlCharacters
+            return context.codingPath.isEmpty
+                ? "the JSON is malformed"
+                : "\(path(context.codingPath)): \(description.truncated(to: 100, maxBytesPerUnit: 4))"
+        @unknown default:
+            return "the document is malformed"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+public import Foundation
+
+/// How a program that draws widgets talks to the one that asks (`taskwidget-render`, the helper
+/// that `render` and `watch --render-dir` start so that taskwidget itself never loads Cairo).
+///
+/// The helper is started with a ``WidgetImageSpec``'s ``WidgetImageSpec/arguments``. It reads one
+/// timeline entry per line on standard input, as the documented entry JSON
+/// (``TimelineJSON/value(of:in:)``, compact), and answers each with a header line, then data:
+/// - `png LENGTH` and the PNG's LENGTH bytes, or
+/// - `error CODE MESSAGE` (a ``TaskWidgetError/Code`` and its one-line message), nothing after.
+///
+/// It exits 0 at the end of its input.
+public enum DrawingProtocol {
+    /// The request line for `entry`.
+    public static func request(for entry: TimelineEntry, in zone: TimeZone) -> Data {
+        Data((TimelineJSON.value(of: entry, in: zone).compactText + "\n").utf8)
+    }
+
+    /// The header that precedes `count` bytes of PNG.
+    public static func imageHeader(count: Int) -> Data {
+        Data("png \(count)\n".utf8)
+    }
+
+    /// The header line that reports `error`.
+    public static func errorHeader(_ error: TaskWidgetError) -> Data {
+        Data("error \(error.code.rawValue) \(error.message.removingControlCharacters)\n".utf8)
+    }
+
+    /// What a header line announces.
+    public enum Header: Equatable, Sendable {
+        case image(count: Int)
+        case failure(code: TaskWidgetError.Code, message: String)
+    }
+
+    /// Reads a header line (without its line feed); `nil` when it is not one.
+    public static func header(_ line: String) -> Header? {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        switch parts.first {
+        case "png":
+            guard parts.count == 2, let count = Int(parts[1]), count >= 0 else { return nil }
+            return .image(count: count)
+        case "error":
+            guard parts.count == 3, let code = TaskWidgetError.Code(rawValue: String(parts[1])) else { return nil }
+            return .failure(code: code, message: String(parts[2]))
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// A widget's canvas in points; the image is `width × scale` by `height × scale` pixels exactly.
+///
+/// ```swift
+/// let panel = try WidgetSize(parsing: "800x480")  // a dashboard or e-ink panel
+/// WidgetSize(.medium)                               // 364 × 170
+/// ```
+public struct WidgetSize: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    /// The sizes a canvas may have, in points on each side.
+    public static let allowedPoints = 64...4096
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The size of a family: small 170 × 170, medium 364 × 170, large 364 × 382.
+    public init(_ family: WidgetFamily) {
+        switch family {
+        case .small: self.init(width: 170, height: 170)
+        case .medium: self.init(width: 364, height: 170)
+        case .large: self.init(width: 364, height: 382)
+        }
+    }
+
+    /// Reads `WxH` (`800x480`, also `800×480`); each side in ``allowedPoints``.
+    public init(parsing text: String) throws {
+        let sides = text.lowercased().split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "×" })
+        guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]),
+            Self.allowedPoints.contains(width), Self.allowedPoints.contains(height)
+        else {
+            throw TaskWidgetError(
+                .invalidInput,
+                "“\(text)” is not a size: give WIDTHxHEIGHT in points, each from \(Self.allowedPoints.lowerBound) to \(Self.allowedPoints.upperBound), e.g. --size 800x480")
+        }
+        self.init(width: width, height: height)
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}

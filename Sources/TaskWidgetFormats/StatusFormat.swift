@@ -1,0 +1,28 @@
+import TaskWidgetCore
+
+/// The formats of `status` and `watch` (SPEC §6), each for one kind of host.
+public enum StatusFormat: String, Sendable, CaseIterable {
+    case text
+    case json
+    case waybar
+    case i3bar
+    case polybar
+    case tmux
+
+    /// Whether the output is one JSON object (checked after rendering).
+    var isJSON: Bool { self == .json || self == .waybar || self == .i3bar }
+
+    var contentTypeName: String { "TASKWIDGET_" + rawValue.uppercased() }
+
+    /// The host's escaping of one value taken from the store.
+    func escape(_ text: String) -> String {
+        switch self {
+        case .text: HostEscaping.plain(text)
+        case .json: HostEscaping.json(text)
+        // Both show the text as Pango markup inside a JSON string.
+        case .waybar, .i3bar: HostEscaping.json(HostEscaping.pango(text))
+        case .polybar: HostEscaping.polybar(text)
+        case .tmux: HostEscaping.tmux(text)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+public import Foundation
+import Mustache
+public import TaskWidgetCore
+import TaskWidgetTemplates
+
+/// Renders timeline entries as one line of a status format from a Mustache template (SPEC §6).
+///
+/// ```swift
+/// let renderer = try StatusRenderer(format: .waybar, template: .resolve(format: .waybar, path: nil, environment: env))
+/// print(try renderer.line(for: entry, timeZone: zone, now: now))
+/// ```
+public struct StatusRenderer: Sendable {
+    /// A template's text and where it came from (for error messages).
+    public struct Template: Sendable {
+        public var text: String
+        public var source: String
+        /// A default compiled into taskwidget: known to parse, so not scanned again at every run.
+        var isBuiltIn = false
+
+        /// `--template FILE`, else `$XDG_CONFIG_HOME/taskwidget/templates/<format>.mustache`
+        /// (`~/.config/…`), else the default compiled into taskwidget.
+        public static func resolve(format: StatusFormat, path: String?, environment: [String: String]) throws -> Template {
+            if let path { return try read(path) }
+            if let configHome = XDGPaths(environment: environment).configHome {
+                let userPath = XDGPaths.taskwidgetFolder(in: configHome) + "/templates/\(format.rawValue).mustache"
+                if FileManager.default.fileExists(atPath: userPath) { return try read(userPath) }
+            }
+            return Template(
+                text: DefaultTemplates.text(for: format.rawValue)!, source: "the default \(format.rawValue) template", isBuiltIn: true)
+        }
+
+        private static func read(_ path: String) throws -> Template {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw TaskWidgetError(.ioFailure, "cannot read the template \(path): check that it exists and is readable", context: path)
+            }
+            return Template(text: String(decoding: data, as: UTF8.self), source: path)
+        }
+    }
+
+    public let format: StatusFormat
+    private let template: MustacheTemplate
+    private let source: String
+
+    /// Parses the template; a syntax error names the file, line and column.
+    public init(format: StatusFormat, template: Template) throws {
+        HostEscaping.registerContentTypes
+        self.format = format
+        self.source = template.source
+        if !template.isBuiltIn { try Self.checkNesting(of: template) }
+        do {
+            // Every `{{value}}` is escaped for the host by the format's content type.
+            self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(format.contentTypeName)}}\n" + template.text)
+        } catch let error as MustacheTemplate.ParserError {
+            throw TaskWidgetError(
+                .badTemplate,
+                "\(template.source):\(error.context.lineNumber - 1):\(error.context.columnNumber): \(Self.describe(error.error)): fix the template")
+        }
+    }
+
+    /// How deep sections (`{{#…}}`, `{{^…}}`, `{{$…}}`, `{{<…}}`) and transforms (`(` in a name) may
+    /// nest. The Mustache parser recurses once per level with a frame of kilobytes, so a template
+    /// nested a few hundred levels deep overflows the stack; a status line needs a handful.
+    public static let maximumNesting = 16
+
+    /// Throws the usage error the parser would have given if it did not crash: where the template
+    /// nests deeper than ``maximumNesting``. Reads tags as the parser does, following set-delimiter
+    /// tags (`{{=<% %>=}}`), and leaves every other mistake to the parser.
+    static func checkNesting(of template: Template) throws {
+        let characters = Array(template.text)
+        var (open, close): ([Character], [Character]) = (["{", "{"], ["}", "}"])
+        var depth = 0
+        var index = 0
+        func starts(_ delimiter: [Character], at position: Int) -> Bool {
+            position + delimiter.count <= characters.count && characters[position..<position + delimiter.count].elementsEqual(delimiter)
+        }
+        func error(at position: Int, _ problem: String) -> TaskWidgetError {
+            let before = characters[..<position]
+            let line = before.count(where: \.isNewline) + 1
+            let column = position - (before.lastIndex(where: \.isNewline) ?? -1)
+            return TaskWidgetError(.badTemplate, "\(template.source):\(line):\(column): \(problem): fix the template")
+        }
+        while index < characters.count {
+            guard starts(open, at: index) else {
+                index += 1
+                continue
+            }
+            let bodyStart = index + open.count
+            guard let bodyEnd = (bodyStart..<characters.count).first(where: { starts(close, at: $0) }) else { return }
+            let body = characters[bodyStart..<bodyEnd]
+            let next = bodyEnd + close.count
+            switch body.first {
+            case "#", "^", "$", "<": depth += 1
+            case "/": depth = max(0, depth - 1)
+            case "!": break
+            case "=":
+                // `=START END=`: the delimiters of the tags that follow.
+                let delimiters = body.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
+                guard body.count > 2, body.last == "=", delimiters.count == 2 else {
+                    throw error(at: index, "a set-delimiter tag is malformed")
+                }
+                (open, close) = (Array(delimiters[0]), Array(delimiters[1]))
+            default: break
+            }
+            if depth > maximumNesting || (body.first != "!" && body.count(where: { $0 == "(" }) > maximumNesting) {
+                throw error(at: index, "sections or transforms are nested more than \(maximumNesting) deep")
+            }
+            index = next
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? MustacheTemplate.Error {
+        case .expectedSectionEnd: "a section is never closed ({{/name}} is missing)"
+        case .sectionCloseNameIncorrect: "a section is closed with another name than it was opened with"
+        case .unfinishedName: "a tag is not finished (}} is missing)"
+        case .invalidSetDelimiter: "a set-delimiter tag is malformed"
+        default: "the template cannot be read (\(error))"
+        }
+    }
+
+    /// One line for `entry`. `now` is the exact moment of a one-shot status (for "in 15 min");
+    /// `nil` in watch mode. JSON formats are checked to parse; a broken user template is an error.
+    public func line(for entry: TimelineEntry, timeZone: TimeZone, now: Instant?, maxWidth: Int = 40) throws -> String {
+        let context = StatusContext(entry: entry, timeZone: timeZone, now: now, maxWidth: maxWidth)
+        var output = template.render(context)
+        // One line: raw line breaks are layout in a JSON template, and separators elsewhere.
+        if format.isJSON {
+            // JSON strings hold no raw line breaks, so breaks and the indentation after them are layout.
+            output = output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+                .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }.joined()
+            guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else {
+                throw TaskWidgetError(.badTemplate, "\(source) does not render valid JSON for \(format.rawValue): fix the template")
+            }
+        } else {
+            output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")
+            output = HostEscaping.plain(output)
+        }
+        // Spaces and tabs only: Foundation's `.whitespaces` holds U+200B, the zero-width space that
+        // follows every `%` of a title in polybar's escaping, and would cut it off a title ending a line.
+        return output.trimmingCharacters(in: Self.layoutSpace)
+    }
+
+    private static let layoutSpace = CharacterSet(charactersIn: " \t")
+}

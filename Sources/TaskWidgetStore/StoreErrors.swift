@@ -1,0 +1,33 @@
+import GRDB
+import TaskWidgetCore
+
+/// Turns SQLite failures into ``TaskWidgetError``s that say what to do, with SQLite's error as the cause.
+enum StoreErrors {
+    static func map(_ error: any Error, path: String) -> TaskWidgetError {
+        if let error = error as? TaskWidgetError { return error }
+        guard let error = error as? DatabaseError else {
+            // GRDB's decoding errors: a row holds what no taskwidget writes.
+            return TaskWidgetError(
+                .damagedStore, "the store \(path) holds data taskwidget cannot read: restore it from a backup or pass another --store",
+                context: path, cause: error)
+        }
+        let (code, message): (TaskWidgetError.Code, String) =
+            switch error.resultCode {
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                (.damagedStore, "\(path) is not a taskwidget store or is damaged: restore it from a backup or pass another --store")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                (.storeLocked, "the store \(path) is locked by another program: try again in a moment")
+            case .SQLITE_FULL:
+                (.diskFull, "the disk holding \(path) is full: free some space and try again")
+            case .SQLITE_READONLY:
+                (.permissionDenied, "the store \(path) is read-only: fix its permissions to change it")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+                (.permissionDenied, "cannot open the store \(path): check that it exists and its permissions")
+            case .SQLITE_IOERR:
+                (.ioFailure, "reading or writing \(path) failed: check the disk and try again")
+            default:
+                (.damagedStore, "the store \(path) cannot be used (\(error.resultCode)): restore it from a backup or pass another --store")
+            }
+        return TaskWidgetError(code, message, context: path, cause: error)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TaskWidgetCore
+
+/// Where the store file is, resolved from `--store`, `TASKWIDGET_STORE` or the XDG default.
+public struct StoreLocation: Sendable, Equatable {
+    public var path: String
+    /// The default location's folder is created on first write; a folder the user named must exist.
+    public var isDefault: Bool
+
+    public init(path: String, isDefault: Bool) {
+        self.path = path
+        self.isDefault = isDefault
+    }
+
+    /// The folder the store file is in (`.` for a bare file name).
+    public var folder: String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// Resolves the store path: `--store PATH`, else `TASKWIDGET_STORE`, else
+    /// `$XDG_DATA_HOME/taskwidget/tasks.sqlite` (``XDGPaths/dataHome``).
+    public static func resolve(explicitPath: String?, environment: [String: String]) throws -> StoreLocation {
+        if let explicitPath, !explicitPath.isEmpty {
+            return StoreLocation(path: explicitPath, isDefault: false)
+        }
+        if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {
+            return StoreLocation(path: path, isDefault: false)
+        }
+        guard let dataHome = XDGPaths(environment: environment).dataHome else {
+            throw TaskWidgetError(
+                .invalidInput, "HOME is not set, so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
+        }
+        return StoreLocation(path: XDGPaths.taskwidgetFolder(in: dataHome) + "/tasks.sqlite", isDefault: true)
+    }
+}

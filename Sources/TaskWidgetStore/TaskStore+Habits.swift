@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+public import TaskWidgetCore
+
+extension TaskStore {
+    /// Creates a habit.
+    public func addHabit(named name: String, icon: String?, colorHex: String?, now: Instant) throws -> Habit {
+        let name = try Validation.title(name, noun: "habit name")
+        let icon = try icon.map(Validation.icon) ?? Habit.defaultIcon
+        let colorHex = try colorHex.map(Validation.colorHex) ?? TaskList.defaultColorHex
+        return try write { db in
+            if let existing = try Habit.fetchAll(db).first(where: { NameLookup.isSame($0.name, name) }) {
+                throw TaskWidgetError(.nameTaken, "a habit named “\(existing.name)” already exists: choose another name")
+            }
+            let habit = Habit(name: name, icon: icon, colorHex: colorHex, createdAt: now)
+            try habit.insert(db)
+            return habit
+        }
+    }
+
+    /// Every habit with what was recorded for it on `day`, in creation order.
+    public func habitDays(on day: LocalDay) throws -> [HabitDay] {
+        try read { db in try Self.habitDays(on: day, in: db) }
+    }
+
+    /// Records `status` for a habit on `day`. Idempotent: checking twice leaves one record.
+    public func checkHabit(_ name: String, on day: LocalDay, status: HabitStatus) throws -> HabitDay {
+        try write { db in
+            let habit = try Self.habit(named: name, in: db)
+            try HabitCompletion(habitID: habit.id, day: day, status: status).upsert(db)
+            return HabitDay(habit: habit, day: day, status: status)
+        }
+    }
+
+    /// Removes what was recorded for a habit on `day`. Idempotent.
+    public func uncheckHabit(_ name: String, on day: LocalDay) throws -> HabitDay {
+        try write { db in
+            let habit = try Self.habit(named: name, in: db)
+            _ = try HabitCompletion.deleteOne(db, key: ["habitID": habit.id.storedText, "day": day.description])
+            return HabitDay(habit: habit, day: day, status: nil)
+        }
+    }
+
+    /// Deletes a habit and its completions.
+    public func deleteHabit(_ name: String) throws -> Habit {
+        try write { db in
+            let habit = try Self.habit(named: name, in: db)
+            try habit.delete(db)
+            return habit
+        }
+    }
+
+    static func habitDays(on day: LocalDay, in db: Database) throws -> [HabitDay] {
+        let habits = try Habit.order(sql: StoreOrdering.habits).fetchAll(db)
+        let completions = try HabitCompletion.filter(Column("day") == day.description).fetchAll(db)
+        let statusByHabit = Dictionary(completions.map { ($0.habitID, $0.status) }, uniquingKeysWith: { first, _ in first })
+        return habits.map { HabitDay(habit: $0, day: day, status: statusByHabit[$0.id]) }
+    }
+
+    private static func habit(named name: String, in db: Database) throws -> Habit {
+        try NameLookup.find(name, in: Habit.order(sql: StoreOrdering.habits).fetchAll(db), named: \.name, kind: "habit")
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+public import TaskWidgetCore
+
+extension TaskStore {
+    /// Creates a list at the end of the list order.
+    public func addList(named name: String, colorHex: String?, now: Instant) throws -> TaskList {
+        let name = try Validation.listName(name)
+        let colorHex = try colorHex.map(Validation.colorHex) ?? TaskList.defaultColorHex
+        return try write { db in
+            try Self.ensureListNameIsFree(name, in: db)
+            return try Self.insertList(named: name, colorHex: colorHex, now: now, in: db)
+        }
+    }
+
+    static func insertList(named name: String, colorHex: String, now: Instant, in db: Database) throws -> TaskList {
+        let order = try Int.fetchOne(db, sql: "SELECT max(sortOrder) FROM taskList").map { $0 + 1 } ?? 0
+        let list = TaskList(name: name, colorHex: colorHex, createdAt: now, sortOrder: order)
+        try list.insert(db)
+        return list
+    }
+
+    /// Every list in order, with its open and total task counts.
+    public func listSummaries() throws -> [ListSummary] {
+        try read { db in
+            let lists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db)
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT listID, count(*) AS total, sum(NOT isCompleted) AS open FROM task WHERE listID IS NOT NULL GROUP BY listID")
+            let counts = Dictionary(uniqueKeysWithValues: rows.map { row in
+                (row["listID"] as String, (open: row["open"] as Int, total: row["total"] as Int))
+            })
+            return lists.map { list in
+                let count = counts[list.id.storedText] ?? (0, 0)
+                return ListSummary(list: list, openCount: count.open, totalCount: count.total)
+            }
+        }
+    }
+
+    /// Renames a list; changing only the case of its name is allowed.
+    public func renameList(_ name: String, to newName: String) throws -> TaskList {
+        let newName = try Validation.listName(newName)
+        return try write { db in
+            var list = try Self.list(named: name, in: db)
+            if newName.lowercased() != list.name.lowercased() {
+                try Self.ensureListNameIsFree(newName, in: db)
+            }
+            list.name = newName
+            try list.update(db)
+            return list
+        }
+    }
+
+    /// Sets a list's color.
+    public func setListColor(_ name: String, colorHex: String) throws -> TaskList {
+        let colorHex = try Validation.colorHex(colorHex)
+        return try write { db in
+            var list = try Self.list(named: name, in: db)
+            list.colorHex = colorHex
+            try list.update(db)
+            return list
+        }
+    }
+
+    /// Deletes a list and, by cascade, its tasks. Returns the list and how many tasks went with it.
+    public func deleteList(_ name: String) throws -> (list: TaskList, deletedTaskCount: Int) {
+        try write { db in
+            let list = try Self.list(named: name, in: db)
+            let count = try TaskItem.filter(Column("listID") == list.id.storedText).fetchCount(db)
+            try list.delete(db)
+            return (list, count)
+        }
+    }
+
+    /// The list with this name, compared case-insensitively (Unicode-aware), if there is one.
+    static func existingList(named name: String, in db: Database) throws -> TaskList? {
+        try TaskList.fetchAll(db).first { NameLookup.isSame($0.name, name) }
+    }
+
+    /// The list with this name; an unknown name is an error that lists the names there are.
+    static func list(named name: String, in db: Database) throws -> TaskList {
+        try NameLookup.find(name, in: TaskList.order(sql: StoreOrdering.lists).fetchAll(db), named: \.name, kind: "list")
+    }
+
+    private static func ensureListNameIsFree(_ name: String, in db: Database) throws {
+        if let existing = try existingList(named: name, in: db) {
+            throw TaskWidgetError(.nameTaken, "a list named “\(existing.name)” already exists: choose another name")
+        }
+    }
+}

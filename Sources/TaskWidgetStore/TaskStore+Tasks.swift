@@ -1,0 +1,195 @@
+import Foundation
+import GRDB
+public import TaskWidgetCore
+
+extension TaskStore {
+    /// Creates a task at the end of its list (or the Inbox) and returns it, with the list when
+    /// this call created it (a list named in `add` that does not exist yet is created).
+    public func addTask(_ newTask: NewTask, now: Instant) throws -> (task: TaskItem, createdList: TaskList?) {
+        let title = try Validation.title(newTask.title)
+        let listName = try newTask.listName.map(Validation.listName)
+        return try write { db in
+            var createdList: TaskList?
+            var list = try listName.flatMap { try Self.existingList(named: $0, in: db) }
+            if let listName, list == nil {
+                list = try Self.insertList(named: listName, colorHex: TaskList.defaultColorHex, now: now, in: db)
+                createdList = list
+            }
+            let task = TaskItem(
+                title: title, dueDate: newTask.dueDate, reminderDate: newTask.reminderDate,
+                listID: list?.id, sortOrder: try Self.nextSortOrder(in: list?.id, db), createdAt: now)
+            try task.insert(db)
+            return (task, createdList)
+        }
+    }
+
+    /// The tasks in `scope` in display order: the Inbox first, then each list in its order; within
+    /// each, sortOrder then createdAt. Completed tasks only when `includeCompleted`.
+    public func tasks(in scope: TaskScope, includeCompleted: Bool) throws -> [ListedTask] {
+        try read { db in
+            let lists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db)
+            var request = TaskItem.all()
+            if !includeCompleted { request = request.filter(Column("isCompleted") == false) }
+            switch scope {
+            case .all: break
+            case .inbox: request = request.filter(Column("listID") == nil)
+            case .list(let name):
+                let list = try Self.list(named: name, in: db)
+                request = request.filter(Column("listID") == list.id.storedText)
+            }
+            let listByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })
+            return try Self.orderedTasks(request.fetchAll(db), lists: lists)
+                .map { ListedTask(task: $0, list: $0.listID.flatMap { listByID[$0] }) }
+        }
+    }
+
+    /// Display order: the Inbox first, then each list in list order; within each, ``TaskItem/precedes(_:_:)``.
+    static func orderedTasks(_ tasks: [TaskItem], lists: [TaskList]) -> [TaskItem] {
+        let rank = Dictionary(uniqueKeysWithValues: lists.sorted(by: TaskList.precedes).enumerated().map { ($1.id, $0) })
+        return tasks.sorted { lhs, rhs in
+            let (left, right) = (lhs.listID.flatMap { rank[$0] } ?? -1, rhs.listID.flatMap { rank[$0] } ?? -1)
+            return left != right ? left < right : TaskItem.precedes(lhs, rhs)
+        }
+    }
+
+    /// The task whose id starts with `idPrefix` (4 or more hex digits).
+    public func task(withID idPrefix: String) throws -> TaskItem {
+        try read { db in try Self.resolveTask(idPrefix, in: db) }
+    }
+
+    /// Completes the tasks (idempotent) and returns them as they are now.
+    public func completeTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.complete(at: now) }
+    }
+
+    /// Reopens completed tasks (idempotent) and returns them.
+    public func uncompleteTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.uncomplete(at: now) }
+    }
+
+    /// Marks the tasks active and returns them.
+    public func startTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.start(at: now) }
+    }
+
+    /// Puts active tasks back to not started and returns them.
+    public func stopTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.stop(at: now) }
+    }
+
+    /// Applies `changes` to one task and returns it. Moving to another list puts it at that list's end.
+    public func editTask(_ idPrefix: String, _ changes: TaskChanges, now: Instant) throws -> TaskItem {
+        let title = try changes.title.map { try Validation.title($0) }
+        return try write { db in
+            var task = try Self.resolveTask(idPrefix, in: db)
+            let original = task
+            if let title { task.title = title }
+            if let change = changes.dueDate { task.dueDate = change.value }
+            if let change = changes.reminderDate { task.reminderDate = change.value }
+            if let change = changes.list {
+                let listID = try change.value.map { try Self.list(named: $0, in: db).id }
+                if listID != task.listID {
+                    task.listID = listID
+                    task.sortOrder = try Self.nextSortOrder(in: listID, db)
+                }
+            }
+            if task != original {
+                task.modifiedAt = now
+                try task.update(db)
+            }
+            return task
+        }
+    }
+
+    /// Deletes the tasks and returns what was deleted.
+    public func deleteTasks(_ idPrefixes: [String]) throws -> [TaskItem] {
+        try write { db in
+            let tasks = try Self.resolveTasks(idPrefixes, in: db)
+            for task in tasks { try task.delete(db) }
+            return tasks
+        }
+    }
+
+    /// Moves a task to the 1-based `position` among the open tasks of its list (as `ls` shows them;
+    /// among all of them for a completed task) and renumbers the list's sortOrder.
+    public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> TaskItem {
+        guard position >= 1 else {
+            throw TaskWidgetError(.invalidInput, "position \(position) is not valid: positions start at 1")
+        }
+        return try write { db in
+            var moved = try Self.resolveTask(idPrefix, in: db)
+            var siblings = try TaskItem
+                .filter(Column("listID") == moved.listID?.storedText)
+                .filter(Column("id") != moved.id.storedText)
+                .fetchAll(db)
+                .sorted(by: TaskItem.precedes)
+            let visible = siblings.indices.filter { moved.isCompleted || !siblings[$0].isCompleted }
+            let index = position - 1 < visible.count ? visible[position - 1] : (visible.last.map { $0 + 1 } ?? 0)
+            moved.modifiedAt = now
+            siblings.insert(moved, at: index)
+            for (order, var task) in siblings.enumerated() where task.sortOrder != order || task.id == moved.id {
+                task.sortOrder = order
+                try task.update(db)
+                if task.id == moved.id { moved = task }
+            }
+            return moved
+        }
+    }
+
+    private func modifyTasks(_ idPrefixes: [String], _ change: @escaping @Sendable (inout TaskItem) -> Void) throws -> [TaskItem] {
+        try write { db in
+            try Self.resolveTasks(idPrefixes, in: db).map { task in
+                var changed = task
+                change(&changed)
+                if changed != task { try changed.update(db) }
+                return changed
+            }
+        }
+    }
+
+    // MARK: - Resolution
+
+    static func resolveTasks(_ idPrefixes: [String], in db: Database) throws -> [TaskItem] {
+        var seen = Set<UUID>()
+        return try idPrefixes.map { try resolveTask($0, in: db) }.filter { seen.insert($0.id).inserted }
+    }
+
+    /// Finds the one task whose id starts with `text`; unknown and ambiguous prefixes are errors.
+    static func resolveTask(_ text: String, in db: Database) throws -> TaskItem {
+        let prefix = try canonicalIDPrefix(text)
+        let matches = try TaskItem.fetchAll(db, sql: "SELECT * FROM task WHERE id GLOB ? LIMIT 6", arguments: [prefix + "*"])
+        switch matches.count {
+        case 1:
+            return matches[0]
+        case 0:
+            throw TaskWidgetError(
+                .notFound, "no task has the id \(text.sanitizedForMessage): see `taskwidget ls --all` for the ids", context: "task not found")
+        default:
+            let candidates = matches.prefix(5).map { "\($0.id.shortID) (\($0.title.sanitizedForMessage))" }
+            throw TaskWidgetError(
+                .ambiguous, "the id \(text.sanitizedForMessage) is ambiguous, it matches \(candidates.joined(separator: ", ")): type more characters",
+                context: "\(matches.count) matches")
+        }
+    }
+
+    /// `3F2A-9c1b…` → `3f2a9c1b-…` as stored: lowercase hex with dashes at the UUID positions.
+    static func canonicalIDPrefix(_ text: String) throws -> String {
+        let hex = text.filter { $0 != "-" }.lowercased()
+        guard hex.count >= 4, hex.count <= 32, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+            throw TaskWidgetError(
+                .invalidInput, "“\(text.sanitizedForMessage)” is not a task id: use the id `taskwidget ls` prints (4 or more of its characters)")
+        }
+        var canonical = ""
+        for (offset, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(offset) { canonical.append("-") }
+            canonical.append(character)
+        }
+        return canonical
+    }
+
+    static func nextSortOrder(in listID: UUID?, _ db: Database) throws -> Int {
+        let maximum = try Int.fetchOne(
+            db, sql: "SELECT max(sortOrder) FROM task WHERE listID IS ?", arguments: [listID?.storedText])
+        return maximum.map { $0 + 1 } ?? 0
+    }
+}

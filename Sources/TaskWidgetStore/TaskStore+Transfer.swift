@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+public import TaskWidgetCore
+
+extension TaskStore {
+    /// Everything in the store, in a stable order.
+    public func export() throws -> StoreExport {
+        try read { db in
+            let completions = try HabitCompletion.order(Column("day")).fetchAll(db)
+            let byHabit = Dictionary(grouping: completions, by: \.habitID)
+            return StoreExport(
+                lists: try TaskList.order(sql: StoreOrdering.lists).fetchAll(db),
+                tasks: try Self.orderedTasks(TaskItem.fetchAll(db), lists: TaskList.fetchAll(db)),
+                habits: try Habit.order(sql: StoreOrdering.habits).fetchAll(db).map { habit in
+                    StoreExport.HabitRecord(
+                        habit: habit,
+                        completions: (byHabit[habit.id] ?? []).map { StoreExport.Completion(day: $0.day, status: $0.status) })
+                })
+        }
+    }
+
+    /// Adds everything in `export` to the store in one transaction; records whose id is already in
+    /// the store are replaced. The whole document is checked first: one bad record changes nothing.
+    /// Returns how many lists, tasks and habits were imported.
+    @discardableResult
+    public func importing(_ export: StoreExport, source: String) throws -> (lists: Int, tasks: Int, habits: Int) {
+        let export = try export.normalized(source: source)
+        let counts = try write { db in
+            // Names in the document are unique (checked above): a name clashes only with a store
+            // record the document does not replace, so the store's names are read once.
+            let importedListIDs = Set(export.lists.map(\.id))
+            let importedHabitIDs = Set(export.habits.map(\.habit.id))
+            let storeLists = try TaskList.fetchAll(db).filter { !importedListIDs.contains($0.id) }
+            let storeHabits = try Habit.fetchAll(db).filter { !importedHabitIDs.contains($0.id) }
+            for list in export.lists {
+                let clash = storeLists.first { NameLookup.isSame($0.name, list.name) }
+                if let clash {
+                    throw TaskWidgetError(
+                        .badImport, "\(source): the list “\(clash.name)” already exists in the store with another id: rename one of them first")
+                }
+                try list.upsert(db)
+            }
+            for task in export.tasks {
+                if let listID = task.listID, try !TaskList.exists(db, key: listID.storedText) {
+                    throw TaskWidgetError(.badImport, "\(source): task \(task.id.shortID) refers to a list that is not in the file or the store")
+                }
+                try task.upsert(db)
+            }
+            for record in export.habits {
+                let clash = storeHabits.first { NameLookup.isSame($0.name, record.habit.name) }
+                if let clash {
+                    throw TaskWidgetError(
+                        .badImport, "\(source): the habit “\(clash.name)” already exists in the store with another id: rename one of them first")
+                }
+                try record.habit.upsert(db)
+                for completion in record.completions {
+                    try HabitCompletion(habitID: record.habit.id, day: completion.day, status: completion.status).upsert(db)
+                }
+            }
+            return (export.lists.count, export.tasks.count, export.habits.count)
+        }
+        Self.emptyTheWAL(of: database)
+        return counts
+    }
+}
+

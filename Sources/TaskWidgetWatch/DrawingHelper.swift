@@ -1,0 +1,181 @@
+public import Foundation
+import Glibc
+public import TaskWidgetCore
+
+/// Draws widgets through `taskwidget-render`, the helper installed beside the running executable:
+/// taskwidget itself never loads Cairo and Pango, so the commands that draw nothing start without
+/// them. The helper is started on the first drawing and kept for the next ones (``DrawingProtocol``
+/// has the conversation); it ends when this object goes, or with this process.
+///
+/// ```swift
+/// let drawing = try DrawingHelper(spec: WidgetImageSpec(family: .medium, scale: 2), timeZone: zone)
+/// try AtomicFile.write(drawing.png(for: entry), to: url)
+/// ```
+public final class DrawingHelper: WidgetDrawing {
+    /// The helper's file name, in the executable's folder.
+    public static let fileName = "taskwidget-render"
+
+    public let spec: WidgetImageSpec
+    /// The zone the entries' dates are written in.
+    private let timeZone: TimeZone
+    private let path: String
+    private var child: Child?
+
+    /// A running helper: its process and the two ends of the conversation.
+    private struct Child {
+        var pid: pid_t
+        var input: Int32
+        var output: Int32
+    }
+
+    /// Finds the helper beside the running executable; it starts on the first ``png(for:)``.
+    public init(spec: WidgetImageSpec, timeZone: TimeZone) throws {
+        self.spec = spec
+        self.timeZone = timeZone
+        path = Self.executableFolder + "/" + Self.fileName
+        guard access(path, X_OK) == 0 else {
+            throw TaskWidgetError(
+                .rendererFailed, "cannot find the PNG renderer \(path): install \(Self.fileName), built with taskwidget, beside it",
+                context: path)
+        }
+    }
+
+    deinit { stop() }
+
+    public func png(for entry: TimelineEntry) throws -> Data {
+        let child = try self.child ?? start()
+        self.child = child
+        // A helper that stops or talks nonsense is replaced at the next drawing; one that refuses
+        // an entry is kept.
+        do {
+            try Self.write(DrawingProtocol.request(for: entry, in: timeZone), to: child.input)
+            let line = try Self.readLine(from: child.output)
+            switch DrawingProtocol.header(line) {
+            case .image(let count):
+                return try Self.read(count, from: child.output)
+            case .failure(let code, let message):
+                throw Refusal(error: TaskWidgetError(code, message))
+            case nil:
+                throw failure("answered “\(line.sanitizedForMessage)”")
+            }
+        } catch let refusal as Refusal {
+            throw refusal.error
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// The helper's own error about an entry.
+    private struct Refusal: Error {
+        var error: TaskWidgetError
+    }
+
+    private func start() throws -> Child {
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
+            throw TaskWidgetError.system(errno, "cannot start the PNG renderer", advice: "check the open file limit")
+        }
+        // Only the helper gets these, as its standard input and output.
+        for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
+        // The helper runs with no signal blocked (watch blocks the ones it reads) and SIGPIPE at its default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let arguments = [path] + spec.arguments
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
+        close(toChild[0])
+        close(fromChild[1])
+        guard status == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            throw TaskWidgetError.system(status, "cannot start the PNG renderer \(path)", advice: "reinstall taskwidget", context: path)
+        }
+        // A helper that exits must not kill this process with SIGPIPE: the write fails instead.
+        signal(SIGPIPE, SIG_IGN)
+        return Child(pid: pid, input: toChild[1], output: fromChild[0])
+    }
+
+    /// Ends the helper: its input closes, it exits, and it is reaped.
+    private func stop() {
+        guard let child else { return }
+        self.child = nil
+        close(child.input)
+        close(child.output)
+        var status: Int32 = 0
+        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    private func failure(_ what: String) -> TaskWidgetError {
+        TaskWidgetError(
+            .rendererFailed, "the PNG renderer \(path) \(what): reinstall it with this taskwidget", context: "the renderer \(what)")
+    }
+
+    private static func write(_ data: Data, to descriptor: Int32) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw TaskWidgetError(.rendererFailed, "the PNG renderer stopped: see its message above", cause: SystemError(errno))
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// One line, read byte by byte: the header is short, and nothing after it may be consumed.
+    private static func readLine(from descriptor: Int32) throws -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else {
+                throw TaskWidgetError(.rendererFailed, "the PNG renderer stopped: see its message above", context: "the renderer stopped")
+            }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+
+    private static func read(_ count: Int, from descriptor: Int32) throws -> Data {
+        var data = Data(count: count)
+        var offset = 0
+        try data.withUnsafeMutableBytes { buffer in
+            while offset < count {
+                let got = Glibc.read(descriptor, buffer.baseAddress! + offset, count - offset)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else {
+                    throw TaskWidgetError(.rendererFailed, "the PNG renderer stopped mid-image", context: "the renderer stopped")
+                }
+                offset += got
+            }
+        }
+        return data
+    }
+
+    /// The folder of the running executable, symbolic links resolved.
+    private static var executableFolder: String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: path).deletingLastPathComponent().path
+    }
+}

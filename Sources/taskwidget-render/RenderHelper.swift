@@ -1,0 +1,50 @@
+import Foundation
+import TaskWidgetCore
+import TaskWidgetRender
+
+/// `taskwidget-render`: draws PNG widgets for `taskwidget render` and `watch --render-dir`, which
+/// start it so that taskwidget itself never loads Cairo and Pango (``DrawingProtocol`` has the
+/// conversation). Its arguments name the widget, e.g. `--family medium --scale 2 --theme dark`.
+@main
+enum RenderHelper {
+    static func main() {
+        let renderer: WidgetRenderer
+        do {
+            renderer = WidgetRenderer(spec: try WidgetImageSpec(arguments: Array(CommandLine.arguments.dropFirst())))
+        } catch let error as TaskWidgetError {
+            FileHandle.standardError.write(Data("taskwidget-render: \(error.message)\n".utf8))
+            exit(error.code.exitStatus)
+        } catch {
+            exit(64)
+        }
+        while let line = readLine(strippingNewline: true) {
+            var answer: Data
+            do {
+                let png = try renderer.png(for: TimelineJSON.entry(from: Data(line.utf8)))
+                answer = DrawingProtocol.imageHeader(count: png.count)
+                answer.append(png)
+            } catch let error as TaskWidgetError {
+                answer = DrawingProtocol.errorHeader(error)
+            } catch {
+                answer = DrawingProtocol.errorHeader(TaskWidgetError(.rendererFailed, "cannot draw the widget"))
+            }
+            guard write(answer) else { exit(74) }
+        }
+    }
+
+    /// Writes all of `data` to standard output; false when the reader is gone.
+    private static func write(_ data: Data) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}
