@@ -98,10 +98,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // What several test targets share: a process runner, seeded random numbers, golden files.
+        // What the test targets share: a process runner, seeded random numbers, golden files,
+        // temporary stores and the timeline fixtures. Its internals are used through @testable.
         .target(
             name: "TaskWidgetTestSupport",
-            dependencies: ["TaskWidgetCore"],
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             path: "Tests/TaskWidgetTestSupport",
             swiftSettings: strictSettings
         ),

@@ -18,7 +18,9 @@ let package = Package(
             name: "TaskWidgetBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "TaskWidgetKit", package: "taskwidget"),
+                .product(name: "TaskWidgetCore", package: "taskwidget"),
+                .product(name: "TaskWidgetStore", package: "taskwidget"),
+                .product(name: "TaskWidgetFormats", package: "taskwidget"),
                 .product(name: "TaskWidgetRender", package: "taskwidget"),
                 .product(name: "Logging", package: "swift-log"),
             ],

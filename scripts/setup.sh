@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 ensure_dependencies
-swift build -c release  # taskwidget and its render plugin, libTaskWidgetRenderPlugin.so
+# Static binaries (the Swift runtime and Foundation linked in): taskwidget, and taskwidget-render,
+# the helper that draws PNG widgets with Cairo and Pango for it.
+swift build -c release --static-swift-stdlib
 taskwidget=.build/release/taskwidget
 store=output/demo.sqlite
 rm -f "$store" "$store-wal" "$store-shm"

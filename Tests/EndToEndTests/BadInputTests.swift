@@ -3,6 +3,8 @@ import Glibc
 import GRDB
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// Every bad input gives one `taskwidget: …` line on stderr, the documented exit status, no stack
 /// trace, and leaves the store exactly as it was (same export, integrity ok).
 @Suite struct BadInputTests {

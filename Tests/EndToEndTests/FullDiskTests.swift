@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// A full disk, for the store and for the files standard output and error go to: one clear line,
 /// exit 74, never a crash, and a store that is exactly as it was (or has the whole write, when the
 /// command said it succeeded). A real full disk needs a small file system (see
@@ -9,7 +11,7 @@ import Testing
 @Suite struct FullDiskTests {
     /// `sh -c SCRIPT` where `"$@"` in the script is `taskwidget ARGUMENTS` on the sandbox's store.
     func runInShell(_ sandbox: borrowing Sandbox, _ script: String, _ arguments: [String]) throws -> RunResult {
-        try Sandbox.execute(
+        try ProcessRunner.run(
             "/bin/sh", ["-c", script, "sh", Sandbox.binary.path] + sandbox.arguments(arguments), environment: sandbox.environment)
     }
 

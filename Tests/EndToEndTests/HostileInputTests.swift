@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// Hostile input where a user hits it, through the built binary: huge titles (on the command line
 /// and in import files), NUL bytes, bytes that are not UTF-8, deep nesting, broken and deeply nested
 /// templates. Each is one short `taskwidget: ` line on stderr with the documented status (64 usage,

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// Display commands never change the store, and work on a store nobody may write.
 @Suite struct ReadOnlyStoreTests {
     /// Every display command of SPEC §3 but watch (see `watchFirstLine`). `{png}` stands for a

@@ -1,11 +1,15 @@
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
 import Testing
+
+@testable import TaskWidgetTestSupport
 
 /// `taskwidget render` run as a user runs it: PNGs of the right pixel size, errors with their exit
 /// statuses, a timeline folder with its index, and never a half-written file.
 @Suite struct RenderCommandTests {
     static let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    /// The drawing helper beside the binary.
+    static let helper = "taskwidget-render"
 
     /// Width and height from a PNG's IHDR, checking that the file is complete (ends with IEND).
     static func pixelSize(of url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Int, Int) {
@@ -76,12 +80,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "render never creates the store")
     }
 
-    /// Cairo and Pango live in the render plugin: `taskwidget` itself doesn't link them (SPEC §9),
-    /// and a binary copied without its plugin still shows the status but says why it cannot draw.
-    @Test func onlyThePluginLinksCairoAndABinaryWithoutItStillShowsTheStatus() throws {
+    /// Cairo and Pango live in the drawing helper: `taskwidget` itself doesn't link them (SPEC §9),
+    /// and a binary copied without its helper still shows the status but says why it cannot draw.
+    @Test func onlyTheHelperLinksCairoAndABinaryWithoutItStillShowsTheStatus() throws {
         let sandbox = try Sandbox.demo()
-        let plugin = Sandbox.binary.deletingLastPathComponent().appendingPathComponent(RenderPlugin.fileName)
-        let libraries = { (file: URL) in try Sandbox.execute("/usr/bin/ldd", [file.path], environment: [:]).stdout }
+        let plugin = Sandbox.binary.deletingLastPathComponent().appendingPathComponent(Self.helper)
+        let libraries = { (file: URL) in try ProcessRunner.run("/usr/bin/ldd", [file.path], environment: [:]).stdout }
         #expect(try !libraries(Sandbox.binary).contains("libcairo"))
         #expect(try !libraries(Sandbox.binary).contains("libpango"))
         #expect(try libraries(plugin).contains("libpangocairo"))
@@ -96,12 +100,12 @@ import Testing
             try FileManager.default.copyItem(at: Sandbox.binary, to: alone.appendingPathComponent("taskwidget"))
         }
         let binary = alone.appendingPathComponent("taskwidget").path
-        let status = try Sandbox.execute(binary, sandbox.arguments(["status", "--format", "waybar"]), environment: sandbox.environment)
+        let status = try ProcessRunner.run(binary, sandbox.arguments(["status", "--format", "waybar"]), environment: sandbox.environment)
         #expect(status.status == 0, "\(status.stderr)")
         let url = sandbox.folder.appendingPathComponent("widget.png")
-        let render = try Sandbox.execute(binary, sandbox.arguments(["render", "-o", url.path]), environment: sandbox.environment)
+        let render = try ProcessRunner.run(binary, sandbox.arguments(["render", "-o", url.path]), environment: sandbox.environment)
         #expect(render.status == 74)
-        #expect(render.stderrLines.count == 1 && render.stderr.contains("keep \(RenderPlugin.fileName)"), "\(render.stderr)")
+        #expect(render.stderrLines.count == 1 && render.stderr.contains("install \(Self.helper)"), "\(render.stderr)")
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// `taskwidget status` run as a bar runs it: the same bytes as the library's goldens, one valid
 /// line of the format even when the store cannot be read (exit 0 for bars), a store that is only
 /// ever read, and user templates.
@@ -9,9 +11,9 @@ import Testing
     static let barFormats = ["waybar", "i3bar", "polybar", "tmux"]
     static let zone = ["--tz", "Europe/Berlin"]
 
-    /// Written by the library's StatusGoldenTests (TaskWidgetKitTests/Formats/Goldens).
+    /// Written by the library's StatusGoldenTests (TaskWidgetFormatsTests/Goldens).
     static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("TaskWidgetKitTests/Formats/Goldens")
+        .appendingPathComponent("TaskWidgetFormatsTests/Goldens")
 
     /// The golden scenarios that run on the fixture's store, with the arguments that select them
     /// (the names and widths of `StatusFixture.scenarios`).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// A store appears whole: a status bar that reads while the first `add` creates the store sees
 /// either no store or the new one, never a store whose schema is half made ("empty", "needs an
 /// upgrade", as it did when GRDB committed each migration into the store's own file).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// A store reached through a symbolic link (dotfiles kept in a synced folder, say) is the file it
 /// points to, for readers and writers; only a link that points nowhere is refused.
 @Suite struct SymlinkedStoreTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// The Done-when scenario of the foundation issue, run through the binary as a user would.
 @Suite struct TaskLifecycleTests {
     struct TaskJSON: Decodable {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// `taskwidget timeline` run as a user runs it: JSON that validates against the committed schema,
 /// a readable text form, errors as exit 64, the same bytes for the same inputs, and a store that
 /// is only ever read.
@@ -46,7 +48,7 @@ import Testing
 
     @Test func jsonValidatesAgainstTheCommittedSchema() throws {
         try #require(FileManager.default.fileExists(atPath: Self.schemaPath), "docs/timeline.schema.json is missing")
-        let probe = try? Sandbox.execute("/usr/bin/python3", ["-c", "import jsonschema"], environment: [:])
+        let probe = try? ProcessRunner.run("/usr/bin/python3", ["-c", "import jsonschema"], environment: [:])
         guard probe?.status == 0 else {
             Issue.record("""
                 /usr/bin/python3 cannot import jsonschema (\(probe?.stderr.split(separator: "\n").last ?? "no python3")): \
@@ -87,7 +89,7 @@ import Testing
                 print("/".join(map(str, error.absolute_path)) + ": " + error.message[:300])
             sys.exit(1 if errors else 0)
             """
-        return try Sandbox.execute("/usr/bin/python3", ["-c", script, schemaPath], input: Data(document.utf8), environment: [:])
+        return try ProcessRunner.run("/usr/bin/python3", ["-c", script, schemaPath], input: Data(document.utf8), environment: [:])
     }
 
     // MARK: Text

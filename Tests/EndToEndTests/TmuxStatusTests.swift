@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// A real tmux server runs `taskwidget status --format tmux` from `status-right`, and a real tmux
 /// client draws it: the status line, read back from the screen, shows the titles as typed (one
 /// `#`, no style, format or command taken from a title) and our own red style on the count.

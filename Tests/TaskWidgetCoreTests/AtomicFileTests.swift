@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 
 @Suite struct AtomicFileTests {
     let folder: TemporaryFolder

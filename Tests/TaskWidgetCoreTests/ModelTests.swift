@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 
 /// The pure rules: input validation, due labels, task order, and the settings of one run.
 @Suite struct ModelTests {
@@ -24,7 +25,7 @@ import Testing
 
     @Test(arguments: ["", " ", "\t\n", "\u{3000}", "\u{2028}"])
     func emptyTitlesAreRefused(text: String) throws {
-        let error = expectError(.usage) { try Validation.title(text) }
+        let error = expectError(.invalidInput) { try Validation.title(text) }
         #expect(error?.message.contains("empty") == true)
     }
 
@@ -33,7 +34,7 @@ import Testing
         "a\u{0085}b", "a\u{009B}b", "a\u{2028}b", "a\u{2029}b",
     ])
     func controlCharactersAndLineBreaksAreRefused(text: String) throws {
-        let error = expectError(.usage) { try Validation.title(text) }
+        let error = expectError(.invalidInput) { try Validation.title(text) }
         #expect(error?.message.contains("control character") == true)
     }
 
@@ -44,9 +45,9 @@ import Testing
         #expect(try Validation.title("  " + longest + "  ") == longest)
         let emoji = String(repeating: "👨‍👩‍👧‍👦", count: limit)
         #expect(try Validation.title(emoji) == emoji)
-        let error = expectError(.usage) { try Validation.title(longest + "b") }
+        let error = expectError(.invalidInput) { try Validation.title(longest + "b") }
         #expect(error?.message.contains("1001") == true)
-        expectError(.usage) { try Validation.title(emoji + "👍") }
+        expectError(.invalidInput) { try Validation.title(emoji + "👍") }
     }
 
     /// Regression: the limit counted characters only, and one character may carry any number of
@@ -57,10 +58,10 @@ import Testing
         #expect(limit == 40_000)
         let zalgo = "a" + String(repeating: "\u{301}", count: 500_000)
         #expect(zalgo.count == 1)
-        let error = expectError(.usage) { try Validation.title(zalgo) }
+        let error = expectError(.invalidInput) { try Validation.title(zalgo) }
         #expect(error?.message == "the title is 1000001 bytes long in UTF-8: the limit is 40000 bytes")
-        expectError(.usage) { try Validation.listName(zalgo) }
-        expectError(.usage) { try Validation.icon(zalgo) }
+        expectError(.invalidInput) { try Validation.listName(zalgo) }
+        expectError(.invalidInput) { try Validation.icon(zalgo) }
         // Right at the byte limit is fine: 1000 of the longest emoji sequences (35 bytes) fit too.
         let kiss = "👩🏻‍❤️‍💋‍👨🏼"
         #expect(kiss.utf8.count == 35)
@@ -68,7 +69,7 @@ import Testing
         let exact = "a" + String(repeating: "\u{301}", count: (limit - 1) / 2) + String(repeating: "b", count: (limit - 1) % 2)
         #expect(exact.utf8.count == limit)
         #expect(try Validation.title(exact) == exact)
-        expectError(.usage) { try Validation.title(exact + "\u{301}") }
+        expectError(.invalidInput) { try Validation.title(exact + "\u{301}") }
         #expect(try Validation.icon("👨‍👩‍👧‍👦") == "👨‍👩‍👧‍👦")
     }
 
@@ -81,16 +82,16 @@ import Testing
         #expect(("ab" + zalgo).sanitizedForMessage.hasPrefix("ab"))
         let long = String(repeating: "é", count: 50)
         #expect(long.sanitizedForMessage == String(repeating: "é", count: 39) + "…")
-        #expect(long.shortened(to: 40, ellipsis: false) == String(repeating: "é", count: 40))
+        #expect(long.truncated(to: 40, maxBytesPerUnit: 4, ellipsis: false) == String(repeating: "é", count: 40))
         let messages = [
-            expectError(.usage) { try Validation.colorHex(zalgo) }?.message,
-            expectError(.usage) { try WhenParser(now: Fixed.instant("2026-11-22T16:27:00Z"), timeZone: Fixed.zone("UTC")).parse(zalgo, for: .due) }?.message,
-            expectError(.usage) { try WhenParser.parseInstant(zalgo, timeZone: Fixed.zone("UTC")) }?.message,
-            expectError(.usage) { try LocalDay.habitDay(zalgo, now: Fixed.instant("2026-11-22T16:27:00Z"), timeZone: Fixed.zone("UTC")) }?.message,
-            expectError(.data) {
+            expectError(.invalidInput) { try Validation.colorHex(zalgo) }?.message,
+            expectError(.invalidInput) { try WhenParser(now: Fixed.instant("2026-11-22T16:27:00Z"), calendar: LocalCalendar(timeZone: Fixed.zone("UTC"))).parse(zalgo, for: .due) }?.message,
+            expectError(.invalidInput) { try WhenParser.parseInstant(zalgo, calendar: LocalCalendar(timeZone: Fixed.zone("UTC"))) }?.message,
+            expectError(.invalidInput) { try LocalDay.habitDay(zalgo, now: Fixed.instant("2026-11-22T16:27:00Z"), calendar: LocalCalendar(timeZone: Fixed.zone("UTC"))) }?.message,
+            expectError(.badImport) {
                 try StoreExport.decode(Data(#"{"schema": "\#(zalgo)", "lists": [], "tasks": [], "habits": []}"#.utf8), source: "x.json")
             }?.message,
-            expectError(.data) {
+            expectError(.badImport) {
                 try StoreExport.decode(Data(#"{"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": [{"id": "ABCD0000-0000-4000-8000-000000000001", "title": "t", "isCompleted": false, "state": "\#(zalgo)", "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 0}]}"#.utf8), source: "x.json")
             }?.message,
         ]
@@ -100,19 +101,19 @@ import Testing
     }
 
     @Test func theNounNamesWhatIsWrong() throws {
-        let error = expectError(.usage) { try Validation.title(" ", noun: "habit name") }
+        let error = expectError(.invalidInput) { try Validation.title(" ", noun: "habit name") }
         #expect(error?.message.contains("habit name") == true)
     }
 
     @Test(arguments: ["Inbox", "inbox", " INBOX ", "iNbOx"])
     func inboxIsNotAListName(name: String) throws {
-        expectError(.usage) { try Validation.listName(name) }
+        expectError(.invalidInput) { try Validation.listName(name) }
     }
 
     @Test(arguments: [("Inbox zero", "Inbox zero"), (" Home ", "Home"), ("Ärger", "Ärger")])
     func otherListNamesFollowTheTitleRules(name: String, expected: String) throws {
         #expect(try Validation.listName(name) == expected)
-        expectError(.usage) { try Validation.listName(name + "\n2") }
+        expectError(.invalidInput) { try Validation.listName(name + "\n2") }
     }
 
     // MARK: - Colors and icons
@@ -130,7 +131,7 @@ import Testing
         "0x1E90FF", "１２３４５６", "ＡＢＣＤＥＦ", "1e90ff\u{0301}",
     ])
     func badColorsAreRefused(text: String) throws {
-        let error = expectError(.usage) { try Validation.colorHex(text) }
+        let error = expectError(.invalidInput) { try Validation.colorHex(text) }
         #expect(error?.message.contains("1E90FF") == true)
     }
 
@@ -141,7 +142,7 @@ import Testing
 
     @Test(arguments: ["", "   ", "123456789", "a\nb", "\u{0007}", "a\u{2028}b"])
     func badIconsAreRefused(text: String) throws {
-        expectError(.usage) { try Validation.icon(text) }
+        expectError(.invalidInput) { try Validation.icon(text) }
     }
 
     // MARK: - Due labels
@@ -151,10 +152,10 @@ import Testing
     static let mondayMorning = Fixed.instant("2026-11-23T08:00:00+01:00")
     static let mondayEvening = Fixed.instant("2026-11-23T18:00:00+01:00")
 
-    func label(due: String, at now: Date, completed: Bool = false, zone: TimeZone = berlin) -> String? {
+    func label(due: String, at now: Instant, completed: Bool = false, zone: TimeZone = berlin) -> String? {
         var task = TaskItem(title: "t", dueDate: Fixed.instant(due), createdAt: Fixed.instant("2026-11-01T00:00:00Z"))
         if completed { task.complete(at: now) }
-        return DueLabeler(timeZone: zone).label(for: task, at: now)
+        return DueLabeler(calendar: LocalCalendar(timeZone: zone)).label(for: task, at: now)
     }
 
     @Test(arguments: [
@@ -204,7 +205,7 @@ import Testing
 
     @Test func aTaskWithoutADueDateHasNoLabel() {
         let task = TaskItem(title: "t", createdAt: Self.mondayMorning)
-        #expect(DueLabeler(timeZone: Self.berlin).label(for: task, at: Self.mondayMorning) == nil)
+        #expect(DueLabeler(calendar: LocalCalendar(timeZone: Self.berlin)).label(for: task, at: Self.mondayMorning) == nil)
     }
 
     /// 23:30 UTC on Monday is Tuesday 00:30 in Berlin and Monday 18:30 in New York.
@@ -239,11 +240,11 @@ import Testing
     @Test func overdueMeansOpenAndDueAtOrBeforeTheInstant() {
         let due = Fixed.instant("2026-11-23T17:00:00Z")
         var task = TaskItem(title: "t", dueDate: due, createdAt: Self.mondayMorning)
-        #expect(!task.isOverdue(at: due.addingTimeInterval(-0.001)))
+        #expect(!task.isOverdue(at: Instant(millisecondsSince1970: due.millisecondsSince1970 - 1)))
         #expect(task.isOverdue(at: due))
-        #expect(task.isOverdue(at: due.addingTimeInterval(86_400)))
+        #expect(task.isOverdue(at: due.adding(seconds: 86_400)))
         task.complete(at: due)
-        #expect(!task.isOverdue(at: due.addingTimeInterval(86_400)))
+        #expect(!task.isOverdue(at: due.adding(seconds: 86_400)))
         #expect(!TaskItem(title: "t", createdAt: Self.mondayMorning).isOverdue(at: due))
     }
 
@@ -268,7 +269,7 @@ import Testing
 
     @Test func completeUncompleteStartAndStopFollowTheSeeds() {
         let created = Fixed.instant("2026-11-23T08:00:00Z")
-        let (t1, t2, t3, t4) = (created + 60, created + 120, created + 180, created + 240)
+        let (t1, t2, t3, t4) = (created.adding(seconds: 60), created.adding(seconds: 120), created.adding(seconds: 180), created.adding(seconds: 240))
         var task = TaskItem(title: "t", createdAt: created)
         task.complete(at: t1)
         #expect(task.isCompleted && task.state == .completed && task.completedAt == t1 && task.modifiedAt == t1)
@@ -280,31 +281,6 @@ import Testing
         #expect(task.state == .notStarted && task.modifiedAt == t3)
         task.uncomplete(at: t4)
         #expect(task.state == .notStarted && task.modifiedAt == t3)
-    }
-
-    // MARK: - Store location
-
-    @Test(arguments: [
-        ("/explicit/s.sqlite", ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
-         "/explicit/s.sqlite", false),
-        ("relative.sqlite", ["HOME": "/home/u"], "relative.sqlite", false),
-        (nil, ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/env/s.sqlite", false),
-        ("", ["TASKWIDGET_STORE": "/env/s.sqlite", "HOME": "/home/u"], "/env/s.sqlite", false),
-        (nil, ["TASKWIDGET_STORE": "", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/xdg/taskwidget/tasks.sqlite", true),
-        (nil, ["XDG_DATA_HOME": "/xdg"], "/xdg/taskwidget/tasks.sqlite", true),
-        (nil, ["XDG_DATA_HOME": "xdg", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
-        (nil, ["XDG_DATA_HOME": "", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
-        (nil, ["HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
-    ] as [(String?, [String: String], String, Bool)])
-    func storeLocationPrecedence(explicit: String?, environment: [String: String], path: String, isDefault: Bool) throws {
-        let location = try StoreLocation.resolve(explicitPath: explicit, environment: environment)
-        #expect(location == StoreLocation(path: path, isDefault: isDefault))
-    }
-
-    @Test(arguments: [[:], ["HOME": ""], ["XDG_DATA_HOME": "relative"], ["HOME": "relative/home"], ["TASKWIDGET_STORE": ""]])
-    func withoutHomeThereIsNoDefaultStore(environment: [String: String]) throws {
-        let error = expectError(.usage) { try StoreLocation.resolve(explicitPath: nil, environment: environment) }
-        #expect(error?.message.contains("--store") == true)
     }
 
     // MARK: - Time zone and clock of a run
@@ -337,7 +313,7 @@ import Testing
         (nil, ["TZ": ":Nowhere/City"]),
     ] as [(String?, [String: String])])
     func anUnknownTimeZoneIsAUsageErrorNeverUTC(argument: String?, environment: [String: String]) throws {
-        let error = expectError(.usage) {
+        let error = expectError(.invalidInput) {
             try RunSettings.timeZone(argument: argument, environment: environment, system: Self.auckland)
         }
         #expect(error?.message.contains("Europe/Berlin") == true)
@@ -351,8 +327,8 @@ import Testing
         (-1.234_4, -1234),
     ])
     func theClockIsRoundedToMilliseconds(clock: Double, milliseconds: Int) throws {
-        let now = try RunSettings.now(argument: nil, timeZone: Self.berlin, clock: Date(timeIntervalSince1970: clock))
-        #expect(now == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        let now = try RunSettings.now(argument: nil, calendar: LocalCalendar(timeZone: Self.berlin), clock: Date(timeIntervalSince1970: clock))
+        #expect(now == Instant(millisecondsSince1970: Int64(milliseconds)))
     }
 
     @Test(arguments: [
@@ -362,12 +338,14 @@ import Testing
         ("2026-11-23T17:00:00Z", 1_795_453_200_000),
     ])
     func nowFromTheArgumentWinsOverTheClockAndIsRounded(argument: String, milliseconds: Int) throws {
-        let now = try RunSettings.now(argument: argument, timeZone: Self.berlin, clock: Self.mondayMorning)
-        #expect(now == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        let now = try RunSettings.now(argument: argument, calendar: LocalCalendar(timeZone: Self.berlin), clock: Self.mondayMorning.date)
+        #expect(now == Instant(millisecondsSince1970: Int64(milliseconds)))
     }
 
     @Test(arguments: ["yesterday", "17:00", "2026-11-31T10:00", "now"])
     func aBadNowIsAUsageError(argument: String) throws {
-        expectError(.usage) { try RunSettings.now(argument: argument, timeZone: Self.berlin, clock: Self.mondayMorning) }
+        expectError(.invalidInput) {
+            try RunSettings.now(argument: argument, calendar: LocalCalendar(timeZone: Self.berlin), clock: Self.mondayMorning.date)
+        }
     }
 }

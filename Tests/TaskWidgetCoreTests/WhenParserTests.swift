@@ -2,11 +2,12 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 
 @Suite struct WhenParserTests {
     /// Sunday 2026-11-22, 16:27:00 in Berlin (+01:00); the fraction is floored away.
-    let sunday = WhenParser(now: instant("2026-11-22T16:27:00.750+01:00"), timeZone: zone("Europe/Berlin"))
+    let sunday = WhenParser(now: instant("2026-11-22T16:27:00.750+01:00"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
 
     // MARK: Examples
 
@@ -107,7 +108,7 @@ import Testing
         ("2026-11-22", "2026-11-22T00:00:00+01:00"),
     ])
     func instants(text: String, expected: String) throws {
-        #expect(try WhenParser.parseInstant(text, timeZone: zone("Europe/Berlin")) == instant(expected))
+        #expect(try WhenParser.parseInstant(text, calendar: LocalCalendar(timeZone: zone("Europe/Berlin"))) == instant(expected))
     }
 
     // MARK: Daylight-saving time
@@ -129,19 +130,19 @@ import Testing
         ("2026-10-25T01:30:00+02:00", "in 2h", "2026-10-25T02:30:00+01:00"),
     ])
     func berlinDaylightSavingTime(now: String, text: String, expected: String) throws {
-        let parser = WhenParser(now: instant(now), timeZone: zone("Europe/Berlin"))
+        let parser = WhenParser(now: instant(now), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
         #expect(try parser.parse(text, for: .due) == instant(expected))
     }
 
     /// America/Santiago springs forward on 2026-09-06 from 00:00 to 01:00, so that day has no midnight.
     @Test func dayWithoutMidnight() throws {
         let santiago = zone("America/Santiago")
-        let parser = WhenParser(now: instant("2026-09-05T12:00:00-04:00"), timeZone: santiago)
+        let parser = WhenParser(now: instant("2026-09-05T12:00:00-04:00"), calendar: LocalCalendar(timeZone: santiago))
         #expect(try parser.parse("tomorrow", for: .due) == instant("2026-09-06T23:59:00-03:00"))
         #expect(try parser.parse("2026-09-06", for: .due) == instant("2026-09-06T23:59:00-03:00"))
         #expect(try parser.parse("sun", for: .reminder) == instant("2026-09-06T09:00:00-03:00"))
         #expect(try parser.parse("tomorrow 12am", for: .due) == instant("2026-09-06T01:00:00-03:00"))
-        #expect(try WhenParser.parseInstant("2026-09-06", timeZone: santiago) == instant("2026-09-06T01:00:00-03:00"))
+        #expect(try WhenParser.parseInstant("2026-09-06", calendar: LocalCalendar(timeZone: santiago)) == instant("2026-09-06T01:00:00-03:00"))
     }
 
     // MARK: Errors
@@ -155,15 +156,15 @@ import Testing
     ])
     func unreadableText(text: String) {
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
-        #expect(error?.kind == .usage)
+        #expect(error?.code == .invalidInput)
     }
 
     @Test(arguments: ["", "today", "17:00", "2026-11-22T25:00", "2026-11-22T10:00+1", "2026-11-22T10:00:30."])
     func unreadableInstant(text: String) {
         let error = #expect(throws: TaskWidgetError.self) {
-            try WhenParser.parseInstant(text, timeZone: zone("Europe/Berlin"))
+            try WhenParser.parseInstant(text, calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
         }
-        #expect(error?.kind == .usage)
+        #expect(error?.code == .invalidInput)
     }
 
     /// Regression: `in 999999w` (the year 21192) or a last-day time with a western offset was
@@ -171,16 +172,16 @@ import Testing
     @Test(arguments: ["in 999999w", "+999999 weeks", "9999-12-31T23:59-05:00", "9999-12-31T23:59:30-00:01"])
     func datesPastTheYear9999AreRefused(text: String) {
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
-        #expect(error?.kind == .usage)
+        #expect(error?.code == .invalidInput)
         #expect(error?.message.contains("0000 to 9999") == true, "\(error?.message ?? "")")
     }
 
     @Test func instantsPastTheYear9999AreRefused() throws {
         let error = #expect(throws: TaskWidgetError.self) {
-            try WhenParser.parseInstant("9999-12-31T23:59:59.5-18:00", timeZone: zone("UTC"))
+            try WhenParser.parseInstant("9999-12-31T23:59:59.5-18:00", calendar: LocalCalendar(timeZone: zone("UTC")))
         }
-        #expect(error?.kind == .usage)
-        let last = try WhenParser.parseInstant("9999-12-31T23:59:59.999Z", timeZone: zone("UTC"))
+        #expect(error?.code == .invalidInput)
+        let last = try WhenParser.parseInstant("9999-12-31T23:59:59.999Z", calendar: LocalCalendar(timeZone: zone("UTC")))
         #expect(InstantFormat.utc(last) == "9999-12-31T23:59:59.999Z")
         // The largest relative amount within the years is still read.
         #expect(try sunday.parse("in 999999d", for: .due) > instant("4700-01-01T00:00:00Z"))
@@ -206,17 +207,17 @@ import Testing
     static let zoneIdentifiers = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham"]
 
     /// Whole-second instants from 1971 through 2100.
-    static let instants = Gen.int(in: 31_536_000...4_133_980_799).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    static let instants = Gen.int(in: 31_536_000...4_133_980_799).map { Instant(secondsSince1970: Int64($0)) }
 
     @Test(arguments: zoneIdentifiers)
     func instantWithOffsetRoundTrips(zoneIdentifier: String) async throws {
         let timeZone = zone(zoneIdentifier)
         // Read in another zone: the offset alone must decide the instant.
         let tokyo = zone("Asia/Tokyo")
-        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), timeZone: tokyo)
+        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), calendar: LocalCalendar(timeZone: tokyo))
         await propertyCheck(count: 500, input: Self.instants) { date in
             let text = format(date, in: timeZone, withOffset: true)
-            let instant = try WhenParser.parseInstant(text, timeZone: tokyo)
+            let instant = try WhenParser.parseInstant(text, calendar: LocalCalendar(timeZone: tokyo))
             let due = try parser.parse(text, for: .due)
             #expect(instant == date, "\(text)")
             #expect(due == date, "\(text)")
@@ -226,10 +227,10 @@ import Testing
     @Test(arguments: zoneIdentifiers + ["America/Santiago"])
     func localTimeRoundTripsOutsideTheRepeatedHour(zoneIdentifier: String) async throws {
         let timeZone = zone(zoneIdentifier)
-        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), timeZone: timeZone)
+        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), calendar: LocalCalendar(timeZone: timeZone))
         await propertyCheck(count: 500, input: Self.instants) { date in
             let text = format(date, in: timeZone, withOffset: false)
-            for parsed in [try WhenParser.parseInstant(text, timeZone: timeZone), try parser.parse(text, for: .due)] {
+            for parsed in [try WhenParser.parseInstant(text, calendar: LocalCalendar(timeZone: timeZone)), try parser.parse(text, for: .due)] {
                 // A repeated local time means its first occurrence.
                 let isSecondOccurrence = parsed < date && format(parsed, in: timeZone, withOffset: false) == text
                 #expect(parsed == date || isSecondOccurrence, "\(text)")
@@ -240,7 +241,7 @@ import Testing
     @Test(arguments: zoneIdentifiers + ["America/Santiago"])
     func dayAloneIsDueAtTheEndOfThatDay(zoneIdentifier: String) async throws {
         let timeZone = zone(zoneIdentifier)
-        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), timeZone: timeZone)
+        let parser = WhenParser(now: instant("2026-11-22T16:27:00Z"), calendar: LocalCalendar(timeZone: timeZone))
         await propertyCheck(count: 500, input: Self.instants) { date in
             let day = String(format(date, in: timeZone, withOffset: false).prefix(10))
             let due = try parser.parse(day, for: .due)
@@ -255,13 +256,13 @@ import Testing
         let timeZone = zone(zoneIdentifier)
         let milliseconds = Gen.int(in: 31_536_000_000...4_133_980_799_999)
         await propertyCheck(count: 500, input: milliseconds, Gen.int(in: 0...999_999)) { milliseconds, count in
-            let now = Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
-            let flooredNow = Date(timeIntervalSince1970: TimeInterval(milliseconds / 1000))
-            let parser = WhenParser(now: now, timeZone: timeZone)
+            let now = Instant(millisecondsSince1970: Int64(milliseconds))
+            let flooredNow = Instant(secondsSince1970: Int64(milliseconds / 1000))
+            let parser = WhenParser(now: now, calendar: LocalCalendar(timeZone: timeZone))
             let inMinutes = try parser.parse("in \(count)m", for: .due)
             let plusHours = try parser.parse("+\(count)h", for: .due)
-            #expect(inMinutes == flooredNow + TimeInterval(count * 60))
-            #expect(plusHours == flooredNow + TimeInterval(count * 3600))
+            #expect(inMinutes == flooredNow.adding(seconds: Int64(count) * 60))
+            #expect(plusHours == flooredNow.adding(seconds: Int64(count) * 3600))
         }
     }
 
@@ -286,11 +287,11 @@ import Testing
     /// Checks that `text` parses to whole seconds or is rejected with a one-line usage error.
     private func expectReadOrRejected(_ text: String) {
         do throws(TaskWidgetError) {
-            let date = try sunday.parse(text, for: .due)
-            #expect(date.timeIntervalSince1970 == date.timeIntervalSince1970.rounded(.down), "\(text)")
-            _ = try WhenParser.parseInstant(text, timeZone: zone("Pacific/Chatham"))
+            let instant = try sunday.parse(text, for: .due)
+            #expect(instant == instant.flooredToSecond, "\(text)")
+            _ = try WhenParser.parseInstant(text, calendar: LocalCalendar(timeZone: zone("Pacific/Chatham")))
         } catch {
-            #expect(error.kind == .usage)
+            #expect(error.code == .invalidInput)
             #expect(!error.message.contains { $0.isNewline })
         }
     }
@@ -303,16 +304,17 @@ private func zone(_ identifier: String) -> TimeZone {
 }
 
 /// The instant of an RFC 3339 timestamp with an offset, read by Foundation as the reference.
-private func instant(_ text: String) -> Date {
+private func instant(_ text: String) -> Instant {
     let formatter = ISO8601DateFormatter()
     if text.contains(".") {
         formatter.formatOptions.insert(.withFractionalSeconds)
     }
-    return formatter.date(from: text)!
+    return Instant(formatter.date(from: text)!)
 }
 
 /// `date` as local `yyyy-MM-ddTHH:mm:ss` in `zone`, followed by its `±HH:MM` offset if asked.
-private func format(_ date: Date, in zone: TimeZone, withOffset: Bool) -> String {
+private func format(_ instant: Instant, in zone: TimeZone, withOffset: Bool) -> String {
+    let date = instant.date
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)

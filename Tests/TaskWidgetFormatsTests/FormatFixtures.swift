@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetFormats
+@testable import TaskWidgetTestSupport
 
 /// The fixed store, clock and zone of the status format tests, the tricky titles, and the checks
 /// that decide whether a line is valid for its host, written without the code under test.
@@ -344,7 +347,7 @@ extension JSONDecoder {
 
 // MARK: - Golden files
 
-/// Golden files under Tests/TaskWidgetKitTests/Formats/Goldens, compared byte for byte;
+/// Golden files under Tests/TaskWidgetFormatsTests/Goldens, compared byte for byte;
 /// `TASKWIDGET_RECORD_GOLDENS=1` rewrites them.
 enum FormatGoldens {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")

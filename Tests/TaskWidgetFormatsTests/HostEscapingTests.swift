@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetFormats
+@testable import TaskWidgetTestSupport
 
 /// Each host's escaping on tricky inputs, with the expected text reasoned from the host's rules,
 /// and round trips through the real parsers (JSONSerialization, Pango) for a wider set.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetFormats
+@testable import TaskWidgetTestSupport
 
 /// Every status format on the fixed store and on one-task stores with each tricky title, as golden
 /// files (Goldens/<format>.txt, one `=== scenario` header and one line each) compared byte for

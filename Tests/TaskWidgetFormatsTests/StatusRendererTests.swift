@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetFormats
+@testable import TaskWidgetTestSupport
 
 /// The renderer's rules one at a time: truncation on grapheme boundaries, the bar class, the
 /// percentage, i3bar's urgency and short text, user templates and their errors.
@@ -23,10 +26,10 @@ import Testing
 
     @Test func titlesUpToTheWidthAreKeptWhole() {
         let forty = String(repeating: "a", count: 40)
-        #expect(StatusContext.truncated(forty, to: 40) == forty)
-        #expect(StatusContext.truncated("short", to: 40) == "short")
-        #expect(StatusContext.truncated(forty + "b", to: 40) == String(repeating: "a", count: 39) + "…")
-        #expect(StatusContext.truncated(forty + "b", to: 40).count == 40)
+        #expect(forty.truncated(to: 40) == forty)
+        #expect("short".truncated(to: 40) == "short")
+        #expect((forty + "b").truncated(to: 40) == String(repeating: "a", count: 39) + "…")
+        #expect((forty + "b").truncated(to: 40).count == 40)
     }
 
     @Test func truncationNeverSplitsAGraphemeCluster() {
@@ -41,7 +44,7 @@ import Testing
             ("ab" + family + "cd", 4, "ab" + family + "…"),
         ]
         for (text, width, expected) in cases {
-            let cut = StatusContext.truncated(text, to: width)
+            let cut = text.truncated(to: width)
             #expect(cut == expected, "\(text) at \(width)")
             #expect(cut.count <= width)
             // Every character of the cut is a whole character of the original.
@@ -172,7 +175,7 @@ import Testing
     }
 
     @Test func aMissingTemplateFileIsAnIOErrorNamingIt() throws {
-        let error = expectError(.io) {
+        let error = expectError(.ioFailure) {
             try StatusRenderer.Template.resolve(format: .waybar, path: "/nonexistent/mine.mustache", environment: [:])
         }
         #expect(error?.message.contains("/nonexistent/mine.mustache") == true)
@@ -192,7 +195,7 @@ import Testing
         let path = folder.path("broken.mustache")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let template = try StatusRenderer.Template.resolve(format: .waybar, path: path, environment: [:])
-        let error = expectError(.usage) { try StatusRenderer(format: .waybar, template: template) }
+        let error = expectError(.badTemplate) { try StatusRenderer(format: .waybar, template: template) }
         let message = try #require(error?.message)
         let prefix = path + ":\(line):"
         #expect(message.hasPrefix(prefix), "\(message)")
@@ -214,7 +217,7 @@ import Testing
     ])
     func deeplyNestedTemplatesAreRefusedBeforeTheParserOverflows(name: String, text: String, line: Int) throws {
         let template = StatusRenderer.Template(text: text, source: "\(name).mustache")
-        let error = expectError(.usage) { try StatusRenderer(format: .waybar, template: template) }
+        let error = expectError(.badTemplate) { try StatusRenderer(format: .waybar, template: template) }
         let message = try #require(error?.message)
         #expect(message.hasPrefix("\(name).mustache:\(line):"), "\(message)")
         #expect(message.contains("nested more than \(StatusRenderer.maximumNesting) deep"), "\(message)")
@@ -242,7 +245,7 @@ import Testing
             let renderer = try StatusRenderer(format: .text, template: .init(text: text, source: "deep"))
             #expect(try renderer.line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now) == expected)
         }
-        expectError(.usage) { try StatusRenderer(format: .text, template: .init(text: "{{= <% =}}x", source: "bad")) }
+        expectError(.badTemplate) { try StatusRenderer(format: .text, template: .init(text: "{{= <% =}}x", source: "bad")) }
     }
 
     @Test func aJSONTemplateThatRendersInvalidJSONIsAnError() throws {
@@ -254,7 +257,7 @@ import Testing
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             for format in [StatusFormat.waybar, .i3bar, .json] {
                 let renderer = try StatusRenderer(format: format, template: .resolve(format: format, path: path, environment: [:]))
-                let error = expectError(.usage) { try renderer.line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now) }
+                let error = expectError(.badTemplate) { try renderer.line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now) }
                 #expect(error?.message.contains(path) == true, "\(error?.message ?? "")")
             }
         }
@@ -268,19 +271,19 @@ import Testing
 
     @Test func errorLinesAreValidForEveryHost() throws {
         let message = #"the store /tmp/R&D <x>/"t".sqlite is 100% #1 broken"# + "\n"
-        let waybar = try JSONDecoder.decodeLine(WaybarLine.self, StatusRenderer.errorLine(format: .waybar, message: message))
+        let waybar = try JSONDecoder.decodeLine(WaybarLine.self, StatusFallback.line(format: .waybar, message: message))
         #expect(waybar.class == "error" && waybar.alt == "error" && waybar.text == "⚠ taskwidget" && waybar.percentage == 0)
-        let i3bar = try JSONDecoder.decodeLine(I3barBlock.self, StatusRenderer.errorLine(format: .i3bar, message: message))
+        let i3bar = try JSONDecoder.decodeLine(I3barBlock.self, StatusFallback.line(format: .i3bar, message: message))
         #expect(i3bar.urgent && i3bar.full_text == "⚠ taskwidget")
         let json = try #require(
-            try JSONSerialization.jsonObject(with: Data(StatusRenderer.errorLine(format: .json, message: message).utf8)) as? [String: String])
+            try JSONSerialization.jsonObject(with: Data(StatusFallback.line(format: .json, message: message).utf8)) as? [String: String])
         #expect(json == ["error": message])
         for format in StatusFormat.allCases {
-            let line = StatusRenderer.errorLine(format: format, message: message)
+            let line = StatusFallback.line(format: format, message: message)
             #expect(!Independent.hasLineBreak(line), "\(format)")
         }
-        #expect(Independent.splitPolybar(StatusRenderer.errorLine(format: .polybar, message: message)) != nil)
-        #expect(Independent.splitDoubled(StatusRenderer.errorLine(format: .tmux, message: message), escape: "#", tags: Independent.tmuxTags) != nil)
+        #expect(Independent.splitPolybar(StatusFallback.line(format: .polybar, message: message)) != nil)
+        #expect(Independent.splitDoubled(StatusFallback.line(format: .tmux, message: message), escape: "#", tags: Independent.tmuxTags) != nil)
         guard let parsed = try PangoParser.parse([waybar.tooltip, i3bar.full_text]) else { return }
         #expect(parsed[0] == .text(Independent.stripControls(message)))
         #expect(parsed[1] == .text("⚠ taskwidget"))

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 @testable import TaskWidgetRender
 
 /// The PNG widgets of SPEC §7: golden images per family, theme and store, and the facts that do

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
 
 /// `openTaskCount` (migration v3), which the triggers keep, always equals what a scan of the open
 /// tasks says, whatever the writes; and a status read from it equals one read by scanning.
@@ -31,9 +33,9 @@ import Testing
         let fixture = try TemporaryStore()
         let store = fixture.store
         var random = SplitMix64(seed: seed)
-        let start = Int64(Self.now.timeIntervalSince1970)
+        let start = Self.now.secondsSince1970
         try store.importing(RandomStore.make(seed: seed, now: start, zone: Self.zone, taskCount: 40...80), source: "seed.json")
-        func anyDate() -> Date { Self.now.addingTimeInterval(Double(Int.random(in: -400_000...400_000, using: &random))) }
+        func anyDate() -> Instant { Self.now.adding(seconds: Int64(Int.random(in: -400_000...400_000, using: &random))) }
         func newList() -> String? { ["Home", "Work", "Errands", nil].randomElement(using: &random)! }
         func anyList() throws -> String? { try (store.listSummaries().map(\.list.name) + [nil]).randomElement(using: &random)! }
         for step in 0..<60 {
@@ -73,7 +75,7 @@ import Testing
     /// store that no writer has upgraded), for every scope at instants around bucket edges.
     @Test func theCountsFromTheTableEqualTheCountsFromAScan() throws {
         let fixture = try TemporaryStore()
-        let start = Int64(Self.now.timeIntervalSince1970)
+        let start = Self.now.secondsSince1970
         try fixture.store.importing(RandomStore.make(seed: 99, now: start, zone: Self.zone, taskCount: 300...300), source: "seed.json")
         let lists = try fixture.store.listSummaries().map(\.list.name)
         let old = fixture.folder.path("old.sqlite")
@@ -88,11 +90,11 @@ import Testing
         let scanned = try TemporaryStore.open(old, mode: .readOnly)
         #expect(counted.keepsOpenTaskCounts && !scanned.keepsOpenTaskCounts)
         let edge = (start * 1000 >> 26) << 26  // the start of now's bucket, in ms
-        let instants = [start * 1000, edge, edge - 1, edge + 1, edge + (1 << 26), start * 1000 - 86_400_000].map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        let instants = [start * 1000, edge, edge - 1, edge + 1, edge + (1 << 26), start * 1000 - 86_400_000].map { Instant(millisecondsSince1970: $0) }
         let scopes: [TaskScope] = [.all, .inbox] + lists.map { .list($0) }
         for instant in instants {
             for scope in scopes {
-                let request = TimelineRequest(now: instant, timeZone: Self.zone, scope: scope)
+                let request = TL.request(now: instant, zone: Self.zone, scope: scope)
                 let (a, b) = (try counted.timelineSnapshot(for: request), try scanned.timelineSnapshot(for: request))
                 #expect(a.openCount == b.openCount && a.inboxCount == b.inboxCount && a.overdueAtStart == b.overdueAtStart, "\(scope) at \(instant)")
                 #expect(a.openCount > 0)

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
 
 /// The store file: what opening creates (and never creates), what it refuses, and how it is set up.
 @Suite struct StoreFileTests {
@@ -31,15 +33,15 @@ import Testing
 
     @Test(arguments: [false, true])
     func openingAMissingStoreReadOnlyCreatesNothing(isDefault: Bool) throws {
-        let error = expectError(.io) { try open("tasks.sqlite", .readOnly, isDefault: isDefault) }
+        let error = expectError(.storeMissing) { try open("tasks.sqlite", .readOnly, isDefault: isDefault) }
         #expect(error?.message.contains("taskwidget add") == true)
-        expectError(.io) { try open("data/taskwidget/tasks.sqlite", .readOnly, isDefault: isDefault) }
+        expectError(.storeMissing) { try open("data/taskwidget/tasks.sqlite", .readOnly, isDefault: isDefault) }
         #expect(try folder.entries() == [])
     }
 
     @Test func openingReadWriteInAMissingFolderTheUserNamedIsAnIOError() throws {
-        expectError(.io) { try open("missing/tasks.sqlite", .readWrite) }
-        expectError(.io) { try open("missing/deeper/tasks.sqlite", .readWrite) }
+        expectError(.storeMissing) { try open("missing/tasks.sqlite", .readWrite) }
+        expectError(.storeMissing) { try open("missing/deeper/tasks.sqlite", .readWrite) }
         #expect(try folder.entries() == [])
     }
 
@@ -64,7 +66,7 @@ import Testing
     @Test(arguments: modes)
     func aFolderAtThePathIsAnIOError(mode: TaskStore.AccessMode) throws {
         try FileManager.default.createDirectory(atPath: folder.path("tasks.sqlite"), withIntermediateDirectories: false)
-        expectError(.io) { try open("tasks.sqlite", mode) }
+        expectError(.notAFile) { try open("tasks.sqlite", mode) }
         #expect(try folder.entries() == ["tasks.sqlite"])
     }
 
@@ -83,7 +85,7 @@ import Testing
     func aFileOfGarbageIsADataErrorAndStaysAsItWas(mode: TaskStore.AccessMode) throws {
         let bytes = Self.garbage(count: 4096)
         try bytes.write(to: URL(fileURLWithPath: folder.path("tasks.sqlite")))
-        let error = expectError(.data) { try open("tasks.sqlite", mode) }
+        let error = expectError(.damagedStore) { try open("tasks.sqlite", mode) }
         #expect(error?.message.contains("not a taskwidget store") == true)
         #expect(try contents("tasks.sqlite") == bytes)
     }
@@ -101,7 +103,7 @@ import Testing
     @Test(arguments: modes)
     func aForeignSQLiteDatabaseIsADataErrorAndStaysAsItWas(mode: TaskStore.AccessMode) throws {
         let bytes = try writeForeignDatabase()
-        let error = expectError(.data) { try open("tasks.sqlite", mode) }
+        let error = expectError(.damagedStore) { try open("tasks.sqlite", mode) }
         #expect(error?.message.contains("not a taskwidget store") == true)
         #expect(try contents("tasks.sqlite") == bytes)
         #expect(try folder.entries() == ["tasks.sqlite"])
@@ -109,7 +111,7 @@ import Testing
 
     @Test func anEmptyFileIsRefusedReadOnlyAndLeftEmpty() throws {
         #expect(FileManager.default.createFile(atPath: folder.path("tasks.sqlite"), contents: Data()))
-        let error = expectError(.data) { try open("tasks.sqlite", .readOnly) }
+        let error = expectError(.damagedStore) { try open("tasks.sqlite", .readOnly) }
         #expect(error?.message.contains("empty") == true)
         #expect(try contents("tasks.sqlite").isEmpty)
     }
@@ -124,7 +126,7 @@ import Testing
         try fixture.close()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
 
-        let error = expectError(.data) { try fixture.reopen(mode: mode) }
+        let error = expectError(.storeVersion) { try fixture.reopen(mode: mode) }
         #expect(error?.message.contains("newer") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.path)) == bytes)
         #expect(try fixture.fetchInt("SELECT count(*) FROM grdb_migrations WHERE identifier = 'v99'") == 1)
@@ -145,7 +147,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
 
         let reader = try fixture.reopen(mode: .readOnly)
-        let snapshot = try reader.timelineSnapshot(for: TimelineRequest(now: Self.now.addingTimeInterval(1), timeZone: .gmt))
+        let snapshot = try reader.timelineSnapshot(for: TL.request(now: Self.now.adding(seconds: Int64(1)), zone: .gmt))
         #expect(snapshot.leadingTasks.map(\.task.title) == ["keep me"])
         #expect(snapshot.openCount == 1 && snapshot.overdueAtStart == 1)
         try reader.database.close()
@@ -226,7 +228,7 @@ import Testing
     func fillStore(_ store: TaskStore) throws {
         _ = try store.addTask(NewTask(title: "home", listName: "Home"), now: Self.now)
         let task = try store.addTask(NewTask(title: "inbox"), now: Self.now).task
-        _ = try store.completeTasks([task.id.shortID], now: Self.now.addingTimeInterval(60))
+        _ = try store.completeTasks([task.id.shortID], now: Self.now.adding(seconds: Int64(60)))
         _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: Self.now)
         _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-23"), status: .done)
     }
@@ -237,7 +239,7 @@ import Testing
         let expected = try fixture.store.export()
         try fixture.close()
         let path = fixture.path
-        let past = Fixed.instant("2020-01-01T00:00:00Z")
+        let past = Fixed.date("2020-01-01T00:00:00Z")
         try FileManager.default.setAttributes([.modificationDate: past, .posixPermissions: 0o444], ofItemAtPath: path)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -259,7 +261,7 @@ import Testing
         let walSize = { (try FileManager.default.attributesOfItem(atPath: fixture.path + "-wal")[.size] as? Int) ?? -1 }
         _ = try fixture.store.addTask(NewTask(title: "small"), now: Self.now)
         #expect(try walSize() > 0 && walSize() <= TaskStore.walLimit)
-        let export = RandomStore.make(seed: 7, now: Int64(Self.now.timeIntervalSince1970), zone: .gmt, taskCount: 8000...8000)
+        let export = RandomStore.make(seed: 7, now: Self.now.secondsSince1970, zone: .gmt, taskCount: 8000...8000)
         try fixture.store.importing(export, source: "big.json")
         #expect(try walSize() == 0)
         let reader = try fixture.reopen(mode: .readOnly)

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
 
 /// Lists and habits in the store, and the day a habit is checked for.
 @Suite struct StoreListHabitTests {
@@ -14,8 +16,8 @@ import Testing
         fixture = try TemporaryStore()
     }
 
-    func at(_ seconds: Int) -> Date {
-        Self.t0.addingTimeInterval(TimeInterval(seconds))
+    func at(_ seconds: Int) -> Instant {
+        Self.t0.adding(seconds: Int64(seconds))
     }
 
     @discardableResult
@@ -48,7 +50,7 @@ import Testing
     ])
     func listNamesAreUniqueCaseInsensitively(existing: String, new: String) throws {
         let list = try addList(existing)
-        let error = expectError(.usage) { try addList(new, second: 1) }
+        let error = expectError(.nameTaken) { try addList(new, second: 1) }
         #expect(error?.message.contains(list.name) == true)
         #expect(try store.listSummaries().map(\.list) == [list])
     }
@@ -62,9 +64,9 @@ import Testing
 
     @Test(arguments: ["Inbox", "inbox", " INBOX ", "InBoX"])
     func inboxIsReserved(name: String) throws {
-        expectError(.usage) { try addList(name) }
+        expectError(.invalidInput) { try addList(name) }
         try addList("Work")
-        expectError(.usage) { try store.renameList("Work", to: name) }
+        expectError(.invalidInput) { try store.renameList("Work", to: name) }
         #expect(try store.listSummaries().map(\.list.name) == ["Work"])
     }
 
@@ -80,7 +82,7 @@ import Testing
         let renamed = try store.renameList("work", to: "Job")
         #expect(renamed.id == work.id && renamed.name == "Job" && renamed.colorHex == work.colorHex)
         #expect(try store.tasks(in: .list("job"), includeCompleted: false).map(\.task.title) == ["report"])
-        expectError(.usage) { try store.tasks(in: .list("Work"), includeCompleted: false) }
+        expectError(.notFound) { try store.tasks(in: .list("Work"), includeCompleted: false) }
     }
 
     @Test(arguments: [("Work", "WORK"), ("Ärger", "ÄRGER"), ("ärger", "Ärger")])
@@ -96,13 +98,13 @@ import Testing
         try addList("Home")
         try addList("Work", second: 1)
         try addList("Ärger", second: 2)
-        expectError(.usage) { try store.renameList("Home", to: new) }
+        expectError(.nameTaken) { try store.renameList("Home", to: new) }
         #expect(try store.listSummaries().map(\.list.name) == ["Home", "Work", "Ärger"])
     }
 
     @Test func renameAnUnknownListIsAUsageError() throws {
         try addList("Home")
-        expectError(.usage) { try store.renameList("Hoem", to: "House") }
+        expectError(.notFound) { try store.renameList("Hoem", to: "House") }
         #expect(try store.listSummaries().map(\.list.name) == ["Home"])
     }
 
@@ -117,10 +119,10 @@ import Testing
 
     @Test(arguments: ["", "#", "red", "12345", "1234567", "#1e90f", "GG0000", "##123456", "12 456", "１２３４５６", "ＦＦ００００"])
     func badColorsAreRefused(color: String) throws {
-        expectError(.usage) { try addList("Work", color: color) }
+        expectError(.invalidInput) { try addList("Work", color: color) }
         #expect(try store.listSummaries() == [])
         try addList("Home", color: "#ff9500")
-        expectError(.usage) { try store.setListColor("Home", colorHex: color) }
+        expectError(.invalidInput) { try store.setListColor("Home", colorHex: color) }
         #expect(try store.listSummaries().map(\.list.colorHex) == ["FF9500"])
     }
 
@@ -151,8 +153,8 @@ import Testing
 
     @Test func deleteAnUnknownListIsAUsageError() throws {
         try addTask("home", list: "Home")
-        expectError(.usage) { try store.deleteList("Inbox") }
-        expectError(.usage) { try store.deleteList("Hoem") }
+        expectError(.notFound) { try store.deleteList("Inbox") }
+        expectError(.notFound) { try store.deleteList("Hoem") }
         #expect(try store.tasks(in: .all, includeCompleted: true).count == 1)
     }
 
@@ -187,15 +189,15 @@ import Testing
     @Test(arguments: ["Walk", "walk", " WALK "])
     func aDuplicateHabitNameIsRefused(name: String) throws {
         _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
-        expectError(.usage) { try store.addHabit(named: name, icon: "🚶", colorHex: nil, now: at(1)) }
+        expectError(.nameTaken) { try store.addHabit(named: name, icon: "🚶", colorHex: nil, now: at(1)) }
         #expect(try store.habitDays(on: Fixed.day("2026-11-23")).map(\.habit.icon) == ["•"])
     }
 
     @Test func badHabitInputIsRefused() throws {
-        expectError(.usage) { try store.addHabit(named: " ", icon: nil, colorHex: nil, now: at(0)) }
-        expectError(.usage) { try store.addHabit(named: "Walk", icon: "", colorHex: nil, now: at(0)) }
-        expectError(.usage) { try store.addHabit(named: "Walk", icon: "123456789", colorHex: nil, now: at(0)) }
-        expectError(.usage) { try store.addHabit(named: "Walk", icon: nil, colorHex: "blue", now: at(0)) }
+        expectError(.invalidInput) { try store.addHabit(named: " ", icon: nil, colorHex: nil, now: at(0)) }
+        expectError(.invalidInput) { try store.addHabit(named: "Walk", icon: "", colorHex: nil, now: at(0)) }
+        expectError(.invalidInput) { try store.addHabit(named: "Walk", icon: "123456789", colorHex: nil, now: at(0)) }
+        expectError(.invalidInput) { try store.addHabit(named: "Walk", icon: nil, colorHex: "blue", now: at(0)) }
         #expect(try store.habitDays(on: Fixed.day("2026-11-23")) == [])
     }
 
@@ -232,9 +234,9 @@ import Testing
 
     @Test func checkingAnUnknownHabitIsAUsageError() throws {
         _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
-        let error = expectError(.usage) { try store.checkHabit("Run", on: Fixed.day("2026-11-23"), status: .done) }
+        let error = expectError(.notFound) { try store.checkHabit("Run", on: Fixed.day("2026-11-23"), status: .done) }
         #expect(error?.message.contains("Walk") == true)
-        expectError(.usage) { try store.uncheckHabit("Run", on: Fixed.day("2026-11-23")) }
+        expectError(.notFound) { try store.uncheckHabit("Run", on: Fixed.day("2026-11-23")) }
         #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 0)
     }
 
@@ -265,7 +267,7 @@ import Testing
         #expect(try fixture.fetchInt("SELECT count(*) FROM habit") == 1)
         #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 1)
         #expect(try store.habitDays(on: Fixed.day("2026-11-23")).map(\.habit.name) == ["Read"])
-        expectError(.usage) { try store.deleteHabit("Walk") }
+        expectError(.notFound) { try store.deleteHabit("Walk") }
     }
 
     // MARK: - The day a habit is checked for
@@ -286,7 +288,7 @@ import Testing
         ("today", "America/Los_Angeles", "2026-11-22"),
     ] as [(String?, String, String)])
     func habitDayReadsTodayYesterdayAndDates(text: String?, zone: String, expected: String) throws {
-        let day = try LocalDay.habitDay(text, now: Self.lateSunday, timeZone: Fixed.zone(zone))
+        let day = try LocalDay.habitDay(text, now: Self.lateSunday, calendar: LocalCalendar(timeZone: Fixed.zone(zone)))
         #expect(day.description == expected)
     }
 
@@ -296,13 +298,13 @@ import Testing
         ("2026-11-23", "UTC"),
     ])
     func habitDayRefusesFutureDays(text: String, zone: String) throws {
-        let error = expectError(.usage) { try LocalDay.habitDay(text, now: Self.lateSunday, timeZone: Fixed.zone(zone)) }
+        let error = expectError(.invalidInput) { try LocalDay.habitDay(text, now: Self.lateSunday, calendar: LocalCalendar(timeZone: Fixed.zone(zone))) }
         #expect(error?.message.contains("future") == true)
     }
 
     @Test(arguments: ["", "garbage", "tomorrow", "2026-02-30", "2026-13-01", "2026-1-05", "23/11/2026", "2026-11-23T10:00", "２０２６-11-23"])
     func habitDayRefusesGarbage(text: String) throws {
-        expectError(.usage) { try LocalDay.habitDay(text, now: Self.lateSunday, timeZone: Fixed.zone("Europe/Berlin")) }
+        expectError(.invalidInput) { try LocalDay.habitDay(text, now: Self.lateSunday, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin"))) }
     }
 
     /// Berlin's 2026-03-29 has 23 hours: yesterday is still the calendar day before.
@@ -313,7 +315,7 @@ import Testing
         ("2026-10-26T00:30:00+01:00", "2026-10-25"),
     ])
     func yesterdayAcrossDaylightSavingChanges(now: String, expected: String) throws {
-        let day = try LocalDay.habitDay("yesterday", now: Fixed.instant(now), timeZone: Fixed.zone("Europe/Berlin"))
+        let day = try LocalDay.habitDay("yesterday", now: Fixed.instant(now), calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")))
         #expect(day.description == expected)
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
 
 /// Tasks in the store: creation, order, scopes, state changes, edits, moves and id prefixes.
 @Suite struct StoreTaskTests {
@@ -16,13 +18,13 @@ import Testing
     }
 
     /// `t0` plus `seconds`.
-    func at(_ seconds: Int) -> Date {
-        Self.t0.addingTimeInterval(TimeInterval(seconds))
+    func at(_ seconds: Int) -> Instant {
+        Self.t0.adding(seconds: Int64(seconds))
     }
 
     /// Adds a task created `second` seconds after `t0`.
     @discardableResult
-    func add(_ title: String, list: String? = nil, due: Date? = nil, second: Int) throws -> TaskItem {
+    func add(_ title: String, list: String? = nil, due: Instant? = nil, second: Int) throws -> TaskItem {
         try store.addTask(NewTask(title: title, dueDate: due, listName: list), now: at(second)).task
     }
 
@@ -84,13 +86,13 @@ import Testing
 
     @Test(arguments: ["", "   ", "two\nlines"])
     func addRefusesABadTitleAndWritesNothing(title: String) throws {
-        expectError(.usage) { try store.addTask(NewTask(title: title, listName: "New list"), now: at(0)) }
+        expectError(.invalidInput) { try store.addTask(NewTask(title: title, listName: "New list"), now: at(0)) }
         #expect(try store.export() == StoreExport())
     }
 
     @Test(arguments: ["Inbox", "inbox", " INBOX "])
     func addRefusesTheReservedListName(name: String) throws {
-        expectError(.usage) { try store.addTask(NewTask(title: "t", listName: name), now: at(0)) }
+        expectError(.invalidInput) { try store.addTask(NewTask(title: "t", listName: name), now: at(0)) }
         #expect(try store.export() == StoreExport())
     }
 
@@ -150,7 +152,7 @@ import Testing
 
     @Test func listScopeWithAnUnknownNameIsAUsageError() throws {
         try addMixedTasks()
-        let error = expectError(.usage) { try store.tasks(in: .list("Hoem"), includeCompleted: false) }
+        let error = expectError(.notFound) { try store.tasks(in: .list("Hoem"), includeCompleted: false) }
         #expect(error?.message.contains("Work, Home") == true)
     }
 
@@ -224,7 +226,7 @@ import Testing
 
     @Test func anUnknownIdAmongSeveralChangesNothing() throws {
         let task = try add("a", second: 0)
-        expectError(.usage) { try store.completeTasks([task.id.shortID, "ffff"], now: at(60)) }
+        expectError(.notFound) { try store.completeTasks([task.id.shortID, "ffff"], now: at(60)) }
         #expect(try store.task(withID: task.id.shortID) == task)
     }
 
@@ -280,14 +282,14 @@ import Testing
 
     @Test func editToAnUnknownListIsAUsageErrorAndCreatesNoList() throws {
         let task = try add("inbox", second: 0)
-        expectError(.usage) { try store.editTask(task.id.shortID, TaskChanges(list: .set("Nowhere")), now: at(60)) }
+        expectError(.notFound) { try store.editTask(task.id.shortID, TaskChanges(list: .set("Nowhere")), now: at(60)) }
         #expect(try store.task(withID: task.id.shortID) == task)
         #expect(try store.listSummaries() == [])
     }
 
     @Test func editWithABadTitleChangesNothing() throws {
         let task = try add("Pay rent", second: 0)
-        expectError(.usage) { try store.editTask(task.id.shortID, TaskChanges(title: " "), now: at(60)) }
+        expectError(.invalidInput) { try store.editTask(task.id.shortID, TaskChanges(title: " "), now: at(60)) }
         #expect(try store.task(withID: task.id.shortID) == task)
     }
 
@@ -310,14 +312,14 @@ import Testing
         let deleted = try store.deleteTasks([b.id.shortID, a.id.uuidString])
         #expect(deleted.map(\.title) == ["b", "a"])
         #expect(try titles(.all, includeCompleted: true) == ["c"])
-        expectError(.usage) { try store.task(withID: a.id.shortID) }
+        expectError(.notFound) { try store.task(withID: a.id.shortID) }
         // The list stays, empty.
         #expect(try store.listSummaries().map(\.totalCount) == [0])
     }
 
     @Test func deleteWithAnUnknownIdDeletesNothing() throws {
         let a = try add("a", second: 0)
-        expectError(.usage) { try store.deleteTasks([a.id.shortID, "0000000"]) }
+        expectError(.notFound) { try store.deleteTasks([a.id.shortID, "0000000"]) }
         #expect(try titles(.all) == ["a"])
     }
 
@@ -387,7 +389,7 @@ import Testing
     @Test(arguments: [0, -1])
     func moveToAPositionBelowOneIsAUsageError(position: Int) throws {
         let tasks = try addInbox(["A", "B"])
-        expectError(.usage) { try store.moveTask(tasks["B"]!.id.shortID, to: position, now: at(100)) }
+        expectError(.invalidInput) { try store.moveTask(tasks["B"]!.id.shortID, to: position, now: at(100)) }
         #expect(try titles(.inbox) == ["A", "B"])
     }
 
@@ -423,24 +425,24 @@ import Testing
     @Test(arguments: ["", "123", "abc", "xyzw", "12g4", "1234 ", "123456789abc4def80000000000000ff0"])
     func aMalformedIdIsAUsageError(text: String) throws {
         try insertCraftedIDs()
-        expectError(.usage) { try store.task(withID: text) }
+        expectError(.invalidInput) { try store.task(withID: text) }
     }
 
     @Test(arguments: ["ffff", "abcd3", "12345679"])
     func anUnknownIdIsAUsageError(text: String) throws {
         try insertCraftedIDs()
-        let error = expectError(.usage) { try store.task(withID: text) }
+        let error = expectError(.notFound) { try store.task(withID: text) }
         #expect(error?.message.contains(text) == true)
     }
 
     @Test func anAmbiguousPrefixIsAUsageErrorNamingTheCandidates() throws {
         try insertCraftedIDs()
-        let error = expectError(.usage) { try store.task(withID: "abcd") }
+        let error = expectError(.ambiguous) { try store.task(withID: "abcd") }
         #expect(error?.message.contains("abcd1111") == true)
         #expect(error?.message.contains("abcd2222") == true)
         #expect(error?.message.contains("12345678") == false)
         // A command given the ambiguous prefix changes nothing.
-        expectError(.usage) { try store.completeTasks(["ABCD"], now: at(60)) }
+        expectError(.ambiguous) { try store.completeTasks(["ABCD"], now: at(60)) }
         #expect(try titles(.all) == ["first", "second", "third"])
     }
 }

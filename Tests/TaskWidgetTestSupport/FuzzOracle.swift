@@ -1,9 +1,9 @@
 // What must hold for any input of the two fuzz targets, `import` JSON and the date grammar. Shared,
 // through a symbolic link, by the bounded fuzz tests of the suite (FuzzTests.swift) and the
-// libFuzzer targets of scripts/fuzz, so it uses TaskWidgetKit's public API and Foundation only.
+// libFuzzer targets of scripts/fuzz, so it uses TaskWidgetCore's public API and Foundation only.
 
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
 
 enum FuzzOracle {
     /// Any bytes as an export file: either a one-line `.data` error, or a document whose own export
@@ -14,7 +14,7 @@ enum FuzzOracle {
         do {
             document = try StoreExport.decode(data, source: "fuzz.json")
         } catch let error as TaskWidgetError {
-            return errorProblem(error, expected: .data)
+            return errorProblem(error, expected: .badImport)
         } catch {
             return "decode threw a \(type(of: error)), not a TaskWidgetError: \(error)"
         }
@@ -46,45 +46,42 @@ enum FuzzOracle {
         let bytes = [UInt8](data)
         let zone = zones[Int(bytes[0]) % zones.count]
         let raw = bytes[1..<5].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let now = Date(timeIntervalSince1970: 31_536_000 + Double(raw) * 1.000_123)
+        let now = Instant(Date(timeIntervalSince1970: 31_536_000 + Double(raw) * 1.000_123))
         return whenProblem(String(decoding: bytes[5...], as: UTF8.self), now: now, zone: zone)
     }
 
     /// Any text as a WHEN (`--due`, `--remind`) and as an instant (`--now`): either a one-line usage
     /// error that quotes at most a short piece of the text, or an instant the store can keep and
     /// export (whole seconds for WHEN). Returns what went wrong, or nil.
-    static func whenProblem(_ text: String, now: Date, zone: TimeZone) -> String? {
-        let parser = WhenParser(now: now, timeZone: zone)
+    static func whenProblem(_ text: String, now: Instant, zone: TimeZone) -> String? {
+        let calendar = LocalCalendar(timeZone: zone)
+        let parser = WhenParser(now: now, calendar: calendar)
         for purpose in [WhenParser.Purpose.due, .reminder] {
             do {
-                let date = try parser.parse(text, for: purpose)
-                guard date.timeIntervalSince1970 == date.timeIntervalSince1970.rounded(.down) else {
-                    return "\(purpose) date \(date.timeIntervalSince1970) is not whole seconds"
+                let instant = try parser.parse(text, for: purpose)
+                guard instant == instant.flooredToSecond else {
+                    return "\(purpose) date \(instant) is not whole seconds"
                 }
-                if let problem = instantProblem(date, exact: true) { return "\(purpose): \(problem)" }
+                if let problem = instantProblem(instant) { return "\(purpose): \(problem)" }
             } catch {
-                if let problem = errorProblem(error, expected: .usage) { return problem }
+                if let problem = errorProblem(error, expected: .invalidInput) { return problem }
             }
         }
         do {
-            let date = try WhenParser.parseInstant(text, timeZone: zone)
-            if let problem = instantProblem(date, exact: false) { return "instant: \(problem)" }
+            let instant = try WhenParser.parseInstant(text, calendar: calendar)
+            if let problem = instantProblem(instant) { return "instant: \(problem)" }
         } catch {
-            if let problem = errorProblem(error, expected: .usage) { return problem }
+            if let problem = errorProblem(error, expected: .invalidInput) { return problem }
         }
         return nil
     }
 
-    /// A parsed instant must be writable, and read back from what `export` writes (to the
-    /// millisecond the store keeps, or exactly when `exact`).
-    private static func instantProblem(_ date: Date, exact: Bool) -> String? {
-        guard InstantFormat.isWritable(date) else { return "\(date.timeIntervalSince1970) is outside the writable years" }
-        let text = InstantFormat.utc(date)
+    /// A parsed instant must be writable, and read back exactly from what `export` writes.
+    private static func instantProblem(_ instant: Instant) -> String? {
+        guard InstantFormat.writableRange.contains(instant) else { return "\(instant.millisecondsSince1970) ms is outside the writable years" }
+        let text = InstantFormat.utc(instant)
         guard let back = InstantFormat.parse(text) else { return "\(text) does not read back" }
-        let milliseconds = { (date: Date) in (date.timeIntervalSince1970 * 1000).rounded() }
-        guard exact ? back == date : milliseconds(back) == milliseconds(date) else {
-            return "\(text) reads back as \(back.timeIntervalSince1970), not \(date.timeIntervalSince1970)"
-        }
+        guard back == instant else { return "\(text) reads back as \(back.millisecondsSince1970) ms, not \(instant.millisecondsSince1970)" }
         return nil
     }
 
@@ -92,9 +89,9 @@ enum FuzzOracle {
     /// must not give a 1 MB message): at most `maxBytes` bytes of UTF-8 and, if given, at most
     /// `maxCharacters` characters. The suite's tests check every error message this way.
     static func errorProblem(
-        _ error: TaskWidgetError, expected: TaskWidgetError.Kind, maxBytes: Int = 600, maxCharacters: Int? = nil
+        _ error: TaskWidgetError, expected: TaskWidgetError.Code, maxBytes: Int = 600, maxCharacters: Int? = nil
     ) -> String? {
-        guard error.kind == expected else { return "a \(error.kind) error, not \(expected): \(error.message)" }
+        guard error.code == expected else { return "a \(error.code) error, not \(expected): \(error.message)" }
         let breaks: Set<Unicode.Scalar> = ["\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
         guard !error.message.unicodeScalars.contains(where: { breaks.contains($0) || $0.value < 0x20 }) else {
             return "the message is not one line of text: \(error.message.debugDescription)"

@@ -1,25 +1,40 @@
 import Foundation
 import Testing
 
-/// Golden files compared byte for byte, re-recorded with `TASKWIDGET_RECORD_GOLDENS=1 swift test`
-/// (then review `git diff`). A mismatch names the first differing line.
+/// Golden files beside the tests. `TASKWIDGET_RECORD_GOLDENS=1 swift test --filter SUITE` rewrites
+/// them, and that run fails on purpose (as swift-argument-parser's recording does), so that no
+/// recording passes for a test run: review `git diff`, then run the tests again.
 enum GoldenFile {
     static var isRecording: Bool { ProcessInfo.processInfo.environment["TASKWIDGET_RECORD_GOLDENS"] == "1" }
 
-    /// Compares `actual` with the file at `url`, or writes it there when recording. `suite` names the
-    /// test suite to re-run in the message.
-    static func compare(_ actual: String, to url: URL, suite: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        if isRecording {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(actual.utf8).write(to: url, options: .atomic)
-            return
-        }
+    /// When recording, writes `data` to `url`, records the failing issue, and returns true; the
+    /// caller then compares nothing.
+    static func record(_ data: Data, at url: URL, sourceLocation: SourceLocation) throws -> Bool {
+        guard isRecording else { return false }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .atomic)
+        Issue.record(
+            "recorded \(url.lastPathComponent): review it with `git diff`, then run the tests again without TASKWIDGET_RECORD_GOLDENS",
+            sourceLocation: sourceLocation)
+        return true
+    }
+
+    /// The golden at `url`, or nil after recording an issue that says how to make it.
+    static func expected(at url: URL, suite: String, sourceLocation: SourceLocation) -> Data? {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             Issue.record(
                 "missing golden \(url.path): run TASKWIDGET_RECORD_GOLDENS=1 swift test --filter \(suite), then review it",
                 sourceLocation: sourceLocation)
-            return
+            return nil
         }
+        return data
+    }
+
+    /// Compares `actual` with the text file at `url` byte for byte (or records it). A mismatch
+    /// names the first differing line. `suite` names the test suite to re-run in the message.
+    static func compare(_ actual: String, to url: URL, suite: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if try record(Data(actual.utf8), at: url, sourceLocation: sourceLocation) { return }
+        guard let data = expected(at: url, suite: suite, sourceLocation: sourceLocation) else { return }
         let expected = String(decoding: data, as: UTF8.self)
         guard expected != actual else { return }
         let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
 import TaskWidgetWatch
 import Testing
 
@@ -8,8 +9,7 @@ import Testing
 final class FakeStore {
     var nextCheck: StoreCheck = .changed
     var openCount = 1
-    /// Unix milliseconds.
-    var dueDates: [Int64] = []
+    var dueDates: [Instant] = []
     var checks = 0
     var timelines = 0
 }
@@ -24,15 +24,15 @@ struct FakeSource: TimelineSource {
         return store.nextCheck
     }
 
-    func timeline(at now: Date) throws -> Timeline {
+    func timeline(at now: Instant) throws -> Timeline {
         store.timelines += 1
-        let nowMilliseconds = Int64(now.timeIntervalSince1970 * 1000)
+        let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: Self.zone))
         let snapshot = TimelineSnapshot(
             scopeTitle: nil, openCount: store.openCount, inboxCount: 0,
-            overdueAtStart: store.dueDates.filter { $0 <= nowMilliseconds }.count,
-            upcomingDueDates: store.dueDates.filter { $0 > nowMilliseconds }, completionDates: [], leadingTasks: [],
+            overdueAtStart: store.dueDates.filter { $0 <= request.now }.count,
+            upcomingDueDates: store.dueDates.filter { $0 > request.now }, completionDates: [], leadingTasks: [],
             habits: [], habitRecords: [:])
-        return TimelineProvider().timeline(for: TimelineRequest(now: now, timeZone: Self.zone), snapshot: snapshot)
+        return TimelineProvider().timeline(for: request, snapshot: snapshot)
     }
 }
 
@@ -43,7 +43,7 @@ final class Lines: LineSink {
 
 struct RecordingOutput: EntryOutput {
     let shown: Lines
-    mutating func show(_ entry: TimelineEntry, timeZone: TimeZone) throws { shown.written.append("\(entry.date)") }
+    mutating func show(_ entry: TimelineEntry) throws { shown.written.append("\(entry.date.secondsSince1970)") }
 }
 
 /// The decisions of watch mode, driven with clock readings chosen by the test.
@@ -69,16 +69,16 @@ struct RecordingOutput: EntryOutput {
     }
 
     @Test func itPrintsAtOnceThenWakesAtTheDueInstantAndFlipsToOverdue() throws {
-        store.dueDates = [(Self.start + 383) * 1000]
+        store.dueDates = [Instant(secondsSince1970: Self.start + 383)]
         var session = try session()
         try session.start(at: at(0))
         #expect(lines.written == ["1 today\n"])
-        #expect(session.entryDeadline == Self.start + 383)
+        #expect(session.entryDeadline?.secondsSince1970 == Self.start + 383)
         #expect(session.followUpDeadline == nil)
         try session.handle([], at: at(383.002))
         #expect(lines.written == ["1 today\n", "1 overdue · 0 today\n"])
         // The next entry is the quarter hour (16:45), and the timeline was not read again.
-        #expect(session.entryDeadline == 1_795_362_300)
+        #expect(session.entryDeadline?.secondsSince1970 == 1_795_362_300)
         #expect(store.timelines == 1)
         #expect(shown.written == ["\(Self.start)", "\(Self.start + 383)"])
     }
@@ -108,17 +108,17 @@ struct RecordingOutput: EntryOutput {
         var session = try session()
         try session.start(at: at(0))
         store.openCount = 2
-        store.dueDates = [(Self.start + 7200) * 1000]
+        store.dueDates = [Instant(secondsSince1970: Self.start + 7200)]
         store.nextCheck = .changed
         try session.handle(.storeActivity, at: at(5))
         try session.handle([], at: at(5.1))
         #expect(lines.written == ["0 today\n", "1 today\n"])
         // Two more changes within the second: only the last one shows, one second after the previous line.
-        store.dueDates = [(Self.start + 7200) * 1000, (Self.start + 7300) * 1000]
+        store.dueDates = [Instant(secondsSince1970: Self.start + 7200), Instant(secondsSince1970: Self.start + 7300)]
         store.nextCheck = .changed
         try session.handle(.storeActivity, at: at(5.2))
         try session.handle([], at: at(5.3))
-        store.dueDates = [(Self.start + 7200) * 1000, (Self.start + 7300) * 1000, (Self.start + 7400) * 1000]
+        store.dueDates = [Instant(secondsSince1970: Self.start + 7200), Instant(secondsSince1970: Self.start + 7300), Instant(secondsSince1970: Self.start + 7400)]
         store.nextCheck = .changed
         try session.handle(.storeActivity, at: at(5.4))
         try session.handle([], at: at(5.5))
@@ -130,7 +130,7 @@ struct RecordingOutput: EntryOutput {
 
     /// Sets the store's due dates (seconds after the start) and reports a change at `time`.
     func change(dueIn offsets: [Int64], session: inout WatchSession, at time: Double) throws {
-        store.dueDates = offsets.map { (Self.start + $0) * 1000 }
+        store.dueDates = offsets.map { Instant(secondsSince1970: Self.start + $0) }
         store.nextCheck = .changed
         try session.handle(.storeActivity, at: at(time))
         try session.handle([], at: at(time + 0.1))
@@ -161,14 +161,14 @@ struct RecordingOutput: EntryOutput {
         var session = try session(format: .polybar)
         try session.start(at: at(0))
         for time in [2.0, 4.0] {
-            store.nextCheck = .failed("there is no store")
+            store.nextCheck = .failed(TaskWidgetError(.storeMissing, "there is no store"))
             try session.handle(.storeActivity, at: at(time))
             try session.handle([], at: at(time + 0.1))
         }
         #expect(lines.written.count == 2)
-        #expect(lines.written[1] == StatusRenderer.errorLine(format: .polybar, message: "there is no store") + "\n")
+        #expect(lines.written[1] == StatusFallback.line(format: .polybar, message: "there is no store") + "\n")
         // Nothing to wake for while the store is gone.
-        #expect(session.entryDeadline == nil)
+        #expect(session.entryDeadline?.secondsSince1970 == nil)
         store.nextCheck = .changed
         try session.handle(.storeActivity, at: at(6))
         try session.handle([], at: at(6.1))
@@ -201,13 +201,13 @@ struct RecordingOutput: EntryOutput {
         #expect(store.timelines == 1)
         try session.handle([], at: at(1740))
         #expect(store.timelines == 2)
-        #expect(session.entryDeadline == Self.start + 1740 + 900)
+        #expect(session.entryDeadline?.secondsSince1970 == Self.start + 1740 + 900)
     }
 
     @Test func i3barGetsTheProtocolHeaderAndOneArrayElementPerLine() throws {
         var session = try session(format: .i3bar)
         try session.start(at: at(0))
-        store.dueDates = [(Self.start + 7200) * 1000]
+        store.dueDates = [Instant(secondsSince1970: Self.start + 7200)]
         store.nextCheck = .changed
         try session.handle(.refresh, at: at(2))
         #expect(lines.written.count == 3)
@@ -225,7 +225,7 @@ struct RecordingOutput: EntryOutput {
     func aVirtualClockTimerFiresNeverBeforeTheDateAndAtMostANanosecondAfter(speed: Int) {
         let clock = WatchClock.virtual(start: 1_795_361_460_123_000_000, monotonicStart: 5_000_000_000, speed: speed)
         for date in [Int64(1_795_361_461), 1_795_361_843, 1_795_447_860] {
-            let deadline = clock.timerDeadline(forWallSeconds: date)
+            let deadline = clock.timerDeadline(for: Instant(secondsSince1970: date))
             #expect(clock.instant(realWall: 0, monotonic: deadline).wall >= date * 1_000_000_000)
             #expect(clock.instant(realWall: 0, monotonic: deadline - 1).wall < date * 1_000_000_000)
         }
@@ -233,7 +233,7 @@ struct RecordingOutput: EntryOutput {
 
     @Test func theRealClockSetsTimersOnTheWallClock() {
         #expect(WatchClock.real.timerClock == .realtime)
-        #expect(WatchClock.real.timerDeadline(forWallSeconds: 1_795_361_460) == 1_795_361_460_000_000_000)
+        #expect(WatchClock.real.timerDeadline(for: Instant(secondsSince1970: 1_795_361_460)) == 1_795_361_460_000_000_000)
         #expect(WatchClock.real.instant(realWall: 42, monotonic: 7) == WatchInstant(wall: 42, monotonic: 7))
     }
 
@@ -258,10 +258,10 @@ struct RecordingOutput: EntryOutput {
         #expect(virtualLooks == [false, false, true])
     }
 
-    @Test func wholeSecondsAreFloored() {
-        #expect(WatchInstant(wall: 1_999_999_999, monotonic: 0).wallSeconds == 1)
-        #expect(WatchInstant(wall: -1, monotonic: 0).wallSeconds == -1)
-        #expect(WatchInstant(wall: -1_000_000_000, monotonic: 0).wallSeconds == -1)
+    @Test func wholeMillisecondsAreFloored() {
+        #expect(WatchInstant(wall: 1_999_999_999, monotonic: 0).wallInstant == Instant(millisecondsSince1970: 1999))
+        #expect(WatchInstant(wall: -1, monotonic: 0).wallInstant == Instant(millisecondsSince1970: -1))
+        #expect(WatchInstant(wall: -1_000_000, monotonic: 0).wallInstant == Instant(millisecondsSince1970: -1))
     }
 }
 
@@ -270,7 +270,7 @@ struct RecordingOutput: EntryOutput {
 struct StubDrawing: WidgetDrawing {
     /// Every entry drawn, by date (a class, so that copies of the drawing share it).
     final class Log {
-        var dates: [Int64] = []
+        var dates: [Instant] = []
     }
 
     let spec: WidgetImageSpec
@@ -280,7 +280,7 @@ struct StubDrawing: WidgetDrawing {
         spec = try WidgetImageSpec(family: family)
     }
 
-    func png(for entry: TimelineEntry, timeZone: TimeZone) throws -> Data {
+    func png(for entry: TimelineEntry) throws -> Data {
         log.dates.append(entry.date)
         return Self.bytes(for: entry)
     }
@@ -288,7 +288,7 @@ struct StubDrawing: WidgetDrawing {
     static func bytes(for entry: TimelineEntry) -> Data {
         let counts = entry.counts
         return Data(
-            "day \(entry.dayStart) open \(counts.open) overdue \(counts.overdue) today \(counts.dueToday) soon \(counts.dueSoon) done \(counts.completedToday) inbox \(counts.inbox)"
+            "day \(entry.dayStart.secondsSince1970) open \(counts.open) overdue \(counts.overdue) today \(counts.dueToday) soon \(counts.dueSoon) done \(counts.completedToday) inbox \(counts.inbox)"
                 .utf8)
     }
 }
@@ -300,30 +300,30 @@ struct StubDrawing: WidgetDrawing {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("medium.png")
         let store = FakeStore()
-        let timeline = try FakeSource(store: store).timeline(at: Date(timeIntervalSince1970: Double(WatchSessionTests.start)))
+        let timeline = try FakeSource(store: store).timeline(at: Instant(secondsSince1970: WatchSessionTests.start))
         // Two entries that differ only in their date draw the same widget.
         let (first, second) = (timeline.entries[0], timeline.entries[1])
         #expect(first.contentHash == second.contentHash && first.date != second.date)
         let drawing = try StubDrawing(family: .medium)
         var output = WidgetFileOutput(drawing: drawing, file: file)
 
-        try output.show(first, timeZone: FakeSource.zone)
+        try output.show(first)
         #expect(try Data(contentsOf: file) == StubDrawing.bytes(for: first))
         let inode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
-        try output.show(second, timeZone: FakeSource.zone)
+        try output.show(second)
         #expect(drawing.log.dates == [first.date], "an entry that draws the same is not drawn again")
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
         // A new run finds the same bytes already there and leaves them.
         let rerunDrawing = try StubDrawing(family: .medium)
         var rerun = WidgetFileOutput(drawing: rerunDrawing, file: file)
-        try rerun.show(second, timeZone: FakeSource.zone)
+        try rerun.show(second)
         #expect(rerunDrawing.log.dates == [second.date], "the new run draws, and finds the bytes there")
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
 
         // The medium widget's header counts the open tasks.
         var changed = second
         changed.counts.open += 1
-        try output.show(changed, timeZone: FakeSource.zone)
+        try output.show(changed)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int != inode)
         #expect(try Data(contentsOf: file) == StubDrawing.bytes(for: changed))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["medium.png"])

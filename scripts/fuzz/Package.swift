@@ -11,9 +11,9 @@ let package = Package(
     targets: [
         // Any bytes as an `import` file.
         .executableTarget(
-            name: "FuzzImport", dependencies: [.product(name: "TaskWidgetKit", package: "taskwidget")], swiftSettings: settings),
+            name: "FuzzImport", dependencies: [.product(name: "TaskWidgetCore", package: "taskwidget")], swiftSettings: settings),
         // Any bytes as a zone, a now and a WHEN / --now text.
         .executableTarget(
-            name: "FuzzWhen", dependencies: [.product(name: "TaskWidgetKit", package: "taskwidget")], swiftSettings: settings),
+            name: "FuzzWhen", dependencies: [.product(name: "TaskWidgetCore", package: "taskwidget")], swiftSettings: settings),
     ]
 )

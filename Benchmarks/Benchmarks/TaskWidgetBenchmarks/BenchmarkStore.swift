@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetStore
 
 /// The fixed clock and zone of every benchmark: compare.sh's `--now`, in UTC.
 enum Fixed {
-    static let now = Date(timeIntervalSince1970: 1_795_348_800)  // 2026-11-22T12:00:00Z
-    static let timeZone = TimeZone(identifier: "UTC")!
+    static let now = Instant(secondsSince1970: 1_795_348_800)  // 2026-11-22T12:00:00Z
+    static let calendar = LocalCalendar(timeZone: TimeZone(identifier: "UTC")!)
     static let logger = Logger(label: "taskwidget-benchmarks")
 }
 
@@ -24,10 +25,10 @@ enum BenchmarkStore {
             .appendingPathComponent("../../../scripts/bench/generate_tasks.py").standardized
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", script.path, "\(taskCount)", ISO8601DateFormatter().string(from: Fixed.now), folder.path]
+        python.arguments = ["python3", script.path, "\(taskCount)", InstantFormat.utc(Fixed.now), folder.path]
         try python.run()
         python.waitUntilExit()
-        guard python.terminationStatus == 0 else { throw TaskWidgetError(.io, "\(script.path) failed: see its error above") }
+        guard python.terminationStatus == 0 else { throw TaskWidgetError(.ioFailure, "\(script.path) failed: see its error above") }
         let file = folder.appendingPathComponent("taskwidget-\(taskCount).json")
         let export = try StoreExport.decode(Data(contentsOf: file), source: file.path)
         return try make(named: "tasks-\(taskCount)") { try $0.importing(export, source: file.path) }
@@ -35,7 +36,7 @@ enum BenchmarkStore {
 
     /// A store holding `taskwidget demo`'s data at ``Fixed/now``: what the C baseline draws.
     static func demo() throws -> StoreLocation {
-        try make(named: "demo") { try $0.fillWithDemoData(now: Fixed.now, timeZone: Fixed.timeZone) }
+        try make(named: "demo") { try $0.fillWithDemoData(now: Fixed.now, calendar: Fixed.calendar) }
     }
 
     /// Opens `location` read-only, as the display commands do.

@@ -1,7 +1,9 @@
 import Benchmark
 import Foundation
-import TaskWidgetKit
+import TaskWidgetCore
+import TaskWidgetFormats
 import TaskWidgetRender
+import TaskWidgetStore
 
 /// The in-process benchmarks of SPEC §9, each doing what one command does after its setup, with
 /// the store made in the setup and ``Fixed/now`` as the clock:
@@ -17,9 +19,9 @@ let benchmarks: @Sendable () -> Void = {
 
     for count in taskCounts {
         Benchmark("Timeline \(count) tasks") { benchmark, store in
-            let request = TimelineRequest(now: Fixed.now, timeZone: Fixed.timeZone)
+            let request = TimelineRequest(now: Fixed.now, calendar: Fixed.calendar)
             for _ in benchmark.scaledIterations {
-                blackHole(try TimelineProvider().timeline(for: request, from: store))
+                blackHole(TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request)))
             }
         } setup: {
             try BenchmarkStore.open(BenchmarkStore.generated(taskCount: count))
@@ -28,9 +30,10 @@ let benchmarks: @Sendable () -> Void = {
 
     for count in taskCounts {
         Benchmark("Store open + status, \(count) tasks") { benchmark, location in
-            let request = TimelineRequest(now: Fixed.now, timeZone: Fixed.timeZone)
+            let request = TimelineRequest(now: Fixed.now, calendar: Fixed.calendar)
             for _ in benchmark.scaledIterations {
-                blackHole(try TimelineProvider().currentEntry(for: request, from: BenchmarkStore.open(location)))
+                let snapshot = try BenchmarkStore.open(location).timelineSnapshot(for: request)
+                blackHole(TimelineProvider().currentEntry(for: request, snapshot: snapshot))
             }
         } setup: {
             try BenchmarkStore.generated(taskCount: count)
@@ -40,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
     for format in StatusFormat.allCases {
         Benchmark("Status \(format.rawValue)") { benchmark, fixture in
             for _ in benchmark.scaledIterations {
-                blackHole(try fixture.renderer.line(for: fixture.entry, timeZone: Fixed.timeZone, now: Fixed.now))
+                blackHole(try fixture.renderer.line(for: fixture.entry, timeZone: Fixed.calendar.timeZone, now: Fixed.now))
             }
         } setup: {
             (
@@ -55,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
         let configuration = Benchmark.Configuration(warmupIterations: 5, maxDuration: .seconds(3))
         Benchmark("Render \(family.rawValue) @2x", configuration: configuration) { benchmark, fixture in
             for _ in benchmark.scaledIterations {
-                blackHole(try fixture.renderer.png(for: fixture.entry, timeZone: Fixed.timeZone))
+                blackHole(try fixture.renderer.png(for: fixture.entry))
             }
         } setup: {
             (renderer: try WidgetRenderer(family: family, scale: 2), entry: try demoEntry(family: family))
@@ -65,6 +68,6 @@ let benchmarks: @Sendable () -> Void = {
 
 /// The demo store's entry for now, as `status` (no family) or `render --family` computes it.
 func demoEntry(family: WidgetFamily? = nil) throws -> TimelineEntry {
-    let request = TimelineRequest(now: Fixed.now, timeZone: Fixed.timeZone, family: family)
-    return try TimelineProvider().currentEntry(for: request, from: BenchmarkStore.open(BenchmarkStore.demo()))
+    let request = TimelineRequest(now: Fixed.now, calendar: Fixed.calendar, family: family)
+    return TimelineProvider().currentEntry(for: request, snapshot: try BenchmarkStore.open(BenchmarkStore.demo()).timelineSnapshot(for: request))
 }

@@ -48,6 +48,30 @@ public struct TaskWidgetError: Error, Sendable, CustomStringConvertible {
         /// A server failed in a way that a later retry may fix (exit 75).
         case temporaryFailure
 
+        /// What went wrong in a few words that name nothing of the user's: what logs say.
+        public var summary: String {
+            switch self {
+            case .invalidInput: "a value given is not valid"
+            case .notFound: "no task, list or habit has the id or name given"
+            case .ambiguous: "an id matches several tasks"
+            case .nameTaken: "the name is taken"
+            case .badTemplate: "the status template cannot be used"
+            case .badConfig: "the configuration cannot be used"
+            case .badImport: "the file is not a valid export"
+            case .damagedStore: "the store is damaged or not a taskwidget store"
+            case .storeVersion: "the store is of another taskwidget version"
+            case .storeMissing: "there is no store"
+            case .storeLocked: "the store is locked by another program"
+            case .diskFull: "the disk is full"
+            case .permissionDenied: "permission denied"
+            case .notAFile: "the path is not a regular file"
+            case .ioFailure: "reading or writing failed"
+            case .rendererFailed: "the PNG renderer failed"
+            case .unavailable: "the server cannot be reached"
+            case .temporaryFailure: "the server failed for now"
+            }
+        }
+
         /// The exit status documented in SPEC §4: 64 usage, 65 data, 69 unavailable, 74 I/O,
         /// 75 temporary failure (the values of `sysexits.h`).
         public var exitStatus: Int32 {
@@ -78,10 +102,11 @@ public struct TaskWidgetError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// What a log may say about this error: the code, the log-safe context and the cause's own
-    /// description (SQLite's and the system's do not carry row values), never the message.
+    /// What a log may say about this error: the code's summary, the log-safe context and the
+    /// cause's own description (SQLite's and the system's carry no row values), never the message:
+    /// `there is no store [storeMissing] (/home/u/.local/share/taskwidget/tasks.sqlite)`.
     public var logDescription: String {
-        var text = code.rawValue
+        var text = "\(code.summary) [\(code.rawValue)]"
         if let context { text += " (\(context))" }
         if let cause { text += ": \(cause)".removingControlCharacters }
         return text

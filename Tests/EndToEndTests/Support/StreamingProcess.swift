@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// A long-running `taskwidget` (watch) started without a shell, its standard output and error on
 /// pipes read with deadlines: tests wait for lines, never sleep to synchronize.
 final class StreamingProcess {
@@ -171,13 +173,16 @@ final class StreamingProcess {
         return true
     }
 
-    /// Voluntary plus involuntary context switches of all its threads so far: each is a wake-up.
-    func contextSwitches() throws -> Int {
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        return try tasks.reduce(0) { total, task in
-            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-            return total + status.split(separator: "\n").filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }
-                .compactMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
-        }
+    /// The timeout of the poll its main thread waits in, in milliseconds (-1: none), read from
+    /// /proc/PID/syscall (`NUMBER FDS NFDS TIMEOUT …` for poll); nil when it is not in poll.
+    func pollTimeout() -> Int? {
+        guard let syscall = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return nil }
+        let fields = syscall.split(separator: " ")
+        guard fields.count > 3, let number = Int(fields[0]), Self.pollSyscalls.contains(number),
+            let raw = UInt64(fields[3].dropFirst(2), radix: 16)
+        else { return nil }
+        // ppoll takes a timespec pointer instead: null (0) means no timeout.
+        if number != 7 { return raw == 0 ? -1 : Int(raw) }
+        return Int(Int32(truncatingIfNeeded: raw))
     }
 }

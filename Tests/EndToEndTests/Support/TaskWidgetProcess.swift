@@ -2,15 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// What one run of the built `taskwidget` binary did.
-struct RunResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-
-    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
-    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-}
+@testable import TaskWidgetTestSupport
 
 /// Runs the built `taskwidget` binary against a private store in a fresh temporary folder, with a
 /// fixed clock and time zone. Each test makes its own sandbox: no state is shared between tests.
@@ -41,7 +33,7 @@ struct Sandbox: ~Copyable {
     /// Runs `taskwidget ARGUMENTS --store STORE` with `TZ` and `--now` set, unless the arguments
     /// already name them (or `global` is false, for arguments that must stay exactly as given).
     func run(_ arguments: [String], global: Bool = true, input: Data? = nil, environment: [String: String] = [:]) throws -> RunResult {
-        try Self.execute(
+        try ProcessRunner.run(
             Self.binary.path, global ? self.arguments(arguments) : arguments, input: input,
             environment: environment.merging(self.environment, uniquingKeysWith: { given, _ in given }))
     }
@@ -72,36 +64,6 @@ struct Sandbox: ~Copyable {
         let result = try run(arguments)
         #expect(result.status == 0, "taskwidget \(arguments.joined(separator: " ")) failed: \(result.stderr)", sourceLocation: sourceLocation)
         return result.stdout
-    }
-
-    static func execute(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]) throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes to their end before waiting, so a large output cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return RunResult(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
     }
 }
 
@@ -165,7 +127,7 @@ struct Launcher: Sendable {
     let environment: [String: String]
 
     func run(_ arguments: [String]) throws -> RunResult {
-        try Sandbox.execute(Sandbox.binary.path, arguments + suffix, environment: environment)
+        try ProcessRunner.run(Sandbox.binary.path, arguments + suffix, environment: environment)
     }
 }
 
@@ -174,7 +136,7 @@ extension Sandbox {
     /// as the current user otherwise.
     static func asUnprivilegedUser(_ arguments: [String]) throws -> RunResult {
         let command = unprivileged(arguments)
-        return try execute(command.executable, command.arguments, environment: unprivilegedEnvironment)
+        return try ProcessRunner.run(command.executable, command.arguments, environment: unprivilegedEnvironment)
     }
 
     /// A long-running binary (watch) as `nobody` when the tests run as root, else as the current user.

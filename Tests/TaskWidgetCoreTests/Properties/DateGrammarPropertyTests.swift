@@ -2,7 +2,8 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 
 /// The WHEN grammar and `--now` instants as properties: what the formatter writes reads back, any
 /// text is read or refused in one line, results keep the documented bounds, relative dates move
@@ -31,33 +32,25 @@ import Testing
             milliseconds, writer, reader in
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             let whole = Date(timeIntervalSince1970: Double(milliseconds.dividedRoundingDown(by: 1000)))
-            for text in [InstantFormat.local(date, in: writer), InstantFormat.utc(date)] {
-                #expect(InstantFormat.parse(text) == date, "\(text)")
-                let instant = try WhenParser.parseInstant(text, timeZone: reader)
+            for text in [InstantFormat.local(Instant(date), in: writer), InstantFormat.utc(Instant(date))] {
+                #expect(InstantFormat.parse(text)?.date == date, "\(text)")
+                let instant = try WhenParser.parseInstantDate(text, calendar: LocalCalendar(timeZone: reader))
                 #expect((instant.timeIntervalSince1970 * 1000).rounded() == Double(milliseconds), "\(text)")
             }
-            let text = InstantFormat.local(whole, in: writer)
-            #expect(try WhenParser(now: date, timeZone: reader).parse(text, for: .due) == whole, "\(text)")
+            let text = InstantFormat.local(Instant(whole), in: writer)
+            #expect(try WhenParser(now: date, calendar: LocalCalendar(timeZone: reader)).parseDate(text, for: .due) == whole, "\(text)")
         }
     }
 
     // MARK: Any text
 
-    /// Pieces of the grammar, near misses and hostile scalars, glued in any order.
-    static let pieces = [
-        "in ", "+", "-", " ", "  ", "\t", ":", ".", ",", "t", "z", "0", "2", "9", "12", "24", "59", "60", "2026", "9999",
-        "0000", "-02-29", "-11-23", "-13-01", "h", "m", "d", "w", "min", "hours", "days", "weeks", "am", "pm", "noon",
-        "today", "tomorrow", "tonight", "fri", "friday", "thu", "sunday", "999999", "0000000", "+14:00", "-23:59", "z",
-        "\u{0}", "\n", "\u{85}", "\u{2028}", "\u{301}", "\u{600}", "\u{200D}", "\u{FEFF}", "٣", "１", "Ⅻ", "ﬀ", "İ", "🇩🇪",
-        "\u{FFFD}",
-    ]
-    static let texts = Gen<String?>.element(of: pieces).array(of: 0...12).map { $0.map { $0! }.joined() }
+    static let texts = Gen<String?>.element(of: HostileText.datePieces).array(of: 0...12).map { $0.map { $0! }.joined() }
 
     /// Any text is a whole-second instant the store can export, or a short one-line usage error;
     /// the same for `--now`. (FuzzTests tries many more inputs within a time bound.)
     @Test func anyTextIsReadOrRefusedInOneLine() async {
         await SeededProperty.check(count: 1500, seed: 0xDA7E_0002, input: zip(Self.texts, Self.nows, Self.zones)) { text, now, zone in
-            let problem = FuzzOracle.whenProblem(text, now: now, zone: zone)
+            let problem = FuzzOracle.whenProblem(text, now: Instant(now), zone: zone)
             #expect(problem == nil, "\(text.debugDescription): \(problem ?? "")")
         }
     }
@@ -72,7 +65,7 @@ import Testing
     @Test func resultsKeepTheirDocumentedBounds() async {
         let input = zip(Gen<Form>.case, Self.nows, Self.zones, Gen.int(in: 0...999_999), Gen.int(in: 0...1439))
         await SeededProperty.check(count: 1500, seed: 0xDA7E_0003, input: input) { form, now, zone, count, minuteOfDay in
-            let parser = WhenParser(now: now, timeZone: zone)
+            let parser = WhenParser(now: now, calendar: LocalCalendar(timeZone: zone))
             let n = now.timeIntervalSince1970.rounded(.down)
             let today = Wall(Date(timeIntervalSince1970: n), zone)
             let hhmm = String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60)
@@ -80,37 +73,37 @@ import Testing
             switch form {
             case .minutes, .hours:
                 let unit = form == .minutes ? 60.0 : 3600.0
-                let result = try parser.parse("in \(count)\(form == .minutes ? "m" : "h")", for: .due)
+                let result = try parser.parseDate("in \(count)\(form == .minutes ? "m" : "h")", for: .due)
                 #expect(result.timeIntervalSince1970 == n + Double(count) * unit)
             case .days, .weeks:
                 let days = count % 3000 * (form == .weeks ? 7 : 1)
                 let text = form == .weeks ? "+\(count % 3000)w" : "in \(days)d"
-                let result = Wall(try parser.parse(text, for: .due), zone)
+                let result = Wall(try parser.parseDate(text, for: .due), zone)
                 // The calendar date moves by exactly that many days; the wall clock stays, unless
                 // it does not exist that day (then it moves forward by the gap, at most an hour).
                 #expect(result.dayNumber == today.dayNumber + Int64(days), "\(text)")
                 #expect((0...3600).contains(result.secondOfDay - today.secondOfDay), "\(text)")
             case .time:
-                let result = try parser.parse(hhmm, for: .due).timeIntervalSince1970
+                let result = try parser.parseDate(hhmm, for: .due).timeIntervalSince1970
                 #expect(result > n && result <= n + 25 * 3600, "\(hhmm)")
                 let wall = Wall(Date(timeIntervalSince1970: result), zone)
                 #expect(wall.minuteOfDay == minuteOfDay || Self.isInAGap(wall, minuteOfDay: minuteOfDay, zone), "\(hhmm)")
             case .today, .tomorrow, .tonight:
                 let text = form == .today ? "today" : form == .tomorrow ? "tomorrow" : "tonight"
-                let result = Wall(try parser.parse(text, for: .due), zone)
+                let result = Wall(try parser.parseDate(text, for: .due), zone)
                 #expect(result.dayNumber == today.dayNumber + (form == .tomorrow ? 1 : 0))
                 #expect(result.minuteOfDay == (form == .tonight ? 20 * 60 : 23 * 60 + 59))
-                let reminder = Wall(try parser.parse(text, for: .reminder), zone)
+                let reminder = Wall(try parser.parseDate(text, for: .reminder), zone)
                 #expect(reminder.minuteOfDay == (form == .tonight ? 20 * 60 : 9 * 60))
             case .weekday:
                 let weekday = count % 7
-                let result = Wall(try parser.parse(weekdays[weekday] + " " + hhmm, for: .due), zone)
+                let result = Wall(try parser.parseDate(weekdays[weekday] + " " + hhmm, for: .due), zone)
                 // The next such day strictly after today: 1 to 7 days ahead.
                 #expect((1...7).contains(result.dayNumber - today.dayNumber), "\(weekdays[weekday])")
                 #expect(result.weekday == weekday)
             case .isoDay:
                 let day = Wall(Date(timeIntervalSince1970: n + Double(count % 20_000 - 10_000) * 86_400), zone)
-                let result = Wall(try parser.parse(day.isoDay, for: .due), zone)
+                let result = Wall(try parser.parseDate(day.isoDay, for: .due), zone)
                 #expect(result.isoDay == day.isoDay && result.minuteOfDay == 23 * 60 + 59, "\(day.isoDay)")
             }
         }
@@ -131,14 +124,14 @@ import Testing
         let units = Gen<String?>.element(of: ["m", "h", "d", "w", " minutes", " hours", " days", " weeks"]).map { $0! }
         let input = zip(Self.nows, Gen.int(in: 0...86_400 * 3), Self.zones, units, Gen.int(in: 0...9999), Gen.int(in: 0...9999))
         await SeededProperty.check(count: 1000, seed: 0xDA7E_0004, input: input) { now, later, zone, unit, a, b in
-            let early = WhenParser(now: now, timeZone: zone)
+            let early = WhenParser(now: now, calendar: LocalCalendar(timeZone: zone))
             let (small, large) = (min(a, b), max(a, b))
-            let first = try early.parse("in \(small)\(unit)", for: .due)
-            let second = try early.parse("in \(large)\(unit)", for: .due)
+            let first = try early.parseDate("in \(small)\(unit)", for: .due)
+            let second = try early.parseDate("in \(large)\(unit)", for: .due)
             #expect(small == large ? first == second : first < second, "in \(small)\(unit) / in \(large)\(unit)")
-            let late = WhenParser(now: now.addingTimeInterval(Double(later)), timeZone: zone)
+            let late = WhenParser(now: now.addingTimeInterval(Double(later)), calendar: LocalCalendar(timeZone: zone))
             for text in ["in \(small)\(unit)", "+\(large)\(unit)", "17:00", "5:30am", "tomorrow", "fri 9am", "tonight"] {
-                #expect(try late.parse(text, for: .due) >= early.parse(text, for: .due), "\(text)")
+                #expect(try late.parseDate(text, for: .due) >= early.parseDate(text, for: .due), "\(text)")
             }
         }
     }
@@ -154,8 +147,8 @@ import Testing
     func everyQuarterHourOfDSTDaysLandsAsDocumented(zoneName: String) throws {
         let zone = Fixed.zone(zoneName)
         var transitions: [Date] = []
-        var cursor = Fixed.instant("2025-01-01T00:00:00Z")
-        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next < Fixed.instant("2029-01-01T00:00:00Z") {
+        var cursor = Fixed.date("2025-01-01T00:00:00Z")
+        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next < Fixed.date("2029-01-01T00:00:00Z") {
             transitions.append(next)
             cursor = next
         }
@@ -166,7 +159,7 @@ import Testing
             // The local day of the transition (for a change at midnight that falls back, the day
             // whose last hour repeats).
             let day = Wall(transition, zone)
-            let parser = WhenParser(now: Date(timeIntervalSince1970: Double((day.dayNumber - 3) * 86_400)), timeZone: zone)
+            let parser = WhenParser(now: Date(timeIntervalSince1970: Double((day.dayNumber - 3) * 86_400)), calendar: LocalCalendar(timeZone: zone))
             for minuteOfDay in stride(from: 0, to: 1440, by: 15) {
                 let local = day.dayNumber * 86_400 + Int64(minuteOfDay * 60)
                 // Read with each offset of the day; a time that exists with several takes the first
@@ -175,11 +168,11 @@ import Testing
                 let candidates = [before, after].map { local - Int64($0) }.filter { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))) == Int(local - $0) }
                 let expected = candidates.min() ?? local - Int64(before)
                 let text = day.isoDay + String(format: " %02d:%02d", minuteOfDay / 60, minuteOfDay % 60)
-                #expect(try parser.parse(text, for: .due).timeIntervalSince1970 == Double(expected), "\(zoneName) \(text)")
+                #expect(try parser.parseDate(text, for: .due).timeIntervalSince1970 == Double(expected), "\(zoneName) \(text)")
                 // The same wall clock the day before, moved by a calendar day.
-                let yesterday = try parser.parse(Wall.isoDay(day.dayNumber - 1) + text.dropFirst(10), for: .due)
-                let moved = WhenParser(now: yesterday, timeZone: zone)
-                #expect(try moved.parse("in 1d", for: .due).timeIntervalSince1970 == Double(expected), "\(zoneName) \(text) in 1d")
+                let yesterday = try parser.parseDate(Wall.isoDay(day.dayNumber - 1) + text.dropFirst(10), for: .due)
+                let moved = WhenParser(now: yesterday, calendar: LocalCalendar(timeZone: zone))
+                #expect(try moved.parseDate("in 1d", for: .due).timeIntervalSince1970 == Double(expected), "\(zoneName) \(text) in 1d")
             }
         }
     }
@@ -220,5 +213,23 @@ extension Int64 {
     func dividedRoundingDown(by divisor: Int64) -> Int64 {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? quotient - 1 : quotient
+    }
+}
+
+// The properties compute their expectations with Foundation's dates: these read the parser's
+// instants as dates.
+extension WhenParser {
+    fileprivate init(now: Date, calendar: LocalCalendar) {
+        self.init(now: Instant(now), calendar: calendar)
+    }
+
+    fileprivate func parseDate(_ text: String, for purpose: Purpose) throws -> Date {
+        try parse(text, for: purpose).date
+    }
+}
+
+extension WhenParser {
+    fileprivate static func parseInstantDate(_ text: String, calendar: LocalCalendar) throws -> Date {
+        try parseInstant(text, calendar: calendar).date
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 
 /// SPEC §5: an entry at every due date of an open task in (now, now + 24 h] that is not on the
 /// grid, the counts, the top tasks and their labels, and habits — on Sunday 22 November 2026,
@@ -15,8 +16,8 @@ import Testing
         TL.seconds(text + "+01:00")
     }
 
-    static func due(_ text: String) -> Date {
-        TL.date(berlin(text))
+    static func due(_ text: String) -> Instant {
+        TL.instant(berlin(text))
     }
 
     static func newBuilder() -> StoreBuilder {
@@ -32,7 +33,7 @@ import Testing
     }
 
     func dueEntryTimes(_ timeline: Timeline) -> [String] {
-        timeline.entries.filter { $0.reasons.contains(.due) }.map { TL.local($0.date, Self.zone) }
+        timeline.entries.filter { $0.reasons.contains(.due) }.map { TL.local($0.date.secondsSince1970, Self.zone) }
     }
 
     // MARK: Crossings
@@ -46,10 +47,10 @@ import Testing
         let crossing = try entry(timeline, "2026-11-22T17:07:00")
         #expect(crossing.reasons == [.due])
         #expect(crossing.counts.overdue == 1 && crossing.counts.dueToday == 0)
-        #expect(crossing.nextChange == Self.berlin("2026-11-22T17:15:00"))
+        #expect(crossing.nextChange.secondsSince1970 == Self.berlin("2026-11-22T17:15:00"))
         let before = try entry(timeline, "2026-11-22T17:00:00")
         #expect(before.counts.overdue == 0 && before.counts.dueToday == 1)
-        #expect(before.nextChange == crossing.date)
+        #expect(before.nextChange.secondsSince1970 == crossing.date.secondsSince1970)
         #expect(timeline.entries[0].counts.overdue == 0)
     }
 
@@ -94,11 +95,11 @@ import Testing
         builder.task("Pay rent", due: Fixed.instant("2026-11-22T17:07:00.500+01:00"))
         let timeline = try self.timeline(builder)
         #expect(dueEntryTimes(timeline) == ["2026-11-22T17:07:01+01:00"])
-        #expect(!timeline.entries.contains { $0.date == Self.berlin("2026-11-22T17:07:00") })
+        #expect(!timeline.entries.contains { $0.date.secondsSince1970 == Self.berlin("2026-11-22T17:07:00") })
         // At 17:07:00 it is not yet due (due ≤ date is false), from 17:07:01 on it is overdue.
         #expect(try entry(timeline, "2026-11-22T17:00:00").counts.overdue == 0)
         #expect(try entry(timeline, "2026-11-22T17:07:01").counts.overdue == 1)
-        #expect(timeline.entry(at: Self.berlin("2026-11-22T17:07:00"))?.counts.overdue == 0)
+        #expect(timeline.entry(at: TL.instant(Self.berlin("2026-11-22T17:07:00")))?.counts.overdue == 0)
     }
 
     @Test func crossingsBeyondTheCapAreDroppedEarliestFirstAndTimelineSaysTruncated() throws {
@@ -107,14 +108,14 @@ import Testing
         // added latest first, so that the order of the store is not the order of the crossings.
         let dues = (1...120).map { Self.now + 700 * Int64($0) + 13 }
         try #require(dues.allSatisfy { $0 % 900 != 0 && $0 <= Self.now + 86_400 })
-        for due in dues.reversed() { builder.task("Task at \(due)", due: TL.date(due)) }
+        for due in dues.reversed() { builder.task("Task at \(due)", due: TL.instant(due)) }
         let timeline = try self.timeline(builder)
         #expect(timeline.truncated)
         #expect(timeline.entries.count == 97 + 96)
-        let dueDates = timeline.entries.filter { $0.reasons.contains(.due) }.map(\.date)
+        let dueDates = timeline.entries.filter { $0.reasons.contains(.due) }.map(\.date.secondsSince1970)
         #expect(dueDates == Array(dues.prefix(96)))
         // A dropped crossing still counts: every task is overdue by the last entry.
-        #expect(timeline.entries.last!.date > dues.last!)
+        #expect(timeline.entries.last!.date.secondsSince1970 > dues.last!)
         #expect(timeline.entries.last!.counts.overdue == 120)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(TimelineJSON.document(timeline).utf8)) as? [String: Any])
         #expect(json["truncated"] as? Bool == true)
@@ -123,10 +124,10 @@ import Testing
     @Test func exactly96CrossingsAreNotTruncated() throws {
         var builder = Self.newBuilder()
         let dues = (1...96).map { Self.now + 700 * Int64($0) + 13 }
-        for due in dues { builder.task("Task at \(due)", due: TL.date(due)) }
+        for due in dues { builder.task("Task at \(due)", due: TL.instant(due)) }
         // A second task at the same instant and tasks on the grid do not use up the cap.
-        builder.task("Same instant", due: TL.date(dues[10]))
-        for quarter in 1...5 { builder.task("On the grid \(quarter)", due: TL.date((Self.now / 900 + Int64(quarter)) * 900)) }
+        builder.task("Same instant", due: TL.instant(dues[10]))
+        for quarter in 1...5 { builder.task("On the grid \(quarter)", due: TL.instant((Self.now / 900 + Int64(quarter)) * 900)) }
         let timeline = try self.timeline(builder)
         #expect(!timeline.truncated)
         #expect(timeline.entries.count == 97 + 96)
@@ -137,9 +138,9 @@ import Testing
 
     @Test func dueDatesOutsideTheNext24HoursAddNothing() throws {
         var builder = Self.newBuilder()
-        builder.task("Just after the horizon", due: TL.date(Self.now + 86_401))
+        builder.task("Just after the horizon", due: TL.instant(Self.now + 86_401))
         builder.task("Tomorrow evening", due: Self.due("2026-11-23T19:07:00"))
-        builder.task("Right now", due: TL.date(Self.now))
+        builder.task("Right now", due: TL.instant(Self.now))
         builder.task("Yesterday", due: Self.due("2026-11-21T17:07:00"))
         var timeline = try self.timeline(builder)
         #expect(timeline.entries.count == 97)
@@ -149,11 +150,11 @@ import Testing
         #expect(timeline.entries[0].counts.overdue == 2)
 
         // The horizon itself is inside: (n, n + 86 400].
-        builder.task("At the horizon", due: TL.date(Self.now + 86_400))
+        builder.task("At the horizon", due: TL.instant(Self.now + 86_400))
         timeline = try self.timeline(builder)
         #expect(timeline.entries.count == 98)
-        #expect(timeline.entries.last!.date == Self.now + 86_400 && timeline.entries.last!.reasons == [.due])
-        #expect(timeline.entries.last!.date == timeline.validUntil)
+        #expect(timeline.entries.last!.date.secondsSince1970 == Self.now + 86_400 && timeline.entries.last!.reasons == [.due])
+        #expect(timeline.entries.last!.date.secondsSince1970 == timeline.validUntil.secondsSince1970)
     }
 
     @Test func onlyTasksInScopeCross() throws {
@@ -211,8 +212,8 @@ import Testing
         #expect(first.relevance == Relevance(score: 10 * 1 + 2, duration: 180))
         let midnight = try entry(timeline, "2026-11-23T00:00:00")
         #expect(midnight.reasons == [.cadence, .midnight])
-        #expect(midnight.dayStart == Self.berlin("2026-11-23T00:00:00") && midnight.dayEnd == Self.berlin("2026-11-24T00:00:00"))
-        #expect(first.dayStart == Self.berlin("2026-11-22T00:00:00") && first.dayEnd == midnight.date)
+        #expect(midnight.dayStart.secondsSince1970 == Self.berlin("2026-11-23T00:00:00") && midnight.dayEnd.secondsSince1970 == Self.berlin("2026-11-24T00:00:00"))
+        #expect(first.dayStart.secondsSince1970 == Self.berlin("2026-11-22T00:00:00") && first.dayEnd.secondsSince1970 == midnight.date.secondsSince1970)
     }
 
     // MARK: Top tasks
@@ -220,7 +221,7 @@ import Testing
     @Test func topOrderIsActiveThenByDueDateThenUndatedWithTies() throws {
         var builder = Self.newBuilder()
         let created = Fixed.instant("2026-11-10T08:00:00Z")
-        builder.task("U1: undated", sortOrder: 0, createdAt: created.addingTimeInterval(60))
+        builder.task("U1: undated", sortOrder: 0, createdAt: created.adding(seconds: 60))
         builder.task("Act: active, undated", kind: .active, sortOrder: 9)
         builder.task("L: later", due: Self.due("2026-11-25T10:00:00"))
         builder.task("O: overdue", due: Self.due("2026-11-21T09:00:00"), sortOrder: 5)
@@ -286,7 +287,7 @@ import Testing
 
         // Nowhere else: between consecutive entries the tasks change only at a due or midnight entry.
         for (previous, next) in zip(timeline.entries, timeline.entries.dropFirst()) where previous.top != next.top {
-            #expect(!next.reasons.isDisjoint(with: [.due, .midnight]), "top changed at \(TL.local(next.date, Self.zone))")
+            #expect(!next.reasons.isDisjoint(with: [.due, .midnight]), "top changed at \(TL.local(next.date.secondsSince1970, Self.zone))")
         }
     }
 
@@ -302,7 +303,7 @@ import Testing
     ) throws {
         let zone = Fixed.zone(zoneIdentifier)
         let calendar = TL.calendar(zone)
-        let startOfToday = calendar.startOfDay(for: Fixed.instant(now))
+        let startOfToday = calendar.startOfDay(for: Fixed.date(now))
         #expect(calendar.component(.hour, from: startOfToday) == 1, "the day of \(now) starts at 01:00")
         var builder = Self.newBuilder()
         builder.task("Tomorrow", due: Fixed.instant(tomorrow))
@@ -316,9 +317,9 @@ import Testing
         // Every entry agrees with the rules written again (one issue listing the first few that do not).
         let labels = LabelOracle(zone: zone)
         let wrong = timeline.entries.compactMap { entry -> String? in
-            let expected = entry.top.map { $0.dueDate.map { labels.label(due: $0, at: TL.date(entry.date)) } ?? "-" }
+            let expected = entry.top.map { $0.dueDate.map { labels.label(due: $0.date, at: TL.date(entry.date.secondsSince1970)) } ?? "-" }
             let actual = entry.top.map { $0.dueLabel ?? "-" }
-            return actual == expected ? nil : "at \(TL.local(entry.date, zone)): \(actual), expected \(expected)"
+            return actual == expected ? nil : "at \(TL.local(entry.date.secondsSince1970, zone)): \(actual), expected \(expected)"
         }
         #expect(wrong.count == 0, "\(wrong.count) entries with wrong labels, e.g.\n\(wrong.prefix(3).joined(separator: "\n"))")
     }
@@ -335,8 +336,8 @@ import Testing
             var changes = 0
             for (a, b) in zip(timeline.entries, timeline.entries.dropFirst()) {
                 let sameContent = a.counts == b.counts && a.top == b.top && a.habits == b.habits && a.scopeTitle == b.scopeTitle
-                #expect(sameContent == (a.contentHash == b.contentHash), "seed \(seed) at \(TL.local(b.date, zone))")
-                #expect(sameContent == a.hasSameContent(as: b), "seed \(seed) at \(TL.local(b.date, zone))")
+                #expect(sameContent == (a.contentHash == b.contentHash), "seed \(seed) at \(TL.local(b.date.secondsSince1970, zone))")
+                #expect(sameContent == a.hasSameContent(as: b), "seed \(seed) at \(TL.local(b.date.secondsSince1970, zone))")
                 if !sameContent { changes += 1 }
             }
             #expect(changes > 0 && changes < timeline.entries.count - 1, "seed \(seed): the store should change some entries, not all")
@@ -360,11 +361,11 @@ import Testing
         builder.habit("Walk", records: [("2026-11-21", .done)])
         let timeline = try self.timeline(builder)
         for entry in timeline.entries {
-            let isToday = entry.date < Self.berlin("2026-11-23T00:00:00")
+            let isToday = entry.date.secondsSince1970 < Self.berlin("2026-11-23T00:00:00")
             let statuses = entry.habits.items.map(\.status)
             #expect(entry.habits.total == 3)
             #expect(entry.habits.done == 1)
-            #expect(statuses == (isToday ? [.done, .missed, nil] : [nil, .done, nil]), "at \(TL.local(entry.date, Self.zone))")
+            #expect(statuses == (isToday ? [.done, .missed, nil] : [nil, .done, nil]), "at \(TL.local(entry.date.secondsSince1970, Self.zone))")
         }
         #expect(timeline.entries[0].habits.items.map(\.name) == ["Water", "Read", "Walk"])
         #expect(timeline.entries[0].habits.items[0] == HabitSummary.Item(name: "Water", icon: "💧", colorHex: "32ADE6", status: .done))

@@ -2,7 +2,8 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 
 /// SPEC §5's promise to consumers: whatever instant u of (n, n + 24 h] a widget's clock shows, the
 /// entry it picks (the greatest date ≤ u) shows what a fresh evaluation at u would show. A timeline
@@ -14,7 +15,7 @@ import Testing
     struct World {
         var seed: UInt64
         var zone: TimeZone
-        var now: Date
+        var now: Instant
         var n: Int64
         var export: StoreExport
         var scope: TaskScope
@@ -33,7 +34,7 @@ import Testing
                     nowMs = (transition - Int64.random(in: 0...86_400, using: &random)) * 1000 + Int64.random(in: 0...999, using: &random)
                 }
             }
-            now = TL.date(milliseconds: nowMs)
+            now = TL.instant(milliseconds: nowMs)
             n = InstantFormat.floorDivision(nowMs, 1000).quotient
             export = RandomStore.make(seed: random.next(), now: n, zone: zone)
             switch Int.random(in: 0..<4, using: &random) {
@@ -49,8 +50,8 @@ import Testing
             "seed \(seed): now \(TL.local(n, zone)) in \(zone.identifier), \(export.tasks.count) tasks, scope \(scope), family \(family.map(\.rawValue) ?? "nil")"
         }
 
-        func request(at instant: Date) -> TimelineRequest {
-            TimelineRequest(now: instant, timeZone: zone, scope: scope, family: family)
+        func request(at instant: Instant) -> TimelineRequest {
+            TL.request(now: instant, zone: zone, scope: scope, family: family)
         }
 
         func timeline() throws -> Timeline {
@@ -59,14 +60,14 @@ import Testing
 
         /// The first entry of a timeline made at `instant` from the same store, snapshot rebuilt.
         func freshEntry(at instant: Int64) throws -> TimelineEntry {
-            let request = request(at: TL.date(instant))
+            let request = request(at: TL.instant(instant))
             return TL.provider.timeline(for: request, snapshot: try TimelineSnapshot(export, request: request)).entries[0]
         }
 
         /// Whole seconds at which an open task in scope is due.
         var dueInstants: Set<Int64> {
             Set(Oracle(export, scope: scope, zone: zone).openTasks.compactMap { task in
-                task.dueDate.map { StoredInstant.encode($0) }.flatMap { $0 % 1000 == 0 ? $0 / 1000 : nil }
+                task.dueDate.flatMap { $0 == $0.flooredToSecond ? $0.secondsSince1970 : nil }
             })
         }
     }
@@ -76,16 +77,16 @@ import Testing
     static func compare(_ world: World, _ timeline: Timeline, at u: Int64, nextChangeDueSoon: inout [Int64: Int]) throws -> [String] {
         var problems: [String] = []
         let at = "u = \(TL.local(u, world.zone))"
-        guard let picked = timeline.entry(at: u) else { return ["\(at): no entry picked"] }
+        guard let picked = timeline.entry(at: TL.instant(u)) else { return ["\(at): no entry picked"] }
         let fresh = try world.freshEntry(at: u)
         if picked.counts.pointCounts != fresh.counts.pointCounts {
-            problems.append("\(at): entry \(TL.local(picked.date, world.zone)) has \(picked.counts), fresh has \(fresh.counts)")
+            problems.append("\(at): entry \(TL.local(picked.date.secondsSince1970, world.zone)) has \(picked.counts), fresh has \(fresh.counts)")
         }
         if picked.top != fresh.top {
             let describe = { (top: [TopTask]) in top.map { "\($0.title) \($0.isOverdue ? "!" : "") \($0.dueLabel ?? "-")" } }
-            problems.append("\(at): entry \(TL.local(picked.date, world.zone)) top \(describe(picked.top)), fresh \(describe(fresh.top))")
+            problems.append("\(at): entry \(TL.local(picked.date.secondsSince1970, world.zone)) top \(describe(picked.top)), fresh \(describe(fresh.top))")
         }
-        if picked.habits != fresh.habits || picked.dayStart != fresh.dayStart || picked.dayEnd != fresh.dayEnd {
+        if picked.habits != fresh.habits || picked.dayStart.secondsSince1970 != fresh.dayStart.secondsSince1970 || picked.dayEnd.secondsSince1970 != fresh.dayEnd.secondsSince1970 {
             problems.append("\(at): habits or day differ from the fresh evaluation")
         }
         if picked.counts == fresh.counts && picked.contentHash != fresh.contentHash {
@@ -97,10 +98,10 @@ import Testing
             problems.append("\(at): dueSoon \(picked.counts.dueSoon) < fresh \(fresh.counts.dueSoon)")
         }
         // (A fresh timeline costs milliseconds: check the last second of up to 12 entries per world.)
-        if nextChangeDueSoon[picked.date] == nil && nextChangeDueSoon.count < 12 {
-            nextChangeDueSoon[picked.date] = try world.freshEntry(at: picked.nextChange - 1).counts.dueSoon
+        if nextChangeDueSoon[picked.date.secondsSince1970] == nil && nextChangeDueSoon.count < 12 {
+            nextChangeDueSoon[picked.date.secondsSince1970] = try world.freshEntry(at: picked.nextChange.secondsSince1970 - 1).counts.dueSoon
         }
-        if let atLastSecond = nextChangeDueSoon[picked.date], picked.counts.dueSoon != atLastSecond {
+        if let atLastSecond = nextChangeDueSoon[picked.date.secondsSince1970], picked.counts.dueSoon != atLastSecond {
             problems.append("\(at): dueSoon \(picked.counts.dueSoon), fresh at nextChange − 1 s: \(atLastSecond)")
         }
         // And the independent oracle, scanning every task.
@@ -111,10 +112,10 @@ import Testing
         if picked.top.map(\.id) != oracle.topIDs(limit: world.family?.taskRows ?? 8) {
             problems.append("\(at): top ids differ from the oracle's order")
         }
-        if picked.top.contains(where: { task in task.isOverdue != (task.dueDate.map { $0 <= TL.date(u) } ?? false) }) {
+        if picked.top.contains(where: { task in task.isOverdue != (task.dueDate.map { $0 <= TL.instant(u) } ?? false) }) {
             problems.append("\(at): isOverdue differs from due ≤ u")
         }
-        let expectedLabels = picked.top.map { $0.dueDate.map { world.labels.label(due: $0, at: TL.date(u)) } }
+        let expectedLabels = picked.top.map { $0.dueDate.map { world.labels.label(due: $0.date, at: TL.date(u)) } }
         if picked.top.map(\.dueLabel) != expectedLabels {
             problems.append("\(at): due labels \(picked.top.map { $0.dueLabel ?? "-" }), expected \(expectedLabels.map { $0 ?? "-" })")
         }
@@ -136,7 +137,7 @@ import Testing
             var instants = (0..<50).map { _ in Int64.random(in: (world.n + 1)...(world.n + 86_400), using: &world.random) }
             for _ in 0..<8 {
                 let entry = timeline.entries.randomElement(using: &world.random)!
-                instants += [entry.date, entry.date - 1].filter { $0 > world.n }
+                instants += [entry.date.secondsSince1970, entry.date.secondsSince1970 - 1].filter { $0 > world.n }
             }
             var problems: [String] = []
             var cache: [Int64: Int] = [:]
@@ -171,11 +172,11 @@ import Testing
             let oracle = Oracle(world.export, scope: world.scope, zone: world.zone)
             var problems: [String] = []
             for entry in timeline.entries {
-                for u in [entry.date, entry.nextChange - 1] where pointCounts(oracle.counts(at: u)) != entry.counts.pointCounts {
-                    problems.append("entry \(TL.local(entry.date, world.zone)) \(entry.counts.pointCounts), oracle at \(TL.local(u, world.zone)) \(pointCounts(oracle.counts(at: u)))")
+                for u in [entry.date.secondsSince1970, entry.nextChange.secondsSince1970 - 1] where pointCounts(oracle.counts(at: u)) != entry.counts.pointCounts {
+                    problems.append("entry \(TL.local(entry.date.secondsSince1970, world.zone)) \(entry.counts.pointCounts), oracle at \(TL.local(u, world.zone)) \(pointCounts(oracle.counts(at: u)))")
                 }
-                if entry.counts.dueSoon != oracle.dueSoon(from: entry.date, to: entry.nextChange) {
-                    problems.append("entry \(TL.local(entry.date, world.zone)) dueSoon \(entry.counts.dueSoon), oracle \(oracle.dueSoon(from: entry.date, to: entry.nextChange))")
+                if entry.counts.dueSoon != oracle.dueSoon(from: entry.date.secondsSince1970, to: entry.nextChange.secondsSince1970) {
+                    problems.append("entry \(TL.local(entry.date.secondsSince1970, world.zone)) dueSoon \(entry.counts.dueSoon), oracle \(oracle.dueSoon(from: entry.date.secondsSince1970, to: entry.nextChange.secondsSince1970))")
                 }
             }
             #expect(problems.count == 0, "\(world.description)\n\(problems.prefix(8).joined(separator: "\n"))")
@@ -191,19 +192,19 @@ import Testing
             var world = World(seed: seed, zones: zones)
             let timeline = try world.timeline()
             try #require(!timeline.truncated, "\(world.description)")
-            let labeler = DueLabeler(timeZone: world.zone)
+            let labeler = DueLabeler(calendar: LocalCalendar(timeZone: world.zone))
             let dated = Oracle(world.export, scope: world.scope, zone: world.zone).openTasks.filter { $0.dueDate != nil }
             var problems: [String] = []
             // (Labels cost tens of microseconds each: 10 entries × 30 tasks per world.)
             for _ in 0..<10 {
                 let entry = timeline.entries.randomElement(using: &world.random)!
-                let u = Int64.random(in: entry.date...(entry.nextChange - 1), using: &world.random)
+                let u = Int64.random(in: entry.date.secondsSince1970...(entry.nextChange.secondsSince1970 - 1), using: &world.random)
                 for _ in 0..<min(30, dated.count) {
                     let task = dated.randomElement(using: &world.random)!
-                    let shown = labeler.label(for: task, at: TL.date(entry.date))!
-                    let expected = world.labels.label(due: task.dueDate!, at: TL.date(u))
+                    let shown = labeler.label(for: task, at: TL.instant(entry.date.secondsSince1970))!
+                    let expected = world.labels.label(due: task.dueDate!.date, at: TL.date(u))
                     if shown != expected {
-                        problems.append("due \(InstantFormat.utc(task.dueDate!)) seen at \(TL.local(entry.date, world.zone)): “\(shown)”, at \(TL.local(u, world.zone)): “\(expected)”")
+                        problems.append("due \(InstantFormat.utc(task.dueDate!)) seen at \(TL.local(entry.date.secondsSince1970, world.zone)): “\(shown)”, at \(TL.local(u, world.zone)): “\(expected)”")
                     }
                 }
             }
@@ -220,19 +221,19 @@ import Testing
         let now = TL.seconds("2026-11-22T16:27:00+01:00")
         let consumer = TL.seconds("2026-11-22T17:10:00+01:00")
         let timeline = try TL.timeline(builder.export, now: now, zone: zone)
-        let request = TimelineRequest(now: TL.date(consumer), timeZone: zone)
+        let request = TL.request(now: TL.instant(consumer), zone: zone)
         let fresh = TL.provider.timeline(for: request, snapshot: try TimelineSnapshot(builder.export, request: request)).entries[0]
         #expect(fresh.counts.overdue == 1 && fresh.top[0].isOverdue)
 
         var cadenceOnly = timeline
         cadenceOnly.entries.removeAll { $0.reasons == [.due] }
-        let stale = try #require(cadenceOnly.entry(at: consumer))
-        #expect(TL.local(stale.date, zone) == "2026-11-22T17:00:00+01:00")
+        let stale = try #require(cadenceOnly.entry(at: TL.instant(consumer)))
+        #expect(TL.local(stale.date.secondsSince1970, zone) == "2026-11-22T17:00:00+01:00")
         #expect(stale.counts.overdue == 0 && !stale.top[0].isOverdue)
         #expect(stale.counts.overdue != fresh.counts.overdue)
 
-        let ours = try #require(timeline.entry(at: consumer))
-        #expect(TL.local(ours.date, zone) == "2026-11-22T17:07:00+01:00")
+        let ours = try #require(timeline.entry(at: TL.instant(consumer)))
+        #expect(TL.local(ours.date.secondsSince1970, zone) == "2026-11-22T17:07:00+01:00")
         #expect(ours.counts == fresh.counts && ours.top == fresh.top)
         #expect(ours.top[0].dueLabel == "Overdue · 17:07")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 @testable import TaskWidgetRender
 
 /// The fixed stores, clock and zone of the renderer tests, and renders with fontconfig pinned to
@@ -10,8 +11,8 @@ enum RenderFixture {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let zone = TimeZone(identifier: "Europe/Berlin")!
     /// Sunday 22 November 2026, 16:27 in Berlin.
-    static let now = Date(timeIntervalSince1970: 1_795_361_220)
-    static let created = now.addingTimeInterval(-3 * 86_400)
+    static let now = Instant(secondsSince1970: 1_795_361_220)
+    static let created = now.adding(seconds: -3 * 86_400)
 
     static let cjk = "買い物リスト"
     static let arabic = "دفع الإيجار"
@@ -29,12 +30,12 @@ enum RenderFixture {
     ) throws -> RenderedWidget {
         _ = pinnedFonts
         let renderer = try WidgetRenderer(family: family, size: size, scale: scale, theme: theme)
-        return try renderer.render(entry(scenario, family: family), timeZone: zone)
+        return try renderer.render(entry(scenario, family: family), recording: true)
     }
 
     /// The entry at now of a scenario's store, for a widget of `family`.
     static func entry(_ scenario: Scenario, family: WidgetFamily) throws -> TimelineEntry {
-        let request = TimelineRequest(now: now, timeZone: zone, scope: scenario.scope, family: family)
+        let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), scope: scenario.scope, family: family)
         return TimelineProvider().timeline(for: request, snapshot: try TimelineSnapshot(scenario.export, request: request)).entries[0]
     }
 
@@ -58,20 +59,20 @@ enum RenderFixture {
             case .mixed, .workList: RenderFixture.mixed
             case .longTitle: RenderFixture.store([(RenderFixture.long, 60 * 60, nil)])
             case .empty: StoreExport()
-            case .many: RenderFixture.store((0..<500).map { ("Task number \($0 + 1)", Double($0 - 40) * 600 + 60, $0 % 3) })
+            case .many: RenderFixture.store((0..<500).map { ("Task number \($0 + 1)", Int64($0 - 40) * 600 + 60, $0 % 3) })
             }
         }
     }
 
     /// Tasks (title, due in seconds from now or nil, list index or nil) in three lists.
-    static func store(_ tasks: [(String, TimeInterval?, Int?)]) -> StoreExport {
+    static func store(_ tasks: [(String, Int64?, Int?)]) -> StoreExport {
         let lists = [("Home", "34C759"), ("Work", "007AFF"), ("Errands", "FF9500")].enumerated().map { index, list in
             TaskList(id: id(index, kind: 1), name: list.0, colorHex: list.1, createdAt: created, sortOrder: index)
         }
         let items = tasks.enumerated().map { index, task in
             TaskItem(
-                id: id(index), title: task.0, dueDate: task.1.map { now.addingTimeInterval($0) },
-                listID: task.2.map { lists[$0].id }, sortOrder: index, createdAt: created.addingTimeInterval(Double(index)))
+                id: id(index), title: task.0, dueDate: task.1.map { now.adding(seconds: $0) },
+                listID: task.2.map { lists[$0].id }, sortOrder: index, createdAt: created.adding(seconds: Int64(index)))
         }
         return StoreExport(lists: lists, tasks: items)
     }
@@ -93,7 +94,7 @@ enum RenderFixture {
             ("Fix the leaking tap", nil, 0),
         ])
         export.tasks[12].start(at: created)
-        let today = LocalDay(containing: now, in: zone)
+        let today = LocalCalendar(timeZone: zone).localDay(containing: now)
         export.habits = [("Drink water", "💧", "32ADE6", true), ("Read", "📖", "AF52DE", false), ("Walk", "🚶", "34C759", true)]
             .enumerated().map { index, habit in
                 StoreExport.HabitRecord(

@@ -2,7 +2,9 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
 
 /// Task ids as properties: the short id, prefix resolution against an independent count of the
 /// ids that share a prefix, uniqueness whatever the case an id is written in, and the round trip
@@ -54,7 +56,7 @@ import Testing
             if matching.count == 1 {
                 #expect(try fixture.store.task(withID: typed) == matching[0], "\(typed)")
             } else {
-                let error = expectError(.usage) { try fixture.store.task(withID: typed) }
+                let error = expectError(.ambiguous) { try fixture.store.task(withID: typed) }
                 #expect(error?.message.contains("ambiguous") == true, "\(typed): \(error?.message ?? "")")
                 for candidate in matching.sorted(by: { $0.id.uuidString < $1.id.uuidString }).prefix(5) where matching.count <= 5 {
                     #expect(error?.message.contains(candidate.id.shortID) == true)
@@ -62,7 +64,7 @@ import Testing
             }
             // Not a prefix of any id, too short, or not hex: refused without a match.
             for text in [String(typed.prefix(3)), "zz" + typed, typed + "g", typed + "\u{301}", String(repeating: "a", count: 33)] {
-                expectError(.usage) { try fixture.store.task(withID: text) }
+                expectError(.invalidInput) { try fixture.store.task(withID: text) }
             }
         }
     }
@@ -81,7 +83,7 @@ import Testing
             // The same id in the other case, twice in one document.
             var twice = StoreExport(tasks: tasks)
             twice.tasks.append(TaskItem(id: distinct[0], title: "Again", createdAt: now))
-            expectError(.data) { try fixture.store.importing(twice, source: "twice") }
+            expectError(.badImport) { try fixture.store.importing(twice, source: "twice") }
 
             try fixture.store.importing(StoreExport.decode(Data(document.utf8), source: "upper"), source: "upper")
             try fixture.store.importing(StoreExport.decode(Data(lower.utf8), source: "lower"), source: "lower")
@@ -130,7 +132,7 @@ import Testing
                 #expect(normal == Self.expected(text), "\(text.debugDescription)")
             } catch let error as TaskWidgetError {
                 #expect(Self.expected(text) == nil, "\(text.debugDescription) refused: \(error.message)")
-                #expect(FuzzOracle.errorProblem(error, expected: .usage, maxCharacters: 149) == nil)
+                #expect(FuzzOracle.errorProblem(error, expected: .invalidInput, maxCharacters: 149) == nil)
             }
         }
     }

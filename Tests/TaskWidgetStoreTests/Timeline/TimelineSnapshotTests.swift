@@ -2,16 +2,18 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
 
 /// The store's SQL snapshot equals the snapshot of the same data held in memory; the same inputs
-/// give the same bytes; the placeholder needs no store.
+/// give the same bytes; the demo data shows every kind of task.
 @Suite struct TimelineSnapshotTests {
     /// A random store written to disk through `importing`, and when its timeline is asked for.
     struct World {
         var seed: UInt64
         var zone: TimeZone
-        var now: Date
+        var now: Instant
         var export: StoreExport
 
         init(seed: UInt64, taskCount: ClosedRange<Int> = 0...150) {
@@ -19,7 +21,7 @@ import Testing
             var random = SplitMix64(seed: seed)
             zone = Fixed.zone(TL.zoneIdentifiers.randomElement(using: &random)!)
             let nowMs = Int64.random(in: (TL.firstSecond * 1000)...(TL.lastSecond * 1000), using: &random)
-            now = TL.date(milliseconds: nowMs)
+            now = TL.instant(milliseconds: nowMs)
             export = RandomStore.make(
                 seed: random.next(), now: InstantFormat.floorDivision(nowMs, 1000).quotient, zone: zone, taskCount: taskCount)
         }
@@ -42,7 +44,7 @@ import Testing
             let stored = try fixture.store.export()
             for scope in world.scopes {
                 for family in [nil, WidgetFamily.small, .large] {
-                    let request = TimelineRequest(now: world.now, timeZone: world.zone, scope: scope, family: family)
+                    let request = TL.request(now: world.now, zone: world.zone, scope: scope, family: family)
                     let fromSQL = try fixture.store.timelineSnapshot(for: request)
                     let fromExport = try TimelineSnapshot(stored, request: request)
                     #expect(fromSQL == fromExport, "\(world.description), scope \(scope), family \(String(describing: family))")
@@ -62,10 +64,10 @@ import Testing
         let world = World(seed: 7)
         let fixture = try TemporaryStore()
         try fixture.store.importing(world.export, source: "random store")
-        let request = TimelineRequest(now: world.now, timeZone: world.zone, scope: .list("Nope"))
-        expectError(.usage) { try fixture.store.timelineSnapshot(for: request) }
-        expectError(.usage) { try TimelineSnapshot(world.export, request: request) }
-        expectError(.usage) { try TL.provider.timeline(for: request, from: fixture.store) }
+        let request = TL.request(now: world.now, zone: world.zone, scope: .list("Nope"))
+        expectError(.notFound) { try fixture.store.timelineSnapshot(for: request) }
+        expectError(.notFound) { try TimelineSnapshot(world.export, request: request) }
+        expectError(.notFound) { try TL.timeline(for: request, from: fixture.store) }
     }
 
     /// Limits that cut through ties: more active tasks than the top holds, and many tasks sharing
@@ -87,7 +89,7 @@ import Testing
         let fixture = try TemporaryStore()
         try fixture.store.importing(builder.export, source: "ties")
         for family in [nil, WidgetFamily.small, .medium, .large] {
-            let request = TimelineRequest(now: now, timeZone: Fixed.zone("Europe/Berlin"), family: family)
+            let request = TL.request(now: now, zone: Fixed.zone("Europe/Berlin"), family: family)
             let fromSQL = try fixture.store.timelineSnapshot(for: request)
             #expect(fromSQL.leadingTasks.map(\.task.id) == Oracle(builder.export, zone: request.timeZone).topIDs(limit: request.topLimit))
             #expect(fromSQL == (try TimelineSnapshot(builder.export, request: request)))
@@ -104,26 +106,24 @@ import Testing
         let second = try TemporaryStore()
         try first.store.importing(world.export, source: "in order")
         try second.store.importing(reversed, source: "reversed")
-        let request = TimelineRequest(now: world.now, timeZone: world.zone)
+        let request = TL.request(now: world.now, zone: world.zone)
         let documents = try [first.store, first.store, second.store].map { store in
-            TimelineJSON.document(try TL.provider.timeline(for: request, from: store))
+            TimelineJSON.document(try TL.timeline(for: request, from: store))
         }
         #expect(documents[0] == documents[1])
         #expect(documents[0] == documents[2])
-        #expect(TimelineText.document(try TL.provider.timeline(for: request, from: first.store))
-            == TimelineText.document(try TL.provider.timeline(for: request, from: second.store)))
         // And a different instant gives a different document (the comparison can fail).
-        let later = TimelineRequest(now: world.now.addingTimeInterval(1), timeZone: world.zone)
-        #expect(TimelineJSON.document(try TL.provider.timeline(for: later, from: first.store)) != documents[0])
+        let later = TL.request(now: world.now.adding(seconds: Int64(1)), zone: world.zone)
+        #expect(TimelineJSON.document(try TL.timeline(for: later, from: first.store)) != documents[0])
     }
 
-    /// The placeholder takes no store (its signature has none) and ignores the scope, so a list
-    /// that exists nowhere is no error; it shows the demo data as seen at `now`.
-    @Test func placeholderShowsSampleDataWithoutAStore() throws {
+    /// The demo data, as a new user's first `taskwidget demo` shows it at `now`.
+    @Test func demoDataShowsEveryKindOfTask() throws {
         let now = Fixed.instant("2026-11-22T16:27:30.250+01:00")
-        let request = TimelineRequest(now: now, timeZone: Fixed.zone("Europe/Berlin"), scope: .list("Nope"), family: .small)
-        let entry = TL.provider.placeholder(for: request)
-        #expect(entry.date == TL.seconds("2026-11-22T16:27:30+01:00"))
+        let request = TL.request(now: now, zone: Fixed.zone("Europe/Berlin"), family: .small)
+        let demo = { DemoData.export(now: now, calendar: request.calendar) }
+        let entry = TL.provider.currentEntry(for: request, snapshot: try TimelineSnapshot(demo(), request: request))
+        #expect(entry.date.secondsSince1970 == TL.seconds("2026-11-22T16:27:30+01:00"))
         #expect(entry.reasons.contains(.now))
         #expect(entry.scopeTitle == nil)
         // DemoData at 16:27: 14 tasks, 2 completed (the 1:1 at 15:45 today, dry cleaning yesterday);
@@ -134,7 +134,7 @@ import Testing
         #expect(entry.top.map(\.title) == ["Fix the leaking tap", "Call the dentist", "Pay rent"])
         #expect(entry.habits.total == 4 && entry.habits.done == 1)
         // Everything but the random ids of the sample data is the same on every call.
-        let again = TL.provider.placeholder(for: request)
+        let again = TL.provider.currentEntry(for: request, snapshot: try TimelineSnapshot(demo(), request: request))
         #expect(again.counts == entry.counts && again.habits == entry.habits)
         #expect(again.top.map(\.title) == entry.top.map(\.title) && again.top.map(\.dueLabel) == entry.top.map(\.dueLabel))
     }

@@ -3,6 +3,8 @@ import PropertyBased
 import Synchronization
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// Deterministic property checks over swift-property-based generators.
 ///
 /// `propertyCheck` draws a new random seed on every run; these properties draw case `i` from a

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TaskWidgetKit
+import TaskWidgetCore
 
 /// Helpers shared by the timeline tests: fixed instants in Unix seconds, stores built in memory
 /// with fixed ids, random stores from a seed, and an independent reference ("oracle") that
@@ -23,18 +23,30 @@ enum TL {
 
     /// Unix seconds of an RFC 3339 timestamp (read by Foundation, not by the code under test).
     static func seconds(_ text: String) -> Int64 {
-        let instant = Fixed.instant(text).timeIntervalSince1970
-        precondition(instant == instant.rounded(.down), "\(text) has a fraction: use Fixed.instant")
-        return Int64(instant)
+        let instant = Fixed.instant(text)
+        precondition(instant == instant.flooredToSecond, "\(text) has a fraction: use Fixed.instant")
+        return instant.secondsSince1970
     }
 
+    /// The instant `seconds` after the Unix epoch.
+    static func instant(_ seconds: Int64) -> Instant {
+        Instant(secondsSince1970: seconds)
+    }
+
+    /// The instant `milliseconds` after the Unix epoch.
+    static func instant(milliseconds: Int64) -> Instant {
+        Instant(millisecondsSince1970: milliseconds)
+    }
+
+    /// Foundation's date `seconds` after the Unix epoch, for the references written with Foundation.
     static func date(_ seconds: Int64) -> Date {
         Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// The instant `milliseconds` after the Unix epoch, exactly as the store decodes it.
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    /// The local day of `date` in `zone`, by Foundation.
+    static func localDay(_ date: Date, _ zone: TimeZone) -> LocalDay {
+        let parts = calendar(zone).dateComponents([.year, .month, .day], from: date)
+        return Fixed.day(String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!))
     }
 
     static func calendar(_ zone: TimeZone) -> Calendar {
@@ -54,18 +66,23 @@ enum TL {
         return formatter.string(from: date(seconds))
     }
 
+    /// The request for `now` in `zone`.
+    static func request(now: Instant, zone: TimeZone, scope: TaskScope = .all, family: WidgetFamily? = nil) -> TimelineRequest {
+        TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), scope: scope, family: family)
+    }
+
     /// The timeline of an in-memory store.
     static func timeline(
-        _ export: StoreExport, now: Date, zone: TimeZone, scope: TaskScope = .all, family: WidgetFamily? = nil
+        _ export: StoreExport, now: Instant, zone: TimeZone, scope: TaskScope = .all, family: WidgetFamily? = nil
     ) throws -> Timeline {
-        let request = TimelineRequest(now: now, timeZone: zone, scope: scope, family: family)
+        let request = request(now: now, zone: zone, scope: scope, family: family)
         return provider.timeline(for: request, snapshot: try TimelineSnapshot(export, request: request))
     }
 
     static func timeline(
         _ export: StoreExport, now seconds: Int64, zone: TimeZone, scope: TaskScope = .all, family: WidgetFamily? = nil
     ) throws -> Timeline {
-        try timeline(export, now: date(seconds), zone: zone, scope: scope, family: family)
+        try timeline(export, now: instant(seconds), zone: zone, scope: scope, family: family)
     }
 
     /// The entry at exactly `seconds`, failing the test when there is none.
@@ -73,7 +90,7 @@ enum TL {
         _ timeline: Timeline, at seconds: Int64, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> TimelineEntry {
         try #require(
-            timeline.entries.first { $0.date == seconds },
+            timeline.entries.first { $0.date.secondsSince1970 == seconds },
             "no entry at \(local(seconds, timeline.timeZone))", sourceLocation: sourceLocation)
     }
 
@@ -114,11 +131,10 @@ enum TL {
 /// Builds a `StoreExport` task by task, with fixed ids and creation dates.
 struct StoreBuilder {
     var export = StoreExport()
-    /// Lists are created at this instant, tasks at it plus their number in milliseconds (exactly
-    /// as the store decodes milliseconds, so that stored and in-memory copies are equal).
-    var created: Date
+    /// Lists are created at this instant, tasks at it plus their number in milliseconds.
+    var created: Instant
 
-    init(created: Date) {
+    init(created: Instant) {
         self.created = created
     }
 
@@ -131,18 +147,18 @@ struct StoreBuilder {
         return list
     }
 
-    enum Kind { case open, active, completed(Date) }
+    enum Kind { case open, active, completed(Instant) }
 
     /// Adds a task; its id is `TL.id(n)` for the n-th task (from 1) unless `id` is given.
     @discardableResult
     mutating func task(
-        _ title: String, due: Date? = nil, list: TaskList? = nil, kind: Kind = .open, sortOrder: Int = 0,
-        createdAt: Date? = nil, id: UUID? = nil
+        _ title: String, due: Instant? = nil, list: TaskList? = nil, kind: Kind = .open, sortOrder: Int = 0,
+        createdAt: Instant? = nil, id: UUID? = nil
     ) -> TaskItem {
         let number = export.tasks.count + 1
         var task = TaskItem(
             id: id ?? TL.id(number), title: title, dueDate: due, listID: list?.id, sortOrder: sortOrder,
-            createdAt: createdAt ?? TL.date(milliseconds: StoredInstant.encode(created) + Int64(number)))
+            createdAt: createdAt ?? TL.instant(milliseconds: created.millisecondsSince1970 + Int64(number)))
         switch kind {
         case .open: break
         case .active: task.start(at: task.createdAt)
@@ -158,7 +174,7 @@ struct StoreBuilder {
     {
         let habit = Habit(
             id: TL.id(export.habits.count + 1, kind: 2), name: name, icon: icon, colorHex: color,
-            createdAt: created.addingTimeInterval(Double(export.habits.count)))
+            createdAt: created.adding(seconds: Int64(export.habits.count)))
         export.habits.append(.init(habit: habit, completions: records.map { .init(day: Fixed.day($0.0), status: $0.1) }))
         return habit
     }
@@ -192,25 +208,25 @@ enum RandomStore {
             }
         }
 
-        var builder = StoreBuilder(created: TL.date(now - 30 * 86_400))
+        var builder = StoreBuilder(created: TL.instant(now - 30 * 86_400))
         let listCount = Int.random(in: 0...4, using: &random)
         let lists = (0..<listCount).map { index in
             builder.list("List \(index + 1)", color: ["007AFF", "34C759", "FF9500", "AF52DE"][index])
         }
         // A handful of creation dates, so that ties on sortOrder and createdAt are common.
         let createdChoices = (0..<4).map { _ in
-            TL.date(milliseconds: (now - 10 * 86_400) * 1000 + Int64.random(in: 0...86_400_000, using: &random))
+            TL.instant(milliseconds: (now - 10 * 86_400) * 1000 + Int64.random(in: 0...86_400_000, using: &random))
         }
         let count = Int.random(in: taskCount, using: &random)
         for index in 0..<count {
-            let due: Date? = Int.random(in: 0..<100, using: &random) < 15 ? nil : TL.date(milliseconds: instantMs())
+            let due: Instant? = Int.random(in: 0..<100, using: &random) < 15 ? nil : TL.instant(milliseconds: instantMs())
             let list = !lists.isEmpty && Int.random(in: 0..<10, using: &random) < 6 ? lists.randomElement(using: &random) : nil
             let kind: StoreBuilder.Kind
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<10: kind = .active
             case 10..<35:
                 let choices = [instantMs(), instantMs(), todayStartMs, todayStartMs - 1, todayStartMs + 1]
-                kind = .completed(TL.date(milliseconds: choices.randomElement(using: &random)!))
+                kind = .completed(TL.instant(milliseconds: choices.randomElement(using: &random)!))
             default: kind = .open
             }
             // Random ids (from the seed), so that the id tie-break is exercised in every order.
@@ -219,10 +235,10 @@ enum RandomStore {
                 "Task \(index + 1)", due: due, list: list, kind: kind, sortOrder: Int.random(in: 0...3, using: &random),
                 createdAt: createdChoices.randomElement(using: &random)!, id: id)
         }
-        let today = LocalDay(containing: TL.date(now), in: zone)
+        let today = TL.localDay(TL.date(now), zone)
         let dayChoices = (-3...2).compactMap { offset in
             calendar.date(byAdding: .day, value: offset, to: calendar.startOfDay(for: TL.date(now))).map {
-                LocalDay(containing: $0.addingTimeInterval(6 * 3600), in: zone)
+                TL.localDay($0.addingTimeInterval(6 * 3600), zone)
             }
         }
         for index in 0..<Int.random(in: 0...3, using: &random) {
@@ -298,11 +314,12 @@ struct Oracle {
         let end = TL.date(dayEnd(instant))
         let start = TL.date(dayStart(instant))
         let open = openTasks
+        let date = { (instant: Instant) in instant.date }
         return (
             open.count,
-            open.filter { $0.dueDate.map { $0 <= now } ?? false }.count,
-            open.filter { $0.dueDate.map { now < $0 && $0 < end } ?? false }.count,
-            tasksInScope.filter { $0.completedAt.map { start <= $0 && $0 < end } ?? false }.count,
+            open.filter { $0.dueDate.map(date).map { $0 <= now } ?? false }.count,
+            open.filter { $0.dueDate.map(date).map { now < $0 && $0 < end } ?? false }.count,
+            tasksInScope.filter { $0.completedAt.map(date).map { start <= $0 && $0 < end } ?? false }.count,
             open.filter { $0.listID == nil }.count
         )
     }
@@ -310,7 +327,7 @@ struct Oracle {
     /// How many open tasks are due within the hour at some instant of [from, to): t < due ≤ t + 1 h.
     func dueSoon(from: Int64, to: Int64) -> Int {
         let (low, high) = (TL.date(from), TL.date(to + 3600))
-        return openTasks.filter { $0.dueDate.map { low < $0 && $0 < high } ?? false }.count
+        return openTasks.filter { $0.dueDate.map { low < $0.date && $0.date < high } ?? false }.count
     }
 
     /// The ids of the widget's tasks in order: active first, then dated by due date, then undated;
@@ -318,8 +335,8 @@ struct Oracle {
     func topIDs(limit: Int) -> [UUID] {
         func key(_ task: TaskItem) -> (Int, Int, Double, Int, Double, String) {
             (
-                task.state == .active ? 0 : 1, task.dueDate == nil ? 1 : 0, task.dueDate?.timeIntervalSince1970 ?? 0,
-                task.sortOrder, task.createdAt.timeIntervalSince1970, task.id.uuidString
+                task.state == .active ? 0 : 1, task.dueDate == nil ? 1 : 0, task.dueDate?.date.timeIntervalSince1970 ?? 0,
+                task.sortOrder, task.createdAt.date.timeIntervalSince1970, task.id.uuidString
             )
         }
         return openTasks.sorted { key($0) < key($1) }.prefix(limit).map(\.id)
@@ -327,8 +344,10 @@ struct Oracle {
 
     /// The habits' statuses on the local day of `instant`, in creation order.
     func habitStatuses(at instant: Int64) -> [HabitStatus?] {
-        let day = LocalDay(containing: TL.date(instant), in: zone)
-        return export.habits.sorted { ($0.habit.createdAt, $0.habit.id.uuidString) < ($1.habit.createdAt, $1.habit.id.uuidString) }
+        let day = TL.localDay(TL.date(instant), zone)
+        return export.habits.sorted {
+            ($0.habit.createdAt.millisecondsSince1970, $0.habit.id.uuidString) < ($1.habit.createdAt.millisecondsSince1970, $1.habit.id.uuidString)
+        }
             .map { record in record.completions.first { $0.day == day }?.status }
     }
 }
@@ -397,5 +416,17 @@ final class LabelOracle {
         case 1: return "Tomorrow" + (isEndOfDay ? "" : " " + clock)
         default: return dayText
         }
+    }
+}
+
+extension TimelineSnapshot {
+    /// The snapshot of a store held in memory as an export document.
+    init(_ export: StoreExport, request: TimelineRequest) throws {
+        try self.init(
+            tasks: export.tasks, lists: export.lists,
+            habits: export.habits.map { record in
+                (record.habit, record.completions.map { HabitCompletion(habitID: record.habit.id, day: $0.day, status: $0.status) })
+            },
+            request: request)
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import GRDB
-// The test target does not list the Logging product yet; it is reachable as a dependency of
-// TaskWidgetKit. Only this file imports it: the tests get their logger from `TemporaryStore`.
 import Logging
+import TaskWidgetCore
 import Testing
 
-@testable import TaskWidgetKit
+@testable import TaskWidgetStore
 
 /// A fresh folder under the system temporary directory, removed with all it holds on deinit.
 final class TemporaryFolder: Sendable {
@@ -13,7 +12,7 @@ final class TemporaryFolder: Sendable {
 
     init() throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("TaskWidgetKitTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("taskwidget-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     }
 
@@ -89,7 +88,12 @@ final class TemporaryStore: Sendable {
 enum Fixed {
     /// The instant of an RFC 3339 timestamp with an offset (and optional fraction), read by
     /// Foundation's own formatter rather than the code under test.
-    static func instant(_ text: String) -> Date {
+    static func instant(_ text: String) -> Instant {
+        Instant(date(text))
+    }
+
+    /// ``instant(_:)`` as a Foundation date, for the tests' own references.
+    static func date(_ text: String) -> Date {
         let formatter = ISO8601DateFormatter()
         if text.contains(".") { formatter.formatOptions.insert(.withFractionalSeconds) }
         guard let date = formatter.date(from: text) else { fatalError("bad fixed instant \(text)") }
@@ -112,14 +116,21 @@ enum Fixed {
     }
 }
 
-/// Expects `body` to throw a ``TaskWidgetError`` of `kind` and returns it for more checks.
+/// Expects `body` to throw a ``TaskWidgetError`` with `code` and returns it for more checks.
 @discardableResult
 func expectError<R>(
-    _ kind: TaskWidgetError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
+    _ code: TaskWidgetError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
 ) -> TaskWidgetError? {
     let error = #expect(throws: TaskWidgetError.self, sourceLocation: sourceLocation) { _ = try body() }
     if let error {
-        #expect(error.kind == kind, "\(error.message)", sourceLocation: sourceLocation)
+        #expect(error.code == code, "\(error.code): \(error.message)", sourceLocation: sourceLocation)
     }
     return error
+}
+
+extension TL {
+    /// The timeline of the store's snapshot, as the commands compute it.
+    static func timeline(for request: TimelineRequest, from store: TaskStore) throws -> Timeline {
+        provider.timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
+    }
 }

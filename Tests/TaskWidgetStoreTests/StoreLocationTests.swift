@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
+
+/// Where the store is: `--store`, `TASKWIDGET_STORE`, then the XDG data folder.
+@Suite struct StoreLocationTests {
+
+
+    @Test(arguments: [
+        ("/explicit/s.sqlite", ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
+         "/explicit/s.sqlite", false),
+        ("relative.sqlite", ["HOME": "/home/u"], "relative.sqlite", false),
+        (nil, ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/env/s.sqlite", false),
+        ("", ["TASKWIDGET_STORE": "/env/s.sqlite", "HOME": "/home/u"], "/env/s.sqlite", false),
+        (nil, ["TASKWIDGET_STORE": "", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/xdg/taskwidget/tasks.sqlite", true),
+        (nil, ["XDG_DATA_HOME": "/xdg"], "/xdg/taskwidget/tasks.sqlite", true),
+        (nil, ["XDG_DATA_HOME": "xdg", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
+        (nil, ["XDG_DATA_HOME": "", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
+        (nil, ["HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
+    ] as [(String?, [String: String], String, Bool)])
+    func storeLocationPrecedence(explicit: String?, environment: [String: String], path: String, isDefault: Bool) throws {
+        let location = try StoreLocation.resolve(explicitPath: explicit, environment: environment)
+        #expect(location == StoreLocation(path: path, isDefault: isDefault))
+    }
+
+    @Test(arguments: [[:], ["HOME": ""], ["XDG_DATA_HOME": "relative"], ["HOME": "relative/home"], ["TASKWIDGET_STORE": ""]])
+    func withoutHomeThereIsNoDefaultStore(environment: [String: String]) throws {
+        let error = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: nil, environment: environment) }
+        #expect(error?.message.contains("--store") == true)
+    }
+
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// What one run of a program did.
+struct RunResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// Runs programs to their end: the built taskwidget, Python with Debian's modules, tmux.
+enum ProcessRunner {
+    /// Runs `executable` with `arguments` and `environment` (nil: this process's), feeding it
+    /// `input`, and returns its exit status and output.
+    static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
+    ) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        if let input { try? stdin.fileHandleForWriting.write(contentsOf: input) }
+        try stdin.fileHandleForWriting.close()
+        // Read both pipes to their end before waiting, so a large output cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
