@@ -126,7 +126,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            exclude: ["Goldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(

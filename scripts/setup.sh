@@ -7,7 +7,7 @@ source scripts/lib/dependencies.sh
 ensure_dependencies
 # Static binaries (the Swift runtime and Foundation linked in): taskwidget, and taskwidget-render,
 # the helper that draws PNG widgets with Cairo and Pango for it.
-swift build -c release --static-swift-stdlib
+for product in taskwidget taskwidget-render; do swift build -c release --static-swift-stdlib --product "$product"; done
 taskwidget=.build/release/taskwidget
 store=output/demo.sqlite
 rm -f "$store" "$store-wal" "$store-shm"

@@ -69,7 +69,7 @@ enum Migrations {
         }
         migrator.registerMigration("v2") { db in
             // The widget's top tasks come out of these in order, a handful of rows each, instead of
-            // scanning every open task (100 000 tasks: 60 ms → under 1 ms). The order index holds
+            // scanning every open task, whatever their number. The order index holds
             // the whole order key, so `ORDER BY dueDate, sortOrder, createdAt, id LIMIT n` stops after n
             // rows, dated or undated (NULL due dates come first). The narrower task_open_by_due stays
             // for the counts, which scan it whole.

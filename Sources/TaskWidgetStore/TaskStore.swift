@@ -15,6 +15,7 @@ import TaskWidgetCore
 /// let task = try store.addTask(NewTask(title: "Pay rent"), now: now)
 /// ```
 public final class TaskStore: Sendable {
+    /// How a command opens the store: display commands read only, the others write.
     public enum AccessMode: Sendable {
         case readOnly
         case readWrite
@@ -104,7 +105,7 @@ public final class TaskStore: Sendable {
     static let walLimit = 4 << 20
 
     /// A process that opens the store while no other has it open first reads the whole `-wal` file
-    /// (SQLite's WAL recovery): after an import of 100 000 tasks that took every status line 15 ms.
+    /// (SQLite's WAL recovery), which after a big import costs every status line more than the rest of its work.
     /// The last writer to close truncates it, but not when another process (a watch) has the store
     /// open then. So a big write (an import, a migration) checkpoints and truncates it at once.
     /// The write is already committed: a reader that holds the checkpoint back is not waited for,

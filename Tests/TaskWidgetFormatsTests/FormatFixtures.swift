@@ -254,7 +254,7 @@ enum PangoParser {
     /// when the parser cannot run.
     static func parse(_ markups: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Outcome]? {
         let input = try JSONSerialization.data(withJSONObject: markups)
-        let result = try ChildProcess.run("/usr/bin/python3", ["-c", script], input: input)
+        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script], input: input, environment: ProcessRunner.systemPython)
         guard result.status == 0,
             let array = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]],
             array.count == markups.count
@@ -269,47 +269,6 @@ enum PangoParser {
         return array.map { item in
             (item["ok"] as? Bool) == true ? .text(item["text"] as? String ?? "") : .error(item["error"] as? String ?? "?")
         }
-    }
-}
-
-/// Runs a program and collects its output (standard output is read while stderr drains).
-enum ChildProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ executable: String, _ arguments: [String], input: Data = Data()) throws -> Result {
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            return Result(status: 127, stdout: "", stderr: "\(executable) is missing")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
     }
 }
 

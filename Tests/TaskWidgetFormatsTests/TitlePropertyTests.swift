@@ -173,7 +173,7 @@ enum HostParsers {
     /// For each (format, line), the fields as the host reads them, or what the parser said.
     static func read(_ lines: [(String, String)], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Result<[String: String], Problem>]? {
         let input = try JSONSerialization.data(withJSONObject: lines.map { [$0.0, $0.1] })
-        let result = try ChildProcess.run("/usr/bin/python3", ["-c", script], input: input)
+        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script], input: input, environment: ProcessRunner.systemPython)
         guard result.status == 0, let array = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]],
             array.count == lines.count
         else {

@@ -12,11 +12,18 @@ struct RunResult: Sendable {
 
 /// Runs programs to their end: the built taskwidget, Python with Debian's modules, tmux.
 enum ProcessRunner {
+    /// The environment for Debian's own Python (/usr/bin/python3), whose modules (gi, jsonschema,
+    /// caldav) the tests use: UTF-8 and the system's paths only.
+    static let systemPython = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+
     /// Runs `executable` with `arguments` and `environment` (nil: this process's), feeding it
     /// `input`, and returns its exit status and output.
     static func run(
         _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
     ) throws -> RunResult {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            return RunResult(status: 127, stdout: "", stderr: "\(executable) is missing")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
