@@ -4,10 +4,10 @@ public import Logging
 public import TaskWidgetCore
 public import TaskWidgetStore
 
-/// Follows the store file read-only: reopens it when the file is replaced (renamed over), deleted
+/// Follows the store file read-only, for the timelines of watch and serve: reopens it when the file is replaced (renamed over), deleted
 /// and created again, and tells a write by another process from file events that changed nothing
 /// by comparing `PRAGMA data_version`.
-public struct StoreFollower: TimelineSource {
+public struct StoreFollower: FollowedSource {
     public let location: StoreLocation
     public let calendar: LocalCalendar
     public let scope: TaskScope
@@ -46,12 +46,17 @@ public struct StoreFollower: TimelineSource {
         }
     }
 
-    public func timeline(at now: Instant) throws -> Timeline {
+    public func read(at now: Instant) throws -> Timeline {
         guard let store else {
             throw TaskWidgetError(.storeMissing, "the store \(location.path) is not open", context: location.path)
         }
         let request = TimelineRequest(now: now, calendar: calendar, scope: scope, family: family == .large ? .large : nil)
         return TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
+    }
+
+    /// A timeline is read again past its reload date, and after the clock went back before it began.
+    public func isStale(_ timeline: Timeline, at now: Instant) -> Bool {
+        now >= timeline.reloadAfter || now < timeline.generatedAt
     }
 }
 

@@ -14,7 +14,7 @@ final class FakeStore {
     var timelines = 0
 }
 
-struct FakeSource: TimelineSource {
+struct FakeSource: FollowedSource {
     let store: FakeStore
     static let zone = TimeZone(identifier: "Europe/Berlin")!
 
@@ -24,7 +24,7 @@ struct FakeSource: TimelineSource {
         return store.nextCheck
     }
 
-    func timeline(at now: Instant) throws -> Timeline {
+    func read(at now: Instant) throws -> Timeline {
         store.timelines += 1
         let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: Self.zone))
         let snapshot = TimelineSnapshot(
@@ -33,6 +33,10 @@ struct FakeSource: TimelineSource {
             upcomingDueDates: store.dueDates.filter { $0 > request.now }, completionDates: [], leadingTasks: [],
             habits: [], habitRecords: [:])
         return TimelineProvider().timeline(for: request, snapshot: snapshot)
+    }
+
+    func isStale(_ timeline: Timeline, at now: Instant) -> Bool {
+        now >= timeline.reloadAfter || now < timeline.generatedAt
     }
 }
 
@@ -55,7 +59,7 @@ struct RecordingOutput: EntryOutput {
     let lines = Lines()
     let shown = Lines()
 
-    func session(format: StatusFormat = .text) throws -> WatchSession {
+    func session(format: StatusFormat = .text) throws -> WatchSession<FakeSource> {
         let renderer = try StatusRenderer(format: format, template: .resolve(format: format, path: nil, environment: [:]))
         return WatchSession(
             source: FakeSource(store: store), renderer: renderer, sink: lines, outputs: [RecordingOutput(shown: shown)],
@@ -129,7 +133,7 @@ struct RecordingOutput: EntryOutput {
     }
 
     /// Sets the store's due dates (seconds after the start) and reports a change at `time`.
-    func change(dueIn offsets: [Int64], session: inout WatchSession, at time: Double) throws {
+    func change(dueIn offsets: [Int64], session: inout WatchSession<FakeSource>, at time: Double) throws {
         store.dueDates = offsets.map { Instant(secondsSince1970: Self.start + $0) }
         store.nextCheck = .changed
         try session.handle(.storeActivity, at: at(time))
@@ -300,7 +304,7 @@ struct StubDrawing: WidgetDrawing {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("medium.png")
         let store = FakeStore()
-        let timeline = try FakeSource(store: store).timeline(at: Instant(secondsSince1970: WatchSessionTests.start))
+        let timeline = try FakeSource(store: store).read(at: Instant(secondsSince1970: WatchSessionTests.start))
         // Two entries that differ only in their date draw the same widget.
         let (first, second) = (timeline.entries[0], timeline.entries[1])
         #expect(first.contentHash == second.contentHash && first.date != second.date)

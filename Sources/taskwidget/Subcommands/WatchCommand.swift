@@ -38,7 +38,7 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         // Before anything can start a thread: every thread inherits the blocked signals.
-        WatchLoop.blockSignals()
+        FollowLoop.blockSignals()
         let context = try options.context()
         let renderer = try line.renderer()
         var clock = WatchClock.real
@@ -60,7 +60,8 @@ struct WatchCommand: ParsableCommand {
             location: context.location, calendar: context.calendar, scope: scope.scope, family: widgetFamily, logger: context.logger)
         var session = WatchSession(source: follower, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(),
             outputs: outputs, clockSpeed: clock.speed, logger: context.logger)
-        try WatchLoop.run(&session, clock: clock, storePath: context.location.path, logger: context.logger)
+        try FollowLoop.run(
+            &session, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true), logger: context.logger)
     }
 }
 

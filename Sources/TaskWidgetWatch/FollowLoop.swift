@@ -4,10 +4,28 @@ import Glibc
 public import Logging
 import TaskWidgetCore
 
-/// Runs watch mode: the Linux side (signalfd, timerfd, inotify, poll) around a ``WatchSession``.
-/// It sleeps in one `poll` with no timeout, so it wakes only for an entry date, a file event on the
-/// store, a paced line or debounce, a signal, or its reader going away.
-public enum WatchLoop {
+/// Runs a ``Follower``: the Linux side (signalfd, timerfd, inotify, poll) of watch, serve and
+/// notify. It sleeps in one `poll` with no timeout of its own, so it wakes only for an entry date, a
+/// file event on the store, a follow-up, a signal, an extra source, a stop, or (for watch) its
+/// reader going away.
+public enum FollowLoop {
+    /// How a loop ends besides a stop request, and what else it sleeps on.
+    public struct Options {
+        /// Stop on SIGTERM, SIGINT or SIGHUP and refresh on SIGUSR1, read from a signalfd (call
+        /// ``blockSignals()`` first). Off for serve, whose server handles the signals.
+        public var handlesSignals = true
+        /// Stop when the reader of standard output goes away (watch).
+        public var followsStandardOutput = false
+        /// More descriptors to sleep on.
+        public var sources: [any EventSource] = []
+
+        public init(handlesSignals: Bool = true, followsStandardOutput: Bool = false, sources: [any EventSource] = []) {
+            self.handlesSignals = handlesSignals
+            self.followsStandardOutput = followsStandardOutput
+            self.sources = sources
+        }
+    }
+
     /// The signals the loop reads from a signalfd instead of letting them act.
     private static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 
@@ -19,19 +37,23 @@ public enum WatchLoop {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Prints the first line, then follows the store and the clock until SIGTERM, SIGINT or SIGHUP,
-    /// or until the reader of standard output goes away: all of which end it normally.
-    /// Throws a ``TaskWidgetError`` when the loop cannot be set up or standard output fails.
-    public static func run(_ session: inout WatchSession, clock: WatchClock, storePath: String, logger: Logger) throws {
-        let events = try EventSources(storePath: storePath, timerClock: clock.timerClock, signals: signalSet(), logger: logger)
+    /// Starts `follower`, then follows the store and the clock until a stop: a signal, the reader
+    /// of standard output going away (both with ``Options``), or `stop` from another thread. All
+    /// end it normally. Throws a ``TaskWidgetError`` when the loop cannot be set up or the follower fails.
+    public static func run(
+        _ follower: inout some Follower, clock: WatchClock, storePath: String, options: Options = Options(), stop: StopSignal? = nil,
+        logger: Logger
+    ) throws {
+        let events = try FollowEvents(
+            storePath: storePath, timerClock: clock.timerClock, signals: options.handlesSignals ? signalSet() : nil,
+            followsStandardOutput: options.followsStandardOutput, stop: stop, logger: logger)
         do {
-            try session.start(at: clock.now())
+            try follower.start(at: clock.now())
             while true {
                 events.arm(
-                    entryDeadline: session.entryDeadline.map(clock.timerDeadline(for:)),
-                    followUpDeadline: session.followUpDeadline)
-                guard let wake = events.next() else { return }
-                try session.handle(wake, at: clock.now())
+                    entryDeadline: follower.entryDeadline.map(clock.timerDeadline(for:)), followUpDeadline: follower.followUpDeadline)
+                guard let wake = events.next(sources: options.sources) else { return }
+                try follower.handle(wake, at: clock.now())
             }
         } catch is ReaderGone {
             logger.debug("the reader is gone")
@@ -46,30 +68,32 @@ public enum WatchLoop {
     }
 }
 
-/// The reader of standard output closed its end.
-struct ReaderGone: Error {}
+/// Asks a running ``FollowLoop`` to end (from any thread), or to look at the store now.
+public final class StopSignal: Sendable {
+    /// An eventfd: its counter is set to stop the loop.
+    fileprivate let descriptor: Int32
 
-/// Standard output, written with `write(2)` and never buffered: each line reaches the reader whole.
-public struct StandardOutput: LineSink {
-    public init() {}
-
-    public mutating func write(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { throw ReaderGone() }
-                throw TaskWidgetError.standardOutput(errno)
-            }
-            bytes = bytes.dropFirst(written)
+    public init() throws {
+        descriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard descriptor >= 0 else {
+            throw TaskWidgetError.system(errno, "cannot set up following the store", advice: "check the open file limit")
         }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Ends the loop at its next wake-up, which this causes.
+    public func stop() {
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
     }
 }
 
 /// The descriptors the loop sleeps on, and what each wake-up means.
-private final class EventSources {
+private final class FollowEvents {
     private let signals: Int32
+    private let stop: StopSignal?
+    private let followsStandardOutput: Bool
     private let entryTimer: Int32
     private let followUpTimer: Int32
     private let inotify: Int32
@@ -90,27 +114,38 @@ private final class EventSources {
         | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    init(storePath: String, timerClock: WatchClock.TimerClock, signals set: sigset_t, logger: Logger) throws {
+    init(
+        storePath: String, timerClock: WatchClock.TimerClock, signals set: sigset_t?, followsStandardOutput: Bool, stop: StopSignal?,
+        logger: Logger
+    ) throws {
         let url = URL(fileURLWithPath: storePath)
         folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         names = [name, name + "-wal", name + "-journal"]
         self.timerClock = timerClock
+        self.followsStandardOutput = followsStandardOutput
+        self.stop = stop
         self.logger = logger
-        var set = set
-        signals = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        if var set {
+            signals = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        } else {
+            signals = -2  // none asked: poll ignores negative descriptors
+        }
         let flags = Int32(TFD_NONBLOCK | TFD_CLOEXEC)
         entryTimer = timerfd_create(timerClock == .realtime ? CLOCK_REALTIME : CLOCK_MONOTONIC, flags)
         followUpTimer = timerfd_create(CLOCK_MONOTONIC, flags)
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard signals >= 0, entryTimer >= 0, followUpTimer >= 0, inotify >= 0 else {
+        guard signals != -1, entryTimer >= 0, followUpTimer >= 0, inotify >= 0 else {
             let reason = String(cString: strerror(errno))
             close()
             throw TaskWidgetError(
                 .ioFailure, "cannot set up watching (\(reason)): check the inotify and file limits", context: reason)
         }
-        descriptors = [signals, entryTimer, followUpTimer, inotify].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            + [pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)]
+        // Descriptors that are not there (no signals, no stop, stdout not followed) are negative:
+        // poll skips them.
+        descriptors = [signals, entryTimer, followUpTimer, inotify, stop?.descriptor ?? -1].map {
+            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        } + [pollfd(fd: followsStandardOutput ? STDOUT_FILENO : -1, events: 0, revents: 0)]
         rewatch()
     }
 
@@ -118,6 +153,11 @@ private final class EventSources {
 
     private func close() {
         for descriptor in [signals, entryTimer, followUpTimer, inotify] where descriptor >= 0 { _ = Glibc.close(descriptor) }
+    }
+
+    /// The fixed descriptors' places in ``descriptors``; the extra sources' follow them.
+    private enum Slot {
+        static let signals = 0, entryTimer = 1, followUpTimer = 2, inotify = 3, stop = 4, standardOutput = 5, extra = 6
     }
 
     /// Sets both timers (absolute times in ns; `nil` disarms). The entry timer on the real clock is
@@ -138,15 +178,30 @@ private final class EventSources {
         timerfd_settime(timer, flags, &value, nil)
     }
 
-    /// Sleeps until something happens. `nil` means stop: a terminating signal, or the reader of
-    /// standard output is gone (noticed even while there is nothing to write).
-    func next() -> WatchSession.Wake? {
+    /// Sleeps until something happens (the extra `sources` too). `nil` means stop: a stop request, a
+    /// terminating signal, or the reader of standard output is gone (noticed even while there is
+    /// nothing to write).
+    func next(sources: [any EventSource]) -> FollowWake? {
+        descriptors.removeSubrange(Slot.extra...)
+        var timeout: Int32 = -1
+        var ranges: [Range<Int>] = []
+        for source in sources {
+            let (extra, limit) = source.prepare()
+            ranges.append(descriptors.count..<descriptors.count + extra.count)
+            descriptors += extra
+            if limit >= 0 { timeout = timeout < 0 ? limit : min(timeout, limit) }
+        }
         for index in descriptors.indices { descriptors[index].revents = 0 }
-        while poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
+        while poll(&descriptors, nfds_t(descriptors.count), timeout) < 0 {
             guard errno == EINTR else { return nil }
         }
-        var wake: WatchSession.Wake = []
-        if descriptors[0].revents != 0 {
+        for (source, range) in zip(sources, ranges) { source.dispatch(Array(descriptors[range])) }
+        if descriptors[Slot.stop].revents != 0 {
+            logger.debug("stopping on request")
+            return nil
+        }
+        var wake: FollowWake = []
+        if descriptors[Slot.signals].revents != 0 {
             var information = signalfd_siginfo()
             while read(signals, &information, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
                 guard Int32(information.ssi_signo) == SIGUSR1 else {
@@ -157,13 +212,13 @@ private final class EventSources {
                 wake.insert(.refresh)
             }
         }
-        if descriptors[4].revents & Int16(POLLERR | POLLHUP) != 0 { return nil }
+        if descriptors[Slot.standardOutput].revents & Int16(POLLERR | POLLHUP) != 0 { return nil }
         var expirations: UInt64 = 0
-        if descriptors[1].revents != 0, read(entryTimer, &expirations, 8) < 0, errno == ECANCELED {
+        if descriptors[Slot.entryTimer].revents != 0, read(entryTimer, &expirations, 8) < 0, errno == ECANCELED {
             wake.insert(.clockSet)
         }
-        if descriptors[2].revents != 0 { _ = read(followUpTimer, &expirations, 8) }
-        if descriptors[3].revents != 0, readFileEvents() { wake.insert(.storeActivity) }
+        if descriptors[Slot.followUpTimer].revents != 0 { _ = read(followUpTimer, &expirations, 8) }
+        if descriptors[Slot.inotify].revents != 0, readFileEvents() { wake.insert(.storeActivity) }
         return wake
     }
 
