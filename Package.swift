@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TaskWidgetFormats", targets: ["TaskWidgetFormats"]),
         .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
         .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
+        .library(name: "TaskWidgetConfig", targets: ["TaskWidgetConfig"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Model, rules, dates and zones, the timeline and its documented JSON. Foundation only.
@@ -55,6 +57,12 @@ let package = Package(
                 .embedInCode("text.mustache"), .embedInCode("json.mustache"), .embedInCode("waybar.mustache"),
                 .embedInCode("i3bar.mustache"), .embedInCode("polybar.mustache"), .embedInCode("tmux.mustache"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The user's config.toml (TOMLKit): views, and the settings of serve, sync and notify.
+        .target(
+            name: "TaskWidgetConfig",
+            dependencies: ["TaskWidgetCore", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strictSettings
         ),
         // Status lines from Mustache templates, each escaped for its host; tables for people.
@@ -86,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "taskwidget",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetFormats", "TaskWidgetWatch",
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetFormats", "TaskWidgetWatch", "TaskWidgetConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -126,6 +134,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetConfigTests",
+            dependencies: ["TaskWidgetConfig", "TaskWidgetCore", "TaskWidgetTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

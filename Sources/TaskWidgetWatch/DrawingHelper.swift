@@ -32,12 +32,13 @@ public final class DrawingHelper: WidgetDrawing {
     public init(spec: WidgetImageSpec, timeZone: TimeZone) throws {
         self.spec = spec
         self.timeZone = timeZone
-        path = Self.executableFolder + "/" + Self.fileName
-        guard access(path, X_OK) == 0 else {
+        guard let path = InstalledProgram.path(of: Self.fileName) else {
             throw TaskWidgetError(
-                .rendererFailed, "cannot find the PNG renderer \(path): install \(Self.fileName), built with taskwidget, beside it",
-                context: path)
+                .rendererFailed,
+                "cannot find the PNG renderer \(InstalledProgram.folder)/\(Self.fileName): install \(Self.fileName), built with taskwidget, beside it",
+                context: Self.fileName)
         }
+        self.path = path
     }
 
     deinit { stop() }
@@ -171,11 +172,5 @@ public final class DrawingHelper: WidgetDrawing {
             }
         }
         return data
-    }
-
-    /// The folder of the running executable, symbolic links resolved.
-    private static var executableFolder: String {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
 }

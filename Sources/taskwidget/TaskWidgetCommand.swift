@@ -29,7 +29,7 @@ struct TaskWidgetCommand: ParsableCommand {
         subcommands: [
             Add.self, Ls.self, Done.self, Undo.self, Start.self, Stop.self, Edit.self, Rm.self, Move.self,
             ListCommand.self, HabitCommand.self, TimelineCommand.self, StatusCommand.self, WatchCommand.self, RenderCommand.self,
-            Export.self, Import.self, Demo.self,
+            Export.self, Import.self, Demo.self, Serve.self, Sync.self, Notify.self,
         ]
     )
 
@@ -38,6 +38,7 @@ struct TaskWidgetCommand: ParsableCommand {
     static func main() {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
+            try SiblingCommands.execIfSibling(CommandLine.arguments)
             var command = try parseAsRoot()
             try command.run()
             try flushStandardOutput()

@@ -1,0 +1,117 @@
+import Foundation
+import TaskWidgetCore
+import TOMLKit
+
+/// The text of a configuration file, to find the line of a key for an error message.
+struct ConfigSource: Sendable {
+    var path: String
+    var text: String
+    var home: String?
+
+    /// The line (from 1) where `key` of the table at `tablePath` is set, or where the table
+    /// begins when `key` is nil; nil when it cannot be told (dotted keys, inline tables).
+    func line(of key: String?, in tablePath: [String]) -> Int? {
+        var current: [String] = []
+        var headerLine: Int?
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                let inside = line.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: "#")[0]
+                current = inside.split(separator: ".").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }
+                if current == tablePath { headerLine = index + 1 }
+                continue
+            }
+            guard current == tablePath else { continue }
+            if let key, let name = line.split(separator: "=", maxSplits: 1).first,
+                name.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) == key
+            {
+                return index + 1
+            }
+        }
+        return headerLine
+    }
+}
+
+/// Reads one table of a configuration with the checks every section needs: known keys only, the
+/// right type, and errors that say where.
+struct ConfigReader {
+    let table: TOMLTable
+    let keyPath: [String]
+    let source: ConfigSource
+
+    /// `views.work` for messages.
+    var name: String { keyPath.joined(separator: ".") }
+
+    /// The error for `key` of this table: `config.toml:12: views.work.list: MESSAGE`.
+    func error(_ key: String?, _ message: String) -> TaskWidgetError {
+        let line = source.line(of: key, in: keyPath).map { ":\($0)" } ?? ""
+        let where_ = (keyPath + (key.map { [$0] } ?? [])).joined(separator: ".")
+        return TaskWidgetError(
+            .badConfig, "\(source.path)\(line): \(where_.isEmpty ? "" : where_ + ": ")\(message)", context: "\(source.path)\(line)")
+    }
+
+    /// Refuses keys other than `keys` (a typo must not be ignored silently).
+    func allowKeys(_ keys: Set<String>) throws {
+        for (key, _) in table where !keys.contains(key) {
+            let known = keys.sorted().joined(separator: ", ")
+            throw error(key, "unknown key: the keys here are \(known)")
+        }
+    }
+
+    func string(_ key: String) throws -> String? {
+        guard let value = table[key] else { return nil }
+        guard let text = value.string else { throw error(key, "expected text in quotes") }
+        return text
+    }
+
+    func bool(_ key: String) throws -> Bool? {
+        guard let value = table[key] else { return nil }
+        guard let flag = value.bool else { throw error(key, "expected true or false") }
+        return flag
+    }
+
+    func int(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value = table[key] else { return nil }
+        guard let number = value.int, range.contains(number) else {
+            throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// A file path; `~/` at its start is the home folder.
+    func path(_ key: String) throws -> String? {
+        guard let text = try string(key) else { return nil }
+        if text.hasPrefix("~/"), let home = source.home { return home + text.dropFirst(1) }
+        return text
+    }
+
+    /// A duration such as `30m`, `24h`, `2d` or `1w`, in seconds.
+    func duration(_ key: String) throws -> Int64? {
+        guard let text = try string(key) else { return nil }
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let unit = text.dropFirst(digits.count)
+        let seconds: [Substring: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        guard let count = Int64(digits), count <= 1_000_000, let factor = seconds[unit] else {
+            throw error(key, "expected a duration such as 30m, 24h, 2d or 1w")
+        }
+        return count * factor
+    }
+
+    /// The sub-table `key`, if there is one.
+    func table(_ key: String) throws -> ConfigReader? {
+        guard let value = table[key] else { return nil }
+        guard let table = value.table else { throw error(key, "expected a table, [\((keyPath + [key]).joined(separator: "."))]") }
+        return ConfigReader(table: table, keyPath: keyPath + [key], source: source)
+    }
+
+    /// The sub-tables of `key` (`[views.work]`, `[views.home]`), in the order of the file.
+    func tables(_ key: String) throws -> [ConfigReader] {
+        guard let parent = try table(key) else { return [] }
+        var children: [ConfigReader] = []
+        for (name, value) in parent.table {
+            guard let table = value.table else { throw parent.error(name, "expected a table, [\(parent.name).\(name)]") }
+            children.append(ConfigReader(table: table, keyPath: parent.keyPath + [name], source: source))
+        }
+        return children.sorted { (source.line(of: nil, in: $0.keyPath) ?? .max) < (source.line(of: nil, in: $1.keyPath) ?? .max) }
+    }
+}

@@ -1,0 +1,45 @@
+/// `[sync.accounts.NAME]`: a CalDAV account that `taskwidget sync` brings in and out.
+///
+/// ```toml
+/// [sync.accounts.home]
+/// url = "https://dav.example.com/remote.php/dav"
+/// user = "alice"
+/// password_command = "pass show dav/alice"
+/// inbox = "Tasks"
+/// ```
+public struct SyncAccount: Sendable, Equatable {
+    public var name: String
+    /// A principal, calendar-home or server URL (discovery starts there).
+    public var url: String
+    public var user: String?
+    /// A command whose standard output is the password.
+    public var passwordCommand: String?
+    /// A file holding the password, readable by its owner only.
+    public var passwordFile: String?
+    /// The collection that holds the Inbox's tasks.
+    public var inbox: String?
+
+    public init(
+        name: String, url: String, user: String? = nil, passwordCommand: String? = nil, passwordFile: String? = nil,
+        inbox: String? = nil
+    ) {
+        self.name = name
+        self.url = url
+        self.user = user
+        self.passwordCommand = passwordCommand
+        self.passwordFile = passwordFile
+        self.inbox = inbox
+    }
+
+    init(reader: ConfigReader) throws {
+        try reader.allowKeys(["url", "user", "password_command", "password_file", "inbox"])
+        guard let url = try reader.string("url") else { throw reader.error(nil, "an account needs a url") }
+        let (command, file) = (try reader.string("password_command"), try reader.path("password_file"))
+        if command != nil && file != nil {
+            throw reader.error("password_file", "give password_command or password_file, not both")
+        }
+        self.init(
+            name: reader.keyPath.last ?? "", url: url, user: try reader.string("user"), passwordCommand: command, passwordFile: file,
+            inbox: try reader.string("inbox"))
+    }
+}
