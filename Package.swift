@@ -153,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TaskWidgetRenderTests",
-            dependencies: ["TaskWidgetRender", "TaskWidgetCore", "TaskWidgetTestSupport", "CLibPNG"],
+            dependencies: ["TaskWidgetRender", "TaskWidgetCore", "TaskWidgetTestSupport", "CLibPNG", "CPangoCairo"],
             exclude: ["Goldens", "fonts.conf"],
             swiftSettings: strictSettings
         ),

@@ -3,7 +3,8 @@ public import Foundation
 import Synchronization
 public import TaskWidgetCore
 
-/// Draws timeline entries as PNG widgets (SPEC §7) with Cairo and Pango. Make one per
+/// Draws timeline entries as widget images (SPEC §7, §11) with Cairo and Pango: PNGs in the
+/// theme's colors, or gray PNGs and BMPs for e-ink panels. Make one per
 /// configuration and keep it: the fonts are set up once per process and shared by all renderers.
 ///
 /// The family decides the layout and how many tasks it shows; compute the entries with
@@ -14,7 +15,7 @@ public import TaskWidgetCore
 ///
 /// ```swift
 /// let renderer = try WidgetRenderer(family: .medium, scale: 2, theme: .dark)
-/// try AtomicFile.write(renderer.png(for: entry), to: url)  // 728 × 340 pixels
+/// try AtomicFile.write(renderer.image(for: entry), to: url)  // 728 × 340 pixels
 /// ```
 public struct WidgetRenderer: WidgetDrawing, Sendable {
     public let spec: WidgetImageSpec
@@ -28,15 +29,16 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
         try self.init(spec: WidgetImageSpec(family: family, size: size, scale: scale, theme: theme))
     }
 
-    public func png(for entry: TimelineEntry) throws -> Data {
-        try render(entry).png
+    public func image(for entry: TimelineEntry) throws -> Data {
+        try render(entry).image
     }
 
-    /// The PNG, and with `recording` what the drawing did (for the tests).
+    /// The image, and with `recording` what the drawing did (for the tests).
     func render(_ entry: TimelineEntry, recording: Bool = false) throws -> RenderedWidget {
         let (size, scale) = (spec.size, spec.scale)
         let monochrome = spec.theme.palette.isMonochrome
-        let opaque = monochrome || spec.isDashboard
+        // Cards have rounded, transparent corners; canvases and e-ink images are opaque.
+        let opaque = monochrome || spec.isDashboard || spec.depth != nil
         return try FontSystem.shared.withLock { fonts in
             let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(size.width * scale), Int32(size.height * scale))!
             defer { cairo_surface_destroy(surface) }
@@ -58,11 +60,20 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
                 let reason = String(cString: cairo_status_to_string(status))
                 throw TaskWidgetError(.rendererFailed, "cannot draw the widget: \(reason): check the free memory and the --size", context: reason)
             }
-            let png = PNGEncoder.encode(
-                cairo_image_surface_get_data(surface), width: size.width * scale, height: size.height * scale,
-                stride: Int(cairo_image_surface_get_stride(surface)),
-                pixels: monochrome ? .blackAndWhite : opaque ? .rgb : .argb)
-            return RenderedWidget(png: png, report: canvas.report ?? RenderReport())
+            let (pixels, width, height) = (cairo_image_surface_get_data(surface)!, size.width * scale, size.height * scale)
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            let image: Data
+            if let depth = spec.depth {
+                let options = EInkImageOptions(depth: GrayDepth(rawValue: depth)!, rotation: Rotation(degrees: spec.rotation)!)
+                image =
+                    spec.format == .bmp
+                    ? EInkEncoder.bmp(cairoRGB24: pixels, width: width, height: height, stride: stride, options: options)
+                    : EInkEncoder.png(cairoRGB24: pixels, width: width, height: height, stride: stride, options: options)
+            } else {
+                image = PNGEncoder.encode(
+                    pixels, width: width, height: height, stride: stride, pixels: monochrome ? .blackAndWhite : opaque ? .rgb : .argb)
+            }
+            return RenderedWidget(image: image, report: canvas.report ?? RenderReport())
         }
     }
 
@@ -73,9 +84,9 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
     }
 }
 
-/// A PNG and the facts about its drawing the tests check.
+/// An image and the facts about its drawing the tests check.
 struct RenderedWidget: Sendable {
-    var png: Data
+    var image: Data
     var report: RenderReport
 }
 

@@ -9,7 +9,7 @@ public import TaskWidgetCore
 ///
 /// ```swift
 /// let drawing = try DrawingHelper(spec: WidgetImageSpec(family: .medium, scale: 2), timeZone: zone)
-/// try AtomicFile.write(drawing.png(for: entry), to: url)
+/// try AtomicFile.write(drawing.image(for: entry), to: url)
 /// ```
 public final class DrawingHelper: WidgetDrawing {
     /// The helper's file name, in the executable's folder.
@@ -28,7 +28,7 @@ public final class DrawingHelper: WidgetDrawing {
         var output: Int32
     }
 
-    /// Finds the helper beside the running executable; it starts on the first ``png(for:)``.
+    /// Finds the helper beside the running executable; it starts on the first ``image(for:)``.
     public init(spec: WidgetImageSpec, timeZone: TimeZone) throws {
         self.spec = spec
         self.timeZone = timeZone
@@ -43,7 +43,7 @@ public final class DrawingHelper: WidgetDrawing {
 
     deinit { stop() }
 
-    public func png(for entry: TimelineEntry) throws -> Data {
+    public func image(for entry: TimelineEntry) throws -> Data {
         let child = try self.child ?? start()
         self.child = child
         // A helper that stops or talks nonsense is replaced at the next drawing; one that refuses

@@ -18,7 +18,7 @@ public struct WidgetFileOutput: EntryOutput {
 
     public mutating func show(_ entry: TimelineEntry) throws {
         if let lastEntry, WidgetImageSpec.drawsTheSame(entry, as: lastEntry) { return }
-        let bytes = try drawing.png(for: entry)
+        let bytes = try drawing.image(for: entry)
         if bytes != lastBytes {
             try AtomicFile.write(bytes, to: file)
             lastBytes = bytes

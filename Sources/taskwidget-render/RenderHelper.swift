@@ -20,7 +20,7 @@ enum RenderHelper {
         while let line = readLine(strippingNewline: true) {
             var answer: Data
             do {
-                let png = try renderer.png(for: TimelineJSON.entry(from: Data(line.utf8)))
+                let png = try renderer.image(for: TimelineJSON.entry(from: Data(line.utf8)))
                 answer = DrawingProtocol.imageHeader(count: png.count)
                 answer.append(png)
             } catch let error as TaskWidgetError {

@@ -20,13 +20,13 @@ import Testing
     @Test(arguments: goldenCases)
     func matchesTheGoldenImage(family: WidgetFamily, theme: WidgetTheme, scenario: Scenario) throws {
         let widget = try RenderFixture.render(scenario, family: family, theme: theme)
-        try GoldenImage.compare(widget.png, toGolden: "\(family.rawValue)-\(theme.rawValue)-\(scenario.rawValue)")
+        try GoldenImage.compare(widget.image, toGolden: "\(family.rawValue)-\(theme.rawValue)-\(scenario.rawValue)")
         #expect(widget.report.unknownGlyphs == 0, "some text has no font: install the fonts of scripts/lib/dependencies.sh")
     }
 
     @Test(arguments: WidgetFamily.allCases, [1, 2, 3])
     func pixelSizeIsPointsTimesScale(family: WidgetFamily, scale: Int) throws {
-        let image = try DecodedImage(png: RenderFixture.render(.mixed, family: family, scale: scale).png)
+        let image = try DecodedImage(png: RenderFixture.render(.mixed, family: family, scale: scale).image)
         let points = WidgetSize(family)
         #expect((image.width, image.height) == (points.width * scale, points.height * scale))
     }
@@ -40,7 +40,7 @@ import Testing
     @Test(arguments: [WidgetTheme.light, .mono])
     func aDashboardCanvasHasItsSizeTimesScale(theme: WidgetTheme) throws {
         let widget = try RenderFixture.render(.mixed, family: .large, theme: theme, scale: 2, size: WidgetSize(parsing: "800x480"))
-        let image = try DecodedImage(png: widget.png)
+        let image = try DecodedImage(png: widget.image)
         #expect((image.width, image.height) == (1600, 960))
         #expect(widget.report.rows.count == 12)
         #expect(image.pixel(0, 0) == (255, 255, 255, 255), "a dashboard is drawn edge to edge")
@@ -82,7 +82,7 @@ import Testing
     func noTasksShowsAllDone(family: WidgetFamily) throws {
         let widget = try RenderFixture.render(.empty, family: family)
         #expect(widget.report.rows.isEmpty)
-        let image = try DecodedImage(png: widget.png)
+        let image = try DecodedImage(png: widget.image)
         // The check's circle, in the theme's green, in the middle of the widget.
         let green = WidgetTheme.light.palette.done
         let greens = (0..<image.height).reduce(0) { count, y in
@@ -97,7 +97,7 @@ import Testing
         let entry = try RenderFixture.entry(.mixed, family: .medium)
         let overdue = try #require(entry.top.first { $0.isOverdue })
         #expect(overdue.dueLabel?.hasPrefix("Overdue · ") == true)
-        let image = try DecodedImage(png: widget.png)
+        let image = try DecodedImage(png: widget.image)
         let red = theme.palette.red
         func redPixels(in row: RenderReport.Row) -> Int {
             var count = 0
@@ -122,7 +122,7 @@ import Testing
 
     @Test(arguments: WidgetFamily.allCases, [Scenario.mixed, .many])
     func monoIsPureBlackAndWhite(family: WidgetFamily, scenario: Scenario) throws {
-        let image = try DecodedImage(png: RenderFixture.render(scenario, family: family, theme: .mono, scale: 2).png)
+        let image = try DecodedImage(png: RenderFixture.render(scenario, family: family, theme: .mono, scale: 2).image)
         var colors = Set<UInt32>()
         for pixel in stride(from: 0, to: image.rgba.count, by: 4) {
             colors.insert(image.rgba[pixel..<pixel + 4].reduce(0) { $0 << 8 | UInt32($1) })
@@ -131,17 +131,17 @@ import Testing
     }
 
     @Test func aFamilyCardHasTransparentRoundedCorners() throws {
-        let image = try DecodedImage(png: RenderFixture.render(.mixed, family: .medium, theme: .dark).png)
+        let image = try DecodedImage(png: RenderFixture.render(.mixed, family: .medium, theme: .dark).image)
         #expect(image.pixel(0, 0).3 == 0)
         #expect(image.pixel(image.width / 2, image.height / 2).3 == 255)
     }
 
     @Test func theSameInputsGiveTheSameBytesAlsoInParallel() async throws {
         let cases = WidgetTheme.allCases.flatMap { theme in WidgetFamily.allCases.map { (theme, $0) } }
-        let serial = try cases.map { try RenderFixture.render(.mixed, family: $0.1, theme: $0.0, scale: 2).png }
+        let serial = try cases.map { try RenderFixture.render(.mixed, family: $0.1, theme: $0.0, scale: 2).image }
         let parallel = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
             for (index, (theme, family)) in cases.enumerated() {
-                group.addTask { (index, try RenderFixture.render(.mixed, family: family, theme: theme, scale: 2).png) }
+                group.addTask { (index, try RenderFixture.render(.mixed, family: family, theme: theme, scale: 2).image) }
             }
             return try await group.reduce(into: [Int: Data]()) { $0[$1.0] = $1.1 }
         }
@@ -164,12 +164,12 @@ import Testing
     }
 
     @Test func theComparatorToleratesShadesButNotChanges() throws {
-        let png = try RenderFixture.render(.mixed, family: .small).png
+        let png = try RenderFixture.render(.mixed, family: .small).image
         let original = try DecodedImage(png: png)
         var shaded = original
         for index in stride(from: 0, to: shaded.rgba.count, by: 4) { shaded.rgba[index] = shaded.rgba[index] &+ (shaded.rgba[index] < 200 ? 20 : 0) }
         #expect(GoldenImage.differingPixels(original, shaded) == 0)
-        let other = try DecodedImage(png: RenderFixture.render(.many, family: .small).png)
+        let other = try DecodedImage(png: RenderFixture.render(.many, family: .small).image)
         #expect(GoldenImage.differingPixels(original, other) > 16)
     }
 }

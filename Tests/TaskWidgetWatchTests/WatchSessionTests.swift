@@ -284,7 +284,7 @@ struct StubDrawing: WidgetDrawing {
         spec = try WidgetImageSpec(family: family)
     }
 
-    func png(for entry: TimelineEntry) throws -> Data {
+    func image(for entry: TimelineEntry) throws -> Data {
         log.dates.append(entry.date)
         return Self.bytes(for: entry)
     }

@@ -5,12 +5,12 @@ public import Foundation
 /// it for the commands that draw, so that the others never load Cairo.
 public protocol WidgetDrawing {
     var spec: WidgetImageSpec { get }
-    /// The PNG of `entry`.
-    func png(for entry: TimelineEntry) throws -> Data
+    /// The image of `entry`, as the spec says: PNG or BMP.
+    func image(for entry: TimelineEntry) throws -> Data
 }
 
 extension WidgetDrawing {
-    /// Renders a whole timeline into `folder` (SPEC §7): one PNG `entry-EPOCH.png` per entry whose
+    /// Renders a whole timeline into `folder` (SPEC §7): one image `entry-EPOCH.png` per entry whose
     /// image differs from the previous entry's (entries that look the same share a file), then
     /// `index.json` mapping every entry date to its file. Each file is written atomically and the
     /// index last, so a reader of the index always finds complete images; `entry-*.png` files of
@@ -33,12 +33,12 @@ extension WidgetDrawing {
                 files.append(previous.file)
                 continue
             }
-            let png = try png(for: entry)
+            let png = try image(for: entry)
             if let previous, previous.png == png {
                 files.append(previous.file)
                 continue
             }
-            let file = "entry-\(entry.date.secondsSince1970).png"
+            let file = "entry-\(entry.date.secondsSince1970).\(spec.format.rawValue)"
             try AtomicFile.write(png, to: folder.appendingPathComponent(file))
             written += 1
             files.append(file)
@@ -61,7 +61,7 @@ extension WidgetDrawing {
         try AtomicFile.write(Data((index.prettyText + "\n").utf8), to: folder.appendingPathComponent("index.json"))
         let named = Set(files)
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for stale in existing where stale.hasPrefix("entry-") && stale.hasSuffix(".png") && !named.contains(stale) {
+        for stale in existing where stale.hasPrefix("entry-") && stale.hasSuffix("." + spec.format.rawValue) && !named.contains(stale) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
         }
         return written

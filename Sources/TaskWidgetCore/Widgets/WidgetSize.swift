@@ -4,7 +4,7 @@
 /// let panel = try WidgetSize(parsing: "800x480")  // a dashboard or e-ink panel
 /// WidgetSize(.medium)                               // 364 × 170
 /// ```
-public struct WidgetSize: Sendable, Equatable, Codable, CustomStringConvertible {
+public struct WidgetSize: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 

@@ -49,7 +49,7 @@ struct RenderCommand: ParsableCommand {
         let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         if let output {
             let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
-            try AtomicFile.write(drawing.png(for: entry), to: URL(fileURLWithPath: output))
+            try AtomicFile.write(drawing.image(for: entry), to: URL(fileURLWithPath: output))
             context.logger.debug("wrote a \(spec.pixels) PNG", metadata: ["path": "\(output)"])
         } else if let outDir {
             let timeline = TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))

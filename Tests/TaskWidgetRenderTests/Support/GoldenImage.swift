@@ -2,6 +2,8 @@ import CLibPNG
 import Foundation
 import Testing
 
+@testable import TaskWidgetTestSupport
+
 /// A decoded PNG: straight (not premultiplied) RGBA, 4 bytes a pixel, row after row. Decoded by
 /// libpng's simplified API, not by the code under test.
 struct DecodedImage {
@@ -43,18 +45,10 @@ enum GoldenImage {
     static let channelTolerance = 24
     static let budgetPerMille = 2
 
-    static var isRecording: Bool { ProcessInfo.processInfo.environment["TASKWIDGET_RECORD_GOLDENS"] == "1" }
-
     static func compare(_ png: Data, toGolden name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let url = RenderFixture.folder.appendingPathComponent("Goldens/\(name).png")
-        if isRecording {
-            try png.write(to: url, options: .atomic)
-            return
-        }
-        guard let expectedData = FileManager.default.contents(atPath: url.path) else {
-            Issue.record(
-                "missing golden \(url.path): run TASKWIDGET_RECORD_GOLDENS=1 swift test --filter TaskWidgetRenderTests, then look at it",
-                sourceLocation: sourceLocation)
+        if try GoldenFile.record(png, at: url, sourceLocation: sourceLocation) { return }
+        guard let expectedData = GoldenFile.expected(at: url, suite: "TaskWidgetRenderTests", sourceLocation: sourceLocation) else {
             return
         }
         let expected = try DecodedImage(png: expectedData, sourceLocation: sourceLocation)
