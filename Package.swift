@@ -91,10 +91,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What the command-line programs share: the global, scope and widget options, and how a
+        // command runs (errors, exit statuses, standard output).
+        .target(
+            name: "TaskWidgetCLI",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "taskwidget",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetFormats", "TaskWidgetWatch", "TaskWidgetConfig",
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetFormats", "TaskWidgetWatch", "TaskWidgetConfig", "TaskWidgetCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -44,11 +44,13 @@ public enum FollowLoop {
         _ follower: inout some Follower, clock: WatchClock, storePath: String, options: Options = Options(), stop: StopSignal? = nil,
         logger: Logger
     ) throws {
+        // The first reading before anything else: a virtual clock runs fast from its start.
+        let start = clock.now()
         let events = try FollowEvents(
             storePath: storePath, timerClock: clock.timerClock, signals: options.handlesSignals ? signalSet() : nil,
             followsStandardOutput: options.followsStandardOutput, stop: stop, logger: logger)
         do {
-            try follower.start(at: clock.now())
+            try follower.start(at: start)
             while true {
                 events.arm(
                     entryDeadline: follower.entryDeadline.map(clock.timerDeadline(for:)), followUpDeadline: follower.followUpDeadline)

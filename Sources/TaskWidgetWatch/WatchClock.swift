@@ -44,6 +44,11 @@ public struct WatchClock: Sendable {
     /// The real clock.
     public static let real = WatchClock(virtualStart: nil)
 
+    /// A clock that reads `instant` now and runs `speed` times faster than real time.
+    public static func virtual(from instant: Instant, speed: Int) -> WatchClock {
+        virtual(start: instant.millisecondsSince1970 * 1_000_000, monotonicStart: real.now().monotonic, speed: speed)
+    }
+
     /// A clock that reads `start` (ns since 1970) at `monotonicStart` and runs `speed` times faster.
     public static func virtual(start: Int64, monotonicStart: Int64, speed: Int) -> WatchClock {
         WatchClock(virtualStart: VirtualStart(wall: start, monotonic: monotonicStart, speed: Int64(max(1, speed))))

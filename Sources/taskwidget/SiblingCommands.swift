@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TaskWidgetCLI
 import TaskWidgetCore
 
 /// `serve`, `sync` and `notify` run in programs of their own beside taskwidget

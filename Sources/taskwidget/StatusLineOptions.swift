@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Foundation
+import TaskWidgetCLI
 import TaskWidgetCore
 import TaskWidgetFormats
 

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import TaskWidgetCLI
 import TaskWidgetCore
 import TaskWidgetFormats
 import TaskWidgetStore

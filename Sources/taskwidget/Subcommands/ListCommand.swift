@@ -1,4 +1,5 @@
 import ArgumentParser
+import TaskWidgetCLI
 import TaskWidgetCore
 import TaskWidgetFormats
 import TaskWidgetStore

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TaskWidgetCLI
 import TaskWidgetCore
 import TaskWidgetStore
 import TaskWidgetWatch

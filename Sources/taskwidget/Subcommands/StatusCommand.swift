@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TaskWidgetCLI
 import TaskWidgetCore
 import TaskWidgetFormats
 import TaskWidgetStore
@@ -35,7 +36,7 @@ struct StatusCommand: ParsableCommand {
             // A bar must never show garbage: print a valid error line, and the error on stderr.
             print(StatusFallback.line(format: line.format, message: error.message))
             guard StatusFallback.exitsNormally(format: line.format) else { throw error }
-            TaskWidgetCommand.report(error)
+            CommandRunner.report(error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TaskWidgetCLI
 import TaskWidgetCore
 import TaskWidgetFormats
 import TaskWidgetStore

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TaskWidgetCLI
 import TaskWidgetCore
 import TaskWidgetStore
 import TaskWidgetWatch
@@ -41,13 +42,6 @@ struct WatchCommand: ParsableCommand {
         FollowLoop.blockSignals()
         let context = try options.context()
         let renderer = try line.renderer()
-        var clock = WatchClock.real
-        if options.now != nil || clockSpeed != nil {
-            let start = WatchClock.real.now()
-            clock = .virtual(
-                start: context.now.millisecondsSince1970 * 1_000_000,
-                monotonicStart: start.monotonic, speed: clockSpeed ?? 1)
-        }
         var outputs: [any EntryOutput] = []
         var widgetFamily: WidgetFamily?
         if let renderDir {
@@ -58,8 +52,11 @@ struct WatchCommand: ParsableCommand {
         }
         let follower = StoreFollower(
             location: context.location, calendar: context.calendar, scope: scope.scope, family: widgetFamily, logger: context.logger)
-        var session = WatchSession(source: follower, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(),
-            outputs: outputs, clockSpeed: clock.speed, logger: context.logger)
+        // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
+        let clock = options.now != nil || clockSpeed != nil ? WatchClock.virtual(from: context.now, speed: clockSpeed ?? 1) : .real
+        var session = WatchSession(
+            source: follower, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: outputs,
+            clockSpeed: clock.speed, logger: context.logger)
         try FollowLoop.run(
             &session, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true), logger: context.logger)
     }

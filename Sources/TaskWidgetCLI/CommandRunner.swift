@@ -1,0 +1,79 @@
+public import ArgumentParser
+public import Foundation
+import Logging
+// glibc's own module, for `stdout`: through Glibc, Swift 6 refuses C globals it cannot prove safe.
+@preconcurrency import SwiftGlibc
+public import TaskWidgetCore
+
+/// How every taskwidget program runs its command line: logs to stderr, every failure one
+/// `taskwidget: …` line on stderr with its documented exit status (and with `--verbose` the cause
+/// underneath), never a stack trace, and output that did not reach its file never ends in success.
+public enum CommandRunner {
+    /// Parses the arguments for `Root`, runs the command, and exits.
+    public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) -> Never {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        do {
+            var command = try Root.parseAsRoot(Array(arguments.dropFirst()))
+            try command.run()
+            try flushStandardOutput()
+            exit(0)
+        } catch let error as TaskWidgetError {
+            report(error)
+            exit(error.code.exitStatus)
+        } catch {
+            let status = Root.exitCode(for: error)
+            guard status != .success else { Root.exit(withError: error) }
+            var firstLine = Root.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
+            if firstLine.hasSuffix(".") { firstLine.removeLast() }
+            writeToStandardError("taskwidget: \(firstLine.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")
+            exit(status.rawValue)
+        }
+    }
+
+    /// `taskwidget: MESSAGE` on stderr, and with `--verbose` the cause underneath.
+    public static func report(_ error: TaskWidgetError) {
+        writeToStandardError("taskwidget: \(error.message)\n")
+        if let cause = error.cause, CommandLine.arguments.contains("--verbose") {
+            writeToStandardError("taskwidget: cause: \("\(cause)".removingControlCharacters)\n")
+        }
+    }
+
+    /// `taskwidget list rm`: the command the user was running, for the help hint of an error.
+    private static func commandPath(_ root: any ParsableCommand.Type, _ arguments: [String]) -> String {
+        var path = [root.configuration.commandName ?? "taskwidget"]
+        var command = root
+        for argument in arguments.dropFirst() {
+            guard let next = command.configuration.subcommands.first(where: { ($0.configuration.commandName ?? String(describing: $0).lowercased()) == argument }) else { break }
+            path.append(argument)
+            command = next
+        }
+        return path.joined(separator: " ")
+    }
+
+    /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a
+    /// closed descriptor) must not end in success, or `export > backup.json` looks like a backup.
+    private static func flushStandardOutput() throws {
+        if fflush(stdout) != 0 { throw TaskWidgetError.standardOutput(errno) }
+        if ferror(stdout) != 0 { throw TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed") }
+    }
+}
+
+/// Writes `data` to standard output's buffer, as `print` does, without making a String of it (the
+/// exit flushes the rest and checks it too).
+public func writeToStandardOutput(_ data: Data) throws {
+    let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stdout) }
+    if written < data.count { throw TaskWidgetError.standardOutput(errno) }
+}
+
+/// Writes to standard error; a closed or full standard error is ignored (the exit status still
+/// tells), where `FileHandle.write(_:)` would crash the process.
+public func writeToStandardError(_ text: String) {
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+}
+
+extension String {
+    fileprivate var lowercasedFirst: String {
+        guard let first, first.isUppercase, dropFirst().first?.isUppercase != true else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}
