@@ -17,17 +17,40 @@ public enum CommandRunner {
             try command.run()
             try flushStandardOutput()
             exit(0)
-        } catch let error as TaskWidgetError {
-            report(error)
-            exit(error.code.exitStatus)
         } catch {
-            let status = Root.exitCode(for: error)
-            guard status != .success else { Root.exit(withError: error) }
-            var firstLine = Root.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
-            if firstLine.hasSuffix(".") { firstLine.removeLast() }
-            writeToStandardError("taskwidget: \(firstLine.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")
-            exit(status.rawValue)
+            exit(exitStatus(reporting: error, root: root, arguments: arguments))
         }
+    }
+
+    /// Parses the arguments for `Root`, runs the command (asynchronous ones awaited), and exits.
+    public static func main<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) async -> Never {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        do {
+            var command = try Root.parseAsRoot(Array(arguments.dropFirst()))
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+            try flushStandardOutput()
+            exit(0)
+        } catch {
+            exit(exitStatus(reporting: error, root: root, arguments: arguments))
+        }
+    }
+
+    /// Reports `error` in one line on stderr and gives the exit status it documents.
+    private static func exitStatus(reporting error: any Error, root: any ParsableCommand.Type, arguments: [String]) -> Int32 {
+        if let error = error as? TaskWidgetError {
+            report(error)
+            return error.code.exitStatus
+        }
+        let status = root.exitCode(for: error)
+        guard status != .success else { root.exit(withError: error) }
+        var firstLine = root.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
+        if firstLine.hasSuffix(".") { firstLine.removeLast() }
+        writeToStandardError("taskwidget: \(firstLine.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")
+        return status.rawValue
     }
 
     /// `taskwidget: MESSAGE` on stderr, and with `--verbose` the cause underneath.

@@ -78,7 +78,8 @@ public struct Listing: Sendable {
         return Self.table(header: ["", "HABIT", day.description], rows: rows) + "\(done) of \(habits.count) done\n"
     }
 
-    static func table(header: [String], rows: [[String]]) -> String {
+    /// Columns padded to their widest cell (terminal width), two spaces apart, no trailing spaces.
+    public static func table(header: [String], rows: [[String]]) -> String {
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].terminalWidth }.max() ?? 0
         }

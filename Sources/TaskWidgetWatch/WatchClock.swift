@@ -44,14 +44,15 @@ public struct WatchClock: Sendable {
     /// The real clock.
     public static let real = WatchClock(virtualStart: nil)
 
-    /// A clock that reads `instant` now and runs `speed` times faster than real time.
+    /// A clock that reads `instant` now and runs `speed` times faster than real time (0: stands still).
     public static func virtual(from instant: Instant, speed: Int) -> WatchClock {
         virtual(start: instant.millisecondsSince1970 * 1_000_000, monotonicStart: real.now().monotonic, speed: speed)
     }
 
-    /// A clock that reads `start` (ns since 1970) at `monotonicStart` and runs `speed` times faster.
+    /// A clock that reads `start` (ns since 1970) at `monotonicStart` and runs `speed` times faster;
+    /// at speed 0 it stands still (serve's tests look at one moment).
     public static func virtual(start: Int64, monotonicStart: Int64, speed: Int) -> WatchClock {
-        WatchClock(virtualStart: VirtualStart(wall: start, monotonic: monotonicStart, speed: Int64(max(1, speed))))
+        WatchClock(virtualStart: VirtualStart(wall: start, monotonic: monotonicStart, speed: Int64(max(0, speed))))
     }
 
     public var timerClock: TimerClock { virtualStart == nil ? .realtime : .monotonic }
@@ -71,6 +72,8 @@ public struct WatchClock: Sendable {
         let wall = instant.millisecondsSince1970 * 1_000_000
         guard let start = virtualStart else { return wall }
         let elapsed = wall - start.wall
+        // A clock that stands still reaches nothing later.
+        guard start.speed > 0 else { return elapsed <= 0 ? start.monotonic : Int64.max }
         // Rounded up: the virtual wall clock at the deadline is at or after `wall`.
         return start.monotonic + (elapsed + start.speed - 1) / start.speed
     }

@@ -58,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
         let configuration = Benchmark.Configuration(warmupIterations: 5, maxDuration: .seconds(3))
         Benchmark("Render \(family.rawValue) @2x", configuration: configuration) { benchmark, fixture in
             for _ in benchmark.scaledIterations {
-                blackHole(try fixture.renderer.png(for: fixture.entry))
+                blackHole(try fixture.renderer.image(for: fixture.entry))
             }
         } setup: {
             (renderer: try WidgetRenderer(family: family, scale: 2), entry: try demoEntry(family: family))

@@ -9,10 +9,11 @@ public import Foundation
 /// try AtomicFile.write(png, to: URL(fileURLWithPath: "output/medium.png"))
 /// ```
 public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL) throws {
+    /// Writes `data` to `url` whole; the file gets `permissions` (0644: readable by everyone).
+    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw failure(errno, url) }
         var succeeded = false
         defer {

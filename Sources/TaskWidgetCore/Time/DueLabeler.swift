@@ -47,6 +47,11 @@ public struct DueLabeler: Sendable {
         dayText(weekday: day.weekday, of: day)
     }
 
+    /// `Sun`: the day's weekday, abbreviated.
+    public static func weekdayText(of day: LocalDay) -> String {
+        weekdays[day.weekday - 1]
+    }
+
     private static func dayText(weekday: Int, of day: LocalDay) -> String {
         weekdays[weekday - 1] + " \(day.day) " + months[day.month - 1]
     }

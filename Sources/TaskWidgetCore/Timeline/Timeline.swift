@@ -37,4 +37,13 @@ public struct Timeline: Sendable, Equatable {
         }
         return low == 0 ? nil : entries[low - 1]
     }
+
+    /// The same timeline with at most `count` tasks in each entry's `top`: what a request for fewer
+    /// rows gives (an entry's `top` is the first tasks in an order that does not depend on the
+    /// entry), so one read serves a large widget and the status lines.
+    public func limitingTop(to count: Int) -> Timeline {
+        var limited = self
+        for index in limited.entries.indices { limited.entries[index] = limited.entries[index].limitingTop(to: count) }
+        return limited
+    }
 }

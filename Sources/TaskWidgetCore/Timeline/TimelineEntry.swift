@@ -42,4 +42,12 @@ public struct TimelineEntry: Sendable, Equatable {
     public func hasSameContent(as other: TimelineEntry) -> Bool {
         counts == other.counts && top == other.top && habits == other.habits && scopeTitle == other.scopeTitle
     }
+
+    /// The same entry with at most `count` tasks in `top`.
+    public func limitingTop(to count: Int) -> TimelineEntry {
+        guard top.count > count else { return self }
+        var limited = self
+        limited.top = Array(top.prefix(count))
+        return limited
+    }
 }

@@ -35,18 +35,12 @@ public enum TimelineJSON {
         ])
     }
 
-    /// FNV-1a (64 bit) of what the entry shows: counts, top, habits and the relevance score. Stable
-    /// across runs and machines, unlike Swift's `Hasher`.
+    /// ``FNV1a`` of what the entry shows: counts, top, habits, the relevance score and the scope.
     static func contentHash(of entry: TimelineEntry) -> String {
         let text = JSONValue.object(
             content(of: entry, in: utc) + [("score", .int(Int64(entry.relevance.score))), ("scope", .optional(entry.scopeTitle))]
         ).compactText
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return FNV1a.hex(of: text.utf8)
     }
 
     private static let utc = TimeZone(identifier: "UTC")!

@@ -18,8 +18,11 @@ public struct TimelineRequest: Sendable {
 
     public var timeZone: TimeZone { calendar.timeZone }
 
-    /// The most tasks an entry's `top` holds (SPEC §5: up to 8).
-    public var topLimit: Int { family?.taskRows ?? 8 }
+    /// The most tasks an entry's `top` holds without a widget (SPEC §5: up to 8).
+    public static let defaultTopLimit = 8
+
+    /// The most tasks an entry's `top` holds: the widget's rows, else ``defaultTopLimit``.
+    public var topLimit: Int { family?.taskRows ?? Self.defaultTopLimit }
 
     /// The due dates a timeline looks at one by one: after now and within three days (the last
     /// entry's day ends at most 49 hours after now). Earlier ones are only counted, as overdue.

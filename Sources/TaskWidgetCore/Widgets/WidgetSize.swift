@@ -28,7 +28,9 @@ public struct WidgetSize: Sendable, Hashable, CustomStringConvertible {
     /// Reads `WxH` (`800x480`, also `800×480`); each side in ``allowedPoints``.
     public init(parsing text: String) throws {
         let sides = text.lowercased().split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "×" })
-        guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]),
+        // Digits only: `Int` would take "+800" too.
+        guard sides.count == 2, sides.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+            let width = Int(sides[0]), let height = Int(sides[1]),
             Self.allowedPoints.contains(width), Self.allowedPoints.contains(height)
         else {
             throw TaskWidgetError(

@@ -183,6 +183,20 @@ import Testing
         }
     }
 
+    /// A large widget's timeline with its `top` cut to a smaller limit is the timeline of that
+    /// limit: serve reads one timeline for its images and its status lines.
+    @Test(.shrinking(false)) func aLargeTimelineCutToFewerRowsIsTheTimelineOfThoseRows() async throws {
+        await propertyCheck(count: 20, input: Gen.uint64()) { seed in
+            let world = World(seed: seed)
+            let large = try TL.timeline(world.export, now: world.now, zone: world.zone, scope: world.scope, family: .large)
+            for family in [nil, WidgetFamily.small, .medium] {
+                let limit = TL.request(now: world.now, zone: world.zone, family: family).topLimit
+                let direct = try TL.timeline(world.export, now: world.now, zone: world.zone, scope: world.scope, family: family)
+                #expect(large.limitingTop(to: limit) == direct, "\(world.description), \(family.map(\.rawValue) ?? "no family")")
+            }
+        }
+    }
+
     /// The due label of every open task (not only the few in `top`) seen at an entry's date is the
     /// label at any instant u of the entry's interval, by the rules written again in `LabelOracle`.
     /// Zones whose days may start at 01:00 are drawn more often.

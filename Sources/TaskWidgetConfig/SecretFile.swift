@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+import TaskWidgetCore
+
+/// A file in the config folder that holds a secret on its first line (serve's token, a sync
+/// account's password): only its owner may read it, and messages name the file, never the secret.
+public enum SecretFile {
+    /// The first line of the file at `path`, without its line break. `what` names the file in
+    /// errors ("the token file"). A file that others may read, or an empty one, is refused.
+    public static func read(_ path: String, what: String) throws -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw TaskWidgetError(
+                .badConfig, "cannot read \(what) \(path): check that it exists", context: "\(what) missing", cause: SystemError(errno))
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw TaskWidgetError(
+                .badConfig, "\(what) \(path) can be read by others: run `chmod 600 \(path)`",
+                context: "\(what) mode \(String(status.st_mode & 0o777, radix: 8))")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TaskWidgetError(.badConfig, "cannot read \(what) \(path): check its permissions", context: "\(what) unreadable")
+        }
+        let secret = firstLine(of: data)
+        guard !secret.isEmpty else {
+            throw TaskWidgetError(.badConfig, "\(what) \(path) is empty: put the secret on its first line", context: "\(what) empty")
+        }
+        return secret
+    }
+
+    /// The secret in the file at `path`, made first when there is no file: a new random one,
+    /// written atomically, readable by its owner only. Says whether it was made.
+    public static func readOrCreate(_ path: String, what: String) throws -> (secret: String, isNew: Bool) {
+        if FileManager.default.fileExists(atPath: path) { return (try read(path, what: what), false) }
+        let secret = randomSecret()
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(Data((secret + "\n").utf8), to: url, permissions: 0o600)
+        return (secret, true)
+    }
+
+    /// 32 random bytes as base64url without padding (43 characters): safe in a header, a query
+    /// string and a TOML string.
+    public static func randomSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The first line of `data`, without its line break (`\n` or `\r\n`).
+    static func firstLine(of data: Data) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+        return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+    }
+}

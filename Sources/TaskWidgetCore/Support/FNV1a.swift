@@ -1,0 +1,27 @@
+/// FNV-1a over 64 bits: a small, stable hash (unlike Swift's `Hasher`, the same on every run and
+/// machine) for content hashes, ETags and TRMNL file names. Not cryptographic: it names bytes that
+/// are ours, it does not guard against forgery.
+public struct FNV1a: Sendable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    public mutating func combine(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+    }
+
+    /// The hash of `bytes` as 16 lowercase hex digits.
+    public static func hex(of bytes: some Sequence<UInt8>) -> String {
+        var hash = FNV1a()
+        hash.combine(bytes)
+        return hash.hex
+    }
+
+    /// 16 lowercase hex digits, zero-padded.
+    public var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
