@@ -33,8 +33,24 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
         try render(entry).image
     }
 
+    /// The same widget with a notice instead of tasks: a warning sign, "Tasks unavailable" and
+    /// `message` (e.g. why the store cannot be read), for a dashboard that must show something.
+    public func unavailableImage(message: String) throws -> Data {
+        try render { canvas, roundedCard in
+            UnavailableLayout(canvas: canvas, family: spec.family, message: message).draw(roundedCard: roundedCard)
+        }.image
+    }
+
     /// The image, and with `recording` what the drawing did (for the tests).
     func render(_ entry: TimelineEntry, recording: Bool = false) throws -> RenderedWidget {
+        try render(recording: recording) { canvas, roundedCard in
+            WidgetLayout(canvas: canvas, family: spec.family, entry: entry, day: DueLabeler.dayText(of: entry.day))
+                .draw(roundedCard: roundedCard)
+        }
+    }
+
+    /// Draws with `layout` (given the canvas, and whether the card has rounded corners) and encodes.
+    private func render(recording: Bool = false, layout: (Canvas, Bool) -> Void) throws -> RenderedWidget {
         let (size, scale) = (spec.size, spec.scale)
         let monochrome = spec.theme.palette.isMonochrome
         // Cards have rounded, transparent corners; canvases and e-ink images are opaque.
@@ -52,8 +68,7 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
             let canvas = Canvas(
                 cairo: cairo, context: context, fonts: fonts, palette: spec.theme.palette,
                 unit: layoutUnit, width: Double(size.width), height: Double(size.height), recording: recording)
-            WidgetLayout(canvas: canvas, family: spec.family, entry: entry, day: DueLabeler.dayText(of: entry.day))
-                .draw(roundedCard: !opaque)
+            layout(canvas, !opaque)
             cairo_surface_flush(surface)
             let status = cairo_status(cairo)
             guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {

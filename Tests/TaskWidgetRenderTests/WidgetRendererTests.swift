@@ -49,7 +49,7 @@ import Testing
     @Test func sizesAreReadAsWidthByHeight() throws {
         #expect(try WidgetSize(parsing: "800x480") == WidgetSize(width: 800, height: 480))
         #expect(try WidgetSize(parsing: "296×128") == WidgetSize(width: 296, height: 128))
-        for bad in ["800", "800x", "x480", "0x480", "800x480x2", "99999x10", "-800x480", "wide"] {
+        for bad in ["800", "800x", "x480", "0x480", "800x480x2", "99999x10", "-800x480", "+800x480", "800x 480", "wide"] {
             #expect(throws: TaskWidgetError.self, "\(bad)") { try WidgetSize(parsing: bad) }
         }
         #expect(throws: TaskWidgetError.self) { try WidgetRenderer(family: .small, scale: 4) }
