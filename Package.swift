@@ -10,7 +10,7 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 // The modules follow the data flow (SPEC §10), and each sees only what is upstream of it:
-//   Core ← Store ← Formats, Render (Core only) ← Watch ← the executables.
+//   Core ← Store ← Formats, Render (Core only) ← Watch ← Serve (with Config) ← the executables.
 // Core is Foundation only; GRDB is seen by Store alone, Mustache by Formats, C by Render and the
 // `C…` system library targets.
 let package = Package(
@@ -26,6 +26,8 @@ let package = Package(
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
         .executable(name: "taskwidget-render", targets: ["taskwidget-render"]),
+        // `taskwidget serve`, a program of its own so that the HTTP stack never slows `status`.
+        .executable(name: "taskwidget-serve", targets: ["taskwidget-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -34,6 +36,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Model, rules, dates and zones, the timeline and its documented JSON. Foundation only.
@@ -116,6 +123,34 @@ let package = Package(
             dependencies: ["TaskWidgetCore", "TaskWidgetRender"],
             swiftSettings: strictSettings
         ),
+        // The dashboard server (SPEC §11) on Hummingbird: a cache that follows the store as watch
+        // does, the routes, TRMNL's BYOS API, and the limits that keep it safe on a network.
+        .target(
+            name: "TaskWidgetServe",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetFormats", "TaskWidgetRender", "TaskWidgetWatch", "TaskWidgetConfig",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "taskwidget-serve",
+            dependencies: [
+                "TaskWidgetServe", "TaskWidgetCLI", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetFormats", "TaskWidgetWatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         // What the test targets share: a process runner, seeded random numbers, golden files,
         // temporary stores and the timeline fixtures. Its internals are used through @testable.
@@ -174,10 +209,25 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "TaskWidgetServeTests",
+            dependencies: [
+                "TaskWidgetServe", "TaskWidgetCore", "TaskWidgetFormats", "TaskWidgetWatch", "TaskWidgetConfig", "TaskWidgetTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "TaskWidgetCore", "TaskWidgetTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            exclude: ["Browser/dashboard_page.py"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,95 @@
+public import Foundation
+public import TaskWidgetCore
+import TOMLKit
+
+/// A TRMNL device registered with `taskwidget serve device add` (SPEC §11).
+public struct DeviceRecord: Sendable, Equatable {
+    /// The device's MAC address, as it sends it in `ID` (compared case-insensitively).
+    public var id: String
+    public var name: String?
+    /// Its `Access-Token`: a secret, kept in the config folder, never in the store.
+    public var apiKey: String
+    /// The short name TRMNL tools show.
+    public var friendlyID: String
+    /// The panel in points (800 × 480 on the original device).
+    public var size: WidgetSize
+    /// Gray bits of its images: 1 (original), 2 (original on firmware ≥ 1.6.0) or 4 (TRMNL X).
+    public var depth: Int
+    public var format: WidgetImageSpec.Format
+
+    public init(
+        id: String, name: String? = nil, apiKey: String, friendlyID: String, size: WidgetSize = WidgetSize(width: 800, height: 480),
+        depth: Int = 1, format: WidgetImageSpec.Format = .png
+    ) {
+        self.id = id
+        self.name = name
+        self.apiKey = apiKey
+        self.friendlyID = friendlyID
+        self.size = size
+        self.depth = depth
+        self.format = format
+    }
+
+    /// The image the device shows: its panel, black and white, at its depth.
+    public var imageSpec: WidgetImageSpec {
+        // The depth and format were checked when the device was added.
+        try! WidgetImageSpec(family: .large, size: size, theme: .mono, depth: depth, format: format)
+    }
+}
+
+/// `$XDG_CONFIG_HOME/taskwidget/devices.toml`: the registered devices and their keys, written
+/// whole (atomically, readable by its owner only) by `serve device add|rm`.
+public enum DeviceFile {
+    /// The file's path, `nil` without a home.
+    public static func path(environment: [String: String]) -> String? {
+        XDGPaths(environment: environment).configHome.map { XDGPaths.taskwidgetFolder(in: $0) + "/devices.toml" }
+    }
+
+    /// The devices in the file; none when there is no file.
+    public static func load(path: String) throws -> [DeviceRecord] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let text = String(decoding: data, as: UTF8.self)
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw TaskWidgetError(
+                .badConfig, "\(path):\(error.source.begin.line): \(error.description.removingControlCharacters): fix or remove the file",
+                context: path)
+        }
+        let reader = ConfigReader(table: table, keyPath: [], source: ConfigSource(path: path, text: text))
+        try reader.allowKeys(["devices"])
+        return try reader.tables("devices").map { device in
+            try device.allowKeys(["name", "api_key", "friendly_id", "size", "depth", "format"])
+            guard let key = try device.string("api_key"), let friendlyID = try device.string("friendly_id") else {
+                throw device.error(nil, "a device needs api_key and friendly_id: add it again with `taskwidget serve device add`")
+            }
+            let size = try device.string("size").map { text in
+                do { return try WidgetSize(parsing: text) } catch { throw device.error("size", "expected WIDTHxHEIGHT, e.g. 800x480") }
+            }
+            let format = try device.string("format").map { text in
+                guard let format = WidgetImageSpec.Format(rawValue: text) else { throw device.error("format", "expected png or bmp") }
+                return format
+            }
+            return DeviceRecord(
+                id: device.keyPath.last ?? "", name: try device.string("name"), apiKey: key, friendlyID: friendlyID,
+                size: size ?? WidgetSize(width: 800, height: 480), depth: try device.int("depth", in: 1...8) ?? 1, format: format ?? .png)
+        }
+    }
+
+    /// Writes `devices` to `path` whole, readable by its owner only.
+    public static func save(_ devices: [DeviceRecord], path: String) throws {
+        var text = "# The TRMNL devices of `taskwidget serve`, written by `taskwidget serve device add|rm`.\n"
+        text += "# The keys are the devices' secrets: keep this file to yourself.\n"
+        for device in devices {
+            let quote = { (text: String) in JSONValue.string(text).compactText }  // a TOML basic string is a JSON string
+            text += "\n[devices.\(quote(device.id))]\n"
+            if let name = device.name { text += "name = \(quote(name))\n" }
+            text += "api_key = \(quote(device.apiKey))\nfriendly_id = \(quote(device.friendlyID))\n"
+            text += "size = \(quote(device.size.description))\ndepth = \(device.depth)\nformat = \(quote(device.format.rawValue))\n"
+        }
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(Data(text.utf8), to: url, permissions: 0o600)
+    }
+}

@@ -1,0 +1,52 @@
+import TaskWidgetCore
+
+extension WidgetImageSpec {
+    /// The largest side of an image served, in pixels (TRMNL X's panel is 1872 × 1404).
+    static let maximumServedSide = 4096
+
+    /// What `GET /widget/{name}?scale=&theme=&depth=&rotate=` asks for: `name` is
+    /// `small|medium|large|WxH` (points) and `.png` or `.bmp`. Unknown query keys are ignored
+    /// (pollers add cache busters such as `?v=`); a known key with a bad value is a 400, a name
+    /// that is no widget a 404.
+    init(name: Substring, query: some Sequence<(key: Substring, value: Substring)>) throws(ServeHTTPError) {
+        guard let dot = name.lastIndex(of: "."), let format = Format(rawValue: String(name[name.index(after: dot)...])) else {
+            throw .notFound
+        }
+        let stem = name[..<dot]
+        let family = WidgetFamily(rawValue: String(stem))
+        let size: WidgetSize? = family == nil ? try? WidgetSize(parsing: String(stem)) : nil
+        guard family != nil || size != nil else { throw .notFound }
+        var (scale, theme, depth, rotation) = (1, WidgetTheme.light, Int?.none, 0)
+        for (key, value) in query {
+            switch key {
+            case "scale":
+                guard let number = Int(value), Self.scales.contains(number) else { throw .badParameter("scale", expected: "1, 2 or 3") }
+                scale = number
+            case "theme":
+                guard let named = WidgetTheme(rawValue: String(value)) else { throw .badParameter("theme", expected: "light, dark or mono") }
+                theme = named
+            case "depth":
+                guard let bits = Int(value), Self.depths.contains(bits), format == .png || bits == 1 else {
+                    throw .badParameter("depth", expected: format == .png ? "1, 2, 4 or 8" : "1 for a BMP")
+                }
+                depth = bits
+            case "rotate":
+                guard let degrees = Int(value), Self.rotations.contains(degrees) else {
+                    throw .badParameter("rotate", expected: "0, 90, 180 or 270")
+                }
+                rotation = degrees
+            default:
+                continue
+            }
+        }
+        let points = size ?? WidgetSize(family ?? .large)
+        guard max(points.width, points.height) * scale <= Self.maximumServedSide else {
+            throw .badParameter("scale", expected: "a size of at most \(Self.maximumServedSide) pixels a side")
+        }
+        do {
+            try self.init(family: family ?? .large, size: size, scale: scale, theme: theme, depth: depth, format: format, rotation: rotation)
+        } catch {
+            throw .badParameter("depth", expected: "1 for a BMP")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// The dashboard page (`GET /`): the large widget, the status line and its next changes.
+///
+/// With JavaScript it follows `/events` (EventSource) and swaps the text and the image in place; the
+/// image URL carries `?v=VERSION` so that the browser fetches the new bytes, and `<body
+/// data-live>` says whether the stream is open. Without JavaScript the `<noscript>` refresh
+/// reloads the page when the line next changes. A `?token=` in the page's own URL is passed on to
+/// `/events` and the image (an `EventSource` and an `<img>` cannot set headers).
+enum DashboardPage {
+    static func html(published: DashboardCache.Published, refreshSeconds: Int) -> String {
+        let version = published.version
+        let rows = published.upcoming.map { "<tr><th>\(escape($0.time))</th><td>\(escape($0.status))</td></tr>" }.joined()
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>taskwidget</title>
+            <noscript><meta http-equiv="refresh" content="\(max(5, refreshSeconds))"></noscript>
+            <style>
+            body{font:16px/1.4 system-ui,sans-serif;margin:24px;background:#f2f2f7;color:#1c1c1e}
+            main{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
+            #widget{width:364px;height:382px;border-radius:22px;box-shadow:0 2px 12px rgba(0,0,0,.12)}
+            section{flex:1;min-width:300px}#status{font-size:1.25em;font-weight:600;margin:0 0 12px}
+            table{border-collapse:collapse}th{text-align:left;font-weight:500;color:#6c6c70;padding:2px 12px 2px 0;white-space:nowrap}
+            h2{font-size:.85em;text-transform:uppercase;letter-spacing:.05em;color:#6c6c70;margin:0 0 4px}
+            @media (prefers-color-scheme: dark){body{background:#000;color:#fff}th,h2{color:#aeaeb2}}
+            </style>
+            </head><body data-version="\(version)">
+            <main>
+            <img id="widget" alt="The tasks widget" src="widget/large.png?scale=2&amp;v=\(version)">
+            <section>
+            <p id="status">\(escape(published.statusText))</p>
+            <h2>Next changes</h2>
+            <table><tbody id="upcoming">\(rows)</tbody></table>
+            </section>
+            </main>
+            <script>
+            (function () {
+              var token = new URLSearchParams(location.search).get("token");
+              var suffix = token ? "&token=" + encodeURIComponent(token) : "";
+              var img = document.getElementById("widget");
+              img.src = img.getAttribute("src") + suffix;
+              var events = new EventSource("events" + (token ? "?token=" + encodeURIComponent(token) : ""));
+              events.onopen = function () { document.body.dataset.live = "yes"; };
+              events.onerror = function () { document.body.dataset.live = "no"; };
+              events.addEventListener("change", function (message) {
+                var data = JSON.parse(message.data);
+                document.body.dataset.version = data.version;
+                document.getElementById("status").textContent = data.error || data.status;
+                var rows = document.getElementById("upcoming");
+                rows.replaceChildren.apply(rows, (data.upcoming || []).map(function (next) {
+                  var row = document.createElement("tr"), time = document.createElement("th"), line = document.createElement("td");
+                  time.textContent = next.time; line.textContent = next.status;
+                  row.append(time, line); return row;
+                }));
+                img.src = "widget/large.png?scale=2&v=" + data.version + suffix;
+              });
+            })();
+            </script>
+            </body></html>
+
+            """
+    }
+
+    /// HTML text escaping: `&`, `<`, `>`, and both quotes (safe in attributes too).
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

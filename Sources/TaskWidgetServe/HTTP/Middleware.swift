@@ -1,0 +1,144 @@
+import HTTPTypes
+import NIOHTTP1
+import TaskWidgetCore
+public import Hummingbird
+public import Logging
+
+/// Turns every error a handler (or the router's 404) throws into a one-line JSON response.
+///
+/// Hummingbird's own `HTTPError` renders as `{"error":{"message":"…"}}` (and with an empty body when
+/// it has no message, which is what its router's 404 has), so this middleware sits outside every
+/// route to give all errors the one shape of ``ServeHTTPError``. Errors that are not HTTP errors
+/// become 500 and are logged by type only: their descriptions might carry content.
+public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Creates the middleware.
+    public init() {}
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ServeHTTPError {
+            return error.makeResponse()
+        } catch let error as HTTPError {
+            // e.g. the router's 404, `collect(upTo:)`'s 413, decoding's 400
+            let message = error.body ?? error.status.reasonPhrase.lowercased()
+            return ServeHTTPError(error.status, message, headers: error.headers).makeResponse()
+        } catch let error as any HTTPResponseError {
+            return ServeHTTPError(error.status, error.status.reasonPhrase.lowercased()).makeResponse()
+        } catch let error as TaskWidgetError {
+            // Drawing or formatting failed: the log names the failure by its code and cause.
+            context.logger.error("\(error.logDescription)")
+            return ServeHTTPError(.internalServerError, error.message).makeResponse()
+        } catch let error as HTTPParserError {
+            // The request itself is broken (e.g. the connection ended inside its body): Hummingbird
+            // answers 400 and closes when it gets this error back, as its own handler does.
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
+            return ServeHTTPError(.internalServerError, "internal error").makeResponse()
+        }
+    }
+}
+
+/// One log line per request: method, route, status, duration. Never the query string (it may
+/// carry `?token=`), never headers (`Authorization`, `Access-Token`), never a body.
+///
+/// Hummingbird's `LogRequestsMiddleware` logs `request.uri` whole, query included, so it must not
+/// be used here.
+public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let level: Logger.Level
+
+    /// Logs at `level` (`.debug` by default: per-request lines cost throughput under load).
+    public init(level: Logger.Level = .debug) {
+        self.level = level
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard context.logger.logLevel <= level else { return try await next(request, context) }
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        // The matched route pattern ("/widget/{name}"), or "NotFound": bounded, and never what a
+        // client typed outside our own routes.
+        let route = context.endpointPath ?? "-"
+        context.logger.log(
+            level: level, "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "route": .string(route),
+                "status": .stringConvertible(response.status.code),
+                "µs": .stringConvertible(Int(elapsed / .microseconds(1))),
+            ])
+        return response
+    }
+}
+
+/// Requires a token on every route except the ones listed as open.
+///
+/// Accepted, in this order: `Authorization: Bearer TOKEN`, a TRMNL device's `Access-Token: KEY`,
+/// and `?token=TOKEN` for clients that cannot set headers (an `<img>`, a Kindle, `EventSource`).
+/// Every presented value is compared with every secret in constant time (``ConstantTime``). With
+/// no secrets at all (loopback without `--token`), everything is open.
+public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Where the secrets come from: the server token and the registered devices' keys. Read per
+    /// request so that `serve device add` takes effect without a restart.
+    public typealias Secrets = @Sendable () -> [[UInt8]]
+
+    let secrets: Secrets
+    let openPaths: Set<String>
+
+    /// - Parameters:
+    ///   - openPaths: paths answered without a token (`/healthz`; `/api/setup`, which a device calls
+    ///     before it has a key).
+    ///   - secrets: the accepted tokens, as bytes.
+    public init(openPaths: Set<String> = ["/healthz", "/api/setup"], secrets: @escaping Secrets) {
+        self.secrets = secrets
+        self.openPaths = openPaths
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let secrets = secrets()
+        if secrets.isEmpty || openPaths.contains(request.uri.path) {
+            return try await next(request, context)
+        }
+        var accepted: UInt8 = 0
+        for candidate in Self.presentedTokens(in: request) {
+            accepted |= ConstantTime.equalsAny(secrets, candidate.utf8) ? 1 : 0
+        }
+        guard accepted != 0 else { throw ServeHTTPError.unauthorized }
+        return try await next(request, context)
+    }
+
+    /// Every token the request presents, in any of the three places.
+    static func presentedTokens(in request: Request) -> [Substring] {
+        var tokens: [Substring] = []
+        if let authorization = request.headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                tokens.append(parts[1])
+            }
+        }
+        if let deviceKey = request.headers[HTTPField.Name.accessToken] {
+            tokens.append(deviceKey[...])
+        }
+        tokens.append(contentsOf: request.uri.queryParameters[values: "token"])
+        return tokens
+    }
+}
+
+extension HTTPField.Name {
+    /// The TRMNL firmware's API key header.
+    static let accessToken = HTTPField.Name("Access-Token")!
+    /// The TRMNL firmware's device ID header (its MAC address).
+    static let deviceID = HTTPField.Name("ID")!
+    /// Sent by `EventSource` when it reconnects.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}

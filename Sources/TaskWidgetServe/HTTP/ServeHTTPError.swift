@@ -1,0 +1,57 @@
+public import HTTPTypes
+public import Hummingbird
+public import TaskWidgetCore
+
+/// An error a client sees: a status and a one-line JSON body `{"error":"…"}`.
+///
+/// Messages never carry a token; a 503's may name the store's path or a list (see
+/// ``unavailable(_:)``), so only the status is logged. Everything that reaches the client as an error goes through ``ErrorMiddleware``, which
+/// turns other errors into this shape too.
+public struct ServeHTTPError: HTTPResponseError, Sendable, Equatable {
+    /// The HTTP status (4xx for the client's mistakes, 5xx for ours).
+    public var status: HTTPResponse.Status
+    /// A short lower-case sentence without a final period.
+    public var message: String
+    /// Extra response headers, e.g. `WWW-Authenticate` on 401.
+    public var headers: HTTPFields
+
+    /// Creates an error with `status` and `message`.
+    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.message = message
+        self.headers = headers
+    }
+
+    /// `{"error":"…"}` followed by a newline, with `message` escaped as a JSON string.
+    public var jsonLine: String { JSONValue.object([("error", .string(message))]).compactText + "\n" }
+
+    /// The error as a complete response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        makeResponse()
+    }
+
+    /// The error as a complete response (also used outside the router, e.g. by NIO handlers).
+    public func makeResponse() -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: jsonLine)))
+    }
+}
+
+extension ServeHTTPError {
+    /// 400 for a parameter that has no meaning: `name` says which, never its value.
+    public static func badParameter(_ name: String, expected: String) -> Self {
+        .init(.badRequest, "bad parameter \(name): expected \(expected)")
+    }
+    /// 404 for an unknown path.
+    public static let notFound = Self(.notFound, "not found")
+    /// 503 while the store cannot be read; the message says why and what to do (it is for the
+    /// dashboard's own user, never logged).
+    public static func unavailable(_ failure: TaskWidgetError?) -> Self {
+        .init(.serviceUnavailable, failure?.message ?? "the store cannot be read")
+    }
+    /// 401 with the challenge a client needs.
+    public static let unauthorized = Self(
+        .unauthorized, "missing or wrong token", headers: [.wwwAuthenticate: "Bearer realm=\"taskwidget\""])
+}

@@ -1,0 +1,152 @@
+public import Hummingbird
+import HTTPTypes
+import ServiceLifecycle
+import TaskWidgetCore
+import TaskWidgetFormats
+
+/// Everything the routes read, shared by the whole server.
+public struct ServeDependencies: Sendable {
+    public var cache: DashboardCache
+    public var broadcaster: EventBroadcaster
+    public var devices: DeviceRegistry
+    /// The `--token`; nil when serving loopback without one (then nothing asks for a token).
+    public var token: String?
+    public var limits: ServeLimits
+
+    public init(
+        cache: DashboardCache, broadcaster: EventBroadcaster, devices: DeviceRegistry = DeviceRegistry([]),
+        token: String? = nil, limits: ServeLimits = ServeLimits()
+    ) {
+        self.cache = cache
+        self.broadcaster = broadcaster
+        self.devices = devices
+        self.token = token
+        self.limits = limits
+    }
+}
+
+/// Builds the whole HTTP surface of `taskwidget serve` (SPEC §11).
+///
+/// Middleware order, outermost first: access log (sees the final status), errors → JSON (so that
+/// 401 and the router's own 404 are JSON too), auth. Middleware must be added before the routes:
+/// Hummingbird applies it only to routes added after it (the 404 responder gets all of it).
+/// `HEAD` is derived from every `GET` by `.autoGenerateHeadEndpoints` (same headers, no body);
+/// `/events` has its own `HEAD` so that a `HEAD` does not subscribe.
+public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeRequestContext> {
+    let router = Router(context: ServeRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let cache = dependencies.cache
+    let broadcaster = dependencies.broadcaster
+    let devices = dependencies.devices
+    let limits = dependencies.limits
+    let serverToken = dependencies.token.map { Array($0.utf8) }
+
+    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: ErrorMiddleware())
+    router.add(
+        middleware: AuthMiddleware { () -> [[UInt8]] in
+            // Loopback without --token: open. Otherwise the token and every device's key.
+            guard let serverToken else { return [] }
+            return [serverToken] + devices.apiKeys
+        })
+
+    router.get("/") { _, _ -> Response in
+        let published = cache.current
+        let page = DashboardPage.html(
+            published: published, refreshSeconds: cache.maxAge(until: published.state?.lineValidUntil))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    router.get("/events") { request, _ -> Response in
+        try eventStream(request: request, cache: cache, broadcaster: broadcaster, heartbeat: limits.eventHeartbeat)
+    }
+    router.head("/events") { _, _ -> Response in
+        Response(status: .ok, headers: eventStreamHeaders)
+    }
+
+    router.get("/widget/{name}") { request, context -> Response in
+        let name = context.parameters.get("name") ?? ""
+        let spec = try WidgetImageSpec(name: name[...], query: request.uri.queryParameters)
+        let (image, isAvailable) = try cache.widget(spec)
+        guard isAvailable else { return image.unavailableResponse() }
+        return image.response(to: request, maxAge: cache.maxAge(until: cache.current.state?.imageValidUntil))
+    }
+
+    router.get("/status") { request, _ -> Response in
+        let name = request.uri.queryParameters["format"].map(String.init) ?? "text"
+        guard let format = StatusFormat(rawValue: name) else {
+            throw ServeHTTPError.badParameter("format", expected: StatusFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return try cache.line(format).response(to: request, maxAge: cache.maxAge(until: cache.current.state?.lineValidUntil))
+    }
+
+    router.get("/timeline.json") { request, _ -> Response in
+        try cache.timelineDocument().response(to: request, maxAge: cache.maxAge(until: cache.current.state?.timeline.reloadAfter))
+    }
+
+    router.get("/healthz") { _, _ -> Response in
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+    }
+
+    addTRMNLRoutes(to: router, cache: cache, devices: devices)
+    return router
+}
+
+/// `text/event-stream`, never cached, never buffered by nginx.
+let eventStreamHeaders: HTTPFields = [
+    .contentType: "text/event-stream",
+    .cacheControl: "no-cache",
+    HTTPField.Name("X-Accel-Buffering")!: "no",
+]
+
+/// `GET /events`: the current state at once (unless `Last-Event-ID` says the client has it), then
+/// one `change` event per change, and a comment line every `heartbeat`.
+///
+/// The stream ends when the client goes away (`consumeWithCancellationOnInboundClose`: Hummingbird
+/// sees the inbound side close and cancels the writer), on graceful shutdown (the server waits for
+/// open responses before it exits, so an endless stream must end itself), or when the broadcaster
+/// finishes.
+func eventStream(
+    request: Request, cache: DashboardCache, broadcaster: EventBroadcaster, heartbeat: Duration
+) throws -> Response {
+    let subscription: Subscription
+    do {
+        subscription = try broadcaster.subscribe(heartbeat: heartbeat)
+    } catch {
+        throw ServeHTTPError(.serviceUnavailable, "too many event streams")
+    }
+    // Subscribe before reading the current state: a change in between is sent twice, never lost.
+    let current = cache.current.event
+    let lastEventID = request.headers[.lastEventID].flatMap { UInt64($0) }
+    return Response(
+        status: .ok, headers: eventStreamHeaders,
+        body: ResponseBody { writer in
+            try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await withGracefulShutdownHandler {
+                    var opening = ServerSentEvents.retry(milliseconds: 2000)
+                    if lastEventID != current.version {
+                        opening += ServerSentEvents.event(id: current.version, name: "change", data: current.json)
+                    }
+                    try await writer.write(ByteBuffer(string: opening))
+                    for await item in subscription.stream {
+                        switch item {
+                        case .change(let event) where event.version > current.version:
+                            try await writer.write(
+                                ByteBuffer(string: ServerSentEvents.event(id: event.version, name: "change", data: event.json)))
+                        case .change:
+                            continue  // already sent as the opening state
+                        case .heartbeat:
+                            try await writer.write(ByteBuffer(string: ServerSentEvents.heartbeat))
+                        }
+                    }
+                } onGracefulShutdown: {
+                    subscription.finish()
+                }
+            }
+            try await writer.finish(nil)
+        })
+}

@@ -1,0 +1,104 @@
+public import Hummingbird
+import HummingbirdCore
+public import Logging
+public import NIOCore
+public import NIOPosix
+public import ServiceLifecycle
+import TaskWidgetCore
+
+/// `--listen HOST:PORT`, validated.
+public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    /// 0 asks the kernel for a free port (tests); the bound one is reported by `onServerRunning`.
+    public var port: Int
+
+    /// The documented default: loopback only.
+    public static let defaultPort = 8787
+
+    public init(host: String = "127.0.0.1", port: Int = ListenAddress.defaultPort) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT`, `[V6]:PORT`, `:PORT` (loopback), `HOST` or a bare IPv6 address
+    /// (default port).
+    public init?(_ text: String) {
+        var host: Substring
+        var portText: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                portText = rest.dropFirst()
+            }
+        } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        } else {
+            host = text[...]
+        }
+        var port = ListenAddress.defaultPort
+        if let portText {
+            guard let parsed = Int(portText), (0...65_535).contains(parsed) else { return nil }
+            port = parsed
+        }
+        self.init(host: host.isEmpty ? "127.0.0.1" : String(host), port: port)
+    }
+
+    /// Whether only this machine can connect: then serving without a token is allowed.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// Builds the Hummingbird application for `serve`, with every limit of ``ServeLimits`` applied.
+///
+/// - Parameters:
+///   - services: run beside the server in its service group (the watcher, the refresher); they
+///     are shut down *after* the server, which first drains its connections.
+///   - onServerRunning: called once the socket is bound, with the bound port (the only way to learn
+///     it when `port` is 0).
+/// - Throws: an ``TaskWidgetError/Code/invalidInput`` error when listening beyond loopback without a
+///   token (SPEC §11).
+public func makeServeApplication(
+    _ dependencies: ServeDependencies,
+    listen: ListenAddress,
+    services: [any Service] = [],
+    eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+) throws -> Application<RouterResponder<ServeRequestContext>> {
+    guard listen.isLoopback || !(dependencies.token ?? "").isEmpty else {
+        throw TaskWidgetError(
+            .invalidInput, "listening on \(listen.host) needs a token: pass --token-file FILE, or listen on 127.0.0.1")
+    }
+    let limits = dependencies.limits
+    var configuration = ApplicationConfiguration(
+        address: .hostname(listen.host, port: listen.port),
+        serverName: nil,  // no Server header: nothing to fingerprint
+        backlog: limits.backlog,
+        reuseAddress: true,
+        // NOTE: ApplicationConfiguration.with(...) drops this delegate; set it here, not later.
+        availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)
+    )
+    configuration.backlog = limits.backlog
+    let http1 = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestGuardHandler(limits: limits)],  // an autoclosure: one per connection
+        idleTimeout: TimeAmount(limits.idleTimeout),
+        httpDecoderConfiguration: .init(
+            maxHeaderFieldSize: limits.maximumHeaderFieldSize,
+            maxHeaderListSize: limits.maximumHeaderListSize,
+            maxHeaderFieldCount: limits.maximumHeaderCount))
+    return Application(
+        router: buildServeRouter(dependencies),
+        server: .http1(configuration: http1),
+        configuration: configuration,
+        services: services,
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? listen.port) },
+        eventLoopGroupProvider: .shared(eventLoopGroup),
+        logger: logger)
+}

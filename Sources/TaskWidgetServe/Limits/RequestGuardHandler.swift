@@ -1,0 +1,134 @@
+import HTTPTypes
+public import NIOCore
+public import NIOHTTPTypes
+
+/// Per-connection limits that Hummingbird 2.28.1 does not offer, as a NIO handler placed with
+/// `HTTP1Channel.Configuration(additionalChannelHandlers:)`, i.e. after the HTTP/1 decoder (it sees
+/// `HTTPRequestPart`s) and before Hummingbird's connection-state handler and request loop.
+///
+/// - **Body size.** A declared `Content-Length` over the limit gets 413 at once, before the handler
+///   sees the request; a chunked body that grows past it closes the connection. (Hummingbird's
+///   `maxUploadSize` only limits what a handler chooses to collect, and after a response Hummingbird
+///   *drains* any unread body, however large.)
+/// - **Body time.** From head to end of body at most `bodyTimeout`, however steadily it trickles.
+/// - **Write stall.** A socket that stays unwritable (the client reads nothing) for
+///   `writeStallTimeout` is closed; otherwise a response or an `/events` stream would hold its
+///   connection, and a connection slot, forever.
+///
+/// Slow *heads* are left to Hummingbird's `idleTimeout` (see ``ServeLimits/idleTimeout``).
+public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    public typealias InboundIn = HTTPRequestPart
+    public typealias InboundOut = HTTPRequestPart
+    public typealias OutboundIn = HTTPResponsePart
+    public typealias OutboundOut = HTTPResponsePart
+
+    private let maximumBodySize: Int
+    private let bodyTimeout: TimeAmount
+    private let writeStallTimeout: TimeAmount
+
+    /// Requests whose head went up the pipeline and whose response has not ended.
+    private var responsesPending = 0
+    private var bodyBytes = 0
+    private var isRejecting = false
+    private var bodyDeadline: Scheduled<Void>?
+    private var stallDeadline: Scheduled<Void>?
+
+    public init(limits: ServeLimits) {
+        maximumBodySize = limits.maximumBodySize
+        bodyTimeout = TimeAmount(limits.bodyTimeout)
+        writeStallTimeout = TimeAmount(limits.writeStallTimeout)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !isRejecting else { return }  // swallow the rest of a rejected connection
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            bodyBytes = 0
+            if let declared = head.headerFields[.contentLength].flatMap(Int.init), declared > maximumBodySize {
+                reject(context: context)
+                return
+            }
+            let hasBody =
+                head.headerFields[.transferEncoding] != nil
+                || (head.headerFields[.contentLength].flatMap(Int.init) ?? 0) > 0
+            if hasBody {
+                bodyDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [context] in
+                    context.close(promise: nil)
+                }
+            }
+            responsesPending += 1
+        case .body(let buffer):
+            bodyBytes += buffer.readableBytes
+            if bodyBytes > maximumBodySize {
+                // The handler already has this request: no clean answer is possible any more.
+                isRejecting = true
+                context.close(promise: nil)
+                return
+            }
+        case .end:
+            bodyDeadline?.cancel()
+            bodyDeadline = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { responsesPending -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    public func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stallDeadline?.cancel()
+            stallDeadline = nil
+        } else if stallDeadline == nil {
+            stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: writeStallTimeout) { [context] in
+                context.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        bodyDeadline?.cancel()
+        stallDeadline?.cancel()
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        bodyDeadline?.cancel()
+        stallDeadline?.cancel()
+        context.fireChannelInactive()
+    }
+
+    /// 413 and close. The response is written here, below Hummingbird, only when no earlier
+    /// (pipelined) response is still being written: otherwise the two would interleave.
+    private func reject(context: ChannelHandlerContext) {
+        isRejecting = true
+        guard responsesPending == 0 else {
+            context.close(promise: nil)
+            return
+        }
+        let body = ByteBuffer(string: ServeHTTPError(.contentTooLarge, "request body too large").jsonLine)
+        let head = HTTPResponse(
+            status: .contentTooLarge,
+            headerFields: [
+                .contentType: "application/json; charset=utf-8",
+                .contentLength: String(body.readableBytes),
+                .connection: "close",
+            ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        // Close our side only, and keep reading (and dropping) for a moment: closing at once with
+        // the client's body still unread makes the kernel send RST, which can destroy the 413
+        // before the client reads it ("lingering close", RFC 9112 §9.6).
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(mode: .output, promise: nil)
+            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) {
+                context.close(promise: nil)
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension RequestGuardHandler: Sendable {}

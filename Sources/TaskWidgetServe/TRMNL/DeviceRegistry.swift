@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+public import TaskWidgetConfig
+
+/// The registered TRMNL devices, read from ``DeviceFile`` and read again when the file changes (a
+/// `serve device add` while the server runs takes effect at the device's next request).
+public final class DeviceRegistry: Sendable {
+    private struct Loaded {
+        var devices: [String: DeviceRecord] = [:]
+        var modification: Date?
+    }
+
+    /// The file; `nil` for a registry held in memory (tests).
+    private let path: String?
+    private let loaded: Mutex<Loaded>
+
+    /// The devices of the file at `path`.
+    public init(path: String?) {
+        self.path = path
+        loaded = Mutex(Loaded())
+    }
+
+    /// A registry of `devices`, held in memory.
+    public init(_ devices: [DeviceRecord]) {
+        path = nil
+        loaded = Mutex(Loaded(devices: Dictionary(devices.map { (Self.key($0.id), $0) }, uniquingKeysWith: { $1 })))
+    }
+
+    /// The device with MAC `id` (compared case-insensitively: firmware sends upper case).
+    public func device(id: String) -> DeviceRecord? { current()[Self.key(id)] }
+
+    /// Every device's API key, for ``AuthMiddleware``.
+    public var apiKeys: [[UInt8]] { current().values.map { Array($0.apiKey.utf8) } }
+
+    /// The devices, the file read again if it changed. A file that cannot be read keeps the devices
+    /// read before (the server keeps serving; `serve device ls` says what is wrong with it).
+    private func current() -> [String: DeviceRecord] {
+        guard let path else { return loaded.withLock { $0.devices } }
+        let modification = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        if let devices = loaded.withLock({ $0.modification == modification ? $0.devices : nil }) { return devices }
+        let read = (try? DeviceFile.load(path: path)).map { Dictionary($0.map { (Self.key($0.id), $0) }, uniquingKeysWith: { $1 }) }
+        return loaded.withLock { state in
+            if let read { state.devices = read }
+            state.modification = modification
+            return state.devices
+        }
+    }
+
+    private static func key(_ id: String) -> String { id.uppercased() }
+}

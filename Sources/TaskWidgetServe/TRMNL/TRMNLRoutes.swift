@@ -1,0 +1,67 @@
+import HTTPTypes
+import Hummingbird
+import TaskWidgetConfig
+import TaskWidgetCore
+
+/// TRMNL's "bring your own server" API (SPEC §11, shared/reference/trmnl-byos.md).
+func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCache, devices: DeviceRegistry) {
+    /// `GET /api/setup`: open (the device has no key yet); a registered `ID` gets its key.
+    router.get("/api/setup") { request, _ -> Response in
+        guard let id = request.headers[.deviceID], let device = devices.device(id: id) else {
+            return json(
+                status: .notFound,
+                .object([("status", .int(404)), ("api_key", .null), ("friendly_id", .null), ("image_url", .null), ("filename", .null)]))
+        }
+        let image = try cache.widget(device.imageSpec).representation
+        return json(
+            status: .ok,
+            .object([
+                ("status", .int(200)), ("api_key", .string(device.apiKey)), ("friendly_id", .string(device.friendlyID)),
+                ("image_url", .string(imageURL(for: device, request: request))), ("filename", .string(image.hash.description)),
+                ("message", .string("Welcome to taskwidget")),
+            ]))
+    }
+
+    /// `GET /api/display`: the device polls; `filename` changes exactly when the image does, and
+    /// `refresh_rate` is the seconds until it next does (at least a minute, at most 15).
+    router.get("/api/display") { request, _ -> Response in
+        guard let id = request.headers[.deviceID], let device = devices.device(id: id),
+            let key = request.headers[.accessToken],
+            ConstantTime.equals(Array(device.apiKey.utf8), Array(key.utf8))
+        else { throw ServeHTTPError.unauthorized }
+        // While the store cannot be read, the image of the failure, and a minute until the next look.
+        let image = try cache.widget(device.imageSpec).representation
+        let refreshRate = min(900, max(60, cache.maxAge(until: cache.current.state?.imageValidUntil)))
+        return json(
+            status: .ok,
+            .object([
+                ("status", .int(0)), ("image_url", .string(imageURL(for: device, request: request))),
+                ("filename", .string(image.hash.description)), ("refresh_rate", .int(Int64(refreshRate))),
+                ("update_firmware", .bool(false)), ("firmware_url", .null), ("reset_firmware", .bool(false)),
+                ("special_function", .string("none")),
+            ]))
+    }
+
+    /// `POST /api/log`: read (up to the context's limit, else 413) and dropped: device logs may
+    /// carry anything, and our logs carry no content.
+    router.post("/api/log") { request, context -> Response in
+        var request = request
+        _ = try await request.collectBody(upTo: context.maxUploadSize)
+        return Response(status: .noContent)
+    }
+}
+
+/// Absolute, as the firmware wants: from the `Host` the device used (checked to be a plain
+/// host[:port]), so that it works behind whatever name the device was given.
+private func imageURL(for device: DeviceRecord, request: Request) -> String {
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+    let host = request.head.authority.flatMap { $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil }
+    let spec = device.imageSpec
+    return "http://\(host ?? "localhost")/widget/\(spec.size).\(spec.format.rawValue)?theme=mono&depth=\(spec.depth ?? 1)"
+}
+
+private func json(status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+    Response(
+        status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+        body: .init(byteBuffer: ByteBuffer(string: value.compactText + "\n")))
+}

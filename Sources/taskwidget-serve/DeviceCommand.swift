@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import TaskWidgetCLI
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetFormats
+
+/// `taskwidget serve device add|ls|rm`: the TRMNL devices serve answers (SPEC §11).
+struct DeviceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "Register the TRMNL devices that serve answers (BYOS).",
+        discussion: """
+            A device is known by the MAC address it sends in its ID header. Its key and settings \
+            live in devices.toml in the config folder, never in the store; a running server sees \
+            changes at the device's next request.
+
+            Examples:
+              taskwidget serve device add AA:BB:CC:DD:EE:FF --name kitchen
+              taskwidget serve device add 11:22:33:44:55:66 --size 1872x1404 --depth 4
+              taskwidget serve device ls
+              taskwidget serve device rm AA:BB:CC:DD:EE:FF
+            """,
+        subcommands: [Add.self, List.self, Remove.self])
+
+    /// The devices file, which needs a config folder.
+    static func path() throws -> String {
+        guard let path = DeviceFile.path(environment: ProcessInfo.processInfo.environment) else {
+            throw TaskWidgetError(.badConfig, "no config folder for devices.toml: set HOME or XDG_CONFIG_HOME")
+        }
+        return path
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Register a device, or change one (its key stays).")
+
+        @Argument(help: ArgumentHelp("The device's MAC address, as it sends it (e.g. AA:BB:CC:DD:EE:FF).", valueName: "id"))
+        var id: String
+        @Option(help: "A name to know it by.") var name: String?
+        @Option(help: ArgumentHelp("Its panel in pixels (default 800x480, the original TRMNL).", valueName: "WxH")) var size: String?
+        @Option(help: ArgumentHelp("Gray bits of its panel: 1, 2 (firmware 1.6 and later) or 4 (TRMNL X) (default 1).", valueName: "bits"))
+        var depth: Int?
+        @Option(help: "png (default), or bmp (1-bit BMP3, for old firmware).") var imageFormat: WidgetImageSpec.Format?
+
+        func validate() throws {
+            guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ":" || $0 == "-") }) else {
+                throw ValidationError("the device ID is its MAC address, e.g. AA:BB:CC:DD:EE:FF")
+            }
+            if let depth, ![1, 2, 4].contains(depth) { throw ValidationError("--depth must be 1, 2 or 4") }
+            if imageFormat == .bmp, let depth, depth != 1 { throw ValidationError("a BMP is 1-bit: leave out --depth or use png") }
+            if let size {
+                do {
+                    let parsed = try WidgetSize(parsing: size)
+                    guard max(parsed.width, parsed.height) <= 4096 else { throw ValidationError("--size must be at most 4096 pixels a side") }
+                } catch let error as TaskWidgetError {
+                    throw ValidationError(error.message)
+                }
+            }
+        }
+
+        func run() throws {
+            let path = try DeviceCommand.path()
+            var devices = try DeviceFile.load(path: path)
+            let existing = devices.firstIndex { $0.id.uppercased() == id.uppercased() }
+            var device =
+                existing.map { devices[$0] }
+                ?? DeviceRecord(id: id, apiKey: SecretFile.randomSecret(), friendlyID: Self.friendlyID(avoiding: devices.map(\.friendlyID)))
+            if let name { device.name = name }
+            if let size { device.size = try WidgetSize(parsing: size) }
+            if let depth { device.depth = depth }
+            if let imageFormat { device.format = imageFormat }
+            if device.format == .bmp { device.depth = 1 }
+            if let existing { devices[existing] = device } else { devices.append(device) }
+            try DeviceFile.save(devices, path: path)
+            print("\(existing == nil ? "added" : "changed") \(device.id) (\(device.friendlyID)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")
+            if existing == nil {
+                print("point the device at this server (TRMNL firmware: custom server, http://HOST:8787) and it gets its key at setup")
+            }
+        }
+
+        /// Six letters and digits, as TRMNL's own friendly IDs, none already taken.
+        static func friendlyID(avoiding taken: [String]) -> String {
+            let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+            var generator = SystemRandomNumberGenerator()
+            while true {
+                let id = String((0..<6).map { _ in alphabet.randomElement(using: &generator)! })
+                if !taken.contains(id) { return id }
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the registered devices (never their keys).")
+
+        func run() throws {
+            let devices = try DeviceFile.load(path: try DeviceCommand.path())
+            guard !devices.isEmpty else {
+                print("no devices: add one with `taskwidget serve device add MAC`")
+                return
+            }
+            let rows = devices.map { [$0.id, $0.friendlyID, $0.name ?? "", $0.size.description, "\($0.depth)-bit", $0.format.rawValue] }
+            print(Listing.table(header: ["ID", "FRIENDLY", "NAME", "SIZE", "DEPTH", "FORMAT"], rows: rows), terminator: "")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Forget a device (its key stops working).")
+
+        @Argument(help: ArgumentHelp("The device's MAC address.", valueName: "id")) var id: String
+
+        func run() throws {
+            let path = try DeviceCommand.path()
+            var devices = try DeviceFile.load(path: path)
+            guard let index = devices.firstIndex(where: { $0.id.uppercased() == id.uppercased() }) else {
+                throw TaskWidgetError(.notFound, "no device \(id.sanitizedForMessage): see `taskwidget serve device ls`")
+            }
+            let removed = devices.remove(at: index)
+            try DeviceFile.save(devices, path: path)
+            print("removed \(removed.id) (\(removed.friendlyID))")
+        }
+    }
+}

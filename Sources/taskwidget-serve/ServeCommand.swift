@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import TaskWidgetCLI
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetServe
+import TaskWidgetStore
+import TaskWidgetWatch
+
+/// `taskwidget serve [--listen HOST:PORT] [scope]`: widgets, status lines and the timeline over
+/// HTTP, kept current as the store and the clock move (SPEC §11); `serve device` and `serve token`
+/// manage who may ask.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "taskwidget serve",
+        abstract: "Serve widgets, status lines and the timeline over HTTP, for browsers, e-ink devices and Home Assistant.",
+        discussion: """
+            Serves a dashboard page at / that updates itself, widget images at \
+            /widget/{small|medium|large|WxH}.{png|bmp}?scale=&theme=&depth=&rotate=, status lines at \
+            /status?format=, the timeline at /timeline.json, /healthz, and TRMNL's BYOS API for the \
+            devices of `serve device add`. Every answer carries an ETag and a max-age that ends when \
+            it next changes. The server follows the store as watch does (no polling) and never writes to it.
+
+            Listening beyond this machine needs a token, which clients send as \
+            `Authorization: Bearer TOKEN` or `?token=TOKEN`: `serve token` makes one (a loopback \
+            server then asks for it too). serve exits 0 on SIGTERM or SIGINT once open requests are answered.
+
+            Examples:
+              taskwidget serve                          # http://127.0.0.1:8787/
+              taskwidget serve --list Work --listen 127.0.0.1:9000
+              taskwidget serve token && taskwidget serve --listen 0.0.0.0:8787
+              curl -o kindle.png 'localhost:8787/widget/800x480.png?theme=mono&depth=1'
+            """,
+        subcommands: [DeviceCommand.self, TokenCommand.self])
+
+    static func main() async { await CommandRunner.main(Self.self) }
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var scope: ScopeOptions
+    @Option(help: ArgumentHelp(
+        "The address and port to listen on (default: [serve] listen in config.toml, else 127.0.0.1:\(ListenAddress.defaultPort)).",
+        valueName: "host:port"))
+    var listen: String?
+    @Option(help: ArgumentHelp(
+        "The file holding the token clients must send (default: [serve] token_file, else serve.token in the config folder if it exists).",
+        valueName: "file"))
+    var tokenFile: String?
+    /// For tests and previews: with --now, time runs this many times faster than real time; at 0
+    /// it stands still.
+    @Option(help: .hidden) var clockSpeed: Int?
+
+    func validate() throws {
+        if let clockSpeed, clockSpeed < 0 { throw ValidationError("--clock-speed must be 0 or more") }
+        if let listen, ListenAddress(listen) == nil {
+            throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8787 or [::1]:8787")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = try Configuration.load(environment: environment)
+        let context = try options.context()
+        guard let address = ListenAddress(listen ?? settings.serve.listen ?? "127.0.0.1") else {
+            throw TaskWidgetError(.badConfig, "[serve] listen in \(settings.path ?? "config.toml") takes HOST:PORT, e.g. 127.0.0.1:8787")
+        }
+        let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
+        let clock = options.now != nil || clockSpeed != nil ? WatchClock.virtual(from: context.now, speed: clockSpeed ?? 1) : .real
+        let server = DashboardServer(
+            listen: address, token: token,
+            following: .init(location: context.location, calendar: context.calendar, scope: scope.scope, clock: clock),
+            devicesPath: DeviceFile.path(environment: environment), environment: environment)
+        let storePath = context.location.path
+        try await server.run(logger: context.logger) { bound in
+            // One line, flushed at once: scripts and tests read the port from it.
+            let auth = token == nil ? "" : "; clients send the token"
+            try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/ from \(storePath)\(auth)\n".utf8))
+        }
+    }
+}

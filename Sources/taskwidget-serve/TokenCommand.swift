@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import TaskWidgetCLI
+import TaskWidgetConfig
+import TaskWidgetCore
+
+/// Where serve's token lives, and reading it.
+enum ServeToken {
+    /// `serve.token` in the config folder.
+    static func defaultPath(environment: [String: String]) -> String? {
+        XDGPaths(environment: environment).configHome.map { XDGPaths.taskwidgetFolder(in: $0) + "/serve.token" }
+    }
+
+    /// The token of the file given, else of the default file if there is one; `nil` for none.
+    static func read(explicitPath: String?, environment: [String: String]) throws -> String? {
+        if let explicitPath { return try SecretFile.read(explicitPath, what: "the token file") }
+        guard let path = defaultPath(environment: environment), FileManager.default.fileExists(atPath: path) else { return nil }
+        return try SecretFile.read(path, what: "the token file")
+    }
+}
+
+/// `taskwidget serve token`: prints the token, making it first when there is none.
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print the token clients must send, making one first if there is none.",
+        discussion: """
+            The token lives in serve.token in the config folder (~/.config/taskwidget), readable by \
+            you only; serve uses it from then on, on loopback too. Delete the file to serve loopback \
+            without a token again.
+
+            Examples:
+              taskwidget serve token
+              curl -H "Authorization: Bearer $(taskwidget serve token)" localhost:8787/status
+            """)
+
+    @Option(help: ArgumentHelp("Another token file (e.g. the one [serve] token_file names).", valueName: "file"))
+    var file: String?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = file ?? ServeToken.defaultPath(environment: environment) else {
+            throw TaskWidgetError(.badConfig, "no config folder: set HOME or XDG_CONFIG_HOME, or pass --file")
+        }
+        let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file")
+        if isNew { writeToStandardError("taskwidget: made a new token in \(path)\n") }
+        print(token)
+    }
+}

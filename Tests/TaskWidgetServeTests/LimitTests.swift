@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetStore
+import Testing
+
+
+@testable import TaskWidgetServe
+@testable import TaskWidgetTestSupport
+
+/// SPEC §11's bounds, attacked over real sockets; after each attack the server still serves.
+@Suite(.timeLimit(.minutes(2))) struct LimitTests {
+    @Test func oneMegabyteHeaderIsRefused() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                let big = String(repeating: "a", count: 1_000_000)
+                connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(big)\r\n\r\n")
+                let answer = connection.receive(timeout: 5)
+                // NIO's decoder stops at 8 KiB; Hummingbird answers 400 and closes.
+                #expect(answer.text.hasPrefix("HTTP/1.1 400 Bad Request\r\n") || answer.text.isEmpty)
+                #expect(answer.closed)
+                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 200 OK"))
+            }
+        }
+    }
+
+    @Test func longRequestLineAndTooManyHeadersAreRefused() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let longURL = try rawGET(port: port, "/healthz?" + String(repeating: "b", count: 100_000))
+                #expect(longURL.hasPrefix("HTTP/1.1 400"))
+                let many = (0..<100).map { "X-H\($0): v\r\n" }.joined()
+                #expect(try rawGET(port: port, "/healthz", headers: many).hasPrefix("HTTP/1.1 400"))
+                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 200 OK"))
+            }
+        }
+    }
+
+    @Test func slowlorisIsCutAndOthersAreServed() async throws {
+        let environment = try ServeEnvironment()
+        var limits = ServeLimits()
+        limits.idleTimeout = .seconds(1)
+        try await withLiveServer(environment, limits: limits) { port in
+            try await onThread {
+                let slow = try RawConnection(port: port)
+                let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "z", count: 100))\r\n".utf8)
+                let start = Date()
+                var closedAfter: Double?
+                for byte in request {
+                    if !slow.send([byte]) {
+                        closedAfter = Date().timeIntervalSince(start)
+                        break
+                    }
+                    // meanwhile, others are answered at once
+                    if Int(Date().timeIntervalSince(start) * 10) % 5 == 0 {
+                        #expect(try rawGET(port: port, "/healthz", timeout: 1).hasPrefix("HTTP/1.1 200 OK"))
+                    }
+                    if slow.receive(timeout: 0.05).closed {
+                        closedAfter = Date().timeIntervalSince(start)
+                        break
+                    }
+                }
+                let after = try #require(closedAfter, "the trickling connection was never closed")
+                #expect(after < 3)
+            }
+        }
+    }
+
+    @Test func declaredOversizeBodyGets413() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                connection.send("POST /api/log HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
+                connection.send(String(repeating: "x", count: 100_000))
+                let answer = connection.receive(timeout: 5)
+                // (NIO's encoder writes its own reason phrase: "Payload Too Large")
+                #expect(answer.text.hasPrefix("HTTP/1.1 413 "))
+                #expect(answer.text.hasSuffix("{\"error\":\"request body too large\"}\n"))
+                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 200 OK"))
+            }
+        }
+    }
+
+    @Test func chunkedOversizeBodyIsCut() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                connection.send("POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let chunk = "4000\r\n" + String(repeating: "y", count: 0x4000) + "\r\n"
+                var cut = false
+                for _ in 0..<64 where !cut {  // 1 MiB in all, the limit is 64 KiB
+                    cut = !connection.send(chunk) || connection.receive(timeout: 0.02).closed
+                }
+                if !cut { cut = connection.receive(timeout: 5).closed }
+                #expect(cut)
+                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 200 OK"))
+            }
+        }
+    }
+
+    @Test func tricklingBodyIsCut() async throws {
+        let environment = try ServeEnvironment()
+        var limits = ServeLimits()
+        limits.bodyTimeout = .seconds(1)
+        try await withLiveServer(environment, limits: limits) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                connection.send("POST /api/log HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+                let start = Date()
+                var closed = false
+                for _ in 0..<100 where !closed {
+                    closed = !connection.send("x") || connection.receive(timeout: 0.2).closed
+                }
+                #expect(closed)
+                #expect(Date().timeIntervalSince(start) < 4)
+            }
+        }
+    }
+
+    @Test func connectionLimitQueuesTheNextClient() async throws {
+        let environment = try ServeEnvironment()
+        var limits = ServeLimits()
+        limits.maximumConnections = 2
+        try await withLiveServer(environment, limits: limits) { port in
+            try await onThread {
+                let first = try RawConnection(port: port)
+                let second = try RawConnection(port: port)
+                // both are accepted and usable
+                first.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(first.receive(timeout: 5) { $0.hasSuffix("ok\n") }.text.hasPrefix("HTTP/1.1 200"))
+                second.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(second.receive(timeout: 5) { $0.hasSuffix("ok\n") }.text.hasPrefix("HTTP/1.1 200"))
+                // the third connects (kernel backlog) but is not accepted: no answer
+                let third = try RawConnection(port: port)
+                third.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(third.receive(timeout: 1).text.isEmpty)
+                // until a slot frees
+                shutdown(first.fd, Int32(SHUT_RDWR))
+                #expect(third.receive(timeout: 5) { $0.hasSuffix("ok\n") }.text.hasPrefix("HTTP/1.1 200"))
+            }
+        }
+    }
+
+    @Test func clientThatReadsNothingIsCut() async throws {
+        // 16 MB that do not compress, more than the kernel's socket buffers take (tcp_wmem's
+        // maximum is 4 MiB): the server's channel turns unwritable and stays so.
+        var random = SplitMix64(seed: 0x5EB7E)
+        let big = Data((0..<16_000_000).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        let environment = try ServeEnvironment(draw: { _, _ in big })
+        var limits = ServeLimits()
+        limits.writeStallTimeout = .seconds(1)
+        try await withLiveServer(environment, limits: limits) { port in
+            try await onThread {
+                // A 16 MB image (more than the kernel's socket buffers take: tcp_wmem's maximum is
+                // 4 MiB) to a client with a 4 KiB receive buffer that does not read: the server's
+                // channel turns unwritable and stays so.
+                let connection = try RawConnection(port: port, receiveBuffer: 4096)
+                connection.send("GET /widget/4096x4096.png HTTP/1.1\r\nHost: x\r\n\r\n")
+                // The stimulus under test: reading nothing for three times the stall limit. (The
+                // server's hang-up cannot be seen without reading: its FIN waits behind the data.)
+                Thread.sleep(forTimeInterval: 3)
+                let total = connection.drain(timeout: 10)
+                #expect(total.closed)
+                #expect(total.bytes < 16_000_000, "the whole image arrived: the connection was not cut")
+                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 200 OK"))
+            }
+        }
+    }
+
+    @Test func idleTimeoutDoesNotCutAnEventStream() async throws {
+        let environment = try ServeEnvironment()
+        var limits = ServeLimits()
+        limits.idleTimeout = .milliseconds(300)
+        limits.eventHeartbeat = .seconds(60)
+        try await withLiveServer(environment, limits: limits) { port in
+            try await onThread {
+                let stream = try RawConnection(port: port)
+                stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = stream.receive(timeout: 10) { $0.contains("}\n\n") }
+                // silent for 5 idle timeouts: Hummingbird does not time out a response in progress
+                #expect(!stream.receive(timeout: 1.5).closed)
+                _ = try environment.store.store.addTask(NewTask(title: "Still here"), now: ServeEnvironment.now)
+                #expect(stream.receive(timeout: 10) { $0.contains("event: change") }.text.contains("\"hash\":"))
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetFormats
+import TaskWidgetStore
+import Testing
+
+@testable import TaskWidgetServe
+@testable import TaskWidgetTestSupport
+
+/// The routes through `app.test(.router)`: no socket, the request goes straight to the responder.
+/// The cache holds the store's state at 09:00; the widget next changes at 09:30, when "Pay rent"
+/// falls due, so every max-age is the cap of 15 minutes.
+@Suite struct RouterTests {
+    /// The application over a published state, without the follower.
+    func withApp<T: Sendable>(
+        token: String? = nil, publishing: Bool = true, _ body: @Sendable (any TestClientProtocol, ServeEnvironment) async throws -> T
+    ) async throws -> T {
+        let environment = try ServeEnvironment()
+        if publishing { try environment.publish() }
+        let app = try makeServeApplication(
+            environment.dependencies(token: token), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
+        return try await app.test(.router) { client in try await body(client, environment) }
+    }
+
+    @Test func thePageShowsTheStatusLineAndTheNextChangesAndFollowsEvents() async throws {
+        try await withApp { client, environment in
+            let state = try environment.state()
+            let line = try ServeEnvironment.renderers()[.text]!.line(for: state.barEntry, timeZone: ServeEnvironment.zone, now: nil)
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                let html = String(buffer: response.body)
+                #expect(html.contains("<p id=\"status\">\(DashboardPage.escape(line))</p>"))
+                #expect(html.contains("<tr><th>09:30</th><td>"), "the next change: Pay rent falls due")
+                #expect(html.contains("new EventSource(\"events\""))
+                #expect(html.contains("<noscript><meta http-equiv=\"refresh\" content=\"900\"></noscript>"))
+            }
+        }
+    }
+
+    @Test func anImageHasAStrongETagAndAMaxAgeToItsNextChange() async throws {
+        try await withApp { client, environment in
+            let first = try await client.execute(uri: "/widget/medium.png", method: .get)
+            #expect(first.status == .ok)
+            #expect(first.headers[.contentType] == "image/png")
+            #expect(first.headers[.contentLength] == String(first.body.readableBytes))
+            let state = try environment.state()
+            let seconds = (state.imageValidUntil.millisecondsSince1970 - ServeEnvironment.now.millisecondsSince1970) / 1000
+            #expect(seconds == 1800)
+            #expect(first.headers[.cacheControl] == "max-age=900")
+            let eTag = try #require(first.headers[.eTag])
+            #expect(eTag == ContentHash(of: first.body).entityTag)
+            #expect(!eTag.hasPrefix("W/"))
+
+            let again = try await client.execute(uri: "/widget/medium.png", method: .get, headers: [.ifNoneMatch: eTag])
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+            #expect(again.headers[.eTag] == eTag)
+            #expect(again.headers[.cacheControl] == "max-age=900")
+            #expect(again.headers[.contentLength] == nil)
+
+            let stale = try await client.execute(uri: "/widget/medium.png", method: .get, headers: [.ifNoneMatch: "\"0\""])
+            #expect(stale.status == .ok && stale.body == first.body)
+        }
+    }
+
+    @Test func headHasTheHeadersOfGetAndNoBody() async throws {
+        try await withApp { client, _ in
+            let get = try await client.execute(uri: "/widget/800x480.bmp", method: .get)
+            let head = try await client.execute(uri: "/widget/800x480.bmp", method: .head)
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == "48062")
+            #expect(get.body.readableBytes == 48_062)
+            #expect(head.headers[.contentType] == "image/bmp")
+            #expect(head.headers[.eTag] == get.headers[.eTag])
+            for path in ["/", "/status", "/timeline.json", "/healthz", "/events"] {
+                let response = try await client.execute(uri: path, method: .head)
+                #expect(response.status == .ok, "HEAD \(path)")
+                #expect(response.body.readableBytes == 0, "HEAD \(path)")
+            }
+        }
+    }
+
+    /// Every format of `/status` is the line `status --format` prints for the same entry;
+    /// `/timeline.json` is `timeline --format json` (8 tasks per entry, not the large widget's 12).
+    @Test func statusLinesAndTheTimelineAreWhatTheCommandsPrint() async throws {
+        try await withApp { client, environment in
+            let state = try environment.state()
+            let renderers = try ServeEnvironment.renderers()
+            for format in StatusFormat.allCases {
+                let line = try renderers[format]!.line(for: state.barEntry, timeZone: ServeEnvironment.zone, now: nil)
+                let response = try await client.execute(uri: "/status?format=\(format.rawValue)", method: .get)
+                #expect(String(buffer: response.body) == line + "\n", "\(format)")
+                #expect(response.headers[.eTag] != nil)
+                #expect(response.headers[.cacheControl] == "max-age=900")
+            }
+            #expect(String(buffer: try await client.execute(uri: "/status", method: .get).body).contains("overdue"))
+            let request = TL.request(now: ServeEnvironment.now, zone: ServeEnvironment.zone)
+            let expected = TimelineJSON.document(try TL.timeline(for: request, from: environment.store.reopen(mode: .readOnly)))
+            try await client.execute(uri: "/timeline.json", method: .get) { response in
+                #expect(response.headers[.contentType] == "application/json")
+                #expect(String(buffer: response.body) == expected)
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(String(buffer: response.body) == "ok\n")
+                #expect(response.headers[.cacheControl] == "no-store")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("/nope", HTTPResponse.Status.notFound, "{\"error\":\"not found\"}\n"),
+        ("/widget/medium.gif", .notFound, "{\"error\":\"not found\"}\n"),
+        ("/widget/", .notFound, "{\"error\":\"not found\"}\n"),
+        ("/widget/0x480.png", .notFound, "{\"error\":\"not found\"}\n"),
+        ("/widget/100000x100000.png", .notFound, "{\"error\":\"not found\"}\n"),
+        ("/widget/medium.png?depth=3", .badRequest, "{\"error\":\"bad parameter depth: expected 1, 2, 4 or 8\"}\n"),
+        ("/widget/medium.png?scale=9", .badRequest, "{\"error\":\"bad parameter scale: expected 1, 2 or 3\"}\n"),
+        ("/widget/4000x400.png?scale=2", .badRequest, "{\"error\":\"bad parameter scale: expected a size of at most 4096 pixels a side\"}\n"),
+        ("/widget/800x480.bmp?depth=4", .badRequest, "{\"error\":\"bad parameter depth: expected 1 for a BMP\"}\n"),
+        ("/widget/medium.png?rotate=45", .badRequest, "{\"error\":\"bad parameter rotate: expected 0, 90, 180 or 270\"}\n"),
+        ("/widget/medium.png?theme=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
+        ("/status?format=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
+    ])
+    func badPathsAndParametersAreOneLineJSON(path: String, status: HTTPResponse.Status, body: String) async throws {
+        try await withApp { client, _ in
+            try await client.execute(uri: path, method: .get) { response in
+                #expect(response.status == status)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                #expect(String(buffer: response.body) == body)
+            }
+        }
+    }
+
+    @Test func aWrongMethodIsNotFound() async throws {
+        // Hummingbird's trie answers an unregistered method like an unknown path (no 405).
+        try await withApp { client, _ in
+            let response = try await client.execute(uri: "/healthz", method: .post)
+            #expect(response.status == .notFound)
+        }
+    }
+
+    @Test func theTokenIsTakenFromAnyOfThreePlaces() async throws {
+        try await withApp(token: "server-token") { client, _ in
+            let denied = try await client.execute(uri: "/status", method: .get)
+            #expect(denied.status == .unauthorized)
+            #expect(String(buffer: denied.body) == "{\"error\":\"missing or wrong token\"}\n")
+            #expect(denied.headers[.wwwAuthenticate] == "Bearer realm=\"taskwidget\"")
+            #expect(try await client.execute(uri: "/status?token=server-toke", method: .get).status == .unauthorized)
+            #expect(try await client.execute(uri: "/status", method: .get, headers: [.authorization: "Bearer nope"]).status == .unauthorized)
+
+            #expect(try await client.execute(uri: "/status", method: .get, headers: [.authorization: "Bearer server-token"]).status == .ok)
+            #expect(try await client.execute(uri: "/status?token=server-token", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/status?token=server%2Dtoken", method: .get).status == .ok)
+            #expect(
+                try await client.execute(uri: "/widget/800x480.bmp", method: .get, headers: [.accessToken: "device-key-123"]).status == .ok)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            // An unknown path needs the token too: no probing for routes without it.
+            #expect(try await client.execute(uri: "/nope", method: .get).status == .unauthorized)
+        }
+    }
+
+    /// Nothing published yet, or the store unreadable: 503 with the reason, and for images an
+    /// image that says so (never cached).
+    @Test func withoutAStateEveryRouteSays503AndImagesShowWhy() async throws {
+        try await withApp(publishing: false) { client, environment in
+            environment.cache.publish(nil, failure: TaskWidgetError(.storeMissing, "no store at /x/tasks.sqlite: run `taskwidget add`"))
+            let status = try await client.execute(uri: "/status", method: .get)
+            #expect(status.status == .serviceUnavailable)
+            #expect(String(buffer: status.body) == "{\"error\":\"no store at /x/tasks.sqlite: run `taskwidget add`\"}\n")
+            #expect(try await client.execute(uri: "/timeline.json", method: .get).status == .serviceUnavailable)
+            let image = try await client.execute(uri: "/widget/small.png", method: .get)
+            #expect(image.status == .serviceUnavailable)
+            #expect(image.headers[.contentType] == "image/png")
+            #expect(image.headers[.cacheControl] == "no-store")
+            #expect(image.headers[.eTag] == nil)
+            #expect(PNGHeader(image.body)?.width == 170)
+            #expect(try await client.execute(uri: "/", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+
+            try environment.publish()
+            let back = try await client.execute(uri: "/widget/small.png", method: .get)
+            #expect(back.status == .ok)
+            #expect(back.body != image.body)
+        }
+    }
+
+    @Test func listeningBeyondLoopbackNeedsAToken() throws {
+        let environment = try ServeEnvironment()
+        let refusal = expectError(.invalidInput) {
+            try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "0.0.0.0", port: 0), logger: quietLogger)
+        }
+        #expect(refusal?.message == "listening on 0.0.0.0 needs a token: pass --token-file FILE, or listen on 127.0.0.1")
+        _ = try makeServeApplication(
+            environment.dependencies(token: "t"), listen: ListenAddress(host: "0.0.0.0", port: 0), logger: quietLogger)
+    }
+}
+
+extension PNGHeader {
+    init?(_ buffer: ByteBuffer) {
+        self.init(buffer.readableBytesView)
+    }
+}

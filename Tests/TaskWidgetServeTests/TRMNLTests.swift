@@ -1,0 +1,133 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetStore
+import Testing
+
+@testable import TaskWidgetServe
+@testable import TaskWidgetTestSupport
+
+/// TRMNL's BYOS API as a device uses it: setup, display, the image, the log.
+@Suite struct TRMNLTests {
+    static let original = ServeEnvironment.device
+    static let grayscale = DeviceRecord(id: "11:22:33:44:55:66", apiKey: "gray-key", friendlyID: "TW2ABC", depth: 2)
+    static let bitmap = DeviceRecord(id: "22:33:44:55:66:77", apiKey: "bmp-key", friendlyID: "TW3ABC", format: .bmp)
+
+    func withApp<T: Sendable>(
+        now: Instant = ServeEnvironment.now, _ body: @Sendable (any TestClientProtocol, ServeEnvironment) async throws -> T
+    ) async throws -> T {
+        let environment = try ServeEnvironment(devices: [Self.original, Self.grayscale, Self.bitmap], now: now)
+        try environment.publish()
+        let app = try makeServeApplication(
+            environment.dependencies(token: "server-token"), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
+        return try await app.test(.router) { client in try await body(client, environment) }
+    }
+
+    static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: buffer).utf8)) as? [String: Any])
+    }
+
+    @Test func anUnknownDeviceIsNotSetUp() async throws {
+        try await withApp { client, _ in
+            let unknown = try await client.execute(uri: "/api/setup", method: .get, headers: [.deviceID: "00:00:00:00:00:00"])
+            #expect(unknown.status == .notFound)
+            #expect(String(buffer: unknown.body).hasPrefix("{\"status\":404,\"api_key\":null"))
+        }
+    }
+
+    @Test(arguments: [
+        (original, "png", 1, "800x480.png?theme=mono&depth=1"),
+        (grayscale, "png", 2, "800x480.png?theme=mono&depth=2"),
+        (bitmap, "bmp", 1, "800x480.bmp?theme=mono&depth=1"),
+    ])
+    func aDeviceIsSetUpAndGetsItsImage(device: DeviceRecord, format: String, depth: Int, path: String) async throws {
+        try await withApp { client, _ in
+            // The firmware sends its MAC in upper or lower case.
+            let setup = try await client.execute(
+                uri: "/api/setup", method: .get, headers: [.deviceID: device.id.lowercased(), HTTPField.Name("Host")!: "dash.local:8787"])
+            #expect(setup.status == .ok)
+            let setupJSON = try Self.json(setup.body)
+            #expect(setupJSON["status"] as? Int == 200)
+            #expect(setupJSON["api_key"] as? String == device.apiKey)
+            #expect(setupJSON["friendly_id"] as? String == device.friendlyID)
+
+            let headers: HTTPFields = [.deviceID: device.id, .accessToken: device.apiKey]
+            let display = try await client.execute(uri: "/api/display", method: .get, headers: headers)
+            #expect(display.status == .ok)
+            let json = try Self.json(display.body)
+            #expect(json["status"] as? Int == 0)
+            #expect(json["update_firmware"] as? Bool == false)
+            // 09:00, and the image next changes at 09:15 at the earliest: between a minute and 15.
+            let refreshRate = try #require(json["refresh_rate"] as? Int)
+            #expect((60...900).contains(refreshRate))
+            let url = try #require(json["image_url"] as? String)
+            #expect(url.hasSuffix("/widget/\(path)"))
+            #expect(url.hasPrefix("http://"))
+
+            let parts = try #require(URLComponents(string: url))
+            let image = try await client.execute(uri: parts.percentEncodedPath + "?" + (parts.percentEncodedQuery ?? ""), method: .get, headers: headers)
+            #expect(image.status == .ok)
+            #expect("\"\(json["filename"] as? String ?? "")\"" == image.headers[.eTag])
+            #expect(image.body.readableBytes <= 90_000)
+            if format == "png" {
+                let header = try #require(PNGHeader(image.body))
+                #expect(header == PNGHeader(width: 800, height: 480, bitDepth: depth, colorType: 0))
+            } else {
+                #expect(image.body.readableBytes == 48_062)
+                #expect(image.body.getString(at: 0, length: 2) == "BM")
+                #expect(image.body.getInteger(at: 46, endianness: .little, as: UInt32.self) == 2, "the palette count")
+            }
+        }
+    }
+
+    /// `filename` is the same while nothing changes and changes with the image.
+    @Test func theFilenameFollowsTheImage() async throws {
+        try await withApp { client, environment in
+            let headers: HTTPFields = [.deviceID: Self.original.id, .accessToken: Self.original.apiKey]
+            let first = try Self.json(try await client.execute(uri: "/api/display", method: .get, headers: headers).body)
+            let again = try Self.json(try await client.execute(uri: "/api/display", method: .get, headers: headers).body)
+            #expect(first["filename"] as? String == again["filename"] as? String)
+
+            _ = try environment.store.store.addTask(NewTask(title: "Buy milk"), now: ServeEnvironment.now)
+            #expect(try environment.publish() != nil)
+            let changed = try Self.json(try await client.execute(uri: "/api/display", method: .get, headers: headers).body)
+            #expect(changed["filename"] as? String != first["filename"] as? String)
+        }
+    }
+
+    /// `refresh_rate` is the seconds until the image next changes ("Pay rent" falls due at 09:30),
+    /// at least a minute and at most 15.
+    @Test(arguments: [("09:00:00", 900), ("09:25:00", 300), ("09:29:30", 60), ("09:29:59", 60)])
+    func theRefreshRateIsTheTimeToTheNextChange(time: String, seconds: Int) async throws {
+        try await withApp(now: Fixed.instant("2026-11-23T\(time)+01:00")) { client, _ in
+            let headers: HTTPFields = [.deviceID: Self.original.id, .accessToken: Self.original.apiKey]
+            let display = try Self.json(try await client.execute(uri: "/api/display", method: .get, headers: headers).body)
+            #expect(display["refresh_rate"] as? Int == seconds)
+        }
+    }
+
+    @Test func displayWantsTheDevicesOwnKey() async throws {
+        try await withApp { client, _ in
+            for key in ["server-token", Self.grayscale.apiKey, "", "device-key-12"] {
+                let headers: HTTPFields = [.deviceID: Self.original.id, .accessToken: key]
+                let response = try await client.execute(uri: "/api/display", method: .get, headers: headers)
+                #expect(response.status == .unauthorized, "\(key)")
+            }
+        }
+    }
+
+    @Test func logsAreTakenAndDroppedUpToALimit() async throws {
+        try await withApp { client, _ in
+            let headers: HTTPFields = [.deviceID: Self.original.id, .accessToken: Self.original.apiKey]
+            let log = ByteBuffer(string: "{\"logs\":[{\"message\":\"hello\"}]}")
+            #expect(try await client.execute(uri: "/api/log", method: .post, headers: headers, body: log).status == .noContent)
+            let big = ByteBuffer(repeating: UInt8(ascii: "x"), count: 100_000)
+            let tooBig = try await client.execute(uri: "/api/log", method: .post, headers: headers, body: big)
+            #expect(tooBig.status == .contentTooLarge)
+            #expect(String(buffer: tooBig.body).hasPrefix("{\"error\":"))
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import Synchronization
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetStore
+import Testing
+
+@testable import TaskWidgetServe
+@testable import TaskWidgetTestSupport
+
+@Suite struct ConstantTimeTests {
+    @Test(arguments: [
+        ("s3cret", "s3cret", true), ("s3cret", "s3creT", false), ("s3cret", "s3cre", false),
+        ("s3cret", "s3cret!", false), ("s3cret", "", false), ("", "", true),
+    ])
+    func equals(secret: String, candidate: String, expected: Bool) {
+        #expect(ConstantTime.equals(Array(secret.utf8), Array(candidate.utf8)) == expected)
+    }
+
+    @Test func equalsAnyChecksEverySecret() {
+        let secrets = [Array("one".utf8), Array("two".utf8)]
+        #expect(ConstantTime.equalsAny(secrets, "two".utf8))
+        #expect(!ConstantTime.equalsAny(secrets, "three".utf8))
+        #expect(!ConstantTime.equalsAny([], "x".utf8))
+    }
+}
+
+@Suite struct WidgetRequestTests {
+    @Test func familiesCanvasesAndParameters() throws {
+        let medium = try WidgetImageSpec(name: "medium.png", query: [])
+        #expect(medium == (try WidgetImageSpec(family: .medium)))
+        let trmnl = try WidgetImageSpec(name: "800x480.bmp", query: [])
+        #expect(trmnl.size == WidgetSize(width: 800, height: 480) && trmnl.family == .large && trmnl.format == .bmp)
+        let query: [(key: Substring, value: Substring)] = [("scale", "2"), ("theme", "dark"), ("depth", "2"), ("rotate", "90"), ("v", "123")]
+        let full = try WidgetImageSpec(name: "small.png", query: query)
+        #expect(full == (try WidgetImageSpec(family: .small, scale: 2, theme: .dark, depth: 2, rotation: 90)))
+    }
+
+    @Test(arguments: [
+        "medium.gif", "huge.png", "0x480.png", "800x0.png", "800x.png", "x480.png", "800x480x2.png", "100000x100000.png",
+        "+800x480.png", "medium", "",
+    ])
+    func namesThatAreNoWidgetAreNotFound(name: String) {
+        #expect(throws: ServeHTTPError.notFound) { try WidgetImageSpec(name: name[...], query: []) }
+    }
+
+    @Test(arguments: [("scale", "4"), ("theme", "blue"), ("depth", "3"), ("rotate", "45"), ("scale", ""), ("scale", "3")])
+    func badParametersAreBadRequests(key: String, value: String) {
+        let name = key == "scale" && value == "3" ? "2000x100.png" : "medium.png"
+        let error = #expect(throws: ServeHTTPError.self) { try WidgetImageSpec(name: name[...], query: [(key: key[...], value: value[...])]) }
+        #expect(error?.status == .badRequest)
+        #expect(error?.message.hasPrefix("bad parameter \(key)") == true)
+    }
+
+    @Test func aBMPIsOneBitOnly() {
+        #expect(throws: ServeHTTPError.self) { try WidgetImageSpec(name: "800x480.bmp", query: [("depth", "4")]) }
+        #expect(throws: Never.self) { try WidgetImageSpec(name: "800x480.bmp", query: [("depth", "1")]) }
+    }
+}
+
+@Suite struct ConditionalRequestTests {
+    @Test(arguments: [
+        ("\"abc\"", true), ("W/\"abc\"", true), ("\"x\", \"abc\"", true), ("*", true), ("\"abcd\"", false), ("abc", false), ("", false),
+    ])
+    func ifNoneMatch(header: String, matches: Bool) {
+        #expect(Representation.ifNoneMatch([header], matches: "\"abc\"") == matches)
+    }
+
+    @Test func aRepresentationCarriesItsLengthAndETag() {
+        let representation = Representation(text: "hello", contentType: "text/plain")
+        #expect(representation.headers[.contentLength] == "5")
+        #expect(representation.headers[.eTag] == ContentHash(of: ByteBuffer(string: "hello")).entityTag)
+        #expect(representation.hash.description.count == 16)
+    }
+}
+
+@Suite struct WireFormatTests {
+    @Test func serverSentEvents() {
+        #expect(ServerSentEvents.event(id: 7, name: "change", data: "{\"a\":1}") == "id: 7\nevent: change\ndata: {\"a\":1}\n\n")
+        #expect(ServerSentEvents.event(id: 1, name: "x", data: "a\nb") == "id: 1\nevent: x\ndata: a\ndata: b\n\n")
+    }
+
+    @Test func errorsStayOnOneLine() {
+        #expect(ServeHTTPError(.badRequest, "line\nbreak\u{2028}").jsonLine == "{\"error\":\"line\\nbreak\\u2028\"}\n")
+    }
+
+    @Test func thePageEscapesWhatItShows() throws {
+        let environment = try ServeEnvironment()
+        // Overdue before the others: the status line names it.
+        let due = Fixed.instant("2026-11-23T07:30:00+01:00")
+        _ = try environment.store.store.addTask(NewTask(title: "<b>&'\"</b>", dueDate: due), now: ServeEnvironment.now)
+        try environment.publish()
+        let page = DashboardPage.html(published: environment.cache.current, refreshSeconds: 60)
+        #expect(page.contains("&lt;b&gt;&amp;&#39;&quot;&lt;/b&gt;"))
+        #expect(!page.contains("<b>"))
+    }
+}
+
+@Suite struct ListenAddressTests {
+    @Test(arguments: [
+        ("127.0.0.1:8080", "127.0.0.1", 8080, true), (":0", "127.0.0.1", 0, true), ("0.0.0.0:80", "0.0.0.0", 80, false),
+        ("[::1]:9000", "::1", 9000, true), ("localhost", "localhost", ListenAddress.defaultPort, true),
+        ("::", "::", ListenAddress.defaultPort, false), ("127.1.2.3", "127.1.2.3", ListenAddress.defaultPort, true),
+    ])
+    func parses(text: String, host: String, port: Int, loopback: Bool) throws {
+        let address = try #require(ListenAddress(text))
+        #expect(address.host == host && address.port == port && address.isLoopback == loopback)
+    }
+
+    @Test(arguments: ["host:port", "host:70000", "[::1", "[::1]x", "a:-1"])
+    func rejects(text: String) {
+        #expect(ListenAddress(text) == nil)
+    }
+}
+
+/// The cache: one publication per change a viewer sees, representations made once per publication.
+@Suite struct DashboardCacheTests {
+    @Test func theSameStateAgainIsNoChange() throws {
+        let environment = try ServeEnvironment()
+        let first = try #require(try environment.publish())
+        #expect(try environment.publish() == nil)
+        _ = try environment.store.store.addTask(NewTask(title: "New"), now: ServeEnvironment.now)
+        let second = try #require(try environment.publish())
+        #expect(second.version == first.version + 1)
+        #expect(second.json.contains("\"hash\":"))
+    }
+
+    @Test func aFailureIsAChangeAndSoIsTheRecovery() throws {
+        let environment = try ServeEnvironment()
+        try environment.publish()
+        let failure = try #require(environment.cache.publish(nil, failure: TaskWidgetError(.storeMissing, "gone")))
+        #expect(failure.json.hasSuffix(",\"error\":\"gone\"}"))
+        #expect(environment.cache.publish(nil, failure: TaskWidgetError(.storeMissing, "gone")) == nil)
+        #expect(try environment.publish() != nil)
+    }
+
+    @Test func anImageIsDrawnOncePerPublication() throws {
+        let drawings = Counter()
+        let environment = try ServeEnvironment()
+        let cache = DashboardCache(
+            draw: { spec, picture in
+                drawings.increment()
+                return try DashboardServer.draw(spec, picture)
+            }, renderers: try ServeEnvironment.renderers(), now: { ServeEnvironment.now })
+        cache.publish(try environment.state(), failure: nil)
+        let spec = try WidgetImageSpec(family: .small)
+        let first = try cache.widget(spec)
+        let second = try cache.widget(spec)
+        #expect(drawings.value == 1)
+        #expect(first.representation.hash == second.representation.hash && first.isAvailable)
+    }
+
+    @Test func maxAgeIsTheSecondsToTheChangeAndAtMost15Minutes() throws {
+        let environment = try ServeEnvironment()
+        let now = ServeEnvironment.now
+        #expect(environment.cache.maxAge(until: now.adding(seconds: 61)) == 61)
+        #expect(environment.cache.maxAge(until: Instant(millisecondsSince1970: now.millisecondsSince1970 + 1)) == 1)
+        #expect(environment.cache.maxAge(until: now.adding(seconds: 3600)) == 900)
+        #expect(environment.cache.maxAge(until: now.adding(seconds: -5)) == 0)
+        #expect(environment.cache.maxAge(until: nil) == 0)
+    }
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
