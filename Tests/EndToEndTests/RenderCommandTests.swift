@@ -7,17 +7,13 @@ import Testing
 /// `taskwidget render` run as a user runs it: PNGs of the right pixel size, errors with their exit
 /// statuses, a timeline folder with its index, and never a half-written file.
 @Suite struct RenderCommandTests {
-    static let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     /// The drawing helper beside the binary.
     static let helper = "taskwidget-render"
 
     /// Width and height from a PNG's IHDR, checking that the file is complete (ends with IEND).
     static func pixelSize(of url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Int, Int) {
-        let data = try Data(contentsOf: url)
-        try #require(data.count > 45 && data.prefix(8) == pngSignature, "\(url.lastPathComponent) is not a PNG", sourceLocation: sourceLocation)
-        try #require(data.suffix(12).dropFirst(4).prefix(4) == Data("IEND".utf8), "\(url.lastPathComponent) is cut short", sourceLocation: sourceLocation)
-        let number = { (offset: Int) in data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
-        return (number(16), number(20))
+        let header = try #require(PNGHeader(try Data(contentsOf: url)), "\(url.lastPathComponent) is no whole PNG", sourceLocation: sourceLocation)
+        return (header.width, header.height)
     }
 
     @Test func familiesAndScalesGiveExactPixelSizes() throws {

@@ -7,8 +7,11 @@
 # PNG widgets: Cairo + Pango draw them and libpng encodes them (all through pkg-config); the fonts
 # cover Latin (Inter), Arabic and the rest (Noto), CJK and color emoji, and are the ones the golden
 # images are drawn with.
+# Dashboards: `taskwidget serve`'s page is tested in a real browser (Debian's chromium, headless),
+# and the Kindle recipe runs with curl.
 TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir1.2-pango-1.0 tmux
-  libcairo2-dev libpango1.0-dev libpng-dev fonts-inter fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
+  libcairo2-dev libpango1.0-dev libpng-dev fonts-inter fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+  chromium curl)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then

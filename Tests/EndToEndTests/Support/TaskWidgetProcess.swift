@@ -60,8 +60,8 @@ struct Sandbox: ~Copyable {
 
     /// `run` that expects success and returns standard output.
     @discardableResult
-    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try run(arguments)
+    func succeed(_ arguments: [String], global: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(arguments, global: global)
         #expect(result.status == 0, "taskwidget \(arguments.joined(separator: " ")) failed: \(result.stderr)", sourceLocation: sourceLocation)
         return result.stdout
     }

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// The dashboard page of `taskwidget serve` in a real browser: Debian's Chromium, headless, driven
+/// over the DevTools protocol by `dashboard_page.py` (the system Python, standard library only).
+@Suite(.timeLimit(.minutes(5))) struct DashboardPageTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("dashboard_page.py").path
+
+    /// The page shows the widget and the status line (a screenshot of both, the image loaded with
+    /// the page's token); another process's `add` shows within a second, without a reload.
+    @Test func thePageShowsTheWidgetAndFollowsAnAddWithinASecond() throws {
+        let sandbox = try Sandbox.demo()
+        let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
+        let server = try ServeProcess(sandbox)
+        let screenshot = sandbox.folder.appendingPathComponent("dashboard.png").path
+        let add = ([Sandbox.binary.path] + sandbox.arguments(["add", "Call the plumber", "--due", "2026-11-22T15:00:00+01:00"]))
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [Self.script, "http://127.0.0.1:\(server.port)/?token=\(token)", "--trigger", add, "--timeout", "5", "--screenshot", screenshot],
+            environment: sandbox.environment.merging(ProcessRunner.systemPython) { $1 })
+        let report = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any], "\(result.stdout) \(result.stderr)")
+        #expect(result.status == 0, "\(report)")
+        #expect((report["before"] as? String)?.contains("overdue") == true, "\(report)")
+        #expect((report["visible"] as? [Bool]).map { $0.count == 2 && !$0.contains(false) } == true, "the widget and the line are in view")
+        #expect((report["image_widths"] as? [Int])?.allSatisfy { $0 > 0 } == true, "the widget loaded with the token")
+        #expect(report["reloaded"] as? Bool == false)
+        let milliseconds = try #require(report["ms"] as? Double)
+        #expect(milliseconds < 1000, "the change showed after \(milliseconds) ms")
+        #expect(report["after"] as? String != report["before"] as? String)
+        #expect(PNGHeader(try Data(contentsOf: URL(fileURLWithPath: screenshot))) == PNGHeader(width: 800, height: 600, bitDepth: 8, colorType: 2))
+        #expect(server.terminate() == 0)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// The recipes of docs/dashboards.md, run as written against a real server (TRMNL's has its own
+/// suite, TRMNLDeviceTests).
+@Suite(.timeLimit(.minutes(5))) struct DashboardRecipeTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// dist/kindle/taskwidget-kindle.sh: shows the image once, not again while it is unchanged
+    /// (304), and again after a change.
+    @Test func theKindlePollerRedrawsOnlyWhenTheImageChanges() throws {
+        let sandbox = try Sandbox.demo()
+        let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
+        let server = try ServeProcess(sandbox)
+        let events = try server.events(query: "?token=\(token)")
+        let shown = sandbox.folder.appendingPathComponent("shown.log").path
+        let show = sandbox.folder.appendingPathComponent("show.sh").path
+        try "#!/bin/sh\necho \"$1\" >> '\(shown)'\n".write(toFile: show, atomically: true, encoding: .utf8)
+        chmod(show, 0o755)
+        let url = "http://127.0.0.1:\(server.port)/widget/800x600.png?theme=mono&depth=8&rotate=90&token=\(token)"
+        let environment = ["SHOW": show, "FOLDER": sandbox.folder.appendingPathComponent("kindle").path, "PATH": "/usr/bin:/bin"]
+        let poll = {
+            try ProcessRunner.run("/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url, "--once"], environment: environment)
+        }
+        let lines = { ((try? String(contentsOfFile: shown, encoding: .utf8)) ?? "").split(separator: "\n").count }
+
+        #expect(try poll().status == 0)
+        #expect(lines() == 1)
+        let image = try Data(contentsOf: sandbox.folder.appendingPathComponent("kindle/image.png"))
+        #expect(PNGHeader(image) == PNGHeader(width: 600, height: 800, bitDepth: 8, colorType: 0), "portrait, gray")
+        #expect(try poll().status == 0)
+        #expect(lines() == 1, "unchanged: not drawn again")
+        try sandbox.succeed(["add", "Charge the Kindle", "--due", "2026-11-22T15:00:00+01:00"])
+        #expect(events.next() != nil)
+        let third = try poll()
+        #expect(third.status == 0 && third.stderr.isEmpty, "\(third.stderr)")
+        #expect(lines() == 2, "changed: drawn again")
+        #expect(server.terminate() == 0)
+    }
+
+    /// Home Assistant: a generic camera reads the image with `?token=`, a REST sensor reads
+    /// `/status?format=json` with a bearer token and takes `counts.overdue` from it.
+    @Test func homeAssistantsCameraAndRESTSensorGetWhatTheyRead() throws {
+        let sandbox = try Sandbox.demo()
+        let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
+        let server = try ServeProcess(sandbox)
+        let camera = try server.request("/widget/large.png?scale=2&token=\(token)")
+        #expect(camera.status == 200 && PNGHeader(camera.body)?.width == 728)
+        let sensor = try server.request("/status?format=json", headers: ["Authorization": "Bearer \(token)"])
+        let value = try #require(try JSONSerialization.jsonObject(with: Data(sensor.body)) as? [String: Any])
+        let counts = try #require(value["counts"] as? [String: Any])
+        let expected = try JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["status", "--format", "json"]).utf8)) as? [String: Any]
+        #expect(counts["overdue"] as? Int == (expected?["counts"] as? [String: Any])?["overdue"] as? Int)
+        #expect(counts["overdue"] as? Int == 2)
+        #expect(server.terminate() == 0)
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// `taskwidget serve` run as a user runs it, asked by the clients it is for: pollers (Kindle, Home
+/// Assistant), raw sockets that misbehave, and a server's own signals.
+@Suite(.timeLimit(.minutes(5))) struct ServeCommandTests {
+    /// What the server answers is what the commands print for the same moment: every status
+    /// format, the timeline, and the widget images (byte for byte).
+    @Test func theServerAnswersWhatTheCommandsPrint() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        for format in ["text", "json", "waybar", "i3bar", "polybar", "tmux"] {
+            let response = try server.request("/status?format=\(format)")
+            #expect(response.status == 200)
+            #expect(response.text == (try sandbox.succeed(["status", "--format", format])), "\(format)")
+        }
+        #expect(try server.request("/timeline.json").text == (try sandbox.succeed(["timeline", "--format", "json"])))
+        for (path, arguments) in [
+            ("/widget/medium.png?scale=2", ["--family", "medium", "--scale", "2"]),
+            ("/widget/800x480.png?theme=mono&depth=1", ["--size", "800x480", "--theme", "mono", "--depth", "1"]),
+            ("/widget/small.png?theme=dark&rotate=90", ["--family", "small", "--theme", "dark", "--rotate", "90"]),
+        ] {
+            let file = sandbox.folder.appendingPathComponent("widget.png")
+            try sandbox.succeed(["render"] + arguments + ["-o", file.path])
+            let response = try server.request(path)
+            #expect(response.status == 200 && response.headers["content-type"] == "image/png")
+            #expect(Data(response.body) == (try Data(contentsOf: file)), "\(path)")
+        }
+        #expect(server.terminate() == 0)
+    }
+
+    /// A poller's view: ETag and 304, HEAD without a body, and a max-age that ends when the image
+    /// next changes ("Stand-up" falls due at 16:40, 13 minutes after the sandbox's 16:27).
+    @Test func aPollerGetsValidatorsAndTheTimeToTheNextChange() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Stand-up", "--due", "2026-11-22T16:40:00+01:00"])
+        try sandbox.succeed(["add", "Read", "--due", "2026-11-24T09:00:00+01:00"])
+        let server = try ServeProcess(sandbox)
+        let image = try server.request("/widget/800x480.png?theme=mono&depth=1")
+        #expect(image.status == 200)
+        #expect(image.headers["cache-control"] == "max-age=780")
+        #expect(image.headers["content-length"] == String(image.body.count))
+        let eTag = try #require(image.headers["etag"])
+        #expect(eTag.hasPrefix("\"") && !eTag.hasPrefix("W/"))
+
+        let head = try server.request("/widget/800x480.png?theme=mono&depth=1", method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.headers["etag"] == eTag && head.headers["content-length"] == String(image.body.count))
+        let notModified = try server.request("/widget/800x480.png?theme=mono&depth=1", headers: ["If-None-Match": eTag])
+        #expect(notModified.status == 304 && notModified.body.isEmpty)
+        #expect(notModified.headers["cache-control"] == "max-age=780" && notModified.headers["etag"] == eTag)
+        // Another image is another representation.
+        #expect(try server.request("/widget/800x480.png?theme=mono&depth=2", headers: ["If-None-Match": eTag]).status == 200)
+        // The status line's next change is the same moment.
+        #expect(try server.request("/status?format=json").headers["cache-control"] == "max-age=780")
+        #expect(server.terminate() == 0)
+    }
+
+    /// Bad paths and parameters get a 4xx and one line of JSON; the server keeps serving.
+    @Test func badRequestsGetOneLineJSONErrors() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        for (path, status) in [
+            ("/widget/medium.png?depth=3", 400), ("/widget/medium.png?scale=9", 400), ("/widget/0x480.png", 404),
+            ("/widget/100000x100000.png", 404), ("/widget/800x480.bmp?depth=2", 400), ("/etc/passwd", 404),
+            ("/widget/medium.png/../../x", 404), ("/status?format=html", 400),
+        ] {
+            let response = try server.request(path)
+            #expect(response.status == status, "\(path)")
+            #expect(response.headers["content-type"] == "application/json; charset=utf-8", "\(path)")
+            #expect(response.text.hasPrefix("{\"error\":\"") && response.text.hasSuffix("\"}\n"), "\(path): \(response.text)")
+            #expect(response.text.filter { $0 == "\n" }.count == 1, "\(path)")
+        }
+        // A 1 MB header: refused by the HTTP decoder (400, connection closed).
+        let huge = try RawConnection(port: server.port)
+        huge.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 1_000_000))\r\n\r\n")
+        let answer = huge.receive(timeout: 10)
+        #expect(answer.text.hasPrefix("HTTP/1.1 400 Bad Request\r\n") || answer.text.isEmpty)
+        #expect(answer.closed)
+        #expect(try server.request("/healthz").status == 200)
+        #expect(server.terminate() == 0)
+    }
+
+    /// The store deleted: 503 for everything that needs it (an image of the failure for images),
+    /// while the server keeps running; the store made again: the server answers as before.
+    @Test func aDeletedStoreGives503UntilItIsMadeAgain() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        let events = try server.events()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sandbox.storePath + suffix) }
+        let failure = try #require(events.next(), "an event says the store is gone")
+        #expect(failure.contains("\"error\":\"there is no store at \(sandbox.storePath) yet"))
+        let image = try server.request("/widget/medium.png")
+        #expect(image.status == 503)
+        #expect(image.headers["content-type"] == "image/png" && image.headers["cache-control"] == "no-store")
+        #expect(PNGHeader(image.body)?.width == 364, "an image that says why")
+        let status = try server.request("/status")
+        #expect(status.status == 503 && status.text.hasPrefix("{\"error\":\"there is no store"))
+        #expect(try server.request("/healthz").status == 200)
+
+        try sandbox.succeed(["add", "Start again"])
+        let back = try #require(events.next(), "an event says the store is back")
+        #expect(back.contains("\"status\":"))
+        #expect(try server.request("/widget/medium.png").status == 200)
+        #expect(try server.request("/status").text == (try sandbox.succeed(["status"])))
+        #expect(server.terminate() == 0)
+    }
+
+    /// A client that trickles its request a byte at a time does not keep others waiting.
+    @Test func aSlowlorisClientDoesNotBlockOthers() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        let slow = try RawConnection(port: server.port)
+        let request = Array("GET /status HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "z", count: 40))\r\n".utf8)
+        var longest = 0.0
+        for byte in request {
+            slow.send([byte])
+            let start = Date()
+            #expect(try server.request("/healthz").status == 200)
+            longest = max(longest, Date().timeIntervalSince(start))
+        }
+        #expect(longest < 1, "the longest answer to another client took \(longest) s")
+        #expect(server.terminate() == 0)
+    }
+
+    /// SIGTERM and SIGINT drain: an open event stream ends, the process exits 0.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalDrainsOpenStreamsAndExitsZero(signal: Int32) throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        let events = try server.events()
+        #expect(server.terminate(signal) == 0)
+        #expect(events.connection.receive(timeout: 10).closed)
+        #expect(server.process.stderrText.isEmpty, "\(server.process.stderrText)")
+    }
+
+    /// Beyond loopback without a token, serve does not start; a token file others may read is
+    /// refused too. Each is one line and exit status 64.
+    @Test func listeningBeyondLoopbackNeedsAToken() throws {
+        let sandbox = try Sandbox.demo()
+        let open = try sandbox.run(["serve", "--listen", "0.0.0.0:0"])
+        #expect(open.status == 64)
+        #expect(open.stderr == "taskwidget: listening on 0.0.0.0 needs a token: pass --token-file FILE, or listen on 127.0.0.1\n")
+        let file = sandbox.folder.appendingPathComponent("token").path
+        try "secret\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o644)
+        let readable = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file])
+        #expect(readable.status == 64)
+        #expect(readable.stderr == "taskwidget: the token file \(file) can be read by others: run `chmod 600 \(file)`\n")
+        #expect(open.stdout.isEmpty && readable.stdout.isEmpty)
+    }
+
+    /// With a token, only requests that carry it are answered, in any of its three places; a
+    /// wrong token takes as long to refuse whether it is wrong at its first or its last character,
+    /// over 1 000 tries of each (a Mann–Whitney test over the interleaved timings).
+    @Test func aWrongTokenGets401InTheSameTime() throws {
+        let sandbox = try Sandbox.demo()
+        let made = try sandbox.run(["serve", "token"], global: false)
+        let token = made.stdout.trimmingCharacters(in: .newlines)
+        #expect(made.stderr.hasPrefix("taskwidget: made a new token in "))
+        #expect(token.count == 43)
+        let server = try ServeProcess(sandbox)
+        #expect(server.banner.hasSuffix("; clients send the token"))
+        #expect(try server.request("/status").status == 401)
+        #expect(try server.request("/status", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        #expect(try server.request("/status?token=\(token)").status == 200)
+        #expect(try server.request("/healthz").status == 200)
+
+        let last = token.last == "A" ? "B" : "A"
+        let first = token.first == "A" ? "B" : "A"
+        let wrongAtEnd = "GET /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token.dropLast())\(last)\r\n\r\n"
+        let wrongAtStart = "GET /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(first)\(token.dropFirst())\r\n\r\n"
+        let connection = try RawConnection(port: server.port)
+        var timings: [[Double]] = [[], []]
+        for round in 0..<2_100 {
+            let which = round % 2
+            let start = DispatchTime.now().uptimeNanoseconds
+            connection.send(which == 0 ? wrongAtEnd : wrongAtStart)
+            let answer = connection.receive(timeout: 10) { $0.hasSuffix("\"}\n") }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+            try #require(answer.text.hasPrefix("HTTP/1.1 401 "), "\(answer.text)")
+            // The first 100 warm up the connection and the server.
+            if round >= 100 { timings[which].append(elapsed) }
+        }
+        let z = Statistics.mannWhitneyZ(timings[0], timings[1])
+        let medians = timings.map { Int(Statistics.median($0) / 1000) }
+        #expect(abs(z) < 4, "wrong at the end: median \(medians[0]) µs, at the start: \(medians[1]) µs, z = \(z)")
+        #expect(server.terminate() == 0)
+    }
+}
+
+/// The two statistics the timing test needs.
+enum Statistics {
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// The Mann–Whitney U statistic of `a` against `b` as a z-score (normal approximation, ties
+    /// given their average rank): near 0 when neither tends to be larger.
+    static func mannWhitneyZ(_ a: [Double], _ b: [Double]) -> Double {
+        let all = (a.map { ($0, 0) } + b.map { ($0, 1) }).sorted { $0.0 < $1.0 }
+        var ranks = [Double](repeating: 0, count: all.count)
+        var index = 0
+        while index < all.count {
+            var end = index
+            while end + 1 < all.count && all[end + 1].0 == all[index].0 { end += 1 }
+            for tied in index...end { ranks[tied] = Double(index + end) / 2 + 1 }
+            index = end + 1
+        }
+        let rankSumA = zip(all, ranks).filter { $0.0.1 == 0 }.reduce(0) { $0 + $1.1 }
+        let (n1, n2) = (Double(a.count), Double(b.count))
+        let u = rankSumA - n1 * (n1 + 1) / 2
+        return (u - n1 * n2 / 2) / (n1 * n2 * (n1 + n2 + 1) / 12).squareRoot()
+    }
+}

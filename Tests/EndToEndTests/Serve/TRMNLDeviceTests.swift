@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// A TRMNL device as its firmware talks to `taskwidget serve` (BYOS): setup, display, the image,
+/// with devices registered by `serve device add`.
+@Suite(.timeLimit(.minutes(5))) struct TRMNLDeviceTests {
+    static let devices = [
+        (id: "AA:BB:CC:DD:EE:FF", options: [String](), depth: 1, format: "png"),
+        (id: "11:22:33:44:55:66", options: ["--depth", "2"], depth: 2, format: "png"),
+        (id: "22:33:44:55:66:77", options: ["--image-format", "bmp"], depth: 1, format: "bmp"),
+    ]
+
+    /// A busy store: 16 open tasks with long titles in three scripts and emoji, lists, habits, and
+    /// "Stand-up" falling due at 16:40.
+    static func busyStore() throws -> Sandbox {
+        var sandbox = try Sandbox.demo()
+        sandbox.now = "2026-11-22T16:35:00+01:00"
+        for number in 1...8 {
+            try sandbox.succeed([
+                "add", "Task \(number): 会議の資料を準備する and review the quarterly numbers 📊 مراجعة", "--list", number % 2 == 0 ? "Work" : "Home",
+                "--due", "2026-11-2\(3 + number % 4)T1\(number):15:00+01:00",
+            ])
+        }
+        try sandbox.succeed(["add", "Stand-up", "--due", "2026-11-22T16:40:00+01:00"])
+        return sandbox
+    }
+
+    @Test func aDeviceIsSetUpGetsItsImageAndRedrawsOnlyOnChange() throws {
+        let sandbox = try Self.busyStore()
+        for device in Self.devices {
+            let added = try sandbox.run(["serve", "device", "add", device.id] + device.options, global: false)
+            #expect(added.status == 0 && added.stdout.hasPrefix("added \(device.id) ("), "\(added.stderr)")
+        }
+        let server = try ServeProcess(sandbox)
+        let events = try server.events()
+        var filenames: [String: String] = [:]
+        for device in Self.devices {
+            // Setup: the firmware sends its MAC (and model and panel), and gets its key.
+            let setup = try server.request(
+                "/api/setup", headers: ["ID": device.id, "Model": "og", "Width": "800", "Height": "480", "FW-Version": "1.6.0"])
+            #expect(setup.status == 200)
+            let setupJSON = try Self.object(setup)
+            #expect(setupJSON["status"] as? Int == 200)
+            let key = try #require(setupJSON["api_key"] as? String)
+            #expect(setupJSON["friendly_id"] as? String != nil && setupJSON["filename"] as? String != nil)
+
+            // Display: what to show, named by its content, and when to ask again.
+            let headers = ["ID": device.id, "Access-Token": key, "Refresh-Rate": "900", "Battery-Voltage": "4.1", "RSSI": "-60"]
+            let display = try Self.object(try server.request("/api/display", headers: headers))
+            #expect(display["status"] as? Int == 0 && display["update_firmware"] as? Bool == false)
+            #expect(display["refresh_rate"] as? Int == 300, "Stand-up falls due in 5 minutes")
+            let url = try #require((display["image_url"] as? String).flatMap(URLComponents.init(string:)))
+            #expect(url.host == "127.0.0.1" && url.port == server.port, "\(url)")
+            let image = try server.request(url.percentEncodedPath + "?" + (url.percentEncodedQuery ?? ""), headers: ["Access-Token": key])
+            #expect(image.status == 200)
+            #expect("\"\(display["filename"] as? String ?? "")\"" == image.headers["etag"])
+            #expect(image.body.count <= 90_000, "\(image.body.count) bytes")
+            if device.format == "png" {
+                #expect(PNGHeader(image.body) == PNGHeader(width: 800, height: 480, bitDepth: device.depth, colorType: 0))
+            } else {
+                #expect(image.body.count == 48_062)
+                #expect(image.body.prefix(2).elementsEqual("BM".utf8) && image.body[46] == 2, "BM, and a palette of two colors")
+            }
+            let again = try Self.object(try server.request("/api/display", headers: headers))
+            #expect(again["filename"] as? String == display["filename"] as? String, "nothing changed")
+            filenames[device.id] = display["filename"] as? String
+            // A device's own log is taken and dropped.
+            let log = "{\"logs\":[{\"message\":\"woke up\"}]}"
+            #expect(try server.request("/api/log", method: "POST", headers: headers, body: log).status == 204)
+        }
+
+        try sandbox.succeed(["add", "Call the plumber", "--due", "2026-11-22T16:00:00+01:00"])
+        #expect(events.next() != nil, "the server saw the change")
+        for device in Self.devices {
+            let key = try #require(try Self.object(try server.request("/api/setup", headers: ["ID": device.id]))["api_key"] as? String)
+            let display = try Self.object(try server.request("/api/display", headers: ["ID": device.id, "Access-Token": key]))
+            #expect(display["filename"] as? String != filenames[device.id], "\(device.id) redraws")
+        }
+        #expect(server.terminate() == 0)
+    }
+
+    /// `refresh_rate` is the seconds until the image next changes, at least 60 and at most 900.
+    @Test(arguments: [("16:20:00", 900), ("16:30:00", 600), ("16:39:00", 60), ("16:39:45", 60)])
+    func theRefreshRateIsTheTimeToTheNextChange(time: String, seconds: Int) throws {
+        var sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Stand-up", "--due", "2026-11-22T16:40:00+01:00"])
+        try sandbox.succeed(["serve", "device", "add", "AA:BB:CC:DD:EE:FF"], global: false)
+        sandbox.now = "2026-11-22T\(time)+01:00"
+        let server = try ServeProcess(sandbox)
+        let key = try #require(try Self.object(try server.request("/api/setup", headers: ["ID": "AA:BB:CC:DD:EE:FF"]))["api_key"] as? String)
+        let display = try Self.object(try server.request("/api/display", headers: ["ID": "AA:BB:CC:DD:EE:FF", "Access-Token": key]))
+        #expect(display["refresh_rate"] as? Int == seconds)
+        #expect(server.terminate() == 0)
+    }
+
+    @Test func devicesAreManagedFromTheCommandLine() throws {
+        let sandbox = try Sandbox()
+        let empty = try sandbox.run(["serve", "device", "ls"], global: false)
+        #expect(empty.stdout == "no devices: add one with `taskwidget serve device add MAC`\n")
+        try sandbox.succeed(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--name", "kitchen"], global: false)
+        try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--size", "1872x1404", "--depth", "4"], global: false)
+        let listing = try sandbox.run(["serve", "device", "ls"], global: false).stdout
+        #expect(listing.hasPrefix("ID                 FRIENDLY  NAME     SIZE       DEPTH  FORMAT\nAA:BB:CC:DD:EE:FF  "))
+        #expect(listing.contains("kitchen  800x480    1-bit  png\n") && listing.contains("1872x1404  4-bit  png\n"))
+        let file = sandbox.folder.appendingPathComponent(".config/taskwidget/devices.toml").path
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the keys are secrets")
+        #expect(!listing.contains(try String(contentsOfFile: file, encoding: .utf8).firstMatch(of: /api_key = "([^"]+)"/)!.output.1))
+
+        let bad = try sandbox.run(["serve", "device", "add", "AA", "--depth", "3"], global: false)
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("taskwidget: --depth must be 1, 2 or 4"))
+        let missing = try sandbox.run(["serve", "device", "rm", "00:00"], global: false)
+        #expect(missing.status == 64 && missing.stderr == "taskwidget: no device 00:00: see `taskwidget serve device ls`\n")
+        #expect(try sandbox.run(["serve", "device", "rm", "aa:bb:cc:dd:ee:ff"], global: false).stdout.hasPrefix("removed AA:BB:CC:DD:EE:FF"))
+        #expect(!(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("AA:BB")))
+    }
+
+    static func object(_ response: RawResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "\(response.text)")
+    }
+}
