@@ -7,14 +7,17 @@
 # - on the demo store, `taskwidget render --family medium --scale 2 -o FILE` as a whole process
 #   against the C baseline (Benchmarks/cbaseline) writing with Cairo's own PNG writer, and one frame
 #   in a long-running process (the `Render medium @2x` benchmark of Benchmarks/: draw and encode in
-#   memory) against the C baseline's frame loop with the fast libpng writer. Both draw the same image.
-# Installs hyperfine, taskwarrior and gcc when missing. Work files go to ${COMPARE_DIR:-/tmp/taskwidget-compare}.
+#   memory) against the C baseline's frame loop with the fast libpng writer. Both draw the same image;
+# - serve (taskwidget-serve): a cached image and a status line under wrk (2 threads, 32
+#   connections on loopback, 10 s), and an uncached first image against that frame
+#   (scripts/bench/serve_figures.py).
+# Installs hyperfine, taskwarrior, gcc and wrk when missing. Work files go to ${COMPARE_DIR:-/tmp/taskwidget-compare}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
-TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc)
+TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc wrk)
 ensure_dependencies
-for product in taskwidget taskwidget-render; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
+for product in taskwidget taskwidget-render taskwidget-serve; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
 taskwidget=$PWD/.build/release/taskwidget
 work=${COMPARE_DIR:-/tmp/taskwidget-compare}
 now=2026-11-22T12:00:00Z
@@ -70,6 +73,23 @@ fi
 frame_ours=$(awk -F'\t' '$1 == 50 { printf "%.2f", $2 / 1e6 }' "$work/render-frames.tsv")
 frame_c=$("$work/widget" --writer libpng --frames 1000 | awk '{ printf "%.2f", $4 / 1e6 }')
 
+echo "Measuring serve…" >&2
+read -r first_image first_image_max < <(python3 scripts/bench/serve_figures.py "$taskwidget" "$work/demo.sqlite" "$now")
+"$taskwidget" serve --store "$work/demo.sqlite" --now "$now" --clock-speed 0 --listen 127.0.0.1:0 >"$work/serve.out" &
+serve_pid=$!
+trap 'kill $serve_pid 2>/dev/null || true' EXIT
+until grep -q '^serving' "$work/serve.out" 2>/dev/null; do sleep 0.1; done
+base=$(sed -n 's|^serving \(http://[^ ]*\)/ .*|\1|p' "$work/serve.out")
+load() {  # $1: path; prints `requests/s p99_ms` from wrk's --latency report
+  curl -sf -o /dev/null "$base$1"  # drawn once: from here on the cache answers
+  wrk -t2 -c32 -d10s --latency "$base$1" >"$work/wrk.txt"
+  awk '/^Requests\/sec:/ { rps = $2 } $1 == "99%" { p = $2; ms = p ~ /us$/ ? p / 1000 : p ~ /ms$/ ? p + 0 : p * 1000 } END { printf "%.0f %.2f\n", rps, ms }' "$work/wrk.txt"
+}
+read -r image_rps image_p99 < <(load "/widget/medium.png?scale=2")
+read -r status_rps status_p99 < <(load "/status?format=waybar")
+kill -TERM $serve_pid && wait $serve_pid
+trap - EXIT
+
 status_1k=$(median "$work/status-1000.json")
 printf '\n| measure | median | target | baseline on the same data |\n|---|---|---|---|\n'
 for size in "${sizes[@]}"; do
@@ -90,3 +110,7 @@ printf '| render --family medium --scale 2 -o FILE, whole process | %s ms | ≤ 
   "$render_ours" "$render_c" "$(ratio "$render_ours" "$render_c")"
 printf '| render medium @2x, one frame in a long-running process | %s ms | ≤ 1.2× C | C with libpng (no filter, zlib 2): %s ms; ours is %s its time |\n' \
   "$frame_ours" "$frame_c" "$(ratio "$frame_ours" "$frame_c")"
+printf '| serve: cached image under wrk (32 connections) | %s req/s, p99 %s ms | ≥ 5000 req/s, p99 ≤ 10 ms | |\n' "$image_rps" "$image_p99"
+printf '| serve: status line under wrk (32 connections) | %s req/s, p99 %s ms | ≥ 5000 req/s, p99 ≤ 10 ms | |\n' "$status_rps" "$status_p99"
+printf '| serve: uncached first image, medium @2x (median of 15; max) | %s ms (max %s ms) | ≤ 1.2× the frame | %s the frame above |\n' \
+  "$first_image" "$first_image_max" "$(ratio "$first_image" "$frame_ours")"

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Shows a widget from `taskwidget serve` on a Kindle (or any e-ink device with a shell and curl),
+# in the manner of kindle-dash: it asks with the ETag of what it shows, redraws only on a new
+# image, and sleeps until the server says the image next changes (its max-age).
+#
+# Usage: taskwidget-kindle.sh URL [--once]
+#   URL    e.g. 'http://192.168.1.10:8787/widget/800x600.png?theme=mono&depth=8&rotate=90&token=TOKEN'
+#          (rotate=90 turns the landscape widget into a portrait 600 × 800 image)
+#   --once ask once and exit (for cron, or to try it)
+# Environment:
+#   SHOW    the command that shows an image file (default: eips -g, the Kindle's own)
+#   FOLDER  where the image and its ETag are kept (default: /tmp/taskwidget)
+set -eu
+url=$1
+once=${2:-}
+folder=${FOLDER:-/tmp/taskwidget}
+show=${SHOW:-eips -g}
+mkdir -p "$folder"
+while :; do
+  if [ -s "$folder/etag" ]; then
+    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' -H "If-None-Match: $(cat "$folder/etag")" "$url") || code=000
+  else
+    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' "$url") || code=000
+  fi
+  case $code in
+    200)  # a new image: show it, and keep its ETag for the next question
+      mv "$folder/new.png" "$folder/image.png"
+      sed -n 's/^[Ee][Tt][Aa][Gg]: *\([^[:space:]]*\).*/\1/p' "$folder/headers" > "$folder/etag"
+      $show "$folder/image.png" ;;
+    304) ;;  # unchanged: the screen stays as it is
+    503)  # the store cannot be read: the body is an image that says why
+      mv "$folder/new.png" "$folder/image.png"
+      : > "$folder/etag"
+      $show "$folder/image.png" ;;
+    *) echo "taskwidget-kindle: $url answered $code" >&2 ;;
+  esac
+  [ "$once" = "--once" ] && exit 0
+  age=$(sed -n 's/^[Cc]ache-[Cc]ontrol: *max-age=\([0-9]*\).*/\1/p' "$folder/headers" 2>/dev/null)
+  [ "${age:-0}" -ge 30 ] || age=30
+  sleep "$age"
+done
