@@ -41,13 +41,7 @@ struct WatchCommand: ParsableCommand {
         FollowLoop.blockSignals()
         let context = try options.context()
         let renderer = try line.renderer()
-        var clock = WatchClock.real
-        if options.now != nil || clockSpeed != nil {
-            let start = WatchClock.real.now()
-            clock = .virtual(
-                start: context.now.millisecondsSince1970 * 1_000_000,
-                monotonicStart: start.monotonic, speed: clockSpeed ?? 1)
-        }
+        let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         var outputs: [any EntryOutput] = []
         var widgetFamily: WidgetFamily?
         if let renderDir {
