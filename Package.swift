@@ -10,9 +10,9 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 // The modules follow the data flow (SPEC §10), and each sees only what is upstream of it:
-//   Core ← Store ← Formats, Render (Core only) ← Watch ← the executables.
-// Core is Foundation only; GRDB is seen by Store alone, Mustache by Formats, C by Render and the
-// `C…` system library targets.
+//   Core ← Store ← Formats, Render (Core only) ← Watch ← Notify ← the executables.
+// Core is Foundation only; GRDB is seen by Store alone, Mustache by Formats, C by Render, Notify
+// (GLib) and the `C…` system library targets.
 let package = Package(
     name: "taskwidget",
     products: [
@@ -22,10 +22,13 @@ let package = Package(
         .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
         .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
         .library(name: "TaskWidgetConfig", targets: ["TaskWidgetConfig"]),
+        .library(name: "TaskWidgetNotify", targets: ["TaskWidgetNotify"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
         .executable(name: "taskwidget-render", targets: ["taskwidget-render"]),
+        // `taskwidget notify`: a program of its own, so that only it loads GLib and talks D-Bus.
+        .executable(name: "taskwidget-notify", targets: ["taskwidget-notify"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -91,6 +94,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // GLib, GObject and GIO (GDBus) for desktop notifications, seen only by TaskWidgetNotify.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // Reminders as desktop notifications (SPEC §13): pure scheduling around the follow loop,
+        // the freedesktop Notifications client over GDBus, delivered-reminder state, the session lock.
+        .target(
+            name: "TaskWidgetNotify",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetWatch", "CGio",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "taskwidget",
             dependencies: [
@@ -103,6 +118,15 @@ let package = Package(
         .executableTarget(
             name: "taskwidget-render",
             dependencies: ["TaskWidgetCore", "TaskWidgetRender"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "taskwidget-notify",
+            dependencies: [
+                "TaskWidgetNotify", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetWatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -160,6 +184,14 @@ let package = Package(
         .testTarget(
             name: "TaskWidgetWatchTests",
             dependencies: ["TaskWidgetWatch", "TaskWidgetFormats", "TaskWidgetCore", "TaskWidgetTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetNotifyTests",
+            dependencies: [
+                "TaskWidgetNotify", "TaskWidgetWatch", "TaskWidgetCore", "TaskWidgetTestSupport", "CGio",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
