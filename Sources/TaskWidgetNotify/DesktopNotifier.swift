@@ -267,7 +267,7 @@ public final class DesktopNotifier: NotificationPosting {
             return
         }
         subscribe(newConnection)
-        logger.debug("connected to the bus; looking for a notification server")
+        logger.debug("connected to the bus; looking for a notification server", metadata: ["name": "\(uniqueName ?? "?")"])
         // Subscribed first, then asked: an owner change after the answer still arrives as a signal.
         call(
             Self.busName, Self.busPath, Self.busName, "GetNameOwner",
@@ -476,7 +476,10 @@ public final class DesktopNotifier: NotificationPosting {
         case .noServer:
             logger.warning("no notification server on the session bus: notifications wait until one starts")
         case .noSessionBus(let message):
-            logger.warning("no session bus (\(message)): notifications wait until one can be reached")
+            // A bus never reached is the caller's to report (notify stops: it runs outside a
+            // desktop session); one that went away is waited for.
+            logger.log(
+                level: hasConnected ? .warning : .debug, "no session bus (\(message)): notifications wait until one can be reached")
         case .busClosed:
             logger.warning("the session bus went away: notifications wait until it is back")
         }

@@ -31,6 +31,8 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         var post: PostID
         /// The server's id, once it showed it.
         var id: NotificationID?
+        /// Being closed (after an action, or its task changed): gone once the server says so.
+        var isClosing = false
     }
 
     private var following: StoreFollowing<Source>
@@ -130,9 +132,10 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Closes (or drops, while it waits for a server) the notification of every reminder its task
     /// no longer asks for: completed, deleted or re-timed by another process.
     private mutating func cancelWithdrawn(_ snapshot: ReminderSnapshot) {
-        for (key, notification) in posted where snapshot.stillAsks(for: key, atDue: settings.atDue) == false {
+        for (key, notification) in posted where !notification.isClosing && snapshot.stillAsks(for: key, atDue: settings.atDue) == false {
             notifier.withdraw(notification.post)
-            posted[key] = nil
+            // One on screen is gone when the server says so; one still waiting is dropped at once.
+            if notification.id == nil { posted[key] = nil } else { posted[key]?.isClosing = true }
             logger.debug(
                 "a reminder's task changed: withdrawing its notification",
                 metadata: ["task": "\(key.taskID.shortID)", "notification": "\(notification.id.map(String.init(describing:)) ?? "none")"])
@@ -156,13 +159,15 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 record(key)
                 logger.warning("a reminder could not be shown (\(reason))", metadata: ["task": "\(key.taskID.shortID)"])
             case .actionInvoked(let id, let action):
-                guard let key = key(of: id) else { continue }
-                posted[key] = nil
+                guard let key = key(of: id), posted[key]?.isClosing == false else { continue }
+                posted[key]?.isClosing = true
                 perform(action, for: key.taskID, at: now)
                 // dunst, among others, leaves a notification open after an action.
                 notifier.close(id)
-            case .closed(let id, _):
-                if let key = key(of: id) { posted[key] = nil }
+            case .closed(let id, let reason):
+                guard let key = key(of: id) else { continue }
+                posted[key] = nil
+                logger.debug("notification closed (\(reason))", metadata: ["task": "\(key.taskID.shortID)", "notification": "\(id)"])
             case .serverAvailable:
                 // Ids of a server that went away mean nothing to the new one: those notifications are gone.
                 posted = posted.filter { $0.value.id == nil }
