@@ -29,7 +29,7 @@ public struct ReminderNotification: Sendable {
     public func notification(for reminder: Reminder, at now: Instant, missed: Bool) -> DesktopNotification {
         let task = reminder.item.task
         var parts: [String] = []
-        if missed { parts.append("Missed reminder (\(labeler.label(for: reminder.date, isOverdue: false, at: now)))") }
+        if missed { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
         if let due = labeler.label(for: task, at: now) { parts.append(due) }
         parts.append(reminder.item.list?.name ?? "Inbox")
         var actions = [
