@@ -72,6 +72,24 @@ import Testing
         Self.stop(notify)
     }
 
+    /// The summary is plain text and the body is markup for dunst (it says `body-markup`): a title
+    /// and a list name with markup's characters show as typed, never as markup.
+    @Test(.timeLimit(.minutes(1)))
+    func titlesAndListNamesWithMarkupCharactersShowAsTyped() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay <b>rent</b> & co", "--list", "R&D <lab>", "--remind", "2026-11-22T16:27:01+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        let entry = try #require(try desktop.closeAllAndReadHistory().first)
+        #expect(entry.summary == "Pay <b>rent</b> & co")
+        #expect(entry.body == "R&amp;D &lt;lab&gt;")
+        // dunst escapes the summary itself; the whole is valid markup that reads as typed.
+        #expect(entry.message == "normal: Pay &lt;b&gt;rent&lt;/b&gt; &amp; co / R&amp;D &lt;lab&gt;")
+        Self.stop(notify)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func doneFromTheNotificationCompletesTheTaskAndSnoozeMovesItsReminderTenMinutes() throws {
         let desktop = try DesktopSession()
