@@ -30,14 +30,6 @@ public import Logging
 /// Threading: not `Sendable`. Use it on the loop's thread only; its C callbacks run inside
 /// ``GLibEventSource/dispatch(_:)``, on that same thread (see ``CallbackTarget``).
 public final class DesktopNotifier: NotificationPosting {
-    /// Which message bus to use.
-    public enum Bus: Sendable, Equatable {
-        /// The session bus (`g_bus_get`: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`).
-        case session
-        /// A bus at this D-Bus address (tests with a private `dbus-daemon`).
-        case address(String)
-    }
-
     /// Tunables; the defaults suit `taskwidget notify`.
     public struct Options: Sendable {
         /// `app_name` of every notification.
@@ -75,7 +67,6 @@ public final class DesktopNotifier: NotificationPosting {
     public private(set) var state: ServerState = .connecting
 
     private let glib: GLibEventSource
-    private let bus: Bus
     private let options: Options
     private let logger: Logger
     /// Handed (retained) to every C callback; its weak reference leads back here.
@@ -88,8 +79,6 @@ public final class DesktopNotifier: NotificationPosting {
     private var closedHandler: UInt = 0
     private var reconnectTimer: UnsafeMutablePointer<GSource>?
     private var reconnectAttempts = 0
-    /// How many times the notifier has started connecting (for tests).
-    private(set) var connectionAttempts = 0
     /// Whether a connection to the bus ever succeeded: a bus that was never there is a wrong
     /// environment, one that went away is an outage.
     public private(set) var hasConnected = false
@@ -119,9 +108,8 @@ public final class DesktopNotifier: NotificationPosting {
     }
 
     /// Starts connecting (asynchronously); events follow as the loop iterates `glib`.
-    public init(glib: GLibEventSource, bus: Bus = .session, options: Options = Options(), logger: Logger) {
+    public init(glib: GLibEventSource, options: Options = Options(), logger: Logger) {
         self.glib = glib
-        self.bus = bus
         self.options = options
         self.logger = logger
         target = CallbackTarget()
@@ -184,9 +172,6 @@ public final class DesktopNotifier: NotificationPosting {
         return events
     }
 
-    /// Whether events wait to be taken.
-    public var hasEvents: Bool { !events.isEmpty }
-
     /// Cancels everything in flight, forgets the queue and lets go of the bus. Called by deinit;
     /// call it earlier to stop before the notifier goes away. Later posts fail at once.
     public func shutdown() {
@@ -201,47 +186,29 @@ public final class DesktopNotifier: NotificationPosting {
         glib.drainPending()
     }
 
-    /// The connection's unique bus name, such as `:1.4` (for tests).
+    /// The connection's unique bus name, such as `:1.4` (logged, so that a test can address it).
     var uniqueName: String? {
         connection.flatMap { g_dbus_connection_get_unique_name($0) }.map { String(cString: $0) }
-    }
-
-    /// Whether GLib would raise SIGTERM when the bus goes away (for tests; must be false).
-    var exitsOnClose: Bool? {
-        connection.map { g_dbus_connection_get_exit_on_close($0) != 0 }
     }
 
     // MARK: - Connection
 
     private func connect() {
         state = .connecting
-        connectionAttempts += 1
         glib.withThreadDefault {
             let context = CallContext.retained(target, .connect)
-            switch bus {
-            case .session:
-                g_bus_get(
-                    G_BUS_TYPE_SESSION, cancellable,
-                    { _, result, userData in CallContext.finish(userData) { notifier, _ in notifier.connected(result: result) } },
-                    context)
-            case .address(let address):
-                let flags = GDBusConnectionFlags(
-                    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-                g_dbus_connection_new_for_address(
-                    address, flags, nil, cancellable,
-                    { _, result, userData in CallContext.finish(userData) { notifier, _ in notifier.connected(result: result) } },
-                    context)
-            }
+            // The session bus: DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus (tests give
+            // notify a private bus through the variable).
+            g_bus_get(
+                G_BUS_TYPE_SESSION, cancellable,
+                { _, result, userData in CallContext.finish(userData) { notifier, _ in notifier.connected(result: result) } },
+                context)
         }
     }
 
     private func connected(result: OpaquePointer?) {
         var error: UnsafeMutablePointer<GError>?
-        let newConnection: OpaquePointer? =
-            switch bus {
-            case .session: g_bus_get_finish(result, &error)
-            case .address: g_dbus_connection_new_for_address_finish(result, &error)
-            }
+        let newConnection = g_bus_get_finish(result, &error)
         guard let newConnection else {
             let failure = GLibFailure(taking: error)
             if failure.isCancelled || isShutDown { return }

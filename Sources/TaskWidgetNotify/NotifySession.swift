@@ -82,9 +82,6 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// The monotonic instant (ns) of the next store check.
     public var followUpDeadline: Int64? { following.followUpDeadline }
 
-    /// The reminders on screen or waiting for a server, for tests.
-    var postedCount: Int { posted.count }
-
     public mutating func start(at now: WatchInstant) throws {
         try handle(.refresh, at: now)
     }

@@ -260,6 +260,21 @@ import Testing
         Self.stop(notify)
     }
 
+    /// On most desktops no server runs until the bus starts one (D-Bus activation): that is no
+    /// outage, and the first reminder starts it.
+    @Test(.timeLimit(.minutes(1)))
+    func aServerTheBusCanStartIsStartedByTheFirstReminder() throws {
+        let desktop = try DesktopSession(activatableDunst: true)
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: "the bus can start one"), "\(notify.stderrText)")
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(30)), "\(notify.stderrText)")
+        #expect(try desktop.closeAllAndReadHistory().map(\.summary) == ["Pay rent"])
+        #expect(!notify.stderrText.contains("notifications wait until one starts"), "\(notify.stderrText)")
+        Self.stop(notify)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func withoutASessionBusItExits69InOneLine() throws {
         let sandbox = try Sandbox()

@@ -5,8 +5,8 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// A private, throwaway desktop for one `taskwidget notify` test: an X display (Xvfb), a session
-/// bus of its own (a dbus-daemon that starts no service: "no dunst running" means no server) and,
-/// when started, a real notification daemon (Debian's dunst) on them. Everything lives in a
+/// bus of its own (a dbus-daemon that starts no service unless asked: "no dunst running" means no
+/// server) and, when started, a real notification daemon (Debian's dunst) on them. Everything lives in a
 /// temporary folder and stops with the session, so no test touches the machine's own bus.
 ///
 /// dunst runs with a test configuration: notifications never expire, closed ones stay in its
@@ -26,7 +26,9 @@ final class DesktopSession {
     private var dunst: StreamingProcess?
     private var dunstStarts = 0
 
-    init() throws {
+    /// `activatableDunst`: the bus may start dunst by D-Bus activation (a service file for
+    /// `org.freedesktop.Notifications`), as a desktop's session bus usually can.
+    init(activatableDunst: Bool = false) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-desktop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("services"), withIntermediateDirectories: true)
         busAddress = "unix:path=\(folder.path)/bus"
@@ -44,11 +46,16 @@ final class DesktopSession {
             .write(to: folder.appendingPathComponent("dunstrc"), atomically: true, encoding: .utf8)
         try Self.busConfig(address: busAddress, services: folder.appendingPathComponent("services").path)
             .write(to: folder.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
+        if activatableDunst {
+            try "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/usr/bin/dunst -config \(folder.path)/dunstrc\n"
+                .write(to: folder.appendingPathComponent("services/org.freedesktop.Notifications.service"), atomically: true, encoding: .utf8)
+        }
         try startBus()
     }
 
     deinit {
         stopDunst()
+        // A dunst the bus started is the bus's child: it ends with its connection to the bus.
         stopBus()
         xvfb.send(SIGTERM)
         _ = xvfb.waitForExit()
