@@ -10,9 +10,9 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 // The modules follow the data flow (SPEC §10), and each sees only what is upstream of it:
-//   Core ← Store ← Formats, Render (Core only) ← Watch ← Serve (with Config) ← the executables.
-// Core is Foundation only; GRDB is seen by Store alone, Mustache by Formats, C by Render and the
-// `C…` system library targets.
+//   Core ← Store ← Formats, Render (Core only) ← Watch ← Serve, Notify (with Config) ← the executables.
+// Core is Foundation only; GRDB is seen by Store alone, Mustache by Formats, C by Render, Notify
+// (GLib) and the `C…` system library targets.
 let package = Package(
     name: "taskwidget",
     products: [
@@ -22,12 +22,15 @@ let package = Package(
         .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
         .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
         .library(name: "TaskWidgetConfig", targets: ["TaskWidgetConfig"]),
+        .library(name: "TaskWidgetNotify", targets: ["TaskWidgetNotify"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
         .executable(name: "taskwidget-render", targets: ["taskwidget-render"]),
         // `taskwidget serve`, a program of its own so that the HTTP stack never slows `status`.
         .executable(name: "taskwidget-serve", targets: ["taskwidget-serve"]),
+        // `taskwidget notify`: a program of its own, so that only it loads GLib and talks D-Bus.
+        .executable(name: "taskwidget-notify", targets: ["taskwidget-notify"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -109,6 +112,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // GLib, GObject and GIO (GDBus) for desktop notifications, seen only by TaskWidgetNotify.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // Reminders as desktop notifications (SPEC §13): pure scheduling around the follow loop,
+        // the freedesktop Notifications client over GDBus, delivered-reminder state, the session lock.
+        .target(
+            name: "TaskWidgetNotify",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetWatch", "CGio",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "taskwidget",
             dependencies: [
@@ -148,6 +163,15 @@ let package = Package(
             dependencies: [
                 "TaskWidgetServe", "TaskWidgetCLI", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetFormats", "TaskWidgetWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "taskwidget-notify",
+            dependencies: [
+                "TaskWidgetNotify", "TaskWidgetCLI", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetWatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -219,6 +243,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetNotifyTests",
+            dependencies: [
+                "TaskWidgetNotify", "TaskWidgetWatch", "TaskWidgetCore", "TaskWidgetTestSupport", "CGio",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

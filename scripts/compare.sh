@@ -4,6 +4,8 @@
 #   Taskwarrior 2.6's `task +OVERDUE count`, and `taskwidget timeline --format json` at 100k;
 # - watch: how long another process's write takes to show, and wake-ups while idle
 #   (scripts/bench/watch_figures.py);
+# - notify: wake-ups while it waits with nothing due and no notification server
+#   (scripts/bench/notify_figures.py, on a private dbus-daemon);
 # - on the demo store, `taskwidget render --family medium --scale 2 -o FILE` as a whole process
 #   against the C baseline (Benchmarks/cbaseline) writing with Cairo's own PNG writer, and one frame
 #   in a long-running process (the `Render medium @2x` benchmark of Benchmarks/: draw and encode in
@@ -17,7 +19,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc wrk)
 ensure_dependencies
-for product in taskwidget taskwidget-render taskwidget-serve; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
+for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
 taskwidget=$PWD/.build/release/taskwidget
 work=${COMPARE_DIR:-/tmp/taskwidget-compare}
 now=2026-11-22T12:00:00Z
@@ -51,6 +53,8 @@ hyperfine -N --warmup 3 --runs 20 --export-json "$work/timeline-100000.json" \
 
 echo "Measuring watch…" >&2
 read -r watch_median watch_max watch_wakeups < <(python3 scripts/bench/watch_figures.py "$taskwidget" "$work/watch.sqlite")
+echo "Measuring notify…" >&2
+read -r notify_wakeups notify_main_wakeups < <(python3 scripts/bench/notify_figures.py "$taskwidget" "$work")
 
 echo "Preparing the render comparison…" >&2
 "$taskwidget" demo --store "$work/demo.sqlite" --now $now >/dev/null
@@ -104,6 +108,8 @@ printf '| status at 100k / status at 1k | | ≤ 1.5× | %s |\n' "$(ratio "$(medi
 printf '| timeline --format json, 100000 tasks | %s ms | ≤ 100 ms | |\n' "$(median "$work/timeline-100000.json")"
 printf '| watch: another process'"'"'s add shows (median of 10; max) | %s ms (max %s ms) | ≤ 250 ms | |\n' "$watch_median" "$watch_max"
 printf '| watch: wake-ups in 10 s with nothing due | %s | 0 | |\n' "$watch_wakeups"
+printf '| notify: wake-ups in 10 s with nothing due and no notification server (all threads, GLib'"'"'s too; its loop'"'"'s) | %s; %s | 0 | |\n' \
+  "$notify_wakeups" "$notify_main_wakeups"
 render_ours=$(median "$work/render.json" 0)
 render_c=$(median "$work/render.json" 1)
 printf '| render --family medium --scale 2 -o FILE, whole process | %s ms | ≤ 0.7× C | C with Cairo'"'"'s PNG writer: %s ms; ours is %s its time |\n' \

@@ -14,19 +14,28 @@ public struct Listing: Sendable {
     /// The widest title shown in a table, in terminal columns.
     static let titleWidth = 44
 
-    /// `ls`: one row per task with its short id, state mark, title, list and due label.
+    /// `ls`: one row per task with its short id, state mark, title, list and due label, and when
+    /// any task has a reminder a REMIND column: ``reminderMark`` and when it is (`🔔 Tomorrow 08:00`,
+    /// ``DueLabeler/timeLabel(for:at:)``).
     public func table(_ tasks: [ListedTask]) -> String {
         guard !tasks.isEmpty else { return "No tasks.\n" }
+        let showsReminders = tasks.contains { $0.task.reminderDate != nil }
         let rows = tasks.map { item -> [String] in
             let task = item.task
             let mark = task.isCompleted ? "✓" : task.state == .active ? "▶" : task.isOverdue(at: now) ? "!" : "○"
-            return [
+            let row = [
                 task.id.shortID, mark + " " + task.title.truncated(to: Self.titleWidth, in: .terminalColumns),
                 item.list?.name ?? "Inbox", labeler.label(for: task, at: now) ?? "",
             ]
+            guard showsReminders else { return row }
+            return row + [task.reminderDate.map { Self.reminderMark + " " + labeler.timeLabel(for: $0, at: now) } ?? ""]
         }
-        return Self.table(header: ["ID", "  TITLE", "LIST", "DUE"], rows: rows)
+        return Self.table(header: ["ID", "  TITLE", "LIST", "DUE"] + (showsReminders ? ["REMIND"] : []), rows: rows)
     }
+
+    /// What marks a reminder in `ls`: a bell, two terminal columns wide (an emoji), counted as
+    /// such when the table is aligned.
+    public static let reminderMark = "🔔"
 
     /// `ls --format json`: an array of task objects with UTC instants and local due labels.
     public func json(_ tasks: [ListedTask]) throws -> String {

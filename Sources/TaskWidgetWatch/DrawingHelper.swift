@@ -85,29 +85,14 @@ public final class DrawingHelper: WidgetDrawing {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
-        // The helper runs with no signal blocked (watch blocks the ones it reads) and SIGPIPE at its default.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let arguments = [path] + spec.arguments
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
-        close(toChild[0])
-        close(fromChild[1])
-        guard status == 0 else {
-            close(toChild[1])
-            close(fromChild[0])
-            throw TaskWidgetError.system(status, "cannot start the PNG renderer \(path)", advice: "reinstall taskwidget", context: path)
+        let pid: pid_t
+        do {
+            pid = try CleanSpawn.spawn(path, spec.arguments, actions: &actions)
+            close(toChild[0])
+            close(fromChild[1])
+        } catch {
+            for descriptor in toChild + fromChild { close(descriptor) }
+            throw TaskWidgetError.system(error.code, "cannot start the PNG renderer \(path)", advice: "reinstall taskwidget", context: path)
         }
         // A helper that exits must not kill this process with SIGPIPE: the write fails instead.
         signal(SIGPIPE, SIG_IGN)

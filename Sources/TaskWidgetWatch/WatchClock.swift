@@ -55,6 +55,13 @@ public struct WatchClock: Sendable {
         WatchClock(virtualStart: VirtualStart(wall: start, monotonic: monotonicStart, speed: Int64(max(0, speed))))
     }
 
+    /// The clock of a command run: the real one, or, when the run was given `--now` or a speed
+    /// (`virtual`), a virtual one that starts at `now` and runs `speed` times faster.
+    public static func forRun(now: Instant, virtual: Bool, speed: Int?) -> WatchClock {
+        guard virtual || speed != nil else { return .real }
+        return .virtual(from: now, speed: speed ?? 1)
+    }
+
     public var timerClock: TimerClock { virtualStart == nil ? .realtime : .monotonic }
 
     /// Wall-clock nanoseconds per monotonic nanosecond: 1 for the real clock.

@@ -65,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw TaskWidgetError(.badConfig, "[serve] listen in \(settings.path ?? "config.toml") takes HOST:PORT, e.g. 127.0.0.1:8787")
         }
         let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
-        let clock = options.now != nil || clockSpeed != nil ? WatchClock.virtual(from: context.now, speed: clockSpeed ?? 1) : .real
+        let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let server = DashboardServer(
             listen: address, token: token,
             following: .init(location: context.location, calendar: context.calendar, scope: scope.scope, clock: clock),

@@ -88,6 +88,42 @@ import Testing
         }
     }
 
+    /// notify, with a real notification server: two reminders shown, one done from its
+    /// notification, the other completed by another process, a third task renamed while it waits.
+    /// Its log says what happened by task ids and counts only.
+    @Test(.timeLimit(.minutes(1)), arguments: Logging.allCases)
+    func notifyLogsNoTitlesOrNames(logging: Logging) throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let (home, first, second, waiting, renamed) = (
+            Self.marker("list"), Self.marker("title"), Self.marker("title"), Self.marker("title"), Self.marker("title")
+        )
+        let markers = [home, first, second, waiting, renamed]
+        try sandbox.succeed(["add", first, "--list", home, "--due", "2026-11-22T17:00:00+01:00", "--remind", "2026-11-22T16:27:01+01:00"])
+        let secondID = try sandbox.succeed(["add", second, "--list", home, "--remind", "2026-11-22T16:27:04+01:00"])
+            .trimmingCharacters(in: .newlines)
+        let waitingID = try sandbox.succeed(["add", waiting, "--remind", "2026-11-22T18:00:00+01:00"]).trimmingCharacters(in: .newlines)
+
+        var environment = NotifyCommandTests.environment(sandbox, desktop)
+        if logging == .traceEnvironment { environment["TASKWIDGET_LOG"] = "trace" }
+        let flag = logging == .verboseFlag ? ["--verbose"] : []
+        let notify = try StreamingProcess(sandbox.arguments(["notify"] + flag), environment: environment)
+        #expect(notify.waitForStderr(containing: NotifyCommandTests.shown, within: .seconds(20)), "\(notify.stderrText)")
+        try desktop.invoke("done")
+        #expect(notify.waitForStderr(containing: "completed the task of a reminder"), "\(notify.stderrText)")
+        #expect(notify.waitForStderr(containing: NotifyCommandTests.shown, count: 2, within: .seconds(20)), "\(notify.stderrText)")
+        try sandbox.succeed(["done", secondID])
+        try sandbox.succeed(["edit", waitingID, "--title", renamed])
+        #expect(notify.waitForStderr(containing: "closedByCall", count: 2), "\(notify.stderrText)")
+        let shown = try desktop.closeAllAndReadHistory().map(\.summary)
+        #expect(shown.sorted() == [first, second].sorted(), "the notifications do show the titles")
+        NotifyCommandTests.stop(notify)
+        for marker in markers where notify.stderrText.contains(marker) {
+            Issue.record("\(logging) notify logged \(marker): \(notify.stderrText)")
+        }
+    }
+
     /// A bar's list-scoped watch whose list is renamed away logs an error at every level; the
     /// error's message lists every list of the store by name (made for a terminal), its log line none.
     @Test(.timeLimit(.minutes(1))) func aWatchWhoseListIsGoneLogsNoListNames() throws {

@@ -203,6 +203,19 @@ import Testing
         #expect(label(due: "2026-11-22T17:00:00+01:00", at: Self.mondayEvening, completed: true)?.contains("Overdue") == false)
     }
 
+    @Test(arguments: [
+        ("2026-11-23T18:00:00+01:00", "18:00"),
+        ("2026-11-23T07:00:00+01:00", "07:00"),
+        ("2026-11-24T23:59:00+01:00", "Tomorrow 23:59"),
+        ("2026-11-22T09:00:00+01:00", "Yesterday 09:00"),
+        ("2026-11-27T17:00:00+01:00", "Fri 27 Nov 17:00"),
+        ("2026-11-21T09:00:00+01:00", "Sat 21 Nov 09:00"),
+        ("2027-01-04T09:00:00+01:00", "Mon 4 Jan 2027 09:00"),
+    ])
+    func reminderLabelsAlwaysHaveTheTime(date: String, expected: String) {
+        #expect(DueLabeler(calendar: LocalCalendar(timeZone: Self.berlin)).timeLabel(for: Fixed.instant(date), at: Self.mondayMorning) == expected)
+    }
+
     @Test func aTaskWithoutADueDateHasNoLabel() {
         let task = TaskItem(title: "t", createdAt: Self.mondayMorning)
         #expect(DueLabeler(calendar: LocalCalendar(timeZone: Self.berlin)).label(for: task, at: Self.mondayMorning) == nil)

@@ -153,11 +153,11 @@ struct StoreBuilder {
     @discardableResult
     mutating func task(
         _ title: String, due: Instant? = nil, list: TaskList? = nil, kind: Kind = .open, sortOrder: Int = 0,
-        createdAt: Instant? = nil, id: UUID? = nil
+        createdAt: Instant? = nil, id: UUID? = nil, remind: Instant? = nil
     ) -> TaskItem {
         let number = export.tasks.count + 1
         var task = TaskItem(
-            id: id ?? TL.id(number), title: title, dueDate: due, listID: list?.id, sortOrder: sortOrder,
+            id: id ?? TL.id(number), title: title, dueDate: due, reminderDate: remind, listID: list?.id, sortOrder: sortOrder,
             createdAt: createdAt ?? TL.instant(milliseconds: created.millisecondsSince1970 + Int64(number)))
         switch kind {
         case .open: break

@@ -9,9 +9,13 @@
 # images are drawn with.
 # Dashboards: `taskwidget serve`'s page is tested in a real browser (Debian's chromium, headless),
 # and the Kindle recipe runs with curl.
+# Reminders: `taskwidget notify` speaks D-Bus through GLib's GIO (libglib2.0-dev). Its end-to-end
+# tests run a real notification server, dunst, on an X display of their own (xvfb) and a session
+# bus of their own (dbus-daemon); dunstctl needs dbus-send (dbus-bin) and busctl (systemd), and
+# the tests send a forged signal with gdbus (libglib2.0-bin).
 TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir1.2-pango-1.0 tmux
   libcairo2-dev libpango1.0-dev libpng-dev fonts-inter fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
-  chromium curl)
+  chromium curl libglib2.0-dev libglib2.0-bin dunst xvfb dbus-daemon dbus-bin systemd)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then

@@ -42,6 +42,21 @@ public struct DueLabeler: Sendable {
         }
     }
 
+    /// The label of an instant whose time of day matters, a reminder's, seen at `instant`: like a
+    /// due date's but always with the time, and never "overdue": `16:30`, `Tomorrow 08:00`,
+    /// `Yesterday 09:00`, `Fri 27 Nov 17:00`, `Mon 4 Jan 2027 09:00`.
+    public func timeLabel(for date: Instant, at instant: Instant) -> String {
+        let wall = calendar.wallClock(of: date)
+        let today = calendar.localDay(containing: instant)
+        let time = InstantFormat.pad(wall.hour, 2) + ":" + InstantFormat.pad(wall.minute, 2)
+        switch wall.day.ordinal - today.ordinal {
+        case 0: return time
+        case 1: return "Tomorrow " + time
+        case -1: return "Yesterday " + time
+        default: return Self.dayText(weekday: wall.weekday, of: wall.day) + (wall.day.year == today.year ? "" : " \(wall.day.year)") + " " + time
+        }
+    }
+
     /// A local day as `Sun 22 Nov` (what a widget's header shows).
     public static func dayText(of day: LocalDay) -> String {
         dayText(weekday: day.weekday, of: day)

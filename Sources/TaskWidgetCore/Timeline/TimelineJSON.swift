@@ -63,6 +63,7 @@ public enum TimelineJSON {
                     ("isOverdue", .bool(task.isOverdue)),
                     ("state", .string(task.state.rawValue)),
                     ("dueLabel", .optional(task.dueLabel)),
+                    ("reminderDate", .optional(task.reminderDate.map { InstantFormat.local($0, in: zone) })),
                 ])
             })),
             ("habits", .object([
@@ -101,6 +102,7 @@ public enum TimelineJSON {
             var isOverdue: Bool
             var state: TaskState
             var dueLabel: String?
+            var reminderDate: String?
         }
 
         struct Habits: Decodable {
@@ -156,7 +158,7 @@ public enum TimelineJSON {
                     TopTask(
                         id: task.id, title: task.title, listName: task.list, colorHex: task.colorHex,
                         dueDate: try task.dueDate.map(instant), isOverdue: task.isOverdue, state: task.state,
-                        dueLabel: task.dueLabel)
+                        dueLabel: task.dueLabel, reminderDate: try task.reminderDate.map(instant))
                 },
                 habits: HabitSummary(
                     done: habits.done, total: habits.total,

@@ -93,7 +93,8 @@ public struct TimelineProvider: Sendable {
             return TopTask(
                 id: item.task.id, title: item.task.title, listName: item.list?.name, colorHex: item.list?.colorHex,
                 dueDate: item.task.dueDate, isOverdue: isOverdue, state: item.task.state,
-                dueLabel: item.task.dueDate.map { labeler.label(for: $0, isOverdue: isOverdue, at: date) })
+                dueLabel: item.task.dueDate.map { labeler.label(for: $0, isOverdue: isOverdue, at: date) },
+                reminderDate: item.task.reminderDate)
         }
         let items = snapshot.habits.map { habit in
             HabitSummary.Item(

@@ -11,10 +11,12 @@ public struct TopTask: Sendable, Equatable, Hashable {
     public var state: TaskState
     /// `09:30`, `Tomorrow 09:00`, `Mon 24 Nov`, `Overdue · 17:00`; `nil` without a due date.
     public var dueLabel: String?
+    /// When `taskwidget notify` reminds of the task; `nil` without a reminder.
+    public var reminderDate: Instant?
 
     public init(
         id: UUID, title: String, listName: String?, colorHex: String?, dueDate: Instant?, isOverdue: Bool, state: TaskState,
-        dueLabel: String?
+        dueLabel: String?, reminderDate: Instant?
     ) {
         self.id = id
         self.title = title
@@ -24,5 +26,6 @@ public struct TopTask: Sendable, Equatable, Hashable {
         self.isOverdue = isOverdue
         self.state = state
         self.dueLabel = dueLabel
+        self.reminderDate = reminderDate
     }
 }

@@ -53,7 +53,7 @@ struct WatchCommand: ParsableCommand {
         let follower = StoreFollower(
             location: context.location, calendar: context.calendar, scope: scope.scope, family: widgetFamily, logger: context.logger)
         // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
-        let clock = options.now != nil || clockSpeed != nil ? WatchClock.virtual(from: context.now, speed: clockSpeed ?? 1) : .real
+        let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         var session = WatchSession(
             source: follower, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: outputs,
             clockSpeed: clock.speed, logger: context.logger)

@@ -14,9 +14,12 @@ final class StreamingProcess {
     private var stdoutBuffer: [UInt8] = []
     private(set) var stderrText = ""
     private var exitStatus: Int32?
+    /// Whether standard error goes to a log file rather than to us.
+    private let stderrIsFile: Bool
 
-    /// Starts `EXECUTABLE ARGUMENTS` (by default the built `taskwidget`).
-    init(_ arguments: [String], environment: [String: String], executable: String = Sandbox.binary.path) throws {
+    /// Starts `EXECUTABLE ARGUMENTS` (by default the built `taskwidget`). With `errorLog`, its
+    /// standard error goes to that file instead of a pipe (a daemon a test starts and never reads).
+    init(_ arguments: [String], environment: [String: String], executable: String = Sandbox.binary.path, errorLog: String? = nil) throws {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
         guard pipe(&output) == 0, pipe(&errors) == 0 else { throw POSIXError(.EMFILE) }
@@ -27,12 +30,29 @@ final class StreamingProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        if let errorLog {
+            posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        }
+        // A clean slate for signals, as from a shell: the test runner blocks some (SIGTERM among
+        // them), and a daemon that inherited that would not stop on SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(output[1])
         close(errors[1])
         guard code == 0 else {
@@ -41,8 +61,13 @@ final class StreamingProcess {
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
         self.pid = pid
+        stderrIsFile = errorLog != nil
         stdout = output[0]
-        stderr = errors[0]
+        if errorLog == nil {
+            stderr = errors[0]
+        } else {
+            close(errors[0])
+        }
     }
 
     deinit {
@@ -75,13 +100,19 @@ final class StreamingProcess {
         return output
     }
 
-    /// Waits until standard error contains `text`; false if it does not before `timeout` (or it ended).
-    func waitForStderr(containing text: String, within timeout: Duration = .seconds(10)) -> Bool {
+    /// Waits until standard error contains `text` (`count` times); false if it does not before
+    /// `timeout` (or it ended).
+    func waitForStderr(containing text: String, count: Int = 1, within timeout: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while !stderrText.contains(text) {
-            guard stderr != nil, pump(until: deadline) else { return stderrText.contains(text) }
+        while occurrences(of: text) < count {
+            guard stderr != nil, pump(until: deadline) else { return occurrences(of: text) >= count }
         }
         return true
+    }
+
+    /// How many times standard error so far contains `text`.
+    func occurrences(of text: String) -> Int {
+        stderrText.components(separatedBy: text).count - 1
     }
 
     /// Waits for output (either pipe) until `deadline`; false at the deadline or when both ended.
@@ -128,11 +159,13 @@ final class StreamingProcess {
         return state != "Z" && state != "X"
     }
 
-    /// The exit status once the process ended (its standard error closes), or `nil` after `timeout`.
+    /// The exit status once the process ended (its standard error closes; with standard error in
+    /// a file, its standard output), or `nil` after `timeout`.
     func waitForExit(within timeout: Duration = .seconds(10)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while stderr != nil {
-            guard pump(until: deadline) || stderr == nil else { return nil }
+        let ended = { self.stderr == nil && (!self.stderrIsFile || self.stdout == nil) }
+        while !ended() {
+            guard pump(until: deadline) || ended() else { return nil }
         }
         var status: Int32 = 0
         guard waitpid(pid, &status, 0) == pid else { return nil }

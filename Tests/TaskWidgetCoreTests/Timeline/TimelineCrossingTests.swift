@@ -250,11 +250,12 @@ import Testing
     @Test func topTaskCarriesItsListAndState() throws {
         var builder = Self.newBuilder()
         let home = builder.list("Home", color: "34C759")
-        let task = builder.task("Fix the tap", due: Self.due("2026-11-22T17:07:00"), list: home, kind: .active)
+        let task = builder.task(
+            "Fix the tap", due: Self.due("2026-11-22T17:07:00"), list: home, kind: .active, remind: Self.due("2026-11-22T16:50:00"))
         let top = try #require(try self.timeline(builder).entries[0].top.first)
         #expect(top == TopTask(
             id: task.id, title: "Fix the tap", listName: "Home", colorHex: "34C759", dueDate: Self.due("2026-11-22T17:07:00"),
-            isOverdue: false, state: .active, dueLabel: "17:07"))
+            isOverdue: false, state: .active, dueLabel: "17:07", reminderDate: Self.due("2026-11-22T16:50:00")))
     }
 
     @Test func dueLabelAndIsOverdueChangeExactlyAtTheCrossingAndAtMidnight() throws {

@@ -1,0 +1,123 @@
+public import Foundation
+public import TaskWidgetCore
+
+/// The reminders already shown, by task id and date, so that a restart never shows one again.
+/// Kept in `$XDG_STATE_HOME/taskwidget/delivered-reminders.json` (``DeliveredRemindersFile``): ids
+/// and instants only, never a title.
+///
+/// ```json
+/// {"schema":"taskwidget.delivered-reminders/1","delivered":[{"date":"2026-11-22T15:27:02Z","task":"3f2a…"}]}
+/// ```
+public struct DeliveredReminders: Sendable, Equatable {
+    public static let schema = "taskwidget.delivered-reminders/1"
+
+    public private(set) var keys: Set<ReminderKey> = []
+
+    public init(_ keys: Set<ReminderKey> = []) {
+        self.keys = keys
+    }
+
+    public func contains(_ key: ReminderKey) -> Bool {
+        keys.contains(key)
+    }
+
+    /// Records `key`; false when it was recorded already.
+    @discardableResult
+    public mutating func insert(_ key: ReminderKey) -> Bool {
+        keys.insert(key).inserted
+    }
+
+    /// Forgets the reminders dated before `instant`: too old to be shown again anyway, so the
+    /// file stays small.
+    public mutating func forget(before instant: Instant) {
+        keys = keys.filter { $0.date >= instant }
+    }
+
+    private struct Document: Codable {
+        var schema: String
+        var delivered: [ReminderKey]
+    }
+
+    /// The file's bytes: the same reminders always give the same bytes.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(Document(schema: Self.schema, delivered: keys.sorted())) + Data("\n".utf8)
+    }
+
+    /// Reads the file's bytes; anything else than ``encoded()`` wrote is a
+    /// ``TaskWidgetError/Code/invalidInput`` error.
+    public init(decoding data: Data) throws {
+        guard let document = try? JSONDecoder().decode(Document.self, from: data), document.schema == Self.schema else {
+            throw TaskWidgetError(.invalidInput, "the file of delivered reminders is damaged", context: "not \(Self.schema)")
+        }
+        keys = Set(document.delivered)
+    }
+}
+
+/// Where the delivered reminders are kept between runs: ``DeliveredRemindersFile``, or memory in tests.
+public protocol DeliveredReminderStorage: AnyObject {
+    func load() throws -> DeliveredReminders
+    func save(_ delivered: DeliveredReminders) throws
+}
+
+/// `delivered-reminders.json` in taskwidget's state folder, written whole or not at all
+/// (``AtomicFile``), its folder created on the first write.
+public final class DeliveredRemindersFile: DeliveredReminderStorage {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// `$XDG_STATE_HOME/taskwidget/delivered-reminders.json`; `nil` without a home.
+    public static func defaultPath(_ paths: XDGPaths) -> String? {
+        paths.stateHome.map { XDGPaths.taskwidgetFolder(in: $0) + "/delivered-reminders.json" }
+    }
+
+    /// What the file holds; nothing when there is no file yet.
+    public func load() throws -> DeliveredReminders {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            guard FileManager.default.fileExists(atPath: path) else { return DeliveredReminders() }
+            throw TaskWidgetError(.permissionDenied, "cannot read \(path): check its permissions", context: path)
+        }
+        do {
+            return try DeliveredReminders(decoding: data)
+        } catch var error as TaskWidgetError {
+            error.context = path
+            throw error
+        }
+    }
+
+    public func save(_ delivered: DeliveredReminders) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw TaskWidgetError(.permissionDenied, "cannot create the folder \(folder): check its permissions", context: folder, cause: error)
+            }
+        }
+        try AtomicFile.write(delivered.encoded(), to: url)
+    }
+}
+
+/// Delivered reminders kept in memory only: when there is no state folder (no HOME), and in tests.
+public final class DeliveredRemindersInMemory: DeliveredReminderStorage {
+    public private(set) var saved: DeliveredReminders
+    /// How many times ``save(_:)`` was called.
+    public private(set) var saves = 0
+
+    public init(_ delivered: DeliveredReminders = DeliveredReminders()) {
+        saved = delivered
+    }
+
+    public func load() throws -> DeliveredReminders { saved }
+
+    public func save(_ delivered: DeliveredReminders) throws {
+        saved = delivered
+        saves += 1
+    }
+}

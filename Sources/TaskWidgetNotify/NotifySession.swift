@@ -1,0 +1,276 @@
+import Foundation
+public import Logging
+public import TaskWidgetConfig
+public import TaskWidgetCore
+public import TaskWidgetWatch
+
+/// What `taskwidget notify` does on each wake-up, as pure logic over the clock readings it is
+/// given and the notifier's events (SPEC §13). It follows the store (``StoreFollowing``) and
+/// shows each open task's reminder at its date, once:
+///
+/// - a reminder shown is recorded (``DeliveredReminderStorage``), so a restart never repeats it;
+/// - one that comes more than ``ReminderSettings/lateness`` after its date (notify was not running, the
+///   machine slept, the clock jumped) is shown once, marked missed, if it is no older than
+///   `missed_within`; older ones are dropped;
+/// - a task completed, deleted or re-timed elsewhere has its pending reminder dropped or moved,
+///   and its notification closed if it is still on screen;
+/// - Done and Snooze 10 min write the store (``ReminderActions``) and close the notification;
+///   a click runs the `click_command`.
+///
+/// The ``FollowLoop`` arms its timers at ``entryDeadline`` (the next reminder) and
+/// ``followUpDeadline`` (a debounced store check) after each call.
+///
+/// ```swift
+/// var session = NotifySession(source: source, notifier: notifier, actions: actions, storage: storage,
+///                             launcher: ShellCommandLauncher(), calendar: calendar, settings: settings, logger: logger)
+/// try FollowLoop.run(&session, clock: clock, storePath: path, options: .init(sources: [glib]), logger: logger)
+/// ```
+public struct NotifySession<Source: FollowedSource>: Follower where Source.Value == ReminderSnapshot {
+    /// A notification posted for a reminder and not closed yet.
+    private struct Posted {
+        var post: PostID
+        /// The server's id, once it showed it.
+        var id: NotificationID?
+        /// Being closed (after an action, or its task changed): gone once the server says so.
+        var isClosing = false
+    }
+
+    private var following: StoreFollowing<Source>
+    private let notifier: any NotificationPosting
+    private let actions: any ReminderActions
+    private let storage: any DeliveredReminderStorage
+    private let launcher: any CommandLauncher
+    private let presentation: ReminderNotification
+    private let settings: ReminderSettings
+    private let logger: Logger
+
+    private var delivered: DeliveredReminders
+    private var deliveredChanged = false
+    private var saveFailure: String?
+    private var posted: [ReminderKey: Posted] = [:]
+    private var nextReminder: Instant?
+    private var reportedFailure: String?
+
+    /// `clockSpeed` is the speed of the clock the instants come from (``WatchClock/speed``).
+    /// Loads the delivered reminders from `storage`; a damaged or unreadable file is reported and
+    /// started over.
+    public init(
+        source: Source, notifier: any NotificationPosting, actions: any ReminderActions, storage: any DeliveredReminderStorage,
+        launcher: any CommandLauncher, calendar: LocalCalendar, settings: ReminderSettings, clockSpeed: Int64 = 1, logger: Logger
+    ) {
+        self.following = StoreFollowing(source: source, clockSpeed: clockSpeed, logger: logger)
+        self.notifier = notifier
+        self.actions = actions
+        self.storage = storage
+        self.launcher = launcher
+        self.presentation = ReminderNotification(calendar: calendar, offersClick: settings.clickCommand != nil)
+        self.settings = settings
+        self.logger = logger
+        do {
+            delivered = try storage.load()
+        } catch {
+            logger.warning("starting without the delivered reminders: \(Self.logDescription(error)); recent ones may show again")
+            delivered = DeliveredReminders()
+        }
+    }
+
+    /// The next reminder's date, or when the snapshot must be read again.
+    public var entryDeadline: Instant? {
+        [nextReminder, following.value?.window.upperBound].compactMap { $0 }.min()
+    }
+
+    /// The monotonic instant (ns) of the next store check.
+    public var followUpDeadline: Int64? { following.followUpDeadline }
+
+    public mutating func start(at now: WatchInstant) throws {
+        try handle(.refresh, at: now)
+    }
+
+    public mutating func handle(_ wake: FollowWake, at now: WatchInstant) throws {
+        _ = following.handle(wake, at: now)
+        let instant = now.wallInstant
+        launcher.reapFinished()
+        try takeEvents(at: instant)
+        reportStoreFailure()
+        if let snapshot = following.value {
+            cancelWithdrawn(snapshot)
+            deliverDue(snapshot, at: instant)
+        } else {
+            nextReminder = nil
+        }
+        // What the notifier reported while it was called (a post refused at once) has no wake-up of its own.
+        try takeEvents(at: instant)
+        saveDelivered(at: instant)
+    }
+
+    // MARK: - Reminders
+
+    /// Posts every reminder that is due and not shown yet, and finds the next one.
+    private mutating func deliverDue(_ snapshot: ReminderSnapshot, at now: Instant) {
+        nextReminder = nil
+        let oldest = now.adding(seconds: -settings.missedWithin)
+        for reminder in snapshot.reminders(atDue: settings.atDue) {
+            let key = reminder.key
+            if delivered.contains(key) || posted[key] != nil { continue }
+            if key.date > now {
+                nextReminder = key.date
+                break
+            }
+            guard key.date >= oldest else { continue }
+            let missed = key.date < now.adding(seconds: -ReminderSettings.lateness)
+            let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: nil)
+            posted[key] = Posted(post: post)
+            logger.debug(
+                "posting a reminder",
+                metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
+        }
+    }
+
+    /// Closes (or drops, while it waits for a server) the notification of every reminder its task
+    /// no longer asks for: completed, deleted or re-timed by another process.
+    private mutating func cancelWithdrawn(_ snapshot: ReminderSnapshot) {
+        for (key, notification) in posted where !notification.isClosing && snapshot.stillAsks(for: key, atDue: settings.atDue) == false {
+            notifier.withdraw(notification.post)
+            // One on screen is gone when the server says so; one still waiting is dropped at once.
+            if notification.id == nil { posted[key] = nil } else { posted[key]?.isClosing = true }
+            logger.debug(
+                "a reminder's task changed: withdrawing its notification",
+                metadata: ["task": "\(key.taskID.shortID)", "notification": "\(notification.id.map(String.init(describing:)) ?? "none")"])
+        }
+    }
+
+    // MARK: - The notifier's events
+
+    private mutating func takeEvents(at now: Instant) throws {
+        for event in notifier.takeEvents() {
+            switch event {
+            case .shown(let post, let id):
+                guard let key = key(of: post) else { continue }
+                posted[key]?.id = id
+                record(key)
+                logger.debug("reminder shown", metadata: ["task": "\(key.taskID.shortID)", "notification": "\(id)"])
+            case .postFailed(let post, let reason):
+                guard let key = key(of: post) else { continue }
+                posted[key] = nil
+                // Recorded all the same: a server that refuses it would refuse it again at every wake-up.
+                record(key)
+                logger.warning("a reminder could not be shown (\(reason))", metadata: ["task": "\(key.taskID.shortID)"])
+            case .actionInvoked(let id, let action):
+                guard let key = key(of: id), posted[key]?.isClosing == false else { continue }
+                posted[key]?.isClosing = true
+                perform(action, for: key.taskID, at: now)
+                // dunst, among others, leaves a notification open after an action.
+                notifier.close(id)
+            case .closed(let id, let reason):
+                guard let key = key(of: id) else { continue }
+                posted[key] = nil
+                logger.debug("notification closed (\(reason))", metadata: ["task": "\(key.taskID.shortID)", "notification": "\(id)"])
+            case .serverAvailable:
+                // Ids of a server that went away mean nothing to the new one: those notifications are gone.
+                posted = posted.filter { $0.value.id == nil }
+            case .serverUnavailable(.noSessionBus(let reason)) where !notifier.hasConnected:
+                throw TaskWidgetError(
+                    .unavailable,
+                    "cannot reach the D-Bus session bus (\(reason)): run notify in your desktop session, where DBUS_SESSION_BUS_ADDRESS is set",
+                    context: "no session bus")
+            case .serverUnavailable:
+                break  // The notifier says so once; posts wait for a server.
+            }
+        }
+    }
+
+    private func key(of post: PostID) -> ReminderKey? {
+        posted.first { $0.value.post == post }?.key
+    }
+
+    private func key(of id: NotificationID) -> ReminderKey? {
+        posted.first { $0.value.id == id }?.key
+    }
+
+    /// Done, Snooze 10 min, or a click. A failed write (the store locked or gone) is logged, and
+    /// the notification closes all the same: the task is as the store says.
+    private func perform(_ actionKey: String, for taskID: UUID, at now: Instant) {
+        let task: Logger.Metadata = ["task": "\(taskID.shortID)"]
+        do {
+            switch ReminderNotification.Action(rawValue: actionKey) {
+            case .done:
+                try actions.complete(taskID, at: now)
+                logger.debug("completed the task of a reminder", metadata: task)
+            case .snooze:
+                try actions.remind(taskID, at: now.adding(seconds: ReminderSettings.snooze), now: now)
+                logger.debug("snoozed a reminder for \(ReminderSettings.snooze) s", metadata: task)
+            case .open:
+                guard let command = settings.clickCommand else { return }
+                try launcher.launch(command)
+                logger.debug("started the click command", metadata: task)
+            case nil:
+                logger.debug("ignoring an unknown action", metadata: task)
+            }
+        } catch {
+            logger.error("the action \(actionKey) failed: \(Self.logDescription(error))", metadata: task)
+        }
+    }
+
+    // MARK: - State
+
+    private mutating func record(_ key: ReminderKey) {
+        if delivered.insert(key) { deliveredChanged = true }
+    }
+
+    /// Writes the delivered reminders when they changed; a failure is reported once.
+    private mutating func saveDelivered(at now: Instant) {
+        guard deliveredChanged else { return }
+        delivered.forget(before: now.adding(seconds: -settings.missedWithin))
+        do {
+            try storage.save(delivered)
+            deliveredChanged = false
+            saveFailure = nil
+        } catch {
+            let description = Self.logDescription(error)
+            if description != saveFailure {
+                logger.warning("cannot record the delivered reminders: \(description); a restart may show them again")
+            }
+            saveFailure = description
+        }
+    }
+
+    /// Logs name a store failure by its code, never by its message, which may quote a list's name.
+    private mutating func reportStoreFailure() {
+        let failure = following.failure?.logDescription
+        if let failure, failure != reportedFailure { logger.error("\(failure)") }
+        reportedFailure = failure
+    }
+
+    private static func logDescription(_ error: any Error) -> String {
+        (error as? TaskWidgetError)?.logDescription ?? "\(type(of: error))"
+    }
+}
+
+extension ReminderSettings {
+    /// The settings of the configuration's `[notify]` section; `atDue` (`--at-due`) adds to its `at_due`.
+    public init(_ configured: NotifySettings, atDue: Bool) {
+        self.init(missedWithin: configured.missedWithin, atDue: atDue || configured.atDue, clickCommand: configured.clickCommand)
+    }
+}
+
+/// How reminders are delivered (the `[notify]` section of the configuration and `--at-due`).
+public struct ReminderSettings: Sendable, Equatable {
+    /// A missed reminder older than this (seconds) is not shown.
+    public var missedWithin: Int64
+    /// Also notify when a task falls due.
+    public var atDue: Bool
+    /// Run through `/bin/sh -c` when a notification's body is clicked.
+    public var clickCommand: String?
+
+    /// How far Snooze moves a reminder: 10 minutes from the click.
+    public static var snooze: Int64 { 600 }
+    /// A reminder shown more than this many seconds after its date is marked missed. A timer
+    /// fires within milliseconds; the minute is the tolerance watch uses for clock jumps.
+    public static var lateness: Int64 { 60 }
+
+    public init(missedWithin: Int64 = 86_400, atDue: Bool = false, clickCommand: String? = nil) {
+        self.missedWithin = missedWithin
+        self.atDue = atDue
+        self.clickCommand = clickCommand
+    }
+}

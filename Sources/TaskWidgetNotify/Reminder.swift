@@ -1,0 +1,113 @@
+public import Foundation
+public import TaskWidgetCore
+
+/// Which notification of which task: a task's reminder, or (with `at_due`) its falling due, at
+/// one instant. A task whose reminder and due date coincide gets one notification, so the key is
+/// the task and the instant, not the kind. Delivered reminders are remembered by their keys.
+public struct ReminderKey: Sendable, Hashable, Comparable, Codable {
+    public var taskID: UUID
+    public var date: Instant
+
+    public init(taskID: UUID, date: Instant) {
+        self.taskID = taskID
+        self.date = date
+    }
+
+    /// By date, then by task id: the order reminders are shown in.
+    public static func < (lhs: ReminderKey, rhs: ReminderKey) -> Bool {
+        (lhs.date, lhs.taskID.uuidString) < (rhs.date, rhs.taskID.uuidString)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case taskID = "task"
+        case date
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        taskID = try container.decode(UUID.self, forKey: .taskID)
+        date = try container.decode(Instant.self, forKey: .date)
+    }
+
+    /// Ids in lowercase, as taskwidget writes them everywhere.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(taskID.uuidString.lowercased(), forKey: .taskID)
+        try container.encode(date, forKey: .date)
+    }
+}
+
+/// One notification an open task asks for.
+public struct Reminder: Sendable, Equatable {
+    /// Why it is shown.
+    public enum Kind: String, Sendable {
+        /// The task's reminderDate.
+        case reminder
+        /// The task's dueDate (`--at-due`, `at_due = true`).
+        case due
+    }
+
+    public var key: ReminderKey
+    public var kind: Kind
+    /// The task, with its list (`nil` = Inbox).
+    public var item: ListedTask
+
+    public var date: Instant { key.date }
+}
+
+/// The open tasks that have a reminder or a due date in a window around the instant they were
+/// read: from `missed_within` before it (missed reminders) to a day after it (what is coming).
+/// Read again past the window's end, so that an idle notify wakes at most once a day for it.
+public struct ReminderSnapshot: Sendable {
+    /// How far ahead a snapshot reaches, in seconds.
+    public static let horizon: Int64 = 86_400
+
+    public var tasks: [ListedTask]
+    /// When the snapshot was read (the clock's reading).
+    public var readAt: Instant
+    /// The reminders and due dates it holds: every one in this window.
+    public var window: ClosedRange<Instant>
+
+    public init(tasks: [ListedTask], readAt: Instant, window: ClosedRange<Instant>) {
+        self.tasks = tasks
+        self.readAt = readAt
+        self.window = window
+    }
+
+    /// The window of a snapshot read at `now`.
+    public static func window(at now: Instant, missedWithin: Int64) -> ClosedRange<Instant> {
+        now.adding(seconds: -missedWithin)...now.adding(seconds: horizon)
+    }
+
+    /// Past its window, or read after `now` (the clock went back): read it again.
+    public func isStale(at now: Instant) -> Bool {
+        now >= window.upperBound || now < readAt
+    }
+
+    /// Each notification the open tasks ask for in the window, by date: a reminder at every
+    /// reminderDate, and with `atDue` one at every dueDate (one only when both coincide).
+    public func reminders(atDue: Bool) -> [Reminder] {
+        var byKey: [ReminderKey: Reminder] = [:]
+        for item in tasks where !item.task.isCompleted {
+            if let date = item.task.reminderDate, window.contains(date) {
+                let key = ReminderKey(taskID: item.task.id, date: date)
+                byKey[key] = Reminder(key: key, kind: .reminder, item: item)
+            }
+            if atDue, let date = item.task.dueDate, window.contains(date) {
+                let key = ReminderKey(taskID: item.task.id, date: date)
+                if byKey[key] == nil { byKey[key] = Reminder(key: key, kind: .due, item: item) }
+            }
+        }
+        return byKey.values.sorted { $0.key < $1.key }
+    }
+
+    /// Whether the notification `key` still stands: its task is open and still has that reminder
+    /// (or, with `atDue`, that due date). `nil` when the snapshot cannot tell: the task is not in
+    /// it and the key is older than the window (it may be open and unchanged).
+    public func stillAsks(for key: ReminderKey, atDue: Bool) -> Bool? {
+        guard let task = tasks.first(where: { $0.task.id == key.taskID })?.task else {
+            return key.date < window.lowerBound ? nil : false
+        }
+        return !task.isCompleted && (task.reminderDate == key.date || (atDue && task.dueDate == key.date))
+    }
+}

@@ -1,0 +1,41 @@
+public import Foundation
+public import Logging
+public import TaskWidgetCore
+public import TaskWidgetStore
+
+/// What a reminder's buttons do to the store: ``StoreReminderActions``, or a fake in tests.
+public protocol ReminderActions {
+    /// Completes the task (Done), as `taskwidget done ID` does.
+    func complete(_ taskID: UUID, at now: Instant) throws
+    /// Sets the task's reminder to `date` (Snooze), as `taskwidget edit ID --remind WHEN` does.
+    func remind(_ taskID: UUID, at date: Instant, now: Instant) throws
+}
+
+/// Writes the store exactly as the user's own `done` and `edit --remind` would, opening it
+/// read-write for that one write only: notify otherwise only reads it.
+public struct StoreReminderActions: ReminderActions {
+    public let location: StoreLocation
+    private let logger: Logger
+
+    public init(location: StoreLocation, logger: Logger) {
+        self.location = location
+        self.logger = logger
+    }
+
+    public func complete(_ taskID: UUID, at now: Instant) throws {
+        _ = try storeForWriting().completeTasks([taskID.uuidString], now: now)
+    }
+
+    public func remind(_ taskID: UUID, at date: Instant, now: Instant) throws {
+        _ = try storeForWriting().editTask(taskID.uuidString, TaskChanges(reminderDate: .set(date)), now: now)
+    }
+
+    /// The store, opened read-write for one write and closed when it is let go. A button of a
+    /// notification shown before the store was deleted must not create an empty store.
+    private func storeForWriting() throws -> TaskStore {
+        guard FileManager.default.fileExists(atPath: location.path) else {
+            throw TaskWidgetError(.storeMissing, "there is no store at \(location.path) any more", context: location.path)
+        }
+        return try TaskStore.open(at: location, mode: .readWrite, logger: logger)
+    }
+}

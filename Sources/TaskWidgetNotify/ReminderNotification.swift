@@ -1,0 +1,44 @@
+public import TaskWidgetCore
+
+/// What a reminder looks like on the desktop (SPEC §13): the task's title as the summary; the
+/// body says when it is due and in which list, e.g. `17:00 · Home`, `Overdue · 14:15 · Inbox`,
+/// or for one shown late `Missed reminder (09:00) · Tomorrow 10:00 · Work`; critical urgency
+/// when the task is overdue; the buttons Done and Snooze 10 min, and a click action when a
+/// `click_command` is configured.
+public struct ReminderNotification: Sendable {
+    /// The action keys the notification carries, as ``NotifierEvent/actionInvoked(_:actionKey:)``
+    /// brings them back.
+    public enum Action: String, Sendable {
+        case done
+        case snooze
+        /// A click on the notification's body (the freedesktop default action).
+        case open = "default"
+    }
+
+    public let labeler: DueLabeler
+    /// Whether clicking the body does something (a `click_command` is configured).
+    public let offersClick: Bool
+
+    public init(calendar: LocalCalendar, offersClick: Bool) {
+        self.labeler = DueLabeler(calendar: calendar)
+        self.offersClick = offersClick
+    }
+
+    /// The notification for `reminder` shown at `now`; `missed` when it comes later than its
+    /// date (notify was not running, the machine slept, the clock jumped).
+    public func notification(for reminder: Reminder, at now: Instant, missed: Bool) -> DesktopNotification {
+        let task = reminder.item.task
+        var parts: [String] = []
+        if missed { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
+        if let due = labeler.label(for: task, at: now) { parts.append(due) }
+        parts.append(reminder.item.list?.name ?? "Inbox")
+        var actions = [
+            NotificationAction(key: Action.done.rawValue, label: "Done"),
+            NotificationAction(key: Action.snooze.rawValue, label: "Snooze 10 min"),
+        ]
+        if offersClick { actions.append(NotificationAction(key: Action.open.rawValue, label: "Open")) }
+        return DesktopNotification(
+            summary: task.title, body: parts.joined(separator: " · "), urgency: task.isOverdue(at: now) ? .critical : .normal,
+            actions: actions)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+public import Glibc
+public import TaskWidgetCore
+
+/// Makes `taskwidget notify` one process per session (SPEC §13): an exclusive `flock` on
+/// `$XDG_RUNTIME_DIR/taskwidget/notify.lock`, held for the life of the process and released by the
+/// kernel when it ends, however it ends (no stale lock after a crash). The file holds the holder's
+/// process id, for the message a second notify prints.
+///
+/// ```swift
+/// switch try SessionLock.acquire(at: path) {
+/// case .acquired(let lock): run(); withExtendedLifetime(lock) {}
+/// case .heldBy(let pid): print("notify is already running (pid \(pid ?? 0))")
+/// }
+/// ```
+public final class SessionLock {
+    /// What ``acquire(at:)`` found.
+    public enum Acquisition {
+        /// This process holds the lock while the value lives.
+        case acquired(SessionLock)
+        /// Another process holds it: its id, when the file says.
+        case heldBy(pid_t?)
+    }
+
+    public let path: String
+    private let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// The lock's file: in `$XDG_RUNTIME_DIR` (one per login session, on a tmpfs); without it, in
+    /// taskwidget's state folder. `nil` with neither (no HOME).
+    public static func defaultPath(_ paths: XDGPaths) -> String? {
+        (paths.runtimeDirectory ?? paths.stateHome).map { XDGPaths.taskwidgetFolder(in: $0) + "/notify.lock" }
+    }
+
+    /// Takes the lock at `path` without waiting, creating the file (and its folder, private to
+    /// the user) when needed.
+    public static func acquire(at path: String) throws -> Acquisition {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw TaskWidgetError(.permissionDenied, "cannot create the folder \(folder): check its permissions", context: folder, cause: error)
+            }
+        }
+        // Close-on-exec: a click command that outlives notify must not keep the session's lock.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw TaskWidgetError.system(errno, "cannot open the lock file \(path)", advice: "check its folder's permissions", context: path)
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            defer { close(descriptor) }
+            guard code == EWOULDBLOCK else {
+                throw TaskWidgetError.system(code, "cannot lock \(path)", advice: "check the file system", context: path)
+            }
+            return .heldBy(holder(descriptor))
+        }
+        let pid = "\(getpid())\n"
+        ftruncate(descriptor, 0)
+        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        return .acquired(SessionLock(path: path, descriptor: descriptor))
+    }
+
+    /// The process id the holder wrote into the file.
+    private static func holder(_ descriptor: Int32) -> pid_t? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = pread(descriptor, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return pid_t(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

@@ -1,0 +1,30 @@
+public import Logging
+public import TaskWidgetCore
+public import TaskWidgetStore
+public import TaskWidgetWatch
+
+/// Reads the reminders from the store, followed read-only as watch follows it (``FollowedStore``):
+/// the open tasks with a reminder or due date from `missed_within` ago to a day ahead.
+public struct StoreReminderSource: FollowedSource {
+    private var followed: FollowedStore
+    /// How old a missed reminder may be and still be shown, in seconds.
+    public let missedWithin: Int64
+
+    public init(location: StoreLocation, missedWithin: Int64, logger: Logger) {
+        self.followed = FollowedStore(location: location, logger: logger)
+        self.missedWithin = missedWithin
+    }
+
+    public mutating func check() -> StoreCheck {
+        followed.check()
+    }
+
+    public func read(at now: Instant) throws -> ReminderSnapshot {
+        let window = ReminderSnapshot.window(at: now, missedWithin: missedWithin)
+        return ReminderSnapshot(tasks: try followed.opened().openTasks(remindedOrDueIn: window), readAt: now, window: window)
+    }
+
+    public func isStale(_ snapshot: ReminderSnapshot, at now: Instant) -> Bool {
+        snapshot.isStale(at: now)
+    }
+}

@@ -1,0 +1,70 @@
+import Glibc
+public import Logging
+import TaskWidgetCore
+public import TaskWidgetStore
+
+/// The store as a long-running reader follows it, read-only: reopened when its file is replaced
+/// (renamed over), deleted and created again, and with file events that changed nothing told apart
+/// from another process's writes by `PRAGMA data_version`. ``StoreFollower`` (watch, serve) and
+/// notify's reminder source each keep one and read what they need from ``opened()``.
+///
+/// ```swift
+/// var followed = FollowedStore(location: location, logger: logger)
+/// if case .changed = followed.check() { let tasks = try followed.opened().tasks(in: .all, includeCompleted: false) }
+/// ```
+public struct FollowedStore {
+    public let location: StoreLocation
+    private let logger: Logger
+    private var store: TaskStore?
+    private var identity: FileIdentity?
+    private var dataVersion: Int?
+
+    public init(location: StoreLocation, logger: Logger) {
+        self.location = location
+        self.logger = logger
+    }
+
+    /// Looks at the store again, reopening it when its file was replaced or created.
+    public mutating func check() -> StoreCheck {
+        let current = FileIdentity(path: location.path)
+        do {
+            if let store, current != nil, current == identity {
+                let version = try store.dataVersion()
+                guard version != dataVersion else { return .unchanged }
+                dataVersion = version
+                logger.debug("store changed", metadata: ["data_version": "\(version)"])
+                return .changed
+            }
+            store = nil
+            let opened = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
+            (store, identity, dataVersion) = (opened, current, try opened.dataVersion())
+            return .changed
+        } catch {
+            (store, identity, dataVersion) = (nil, nil, nil)
+            return .failed(error as? TaskWidgetError ?? TaskWidgetError(.ioFailure, "cannot read the store \(location.path)"))
+        }
+    }
+
+    /// The store as of the last ``check()``; an error when it is not open (missing, or not checked yet).
+    public func opened() throws -> TaskStore {
+        guard let store else {
+            throw TaskWidgetError(.storeMissing, "the store \(location.path) is not open", context: location.path)
+        }
+        return store
+    }
+}
+
+/// Which file a path names: another file renamed over it, or the file deleted and created again,
+/// has another identity.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// `nil` when nothing is at `path`.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// `taskwidget notify` as a user runs it, against a real notification daemon: dunst on a private
+/// X display and session bus (``DesktopSession``). Tests wait for what notify logs with
+/// `--verbose` (ids only) and for what dunst shows, with deadlines, never for a fixed time.
+///
+/// Serialized: each test runs an X server, a bus, dunst and notify on a 2-core machine.
+@Suite(.serialized) struct NotifyCommandTests {
+    /// The log line of a reminder shown by the server.
+    static let shown = "reminder shown"
+    static let serverAvailable = "a notification server is available"
+
+    /// What notify sees: the sandbox's zone, home and folders, the desktop's bus, a runtime folder
+    /// of its own (the lock).
+    static func environment(_ sandbox: borrowing Sandbox, _ desktop: DesktopSession) -> [String: String] {
+        var environment = desktop.environment.merging(sandbox.environment) { _, sandbox in sandbox }
+        environment["XDG_RUNTIME_DIR"] = sandbox.folder.appendingPathComponent("run").path
+        environment["XDG_STATE_HOME"] = sandbox.folder.appendingPathComponent("state").path
+        return environment
+    }
+
+    /// Starts `taskwidget notify --verbose ARGUMENTS` on the sandbox's store, from its `--now`
+    /// unless the arguments name another.
+    static func notify(_ sandbox: borrowing Sandbox, _ desktop: DesktopSession, _ arguments: [String] = []) throws -> StreamingProcess {
+        try StreamingProcess(sandbox.arguments(["notify", "--verbose"] + arguments), environment: environment(sandbox, desktop))
+    }
+
+    /// Adds a task and returns its short id.
+    @discardableResult
+    static func add(_ sandbox: borrowing Sandbox, _ arguments: String...) throws -> String {
+        try sandbox.succeed(["add"] + arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The task's fields from `ls --all --format json`.
+    static func task(_ sandbox: borrowing Sandbox, _ shortID: String) throws -> [String: Any]? {
+        let tasks = try JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["ls", "--all", "--format", "json"]).utf8)) as? [[String: Any]]
+        return tasks?.first { $0["shortId"] as? String == shortID }
+    }
+
+    /// Stops notify as systemd would, and checks that it ends normally.
+    static func stop(_ notify: StreamingProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        notify.send(SIGTERM)
+        #expect(notify.waitForExit() == 0, "\(notify.stderrText)", sourceLocation: sourceLocation)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aReminderAtNowPlusTwoSecondsShowsOnceWithItsTitleDueLabelAndListAndACompletedTaskNone() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--list", "Home", "--due", "2026-11-22T17:00:00+01:00", "--remind", "2026-11-22T16:27:02+01:00")
+        let done = try Self.add(sandbox, "Water the plants", "--remind", "2026-11-22T16:27:01+01:00")
+        try sandbox.succeed(["done", done])
+        try Self.add(sandbox, "Call the dentist", "--due", "2026-11-22T16:00:00+01:00", "--remind", "2026-11-22T16:27:03+01:00")
+        // The last one: once it shows, any second notification of the others would have shown too.
+        try Self.add(sandbox, "Later", "--remind", "2026-11-22T16:27:04+01:00")
+
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, count: 3, within: .seconds(20)), "\(notify.stderrText)")
+        #expect(try desktop.displayedCount() == 3)
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(history.filter { $0.summary == "Pay rent" }.map(\.body) == ["17:00 · Home"])
+        #expect(history.first { $0.summary == "Pay rent" }?.message == "normal: Pay rent / 17:00 · Home")
+        #expect(history.first { $0.summary == "Call the dentist" }?.message == "critical: Call the dentist / Overdue · 16:00 · Inbox")
+        #expect(history.allSatisfy { $0.appname == "taskwidget" })
+        #expect(!history.contains { $0.summary == "Water the plants" })
+        #expect(history.count == 3, "\(history)")
+        Self.stop(notify)
+    }
+
+    /// The summary is plain text and the body is markup for dunst (it says `body-markup`): a title
+    /// and a list name with markup's characters show as typed, never as markup.
+    @Test(.timeLimit(.minutes(1)))
+    func titlesAndListNamesWithMarkupCharactersShowAsTyped() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay <b>rent</b> & co", "--list", "R&D <lab>", "--remind", "2026-11-22T16:27:01+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        let entry = try #require(try desktop.closeAllAndReadHistory().first)
+        #expect(entry.summary == "Pay <b>rent</b> & co")
+        #expect(entry.body == "R&amp;D &lt;lab&gt;")
+        // dunst escapes the summary itself; the whole is valid markup that reads as typed.
+        #expect(entry.message == "normal: Pay &lt;b&gt;rent&lt;/b&gt; &amp; co / R&amp;D &lt;lab&gt;")
+        Self.stop(notify)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func doneFromTheNotificationCompletesTheTaskAndSnoozeMovesItsReminderTenMinutes() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let rent = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:28:00+01:00")
+        let call = try Self.add(sandbox, "Call mom", "--remind", "2026-11-22T16:30:00+01:00")
+        // 60 times real time: the minutes to the reminders and the 10 of the snooze pass in seconds.
+        let notify = try Self.notify(sandbox, desktop, ["--clock-speed", "60"])
+
+        #expect(notify.waitForStderr(containing: "task=\(rent) [TaskWidgetNotify] \(Self.shown)", within: .seconds(20)), "\(notify.stderrText)")
+        try desktop.invoke("done")
+        #expect(notify.waitForStderr(containing: "completed the task of a reminder"), "\(notify.stderrText)")
+        #expect(notify.waitForStderr(containing: "closedByCall"), "\(notify.stderrText)")
+        #expect(try Self.task(sandbox, rent)?["isCompleted"] as? Bool == true)
+        #expect(try desktop.displayedCount() == 0)
+
+        let callShown = "task=\(call) [TaskWidgetNotify] \(Self.shown)"
+        #expect(notify.waitForStderr(containing: callShown, within: .seconds(20)), "\(notify.stderrText)")
+        try desktop.invoke("snooze")
+        #expect(notify.waitForStderr(containing: "snoozed a reminder"), "\(notify.stderrText)")
+        // Ten minutes after the click, which came after 16:30 and within a few virtual minutes of it.
+        let moved = try #require(try Self.task(sandbox, call)?["reminderDate"] as? String)
+        #expect(moved >= "2026-11-22T15:40:00Z" && moved < "2026-11-22T15:45:00Z", "\(moved)")
+        #expect(try Self.task(sandbox, call)?["isCompleted"] as? Bool == false)
+        // And it fires again then (10 virtual minutes are 10 s).
+        #expect(notify.waitForStderr(containing: callShown, count: 2, within: .seconds(30)), "\(notify.stderrText)")
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(history.filter { $0.summary == "Call mom" }.count == 2)
+        #expect(history.filter { $0.summary == "Pay rent" }.count == 1)
+        Self.stop(notify)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aRestartDoesNotRepeatAShownReminderAndShowsOneMissedMeanwhileMarkedMissed() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        try Self.add(sandbox, "While off", "--remind", "2026-11-22T16:35:00+01:00")
+        try Self.add(sandbox, "After the restart", "--remind", "2026-11-22T16:40:02+01:00")
+
+        let first = try Self.notify(sandbox, desktop)
+        #expect(first.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(first.stderrText)")
+        Self.stop(first)
+        // notify was off from 16:27 to 16:40: "While off" is missed, "Pay rent" was shown already.
+        let second = try Self.notify(sandbox, desktop, ["--now", "2026-11-22T16:40:00+01:00"])
+        #expect(second.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(second.stderrText)")
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(history.map(\.summary).sorted() == ["After the restart", "Pay rent", "While off"], "\(history)")
+        #expect(history.first { $0.summary == "While off" }?.body == "Missed reminder (16:35) · Inbox")
+        #expect(history.first { $0.summary == "After the restart" }?.body == "Inbox")
+        Self.stop(second)
+        // What is kept between runs names tasks by id only.
+        let state = try String(contentsOf: sandbox.folder.appendingPathComponent("state/taskwidget/delivered-reminders.json"), encoding: .utf8)
+        #expect(state.contains("2026-11-22T15:35:00Z") && !state.contains("While off"))
+    }
+
+    /// The machine sleeps past two reminders: notify is stopped (SIGSTOP) while its virtual clock
+    /// runs on, and woken after both dates, as a suspend's timers fire on resume. (A wall clock
+    /// that jumps is a unit test: a virtual clock cannot be set.)
+    @Test(.timeLimit(.minutes(1)))
+    func sleepingPastTwoRemindersShowsEachOnceMarkedMissed() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "First", "--remind", "2026-11-22T16:31:00+01:00")
+        try Self.add(sandbox, "Second", "--remind", "2026-11-22T16:32:00+01:00")
+        try Self.add(sandbox, "After waking", "--remind", "2026-11-22T16:37:00+01:00")
+        let started = ContinuousClock.now
+        let notify = try Self.notify(sandbox, desktop, ["--clock-speed", "60"])
+        #expect(notify.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(notify.stderrText)")
+        notify.send(SIGSTOP)
+        // Asleep until about 16:35:30 on its clock (8.5 s at 60 times real time): both reminders
+        // pass meanwhile. Time passing is what is tested here, so the test lets it pass.
+        let remaining = (started + .milliseconds(8500)) - .now
+        Thread.sleep(forTimeInterval: Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+        notify.send(SIGCONT)
+        #expect(notify.waitForStderr(containing: Self.shown, count: 3, within: .seconds(20)), "\(notify.stderrText)")
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(history.filter { $0.summary == "First" }.map(\.body) == ["Missed reminder (16:31) · Inbox"])
+        #expect(history.filter { $0.summary == "Second" }.map(\.body) == ["Missed reminder (16:32) · Inbox"])
+        #expect(history.filter { $0.summary == "After waking" }.map(\.body) == ["Inbox"])
+        #expect(history.count == 3)
+        Self.stop(notify)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func movingAReminderWhileNotifyRunsMovesItsNotification() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let shownEarly = try Self.add(sandbox, "Shown early", "--remind", "2026-11-22T16:27:01+01:00")
+        let pending = try Self.add(sandbox, "Pending", "--remind", "2026-11-22T18:00:00+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        #expect(try desktop.displayedCount() == 1)
+
+        // Re-timed elsewhere: the notification on screen closes, and comes back at the new time.
+        try sandbox.succeed(["edit", shownEarly, "--remind", "2026-11-22T16:27:06+01:00"])
+        #expect(notify.waitForStderr(containing: "closedByCall"), "\(notify.stderrText)")
+        #expect(try desktop.displayedCount() == 0)
+        // A pending one moved earlier shows at its new time.
+        try sandbox.succeed(["edit", pending, "--remind", "2026-11-22T16:27:05+01:00"])
+        #expect(notify.waitForStderr(containing: Self.shown, count: 3, within: .seconds(20)), "\(notify.stderrText)")
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(history.filter { $0.summary == "Shown early" }.count == 2)
+        #expect(history.filter { $0.summary == "Pending" }.count == 1)
+        Self.stop(notify)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTaskCompletedInAnotherProcessClosesItsNotification() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let id = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        #expect(try desktop.displayedCount() == 1)
+        try sandbox.succeed(["done", id])
+        #expect(notify.waitForStderr(containing: "closedByCall"), "\(notify.stderrText)")
+        #expect(try desktop.displayedCount() == 0)
+        #expect(try desktop.closeAllAndReadHistory().map(\.summary) == ["Pay rent"])
+        Self.stop(notify)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSecondNotifyExitsZeroSayingTheFirstIsRunning() throws {
+        let desktop = try DesktopSession()
+        let sandbox = try Sandbox()
+        let first = try Self.notify(sandbox, desktop)
+        #expect(first.waitForStderr(containing: "notify started"), "\(first.stderrText)")
+        let second = try sandbox.run(["notify"], environment: Self.environment(sandbox, desktop))
+        #expect(second.status == 0)
+        #expect(second.stderr == "taskwidget: notify is already running in this session (pid \(first.pid)): it shows the reminders\n")
+        #expect(second.stdout.isEmpty)
+        #expect(first.isRunning)
+        Self.stop(first)
+        // Its lock goes with it: the next one starts.
+        let third = try Self.notify(sandbox, desktop)
+        #expect(third.waitForStderr(containing: "notify started"), "\(third.stderrText)")
+        Self.stop(third)
+    }
+
+    /// Idle means asleep: with no server, notify says so once and waits in poll with no timeout
+    /// (its timers are descriptors; GLib has none pending), then delivers when dunst starts.
+    /// (Wake-ups over a quiet stretch are counted by scripts/compare.sh.)
+    @Test(.timeLimit(.minutes(1)))
+    func withoutAServerItWaitsIdleSaysSoOnceAndDeliversWhenOneStarts() throws {
+        let desktop = try DesktopSession()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: "no notification server"), "\(notify.stderrText)")
+        // The reminder falls due meanwhile and waits for a server.
+        #expect(notify.waitForStderr(containing: "posting a reminder", within: .seconds(20)), "\(notify.stderrText)")
+        guard notify.waitUntilBlockedInPoll() else {
+            Issue.record("notify never blocked in poll (/proc/\(notify.pid)/syscall)")
+            return
+        }
+        #expect(notify.pollTimeout() == -1, "notify waits in poll with a timeout: it would wake up on its own")
+
+        try desktop.startDunst()
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        #expect(try desktop.closeAllAndReadHistory().map(\.summary) == ["Pay rent"])
+        #expect(notify.occurrences(of: "no notification server") == 1, "\(notify.stderrText)")
+        Self.stop(notify)
+    }
+
+    /// On most desktops no server runs until the bus starts one (D-Bus activation): that is no
+    /// outage, and the first reminder starts it.
+    @Test(.timeLimit(.minutes(1)))
+    func aServerTheBusCanStartIsStartedByTheFirstReminder() throws {
+        let desktop = try DesktopSession(activatableDunst: true)
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: "the bus can start one"), "\(notify.stderrText)")
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(30)), "\(notify.stderrText)")
+        #expect(try desktop.closeAllAndReadHistory().map(\.summary) == ["Pay rent"])
+        #expect(!notify.stderrText.contains("notifications wait until one starts"), "\(notify.stderrText)")
+        Self.stop(notify)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func withoutASessionBusItExits69InOneLine() throws {
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        var environment = sandbox.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(sandbox.folder.path)/no-bus"
+        environment["XDG_RUNTIME_DIR"] = sandbox.folder.path
+        let result = try sandbox.run(["notify"], environment: environment)
+        #expect(result.status == 69)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("taskwidget: cannot reach the D-Bus session bus ("), "\(result.stderr)")
+    }
+
+    /// Only the notification server may press a notification's buttons: an ActionInvoked sent to
+    /// notify by another program is ignored (GDBus matches the server's current owner).
+    @Test(.timeLimit(.minutes(1)))
+    func anActionFromAnotherProgramThanTheServerIsIgnored() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let id = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        let log = notify.stderrText
+        let name = try #require(log.firstMatch(of: /name=(:[0-9.]+)/)?.1)
+        let notification = try #require(log.firstMatch(of: /notification=#([0-9]+)/)?.1)
+        let spoof = try ProcessRunner.run(
+            "/usr/bin/gdbus",
+            [
+                "emit", "--address", desktop.busAddress, "--dest", String(name), "--object-path", "/org/freedesktop/Notifications",
+                "--signal", "org.freedesktop.Notifications.ActionInvoked", "uint32 \(notification)", "'done'",
+            ], environment: desktop.environment)
+        #expect(spoof.status == 0, "\(spoof.stderr)")
+        // Then the server's own: the bus delivers in order, so the spoofed one came first.
+        try desktop.invoke("snooze")
+        #expect(notify.waitForStderr(containing: "snoozed a reminder"), "\(notify.stderrText)")
+        #expect(try Self.task(sandbox, id)?["isCompleted"] as? Bool == false)
+        #expect(!notify.stderrText.contains("completed the task"))
+        Self.stop(notify)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func itSurvivesTheBusGoingAwayAndDeliversWhenItIsBack() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "After the restart", "--remind", "2026-11-22T16:27:03+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(notify.stderrText)")
+        desktop.stopDunst()
+        desktop.stopBus()
+        #expect(notify.waitForStderr(containing: "the session bus went away"), "\(notify.stderrText)")
+        try desktop.startBus()
+        try desktop.startDunst()
+        // It reconnects (1 s, then 5 s later) and shows what fell due meanwhile.
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(30)), "\(notify.stderrText)")
+        #expect(notify.isRunning)
+        #expect(try desktop.closeAllAndReadHistory().map(\.summary) == ["After the restart"])
+        Self.stop(notify)
+    }
+
+    @Test func helpNamesTheCommandAndGivesExamples() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run(["help", "notify"], global: false)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: taskwidget notify"))
+        #expect(result.stdout.contains("taskwidget notify --at-due"))
+        #expect(!result.stdout.contains("clock-speed"))
+    }
+}

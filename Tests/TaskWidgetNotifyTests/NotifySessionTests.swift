@@ -1,0 +1,342 @@
+import Foundation
+import Logging
+import TaskWidgetCore
+import TaskWidgetNotify
+import TaskWidgetWatch
+import Testing
+
+/// The decisions of `taskwidget notify`, driven with clock readings and server answers chosen by
+/// the test: when reminders show, with what text, once, and what the buttons do.
+@Suite struct NotifySessionTests {
+    /// Sunday 22 November 2026, 16:27:00 in Berlin.
+    static let start: Int64 = 1_795_361_220
+    static let second: Int64 = 1_000_000_000
+    static let calendar = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+
+    let store = FakeTasks()
+    let notifier = FakeNotifier()
+    let actions = FakeActions()
+    let launcher = FakeLauncher()
+    let storage = DeliveredRemindersInMemory()
+    let home = TaskList(name: "Home", createdAt: Instant(secondsSince1970: start - 86_400))
+
+    func session(_ settings: ReminderSettings = ReminderSettings(), storage: DeliveredRemindersInMemory? = nil) -> NotifySession<FakeReminderSource> {
+        NotifySession(
+            source: FakeReminderSource(store: store, missedWithin: settings.missedWithin), notifier: notifier, actions: actions,
+            storage: storage ?? self.storage, launcher: launcher, calendar: Self.calendar, settings: settings,
+            logger: Logger(label: "test"))
+    }
+
+    /// `seconds` after the start on both clocks, plus `drift` seconds on the wall clock only (a jump).
+    func at(_ seconds: Double, drift: Int64 = 0) -> WatchInstant {
+        let elapsed = Int64(seconds * 1e9)
+        return WatchInstant(wall: Self.start * Self.second + elapsed + drift * Self.second, monotonic: 1_000 * Self.second + elapsed)
+    }
+
+    static func instant(_ seconds: Int64) -> Instant {
+        Instant(secondsSince1970: start + seconds)
+    }
+
+    /// Adds an open task reminded (and due) so many seconds after the start.
+    @discardableResult
+    func addTask(_ title: String, remindIn: Int64?, dueIn: Int64? = nil, inHome: Bool = false) -> UUID {
+        let task = TaskItem(
+            title: title, dueDate: dueIn.map(Self.instant), reminderDate: remindIn.map(Self.instant), listID: inHome ? home.id : nil,
+            createdAt: Self.instant(-3600))
+        store.tasks.append(ListedTask(task: task, list: inHome ? home : nil))
+        return task.id
+    }
+
+    /// Changes a task in the store and tells the session, as a write by another process would.
+    func change(_ id: UUID, _ body: (inout TaskItem) -> Void, session: inout NotifySession<FakeReminderSource>, at time: Double) throws {
+        let index = try #require(store.tasks.firstIndex { $0.task.id == id })
+        body(&store.tasks[index].task)
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(time))
+        try session.handle([], at: at(time + 0.1))
+    }
+
+    @Test func aReminderShowsOnceAtItsDateWithTheTitleDueLabelAndList() throws {
+        addTask("Pay rent", remindIn: 2, dueIn: 1980, inHome: true)
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.posts.isEmpty)
+        #expect(session.entryDeadline == Self.instant(2))
+        try session.handle([], at: at(2.003))
+        #expect(notifier.summaries == ["Pay rent"])
+        #expect(notifier.bodies == ["17:00 · Home"])
+        #expect(notifier.posts[0].notification.urgency == .normal)
+        #expect(notifier.posts[0].notification.actions.map(\.key) == ["done", "snooze"])
+        #expect(notifier.posts[0].notification.actions.map(\.label) == ["Done", "Snooze 10 min"])
+        // Shown: recorded, and not shown again at later wake-ups.
+        #expect(storage.saved.contains(ReminderKey(taskID: store.tasks[0].task.id, date: Self.instant(2))))
+        try session.handle(.refresh, at: at(60))
+        try session.handle([], at: at(3600))
+        #expect(notifier.posts.count == 1)
+        // Nothing more to wake for until the snapshot's window ends, a day after it was read (the refresh).
+        #expect(session.entryDeadline == Self.instant(60 + 86_400))
+    }
+
+    @Test func anOverdueTaskIsCriticalAndAnInboxTaskSaysInbox() throws {
+        addTask("Call the dentist", remindIn: 5, dueIn: -600)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(5))
+        #expect(notifier.bodies == ["Overdue · 16:17 · Inbox"])
+        #expect(notifier.posts[0].notification.urgency == .critical)
+    }
+
+    @Test func completedTasksAndTasksWithoutAReminderGetNone() throws {
+        let done = addTask("Done already", remindIn: 2)
+        store.tasks[0].task.complete(at: Self.instant(-60))
+        addTask("No reminder", remindIn: nil, dueIn: 3)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(5))
+        #expect(notifier.posts.isEmpty)
+        #expect(!storage.saved.keys.contains { $0.taskID == done })
+    }
+
+    @Test func aRestartDoesNotRepeatAShownReminder() throws {
+        addTask("Pay rent", remindIn: 2)
+        var first = session()
+        try first.start(at: at(0))
+        try first.handle([], at: at(2))
+        #expect(notifier.posts.count == 1)
+        // A new process, the same store and state, even started before the reminder's date again.
+        var second = session(storage: DeliveredRemindersInMemory(storage.saved))
+        try second.start(at: at(0))
+        try second.handle([], at: at(2))
+        try second.handle([], at: at(100))
+        #expect(notifier.posts.count == 1)
+    }
+
+    @Test func aReminderMissedWhileNotifyWasNotRunningShowsOnceMarkedMissed() throws {
+        addTask("Pay rent", remindIn: -7200, dueIn: 1980, inHome: true)
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.bodies == ["Missed reminder (14:27) · 17:00 · Home"])
+        try session.handle(.refresh, at: at(10))
+        #expect(notifier.posts.count == 1)
+    }
+
+    @Test func aClockJumpPastTwoRemindersShowsEachOnceMarkedMissed() throws {
+        addTask("First", remindIn: 600)
+        addTask("Second", remindIn: 1200)
+        var session = session()
+        try session.start(at: at(0))
+        // The machine slept: the monotonic clock moved 5 s, the wall clock an hour more.
+        try session.handle([], at: at(5, drift: 3600))
+        #expect(notifier.summaries == ["First", "Second"])
+        #expect(notifier.bodies == ["Missed reminder (16:37) · Inbox", "Missed reminder (16:47) · Inbox"])
+        try session.handle(.clockSet, at: at(6, drift: 3600))
+        try session.handle([], at: at(60, drift: 3600))
+        #expect(notifier.posts.count == 2)
+    }
+
+    @Test func aReminderOlderThanMissedWithinIsDropped() throws {
+        addTask("Long ago", remindIn: -7200)
+        addTask("Recent", remindIn: -1800)
+        var session = session(ReminderSettings(missedWithin: 3600))
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Recent"])
+    }
+
+    @Test func aReminderMovedElsewhereClosesItsNotificationAndShowsAgainAtItsNewDate() throws {
+        let id = addTask("Pay rent", remindIn: 2)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        let first = notifier.posts[0].post
+        try change(id, { $0.reminderDate = Self.instant(600) }, session: &session, at: 10)
+        #expect(notifier.withdrawn == [first])
+        #expect(session.entryDeadline == Self.instant(600))
+        try session.handle([], at: at(600))
+        #expect(notifier.posts.count == 2)
+    }
+
+    @Test func aPendingReminderMovedEarlierFiresAtItsNewDate() throws {
+        let id = addTask("Pay rent", remindIn: 3600)
+        var session = session()
+        try session.start(at: at(0))
+        try change(id, { $0.reminderDate = Self.instant(30) }, session: &session, at: 10)
+        #expect(session.entryDeadline == Self.instant(30))
+        try session.handle([], at: at(30))
+        #expect(notifier.bodies == ["Inbox"])
+    }
+
+    @Test(arguments: ["completed", "deleted"])
+    func aTaskCompletedOrDeletedElsewhereClosesItsNotification(how: String) throws {
+        let id = addTask("Pay rent", remindIn: 2)
+        addTask("Other", remindIn: 1)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        let post = try #require(notifier.posts.first { $0.notification.summary == "Pay rent" }?.post)
+        if how == "completed" {
+            try change(id, { $0.complete(at: Self.instant(10)) }, session: &session, at: 10)
+        } else {
+            store.tasks.removeAll { $0.task.id == id }
+            store.nextCheck = .changed
+            try session.handle(.storeActivity, at: at(10))
+            try session.handle([], at: at(10.1))
+        }
+        #expect(notifier.withdrawn == [post])
+    }
+
+    @Test func aStoreThatFailsClosesNothing() throws {
+        addTask("Pay rent", remindIn: 2)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        store.nextCheck = .failed(TaskWidgetError(.storeMissing, "there is no store"))
+        try session.handle(.storeActivity, at: at(10))
+        try session.handle([], at: at(10.1))
+        #expect(notifier.withdrawn.isEmpty)
+        #expect(session.entryDeadline == nil)
+    }
+
+    @Test func doneCompletesTheTaskAndClosesTheNotification() throws {
+        let id = addTask("Pay rent", remindIn: 2)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "done")]
+        try session.handle([], at: at(5))
+        #expect(actions.completed == [id])
+        #expect(notifier.closed == [NotificationID(rawValue: 1)])
+    }
+
+    @Test func snoozeMovesTheReminderTenMinutesFromTheClickAndItFiresAgain() throws {
+        let id = addTask("Pay rent", remindIn: 2)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "snooze")]
+        try session.handle([], at: at(5))
+        #expect(actions.reminded.map(\.task) == [id])
+        #expect(actions.reminded.map(\.date) == [Self.instant(605)])
+        #expect(notifier.closed == [NotificationID(rawValue: 1)])
+        // The write comes back through the store, as the real one does.
+        try change(id, { $0.reminderDate = Self.instant(605) }, session: &session, at: 5.2)
+        #expect(session.entryDeadline == Self.instant(605))
+        try session.handle([], at: at(605))
+        #expect(notifier.posts.count == 2)
+        #expect(notifier.withdrawn.isEmpty, "the snoozed notification was closed by the action already")
+    }
+
+    @Test func aClickRunsTheClickCommandOnlyWhenOneIsConfigured() throws {
+        addTask("Pay rent", remindIn: 2)
+        addTask("Other", remindIn: 2)
+        var session = session(ReminderSettings(clickCommand: "xdg-open https://example.com"))
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        #expect(notifier.posts[0].notification.actions.map(\.key) == ["done", "snooze", "default"])
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "default")]
+        try session.handle([], at: at(3))
+        #expect(launcher.launched == ["xdg-open https://example.com"])
+        #expect(notifier.closed == [NotificationID(rawValue: 1)])
+
+        var plain = self.session(storage: DeliveredRemindersInMemory())
+        try plain.start(at: at(0))
+        try plain.handle([], at: at(2))
+        #expect(notifier.posts[2].notification.actions.map(\.key) == ["done", "snooze"])
+    }
+
+    @Test func aFailedWriteIsLoggedAndTheNotificationStillCloses() throws {
+        addTask("Pay rent", remindIn: 2)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        actions.failure = TaskWidgetError(.storeLocked, "the store is locked")
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "done")]
+        try session.handle([], at: at(5))
+        #expect(notifier.closed == [NotificationID(rawValue: 1)])
+    }
+
+    @Test func atDueAlsoNotifiesWhenATaskFallsDueButOnceWhenItsReminderIsThen() throws {
+        addTask("Due only", remindIn: nil, dueIn: 60)
+        addTask("Both at once", remindIn: 120, dueIn: 120)
+        addTask("Reminded earlier", remindIn: 30, dueIn: 180)
+        var session = session(ReminderSettings(atDue: true))
+        try session.start(at: at(0))
+        for time in [30.0, 60, 120, 180] { try session.handle([], at: at(time)) }
+        #expect(notifier.summaries == ["Reminded earlier", "Due only", "Both at once", "Reminded earlier"])
+        #expect(notifier.bodies[1] == "Overdue · 16:28 · Inbox")
+        #expect(notifier.posts[1].notification.urgency == .critical)
+
+        notifier.showsPosts = false
+        var without = self.session(storage: DeliveredRemindersInMemory())
+        try without.start(at: at(0))
+        try without.handle([], at: at(200))
+        #expect(notifier.posts.count == 6, "without at-due: the two reminders only")
+    }
+
+    @Test func remindersWaitForAServerAndAreRecordedOnlyOnceShown() throws {
+        addTask("Pay rent", remindIn: 2)
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        #expect(notifier.posts.count == 1)
+        #expect(storage.saves == 0)
+        // Not posted twice while the first post waits.
+        try session.handle(.refresh, at: at(3))
+        #expect(notifier.posts.count == 1)
+        notifier.events = [.serverAvailable]
+        notifier.show(notifier.posts[0].post)
+        try session.handle([], at: at(40))
+        #expect(storage.saved.keys.count == 1)
+    }
+
+    @Test func aPostTheServerRefusesIsNotRetriedForever() throws {
+        addTask("Pay rent", remindIn: 2)
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        notifier.events = [.postFailed(notifier.posts[0].post, reason: "org.freedesktop.DBus.Error.Failed")]
+        try session.handle([], at: at(3))
+        try session.handle(.refresh, at: at(4))
+        #expect(notifier.posts.count == 1)
+    }
+
+    @Test func aNewServerForgetsTheIdsOfTheOldOne() throws {
+        addTask("Pay rent", remindIn: 2)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        notifier.events = [.serverUnavailable(.noServer), .serverAvailable]
+        try session.handle([], at: at(10))
+        // The old server's #1 may be another program's notification on the new one: not ours to close.
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "done")]
+        try session.handle([], at: at(11))
+        #expect(actions.completed.isEmpty && notifier.closed.isEmpty)
+    }
+
+    @Test func noSessionBusAtAllIsAnErrorButABusThatWentAwayIsWaitedFor() throws {
+        var session = session()
+        try session.start(at: at(0))
+        notifier.hasConnected = false
+        notifier.events = [.serverUnavailable(.noSessionBus("Could not connect: No such file or directory"))]
+        let error = #expect(throws: TaskWidgetError.self) { try session.handle([], at: at(1)) }
+        #expect(error?.code == .unavailable)
+        #expect(error?.message.hasPrefix("cannot reach the D-Bus session bus (Could not connect") == true)
+        notifier.hasConnected = true
+        notifier.events = [.serverUnavailable(.busClosed), .serverUnavailable(.noSessionBus("gone"))]
+        try session.handle([], at: at(2))
+    }
+
+    @Test func deliveredRemindersOlderThanMissedWithinAreForgotten() throws {
+        addTask("Old", remindIn: 2)
+        var session = session(ReminderSettings(missedWithin: 3600))
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        #expect(storage.saved.keys.count == 1)
+        addTask("New", remindIn: 7200)
+        store.nextCheck = .changed
+        try session.handle(.storeActivity, at: at(7000))
+        try session.handle([], at: at(7200))
+        #expect(storage.saved.keys.map(\.date) == [Self.instant(7200)])
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import TaskWidgetCore
+import TaskWidgetNotify
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// The values around the session: the snapshot's reminders, the notification's text, the
+/// delivered-reminder file and the session lock.
+@Suite struct ReminderModelTests {
+    static let now = Instant(secondsSince1970: 1_795_361_220)  // Sun 22 Nov 2026 16:27 in Berlin
+    static let calendar = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+
+    func item(remind: Int64?, due: Int64? = nil, list: TaskList? = nil) -> ListedTask {
+        ListedTask(
+            task: TaskItem(
+                title: "Task", dueDate: due.map { Self.now.adding(seconds: $0) }, reminderDate: remind.map { Self.now.adding(seconds: $0) },
+                listID: list?.id, createdAt: Self.now.adding(seconds: -3600)),
+            list: list)
+    }
+
+    @Test func theSnapshotGivesRemindersByDateOnlyInsideItsWindow() {
+        let window = ReminderSnapshot.window(at: Self.now, missedWithin: 3600)
+        let tasks = [item(remind: 300), item(remind: -300, due: 600), item(remind: -7200), item(remind: 90_000), item(remind: nil, due: 60)]
+        let snapshot = ReminderSnapshot(tasks: tasks, readAt: Self.now, window: window)
+        #expect(snapshot.reminders(atDue: false).map { $0.date.seconds(since: Self.now) } == [-300, 300])
+        #expect(snapshot.reminders(atDue: true).map { $0.date.seconds(since: Self.now) } == [-300, 60, 300, 600])
+        #expect(snapshot.reminders(atDue: true).map(\.kind) == [.reminder, .due, .reminder, .due])
+        #expect(snapshot.isStale(at: window.upperBound) && snapshot.isStale(at: Self.now.adding(seconds: -1)))
+        #expect(!snapshot.isStale(at: Self.now.adding(seconds: 3600)))
+    }
+
+    @Test func aKeyOlderThanTheWindowOfATaskNotInItCannotBeTold() {
+        let window = ReminderSnapshot.window(at: Self.now, missedWithin: 3600)
+        let snapshot = ReminderSnapshot(tasks: [item(remind: 60)], readAt: Self.now, window: window)
+        let present = snapshot.tasks[0].task
+        #expect(snapshot.stillAsks(for: ReminderKey(taskID: present.id, date: present.reminderDate!), atDue: false) == true)
+        #expect(snapshot.stillAsks(for: ReminderKey(taskID: present.id, date: Self.now), atDue: false) == false)
+        #expect(snapshot.stillAsks(for: ReminderKey(taskID: UUID(), date: Self.now), atDue: false) == false)
+        #expect(snapshot.stillAsks(for: ReminderKey(taskID: UUID(), date: Self.now.adding(seconds: -7200)), atDue: false) == nil)
+    }
+
+    @Test func theNotificationSaysWhenTheTaskIsDueAndInWhichList() {
+        let work = TaskList(name: "Work", createdAt: Self.now)
+        let presentation = ReminderNotification(calendar: Self.calendar, offersClick: false)
+        let snapshot = ReminderSnapshot(
+            tasks: [item(remind: 0, due: 86_400 + 3600, list: work), item(remind: -7200)], readAt: Self.now,
+            window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+        let reminders = snapshot.reminders(atDue: false)
+        let missed = presentation.notification(for: reminders[0], at: Self.now, missed: true)
+        #expect(missed.summary == "Task")
+        #expect(missed.body == "Missed reminder (14:27) · Inbox")
+        let onTime = presentation.notification(for: reminders[1], at: Self.now, missed: false)
+        #expect(onTime.body == "Tomorrow 17:27 · Work")
+        #expect(onTime.urgency == .normal)
+        #expect("\(onTime)".contains("<4 characters>") && !"\(onTime)".contains("Work"))
+    }
+
+    @Test func deliveredRemindersRoundTripInAStableFileWithoutTitles() throws {
+        let id = try #require(UUID(uuidString: "3F2A9C1B-0000-4000-8000-000000000001"))
+        var delivered = DeliveredReminders()
+        let first = delivered.insert(ReminderKey(taskID: id, date: Self.now))
+        let again = delivered.insert(ReminderKey(taskID: id, date: Self.now))
+        #expect(first && !again)
+        delivered.insert(ReminderKey(taskID: id, date: Self.now.adding(seconds: -90_000)))
+        let text = String(decoding: try delivered.encoded(), as: UTF8.self)
+        #expect(text.contains(#"{"date":"2026-11-22T15:27:00Z","task":"3f2a9c1b-0000-4000-8000-000000000001"}"#))
+        #expect(try DeliveredReminders(decoding: delivered.encoded()) == delivered)
+        delivered.forget(before: Self.now.adding(seconds: -86_400))
+        #expect(delivered.keys.count == 1)
+        #expect(throws: TaskWidgetError.self) { try DeliveredReminders(decoding: Data("{}".utf8)) }
+    }
+
+    @Test func theStateFileIsCreatedWithItsFolderAndReadBack() throws {
+        let folder = try TemporaryFolder()
+        let file = DeliveredRemindersFile(path: folder.path("state/taskwidget/delivered-reminders.json"))
+        #expect(try file.load() == DeliveredReminders())
+        let delivered = DeliveredReminders([ReminderKey(taskID: UUID(), date: Self.now)])
+        try file.save(delivered)
+        #expect(try file.load() == delivered)
+        #expect(try folder.entries() == ["state"])
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: file.path))
+        #expect(throws: TaskWidgetError.self) { try file.load() }
+    }
+
+    @Test func aSecondLockOfTheSessionIsRefusedWithTheHoldersPid() throws {
+        let folder = try TemporaryFolder()
+        let path = try #require(SessionLock.defaultPath(XDGPaths(environment: ["XDG_RUNTIME_DIR": folder.url.path])))
+        #expect(path == folder.path("taskwidget/notify.lock"))
+        guard case .acquired(let lock) = try SessionLock.acquire(at: path) else {
+            Issue.record("the first lock was refused")
+            return
+        }
+        // flock locks belong to an open file: a second open, even in this process, is refused.
+        guard case .heldBy(let pid) = try SessionLock.acquire(at: path) else {
+            Issue.record("the second lock was granted")
+            return
+        }
+        #expect(pid == getpid())
+        withExtendedLifetime(lock) {}
+    }
+
+    @Test func theLockFallsBackToTheStateFolderWithoutARuntimeDirectory() {
+        #expect(SessionLock.defaultPath(XDGPaths(environment: ["HOME": "/home/u"])) == "/home/u/.local/state/taskwidget/notify.lock")
+        #expect(SessionLock.defaultPath(XDGPaths(environment: [:])) == nil)
+    }
+}

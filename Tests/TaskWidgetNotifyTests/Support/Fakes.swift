@@ -1,0 +1,104 @@
+import Foundation
+import TaskWidgetCore
+import TaskWidgetNotify
+import TaskWidgetWatch
+
+/// The tasks of a store held in memory, and what `check()` reports next.
+final class FakeTasks {
+    var tasks: [ListedTask] = []
+    var nextCheck: StoreCheck = .changed
+    var reads = 0
+}
+
+/// Reads ``FakeTasks`` as the store would: open tasks reminded or due in the snapshot's window.
+struct FakeReminderSource: FollowedSource {
+    let store: FakeTasks
+    let missedWithin: Int64
+
+    mutating func check() -> StoreCheck {
+        defer { store.nextCheck = .unchanged }
+        return store.nextCheck
+    }
+
+    func read(at now: Instant) throws -> ReminderSnapshot {
+        store.reads += 1
+        let window = ReminderSnapshot.window(at: now, missedWithin: missedWithin)
+        let tasks = store.tasks.filter { item in
+            !item.task.isCompleted && [item.task.reminderDate, item.task.dueDate].contains { $0.map(window.contains) == true }
+        }
+        return ReminderSnapshot(tasks: tasks, readAt: now, window: window)
+    }
+
+    func isStale(_ snapshot: ReminderSnapshot, at now: Instant) -> Bool {
+        snapshot.isStale(at: now)
+    }
+}
+
+/// A notification server in memory: what was posted, closed and withdrawn; the test decides
+/// what the server answers by queueing events.
+final class FakeNotifier: NotificationPosting {
+    private(set) var posts: [(post: PostID, notification: DesktopNotification)] = []
+    private(set) var closed: [NotificationID] = []
+    private(set) var withdrawn: [PostID] = []
+    var events: [NotifierEvent] = []
+    var hasConnected = true
+    /// Whether a post is shown at once (its `.shown` event queued), with the next id.
+    var showsPosts = true
+    private var nextID: UInt32 = 1
+
+    func post(_ notification: DesktopNotification, replacing: NotificationID?) -> PostID {
+        let post = PostID(UInt64(posts.count + 1))
+        posts.append((post, notification))
+        if showsPosts { show(post) }
+        return post
+    }
+
+    /// Queues the server's answer to `post`: shown under a new id, which it returns.
+    @discardableResult
+    func show(_ post: PostID) -> NotificationID {
+        let id = NotificationID(rawValue: nextID)
+        nextID += 1
+        events.append(.shown(post, id))
+        return id
+    }
+
+    func close(_ id: NotificationID) { closed.append(id) }
+    func withdraw(_ post: PostID) { withdrawn.append(post) }
+
+    func takeEvents() -> [NotifierEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    var summaries: [String] { posts.map(\.notification.summary) }
+    var bodies: [String] { posts.map(\.notification.body) }
+
+    /// The id the server gave `post`, from the events it answered with.
+    func id(of post: PostID, in answered: [NotifierEvent]) -> NotificationID? {
+        answered.lazy.compactMap { if case .shown(post, let id) = $0 { id } else { nil } }.first
+    }
+}
+
+/// The store writes of the buttons, recorded.
+final class FakeActions: ReminderActions {
+    var completed: [UUID] = []
+    var reminded: [(task: UUID, date: Instant)] = []
+    var failure: TaskWidgetError?
+
+    func complete(_ taskID: UUID, at now: Instant) throws {
+        if let failure { throw failure }
+        completed.append(taskID)
+    }
+
+    func remind(_ taskID: UUID, at date: Instant, now: Instant) throws {
+        if let failure { throw failure }
+        reminded.append((taskID, date))
+    }
+}
+
+final class FakeLauncher: CommandLauncher {
+    var launched: [String] = []
+    var reaps = 0
+    func launch(_ command: String) throws { launched.append(command) }
+    func reapFinished() { reaps += 1 }
+}
