@@ -277,7 +277,7 @@ import Testing
 
         #expect(throws: TaskWidgetError.self) { try reader.addTask(NewTask(title: "new"), now: Self.now) }
         #expect(throws: TaskWidgetError.self) { try reader.completeTasks([task.id.shortID], now: Self.now) }
-        #expect(throws: TaskWidgetError.self) { try reader.deleteTasks([task.id.shortID]) }
+        #expect(throws: TaskWidgetError.self) { try reader.deleteTasks([task.id.shortID], now: Fixed.instant("2026-11-22T12:00:00Z")) }
         #expect(throws: TaskWidgetError.self) { try reader.addList(named: "Work", colorHex: nil, now: Self.now) }
         #expect(throws: TaskWidgetError.self) { try reader.checkHabit("Walk", on: Fixed.day("2026-11-22"), status: .done) }
         #expect(throws: TaskWidgetError.self) { try reader.importing(StoreExport(), source: "test") }
