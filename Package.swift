@@ -26,6 +26,10 @@ let package = Package(
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
         .executable(name: "taskwidget-render", targets: ["taskwidget-render"]),
+        // `taskwidget sync`: its own program, so that the HTTP stack (FoundationNetworking, libcurl)
+        // and the XML parser never load in the commands a status bar runs.
+        .executable(name: "taskwidget-sync", targets: ["taskwidget-sync"]),
+        .library(name: "TaskWidgetSync", targets: ["TaskWidgetSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -105,6 +109,24 @@ let package = Package(
             dependencies: ["TaskWidgetCore", "TaskWidgetRender"],
             swiftSettings: strictSettings
         ),
+        // Sync with CalDAV servers (SPEC §12): iCalendar (RFC 5545), the VTODO mapping, the CalDAV
+        // client over URLSession, and the engine that pulls, merges (Core's TaskMerge) and pushes.
+        .target(
+            name: "TaskWidgetSync",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "taskwidget-sync",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         // What the test targets share: a process runner, seeded random numbers, golden files,
         // temporary stores and the timeline fixtures. Its internals are used through @testable.
@@ -160,6 +182,14 @@ let package = Package(
         .testTarget(
             name: "TaskWidgetWatchTests",
             dependencies: ["TaskWidgetWatch", "TaskWidgetFormats", "TaskWidgetCore", "TaskWidgetTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetSyncTests",
+            dependencies: [
+                "TaskWidgetSync", "TaskWidgetStore", "TaskWidgetCore", "TaskWidgetConfig", "TaskWidgetTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

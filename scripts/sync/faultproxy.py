@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""A fault-injecting HTTP/1.x proxy for sync tests: sits between the client and Radicale.
+
+    faultproxy.py UPSTREAM_PORT CONTROL_FILE
+
+Listens on a free loopback port and writes it to CONTROL_FILE + ".port" (atomically, once it
+listens), and prints it on standard output.
+For every connection it reads CONTROL_FILE (one word; missing or empty = "pass") and:
+
+    pass        forwards the request and the response unchanged
+    status500   answers 500 Internal Server Error without asking upstream
+    status503   answers 503 Service Unavailable with Retry-After: 1
+    truncate    forwards, but sends only the head and half the body (Content-Length kept),
+                then closes: the client sees the connection end mid-body
+    garble      forwards, but replaces the body by XML cut off mid-element, with a matching
+                Content-Length: a complete HTTP response with malformed XML
+    stall       reads the request and never answers (until the client gives up)
+    reset       reads the request and closes the connection without a byte
+
+Radicale speaks HTTP/1.0 and closes after each response, so the proxy handles exactly one
+request per connection. It serves only loopback and stops on SIGTERM. Counts of requests per
+mode are appended to CONTROL_FILE + ".log" ("MODE METHOD PATH"), for tests to check.
+"""
+
+import os
+import signal
+import socket
+import sys
+import threading
+
+
+def read_request(conn):
+    """Reads one request (head + Content-Length body) and returns its bytes, or None."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return None
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def forward(request, upstream_port):
+    """Sends the request upstream with Connection: close and returns the whole response."""
+    head, _, body = request.partition(b"\r\n\r\n")
+    lines = [l for l in head.split(b"\r\n") if not l.lower().startswith(b"connection:")]
+    request = b"\r\n".join(lines) + b"\r\nConnection: close\r\n\r\n" + body
+    with socket.create_connection(("127.0.0.1", upstream_port), timeout=30) as up:
+        up.sendall(request)
+        response = b""
+        while True:
+            chunk = up.recv(65536)
+            if not chunk:
+                return response
+            response += chunk
+
+
+def with_body(head, body):
+    """A response head with its Content-Length set to len(body)."""
+    lines = [l for l in head.split(b"\r\n") if not l.lower().startswith(b"content-length:")]
+    return b"\r\n".join(lines) + b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+
+
+def handle(conn, upstream_port, control):
+    with conn:
+        conn.settimeout(60)
+        try:
+            mode = open(control).read().strip() or "pass"
+        except FileNotFoundError:
+            mode = "pass"
+        request = read_request(conn)
+        if request is None:
+            return
+        request_line = request.split(b"\r\n", 1)[0].decode("latin-1")
+        with open(control + ".log", "a") as log:
+            log.write("%s %s\n" % (mode, " ".join(request_line.split(" ")[:2])))
+        if mode == "reset":
+            return
+        if mode == "stall":
+            threading.Event().wait(120)
+            return
+        if mode in ("status500", "status503"):
+            code = mode[-3:]
+            reason = {"500": "Internal Server Error", "503": "Service Unavailable"}[code]
+            body = b"Internal error, try again later.\n"
+            extra = "Retry-After: 1\r\n" if code == "503" else ""
+            conn.sendall(
+                ("HTTP/1.1 %s %s\r\nContent-Type: text/plain\r\n%sConnection: close\r\n" % (code, reason, extra)).encode()
+                + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            return
+        response = forward(request, upstream_port)
+        head, _, body = response.partition(b"\r\n\r\n")
+        if mode == "truncate":
+            conn.sendall(head + b"\r\n\r\n" + body[: len(body) // 2])
+            return  # closing now: the Content-Length promised more
+        if mode == "garble":
+            cut = body[: max(1, len(body) // 2)]
+            conn.sendall(with_body(head, cut))
+            return
+        conn.sendall(response)
+
+
+def main():
+    upstream_port, control = int(sys.argv[1]), sys.argv[2]
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    port = server.getsockname()[1]
+    with open(control + ".port.tmp", "w") as f:
+        f.write("%d\n" % port)
+    os.rename(control + ".port.tmp", control + ".port")
+    print(port, flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    while True:
+        conn, _ = server.accept()
+        threading.Thread(target=handle, args=(conn, upstream_port, control), daemon=True).start()
+
+
+if __name__ == "__main__":
+    main()
