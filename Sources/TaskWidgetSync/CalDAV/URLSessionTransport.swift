@@ -119,9 +119,11 @@ public final class URLSessionTransport: DAVTransport {
         case .cancelled:
             return make(.cancelled, "The request to \(host) was cancelled.")
         case .error(let error):
-            let urlError = error as? URLError
-            let detail = (error as NSError).localizedDescription.lowercased()
-            switch urlError?.code {
+            // Errors arrive as NSError in NSURLErrorDomain (a cast to URLError fails on Linux).
+            let nsError = error as NSError
+            let code = nsError.domain == NSURLErrorDomain ? URLError.Code(rawValue: nsError.code) : (error as? URLError)?.code
+            let detail = nsError.localizedDescription.lowercased()
+            switch code {
             case .timedOut?:
                 return make(.timedOut, "\(host) did not answer in time.", cause: error)
             case .cannotConnectToHost?, .cannotFindHost?, .notConnectedToInternet?, .dnsLookupFailed?:
@@ -138,6 +140,9 @@ public final class URLSessionTransport: DAVTransport {
             default:
                 if detail.contains("ssl") || detail.contains("certificate") || detail.contains("tls") {
                     return make(.tlsFailed, "The secure connection to \(host) failed (certificate or TLS error).", cause: error)
+                }
+                if detail.contains("connect") || detail.contains("refused") || detail.contains("resolve") {
+                    return make(.connectionFailed, "Cannot connect to \(host).", cause: error)
                 }
                 if detail.contains("transfer closed") || detail.contains("remaining") || detail.contains("partial")
                     || detail.contains("empty reply") || detail.contains("reset")
@@ -159,6 +164,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         var response: HTTPURLResponse?
         var body = Data()
         var failure: URLSessionTransport.Failure?
+        /// A 401 (or 407) that URLSession turned into an authentication challenge.
+        var challengedResponse: HTTPURLResponse?
     }
 
     private let maximumResponseBytes: Int
@@ -203,6 +210,20 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         completionHandler(nil)  // CalDAVClient follows redirects with its own rules
     }
 
+    /// A 401 with `WWW-Authenticate` becomes a challenge. FoundationNetworking's default handling
+    /// waits for ever when it has no credential to propose (the request then ends only at its
+    /// timeout); the client sends its credentials itself, so the challenge is cancelled and the
+    /// 401 returned as the response it is.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let response = challenge.failureResponse as? HTTPURLResponse
+        exchanges.withLock { $0[task.taskIdentifier]?.challengedResponse = response ?? HTTPURLResponse(
+            url: task.currentRequest?.url ?? URL(fileURLWithPath: "/"), statusCode: 401, httpVersion: nil, headerFields: nil) }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -233,18 +254,23 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         let result: Result<DAVResponse, URLSessionTransport.Failure>
         if let failure = exchange.failure {
             result = .failure(failure)
+        } else if let challenged = exchange.challengedResponse {
+            result = .success(DAVResponse(status: challenged.statusCode, headers: Self.headers(of: challenged), body: exchange.body))
         } else if let error {
             result = .failure(.error(error as NSError))
         } else if let response {
-            let headers = response.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
-                guard let name = key as? String, let value = value as? String else { return nil }
-                return (name, value)
-            }
-            result = .success(DAVResponse(status: response.statusCode, headers: headers, body: exchange.body))
+            result = .success(DAVResponse(status: response.statusCode, headers: Self.headers(of: response), body: exchange.body))
         } else {
             result = .failure(.error(URLError(.badServerResponse)))
         }
         exchange.continuation.resume(returning: result)
+    }
+
+    private static func headers(of response: HTTPURLResponse) -> [(name: String, value: String)] {
+        response.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
+            guard let name = key as? String, let value = value as? String else { return nil }
+            return (name, value)
+        }
     }
 }
 
