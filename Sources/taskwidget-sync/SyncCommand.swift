@@ -128,7 +128,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// The one line for a failed exchange: what went wrong, and what to do.
     static func userError(_ error: CalDAVError, account: String) -> TaskWidgetError {
-        var message = error.message
+        // The client's sentences end in a period and may carry their own advice after a `;`.
+        var message = String(error.message.split(separator: ";", maxSplits: 1).first ?? "")
         if message.hasSuffix(".") { message.removeLast() }
         if let first = message.first, first.isUppercase { message = first.lowercased() + message.dropFirst() }
         let advice =

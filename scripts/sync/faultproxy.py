@@ -17,6 +17,15 @@ For every connection it reads CONTROL_FILE (one word; missing or empty = "pass")
     stall       reads the request and never answers (until the client gives up)
     reset       reads the request and closes the connection without a byte
 
+A word may be prefixed to aim the fault at some requests only; the others pass:
+
+    after:N:MODE      the first N requests pass, every later one gets MODE (a server that dies
+                      mid-sync: after:3:reset)
+    only:METHOD:MODE  requests with this method get MODE (only:PUT:status500)
+    corrupt:TEXT      forwards, but adds a line without a colon after TEXT wherever a response
+                      body has it (corrupt:UID:broken-1): a calendar object that is not valid
+                      iCalendar, which Radicale itself would never store
+
 Radicale speaks HTTP/1.0 and closes after each response, so the proxy handles exactly one
 request per connection. It serves only loopback and stops on SIGTERM. Counts of requests per
 mode are appended to CONTROL_FILE + ".log" ("MODE METHOD PATH"), for tests to check.
@@ -54,7 +63,8 @@ def read_request(conn):
 def forward(request, upstream_port):
     """Sends the request upstream with Connection: close and returns the whole response."""
     head, _, body = request.partition(b"\r\n\r\n")
-    lines = [l for l in head.split(b"\r\n") if not l.lower().startswith(b"connection:")]
+    # Uncompressed answers, so that the faults can find what they change in the bodies.
+    lines = [l for l in head.split(b"\r\n") if not l.lower().startswith((b"connection:", b"accept-encoding:"))]
     request = b"\r\n".join(lines) + b"\r\nConnection: close\r\n\r\n" + body
     with socket.create_connection(("127.0.0.1", upstream_port), timeout=30) as up:
         up.sendall(request)
@@ -72,6 +82,21 @@ def with_body(head, body):
     return b"\r\n".join(lines) + b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body
 
 
+LOG_LOCK = threading.Lock()
+
+
+def effective_mode(word, earlier, method):
+    """The mode for this request: `after:N:MODE` and `only:METHOD:MODE` aim MODE at some requests."""
+    if word.startswith("corrupt:"):
+        return word
+    parts = word.split(":")
+    if len(parts) == 3 and parts[0] == "after":
+        return parts[2] if earlier >= int(parts[1]) else "pass"
+    if len(parts) == 3 and parts[0] == "only":
+        return parts[2] if method == parts[1] else "pass"
+    return word
+
+
 def handle(conn, upstream_port, control):
     with conn:
         conn.settimeout(60)
@@ -83,8 +108,14 @@ def handle(conn, upstream_port, control):
         if request is None:
             return
         request_line = request.split(b"\r\n", 1)[0].decode("latin-1")
-        with open(control + ".log", "a") as log:
-            log.write("%s %s\n" % (mode, " ".join(request_line.split(" ")[:2])))
+        with LOG_LOCK:
+            try:
+                earlier = sum(1 for _ in open(control + ".log"))
+            except FileNotFoundError:
+                earlier = 0
+            mode = effective_mode(mode, earlier, request_line.split(" ")[0])
+            with open(control + ".log", "a") as log:
+                log.write("%s %s\n" % (mode, " ".join(request_line.split(" ")[:2])))
         if mode == "reset":
             return
         if mode == "stall":
@@ -104,6 +135,10 @@ def handle(conn, upstream_port, control):
         if mode == "truncate":
             conn.sendall(head + b"\r\n\r\n" + body[: len(body) // 2])
             return  # closing now: the Content-Length promised more
+        if mode.startswith("corrupt:"):
+            text = mode[len("corrupt:"):].encode()
+            conn.sendall(with_body(head, body.replace(text, text + b"\r\nTHIS LINE IS NOT ICALENDAR")))
+            return
         if mode == "garble":
             cut = body[: max(1, len(body) // 2)]
             conn.sendall(with_body(head, cut))

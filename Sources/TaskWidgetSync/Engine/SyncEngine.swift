@@ -405,8 +405,8 @@ public struct SyncEngine: Sendable {
                 calendar = parsed
                 var taskFields = fields.taskFields(listID: task?.listID ?? base?.listID)
                 taskFields.title = Validation.titleFromElsewhere(taskFields.title)
-                taskFields.sortOrder = taskFields.sortOrder ?? base?.sortOrder
-                taskFields.createdAt = taskFields.createdAt ?? base?.createdAt
+                taskFields.sortOrder = taskFields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
+                taskFields.createdAt = taskFields.createdAt ?? base?.createdAt ?? taskFields.modifiedAt
                 remote = .present(taskFields)
             }
             let result = TaskMerge.merge(base: base, local: local, remote: remote)

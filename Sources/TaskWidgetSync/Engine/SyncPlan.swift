@@ -72,6 +72,10 @@ struct SyncPlan: Sendable {
 /// The pure half of sync: from the store's snapshot and what the server said, the plan. Each task
 /// is merged with ``TaskMerge`` against the base of the last sync.
 struct SyncPlanner {
+    /// The sort order of a VTODO without X-APPLE-SORT-ORDER (a phone's task): 0, the top, as
+    /// Apple's clients read it, so every store gives it the same one without writing it back.
+    static let missingSortOrder = 0
+
     var account: String
     var snapshot: SyncSnapshot
     var bindings: [CollectionBinding]
@@ -163,8 +167,8 @@ struct SyncPlanner {
                 var fields = remoteObject.fields.taskFields(listID: listID)
                 remoteTitle = fields.title
                 fields.title = Validation.titleFromElsewhere(fields.title)
-                fields.sortOrder = fields.sortOrder ?? base?.sortOrder
-                fields.createdAt = fields.createdAt ?? base?.createdAt
+                fields.sortOrder = fields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
+                fields.createdAt = fields.createdAt ?? base?.createdAt ?? fields.modifiedAt
                 remote = .present(fields)
             } else if let known, !removedHrefs.contains(known.href), !vanished.contains(known.collectionHref), let base {
                 remote = .present(base)

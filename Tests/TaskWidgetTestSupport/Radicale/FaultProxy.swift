@@ -67,6 +67,12 @@ public final class FaultProxy: Sendable {
         set { try? newValue.rawValue.write(to: controlFile, atomically: true, encoding: .utf8) }
     }
 
+    /// Sets the control word as it is, e.g. `after:2:reset` or `only:PUT:status500`
+    /// (see `scripts/sync/faultproxy.py`).
+    public func setRule(_ word: String) {
+        try? word.write(to: controlFile, atomically: true, encoding: .utf8)
+    }
+
     /// The requests seen so far, one `MODE METHOD PATH` line each.
     public var requestLog: [String] {
         ((try? String(contentsOf: controlFile.appendingPathExtension("log"), encoding: .utf8)) ?? "")
