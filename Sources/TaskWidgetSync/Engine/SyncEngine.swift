@@ -94,6 +94,12 @@ public struct SyncEngine: Sendable {
         }
         let pull = try await pull(binding.bindings, objects: snapshot.objects)
         var plan = planner(snapshot, binding: binding, pull: pull).plan()
+        logger.debug(
+            "planned", metadata: [
+                "fetched": "\(pull.fetched.count)", "removed": "\(pull.removed.count)", "skipped": "\(pull.skipped.count)",
+                "localWrites": "\(plan.local.tasksToSave.count)", "localDeletes": "\(plan.local.tasksToDelete.count)",
+                "remoteWrites": "\(plan.operations.count)",
+            ])
         if discovered { plan.local.homeURL = home.absoluteString }
         var report = SyncReport(account: account.name)
         if dryRun {
