@@ -1,5 +1,5 @@
-public import Foundation
-public import TaskWidgetCore
+import Foundation
+import TaskWidgetCore
 
 /// Adds and removes `[sync.accounts.NAME]` tables in the user's `config.toml` without rewriting the
 /// rest of it: `add` appends the table's text, `remove` cuts exactly that table's lines, so the
