@@ -26,8 +26,8 @@ let package = Package(
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
         .executable(name: "taskwidget-render", targets: ["taskwidget-render"]),
-        // `taskwidget sync`: its own program, so that the HTTP stack (FoundationNetworking, libcurl)
-        // and the XML parser never load in the commands a status bar runs.
+        // `taskwidget sync`: its own program, so that the HTTP stack (libcurl) and the XML parser
+        // never load in the commands a status bar runs.
         .executable(name: "taskwidget-sync", targets: ["taskwidget-sync"]),
         .library(name: "TaskWidgetSync", targets: ["TaskWidgetSync"]),
     ],
@@ -109,12 +109,14 @@ let package = Package(
             dependencies: ["TaskWidgetCore", "TaskWidgetRender"],
             swiftSettings: strictSettings
         ),
+        // libcurl, the system's HTTP client (the one FoundationNetworking wraps), for sync.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Sync with CalDAV servers (SPEC §12): iCalendar (RFC 5545), the VTODO mapping, the CalDAV
-        // client over URLSession, and the engine that pulls, merges (Core's TaskMerge) and pushes.
+        // client over libcurl, and the engine that pulls, merges (Core's TaskMerge) and pushes.
         .target(
             name: "TaskWidgetSync",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", .product(name: "Logging", package: "swift-log"),
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "CCurl", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -114,7 +114,7 @@ enum Migrations {
         }
         migrator.registerMigration(syncState) { db in
             // What `taskwidget sync` remembers between runs, apart from the tasks themselves, which
-            // it never changes the shape of. Per account: its calendar home. Per collection: the list it maps to, the
+            // it never changes the shape of. Per account: its calendar home, found from its URL. Per collection: the list it maps to, the
             // sync-token and ctag. Per calendar object: its task, entity tag, the server's text (so
             // that other clients' properties go back byte for byte), the UID when it is not the
             // task's id, and the fields both sides agreed on at the last sync (JSON), the base of
@@ -122,7 +122,7 @@ enum Migrations {
             // has deleted them there. Status queries never read these tables.
             try db.execute(
                 sql: """
-                    CREATE TABLE syncAccount (account TEXT PRIMARY KEY NOT NULL, homeURL TEXT NOT NULL);
+                    CREATE TABLE syncAccount (account TEXT PRIMARY KEY NOT NULL, accountURL TEXT NOT NULL, homeURL TEXT NOT NULL);
                     CREATE TABLE syncCollection (
                         account TEXT NOT NULL, href TEXT NOT NULL, url TEXT NOT NULL,
                         listID TEXT, isInbox INTEGER NOT NULL DEFAULT 0,

@@ -75,8 +75,9 @@ public struct TaskTombstone: Sendable, Equatable {
 
 /// What sync reads in one snapshot: the account's state, and every list, task and tombstone.
 public struct SyncSnapshot: Sendable {
-    /// The account's calendar home, found by discovery on its first sync.
-    public var homeURL: String?
+    /// The account's calendar home, found by discovery on its first sync, and the account URL
+    /// it was found from (a changed URL means discovering it again).
+    public var home: (accountURL: String, homeURL: String)?
     public var collections: [SyncedCollection]
     /// The lists that other accounts' collections hold.
     public var listsOfOtherAccounts: Set<UUID>
@@ -91,8 +92,8 @@ public struct SyncSnapshot: Sendable {
 
 /// What one sync writes to the store, all in one transaction.
 public struct SyncChanges: Sendable {
-    /// The account's calendar home, to remember.
-    public var homeURL: String?
+    /// The account's calendar home and the account URL it was found from, to remember.
+    public var home: (accountURL: String, homeURL: String)?
     /// Lists to create (collections new to this store) or update (name, color).
     public var listsToSave: [TaskList] = []
     /// Tasks to create or replace with merged fields.
@@ -116,7 +117,7 @@ public struct SyncChanges: Sendable {
     public init() {}
 
     public var isEmpty: Bool {
-        homeURL == nil && listsToSave.isEmpty && tasksToSave.isEmpty && tasksToDelete.isEmpty && listsToDelete.isEmpty && collectionsToSave.isEmpty
+        home == nil && listsToSave.isEmpty && tasksToSave.isEmpty && tasksToDelete.isEmpty && listsToDelete.isEmpty && collectionsToSave.isEmpty
             && collectionsToForget.isEmpty && objectsToSave.isEmpty && objectsToForget.isEmpty && tombstonesToClear.isEmpty
     }
 }
@@ -144,12 +145,13 @@ extension TaskStore {
             let others = try String.fetchAll(db, sql: "SELECT DISTINCT taskID FROM syncObject WHERE account != ?", arguments: [account])
             let otherLists = try String.fetchAll(
                 db, sql: "SELECT listID FROM syncCollection WHERE account != ? AND listID IS NOT NULL", arguments: [account])
-            let homeURL = try String.fetchOne(db, sql: "SELECT homeURL FROM syncAccount WHERE account = ?", arguments: [account])
+            let home = try Row.fetchOne(db, sql: "SELECT accountURL, homeURL FROM syncAccount WHERE account = ?", arguments: [account])
+                .map { (accountURL: $0["accountURL"] as String, homeURL: $0["homeURL"] as String) }
             let tombstones = try Row.fetchAll(db, sql: "SELECT * FROM taskTombstone").compactMap { row -> TaskTombstone? in
                 UUID(uuidString: row["taskID"]).map { TaskTombstone(taskID: $0, deletedAt: row["deletedAt"]) }
             }
             return SyncSnapshot(
-                homeURL: homeURL, collections: collections,
+                home: home, collections: collections,
                 listsOfOtherAccounts: Set(otherLists.compactMap(UUID.init(uuidString:))), objects: objects, tasksOfOtherAccounts: Set(others.compactMap(UUID.init(uuidString:))),
                 lists: try TaskList.order(sql: StoreOrdering.lists).fetchAll(db), tasks: try TaskItem.fetchAll(db),
                 tombstones: tombstones)
@@ -169,9 +171,10 @@ extension TaskStore {
                 let current = try TaskItem.fetchOne(db, key: id.storedText)
                 guard current == expected else { throw Self.storeChangedDuringSync }
             }
-            if let homeURL = changes.homeURL {
+            if let home = changes.home {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO syncAccount (account, homeURL) VALUES (?, ?)", arguments: [account, homeURL])
+                    sql: "INSERT OR REPLACE INTO syncAccount (account, accountURL, homeURL) VALUES (?, ?, ?)",
+                    arguments: [account, home.accountURL, home.homeURL])
             }
             for list in changes.listsToSave { try list.save(db) }
             for id in changes.tasksToDelete { _ = try TaskItem.deleteOne(db, key: id.storedText) }

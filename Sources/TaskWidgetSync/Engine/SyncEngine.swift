@@ -100,7 +100,7 @@ public struct SyncEngine: Sendable {
                 "localWrites": "\(plan.local.tasksToSave.count)", "localDeletes": "\(plan.local.tasksToDelete.count)",
                 "remoteWrites": "\(plan.operations.count)",
             ])
-        if discovered { plan.local.homeURL = home.absoluteString }
+        if discovered { plan.local.home = (account.url, home.absoluteString) }
         var report = SyncReport(account: account.name)
         if dryRun {
             return summarize(plan, binding: binding, snapshot: snapshot, into: report)
@@ -114,7 +114,7 @@ public struct SyncEngine: Sendable {
                 logger.debug("the store changed during the merge; merging again")
                 snapshot = try store.syncSnapshot(account: account.name)
                 plan = planner(snapshot, binding: binding, pull: pull).plan()
-                if discovered { plan.local.homeURL = home.absoluteString }
+                if discovered { plan.local.home = (account.url, home.absoluteString) }
             }
         }
         report.pulled = plan.pulled.count
@@ -131,7 +131,7 @@ public struct SyncEngine: Sendable {
 
     /// The calendar home: remembered from the first sync, else discovered from the account URL.
     private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (URL, discovered: Bool) {
-        if let stored = snapshot.homeURL, let url = URL(string: stored) { return (url, false) }
+        if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) { return (url, false) }
         return (try await client.discover().url, true)
     }
 

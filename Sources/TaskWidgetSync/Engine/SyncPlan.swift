@@ -114,6 +114,11 @@ struct SyncPlanner {
         }
         for binding in bindings where binding.server != nil {
             let pulled = pulledStates[binding.href]
+            let unchanged = binding.stored.map { stored in
+                pulled == nil && stored.url == binding.url.absoluteString && stored.listID == binding.listID
+                    && stored.isInbox == binding.isInbox
+            }
+            if unchanged == true { continue }
             plan.local.collectionsToSave.append(
                 SyncedCollection(
                     account: account, href: binding.href.path, url: binding.url.absoluteString, listID: binding.listID,
@@ -226,7 +231,9 @@ struct SyncPlanner {
 
             switch (result.merged, result.remote) {
             case (.present(let merged), .none):
-                if var current {
+                // Saved only when something about it changed: a sync with nothing changed
+                // writes nothing.
+                if var current, remoteObject != nil || known?.base != merged {
                     current.base = merged
                     plan.local.objectsToSave.append(current)
                 }
