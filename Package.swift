@@ -26,8 +26,8 @@ let package = Package(
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
         .executable(name: "taskwidget-render", targets: ["taskwidget-render"]),
-        // `taskwidget sync`: its own program, so that the HTTP stack (libcurl) and the XML parser
-        // never load in the commands a status bar runs.
+        // `taskwidget sync`: its own program, so that the HTTP stack (AsyncHTTPClient on SwiftNIO) and
+        // the XML parser never load in the commands a status bar runs.
         .executable(name: "taskwidget-sync", targets: ["taskwidget-sync"]),
         .library(name: "TaskWidgetSync", targets: ["TaskWidgetSync"]),
     ],
@@ -38,6 +38,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Sync's HTTP client, and the SwiftNIO modules whose errors and buffers its transport names.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // Model, rules, dates and zones, the timeline and its documented JSON. Foundation only.
@@ -109,14 +114,16 @@ let package = Package(
             dependencies: ["TaskWidgetCore", "TaskWidgetRender"],
             swiftSettings: strictSettings
         ),
-        // libcurl, the system's HTTP client (the one FoundationNetworking wraps), for sync.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Sync with CalDAV servers (SPEC §12): iCalendar (RFC 5545), the VTODO mapping, the CalDAV
-        // client over libcurl, and the engine that pulls, merges (Core's TaskMerge) and pushes.
+        // client over AsyncHTTPClient, and the engine that pulls, merges (Core's TaskMerge) and pushes.
         .target(
             name: "TaskWidgetSync",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "CCurl", .product(name: "Logging", package: "swift-log"),
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
             swiftSettings: strictSettings
         ),

@@ -87,7 +87,7 @@ struct SyncCommand: AsyncParsableCommand {
         let lock = try SyncLock(storePath: store.path)
         defer { lock.release() }
         var firstFailure: TaskWidgetError?
-        try await CurlTransport.withTransport(logger: context.logger) { transport in
+        try await HTTPClientTransport.withTransport(logger: context.logger) { transport in
             let counting = CountingTransport(transport)
             for account in accounts {
                 counting.reset()

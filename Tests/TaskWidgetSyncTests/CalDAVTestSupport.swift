@@ -15,11 +15,11 @@ func vtodo(uid: String, summary: String, extra: [String] = []) -> String {
 /// user; everything is stopped when `body` returns.
 func withRadicale<Result>(
     _ options: RadicaleServer.Options = RadicaleServer.Options(),
-    transportConfiguration: CurlTransport.Configuration = CurlTransport.Configuration(),
+    transportConfiguration: HTTPClientTransport.Configuration = HTTPClientTransport.Configuration(),
     _ body: (RadicaleServer, CalDAVClient, CountingTransport) async throws -> Result
 ) async throws -> Result {
     try await RadicaleServer.withServer(options) { server in
-        try await CurlTransport.withTransport(configuration: transportConfiguration) { transport in
+        try await HTTPClientTransport.withTransport(configuration: transportConfiguration) { transport in
             let counting = CountingTransport(transport)
             let client = CalDAVClient(
                 accountURL: server.baseURL,

@@ -15,7 +15,7 @@ import Testing
         readTimeout: Duration = .seconds(30),
         _ body: (FaultProxy, CalDAVClient, CalendarCollection, CollectionSyncState, any DAVTransport) async throws -> Void
     ) async throws {
-        var configuration = CurlTransport.Configuration()
+        var configuration = HTTPClientTransport.Configuration()
         configuration.idleTimeout = readTimeout
         try await withRadicale(transportConfiguration: configuration) { server, direct, counting in
             let list = try await direct.makeTaskList(server, "faults")

@@ -340,7 +340,7 @@ import Testing
             let credentials = CalDAVCredentials(username: server.username, password: server.password)
             // The system's trust roots (Debian's /etc/ssl/certs/ca-certificates.crt) do not know a
             // self-signed certificate: refused, and not worth retrying.
-            try await CurlTransport.withTransport { transport in
+            try await HTTPClientTransport.withTransport { transport in
                 let client = CalDAVClient(accountURL: server.baseURL, credentials: credentials, transport: transport)
                 let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
                 #expect(error?.code == .tlsFailed, "\(error?.detailedDescription ?? "")")
@@ -348,14 +348,14 @@ import Testing
             }
             // Accepted once the system trusts it: SyncCommandTests.httpsUsesTheSystemCAStore runs
             // taskwidget-sync with the certificate added to the system's bundle (in a private
-            // mount namespace), since FoundationNetworking reads no other trust roots.
+            // mount namespace), since NIOSSL's default trust roots are the system's files only.
         }
     }
 
     // MARK: Network failures
 
     @Test func connectionRefusedIsTransient() async throws {
-        try await CurlTransport.withTransport { transport in
+        try await HTTPClientTransport.withTransport { transport in
             let port = try RadicaleServer.freeLoopbackPort()  // nothing listens there
             let client = CalDAVClient(
                 accountURL: URL(string: "http://127.0.0.1:\(port)/")!,

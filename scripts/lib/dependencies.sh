@@ -7,13 +7,14 @@
 # PNG widgets: Cairo + Pango draw them and libpng encodes them (all through pkg-config); the fonts
 # cover Latin (Inter), Arabic and the rest (Noto), CJK and color emoji, and are the ones the golden
 # images are drawn with.
-# Sync: FoundationNetworking (URLSession) is libcurl and FoundationXML is libxml2, which a static
-# taskwidget-sync links against (and loads at run time: libcurl4, libxml2); the sync tests run a
-# private Radicale (htpasswd from apache2-utils, a self-signed certificate from openssl) and
-# Python's caldav library as another client, all under Debian's /usr/bin/python3.
+# Sync: AsyncHTTPClient brings its own TLS (BoringSSL) and decompresses with the system's zlib;
+# FoundationXML is libxml2, which a static taskwidget-sync links against (and loads at run time:
+# libxml2); HTTPS trusts the system's CA store (ca-certificates); the sync tests run a private
+# Radicale (htpasswd from apache2-utils, a self-signed certificate from openssl) and Python's caldav
+# library as another client, all under Debian's /usr/bin/python3.
 TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir1.2-pango-1.0 tmux
   libcairo2-dev libpango1.0-dev libpng-dev fonts-inter fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
-  libcurl4-openssl-dev libxml2-dev radicale python3-caldav apache2-utils openssl ca-certificates)
+  zlib1g-dev libxml2-dev radicale python3-caldav apache2-utils openssl ca-certificates)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then
