@@ -75,6 +75,26 @@ import Testing
         }
     }
 
+    @Test func aServerTooSlowForTheDeadlineTimesOut() async throws {
+        // A byte every 0.2 s never trips the idle timeout; the deadline ends the request, body
+        // included.
+        try await withProxy { proxy, client, list, state, _ in
+            var configuration = HTTPClientTransport.Configuration()
+            configuration.requestTimeout = .seconds(2)
+            try await HTTPClientTransport.withTransport(configuration: configuration) { transport in
+                let slow = CalDAVClient(
+                    accountURL: client.accountURL, credentials: CalDAVCredentials(username: "alice", password: "secret"),
+                    transport: transport)
+                proxy.mode = .trickle
+                let started = ContinuousClock.now
+                let error = await #expect(throws: CalDAVError.self) { try await slow.pullChanges(in: list.url, since: state) }
+                #expect(error?.code == .timedOut, "\(error?.detailedDescription ?? "")")
+                #expect(error?.exitStatus == 75)
+                #expect(ContinuousClock.now - started < .seconds(10))
+            }
+        }
+    }
+
     @Test func aFailedMultigetAfterTheReportFailsTheWholePull() async throws {
         // The sync-collection REPORT passes, the calendar-multiget after it is cut: the pull fails as
         // a whole and the stored state stays as it was, so the next sync asks again.

@@ -367,6 +367,24 @@ import Testing
         }
     }
 
+    @Test func aResponseOverTheSizeLimitIsRefused() async throws {
+        try await withRadicale { server, client, _ in
+            let list = try await client.makeTaskList(server, "limits")
+            _ = try await client.create(
+                vtodo(uid: "l1", summary: "l1"), at: CalDAVClient.objectHref(forUID: "l1", in: list.url), in: list.url)
+            var configuration = HTTPClientTransport.Configuration()
+            configuration.maximumResponseBytes = 100
+            try await HTTPClientTransport.withTransport(configuration: configuration) { transport in
+                let limited = CalDAVClient(
+                    accountURL: server.baseURL, credentials: CalDAVCredentials(username: server.username, password: server.password),
+                    transport: transport)
+                let error = await #expect(throws: CalDAVError.self) { try await limited.pullChanges(in: list.url, since: nil) }
+                #expect(error?.code == .responseTooLarge, "\(error?.detailedDescription ?? "")")
+                #expect(error?.exitStatus == 69)
+            }
+        }
+    }
+
     /// A VEVENT-only calendar, made by Python's caldav library as another client would.
     func makeEventCalendar(_ server: RadicaleServer, _ name: String) async throws {
         _ = try await RadicaleServer.runPython(

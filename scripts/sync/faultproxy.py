@@ -15,6 +15,8 @@ For every connection it reads CONTROL_FILE (one word; missing or empty = "pass")
     garble      forwards, but replaces the body by XML cut off mid-element, with a matching
                 Content-Length: a complete HTTP response with malformed XML
     stall       reads the request and never answers (until the client gives up)
+    trickle     forwards, but sends the body one byte every 0.2 s after the head: never idle,
+                yet slower than any deadline
     reset       reads the request and closes the connection without a byte
 
 A word may be prefixed to aim the fault at some requests only; the others pass:
@@ -36,6 +38,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 
 
 def read_request(conn):
@@ -135,6 +138,15 @@ def handle(conn, upstream_port, control):
         if mode == "truncate":
             conn.sendall(head + b"\r\n\r\n" + body[: len(body) // 2])
             return  # closing now: the Content-Length promised more
+        if mode == "trickle":
+            try:
+                conn.sendall(head + b"\r\n\r\n")
+                for index in range(len(body)):
+                    conn.sendall(body[index:index + 1])
+                    time.sleep(0.2)
+            except OSError:
+                pass  # the client gave up
+            return
         if mode.startswith("corrupt:"):
             text = mode[len("corrupt:"):].encode()
             conn.sendall(with_body(head, body.replace(text, text + b"\r\nTHIS LINE IS NOT ICALENDAR")))

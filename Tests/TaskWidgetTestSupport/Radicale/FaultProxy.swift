@@ -2,8 +2,8 @@ public import Foundation
 import Synchronization
 
 /// A fault-injecting proxy in front of a ``RadicaleServer`` (`scripts/faultproxy.py`): each new
-/// connection is passed through, answered 500/503, cut mid-body, garbled, stalled or reset,
-/// as the current ``Mode`` says.
+/// connection is passed through, answered 500/503, cut mid-body, garbled, stalled, trickled or
+/// reset, as the current ``Mode`` says.
 ///
 /// ```swift
 /// let proxy = try await FaultProxy.start(upstream: server)
@@ -14,7 +14,7 @@ import Synchronization
 public final class FaultProxy: Sendable {
     /// What the proxy does to the next connections.
     public enum Mode: String, Sendable, CaseIterable {
-        case pass, status500, status503, truncate, garble, stall, reset
+        case pass, status500, status503, truncate, garble, stall, trickle, reset
     }
 
     /// `http://127.0.0.1:PORT/`, the proxy's address (paths as on the upstream server).
