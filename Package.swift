@@ -10,7 +10,8 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 // The modules follow the data flow (SPEC §10), and each sees only what is upstream of it:
-//   Core ← Store ← Formats, Render (Core only) ← Watch ← Serve, Notify (with Config) ← the executables.
+//   Core ← Store ← Formats, Render (Core only) ← Watch ← Serve, Notify (with Config) ← the executables,
+//   and Core ← Store ← Sync (with Config).
 // Core is Foundation only; GRDB is seen by Store alone, Mustache by Formats, C by Render, Notify
 // (GLib) and the `C…` system library targets.
 let package = Package(
@@ -22,7 +23,9 @@ let package = Package(
         .library(name: "TaskWidgetRender", targets: ["TaskWidgetRender"]),
         .library(name: "TaskWidgetWatch", targets: ["TaskWidgetWatch"]),
         .library(name: "TaskWidgetConfig", targets: ["TaskWidgetConfig"]),
+        .library(name: "TaskWidgetServe", targets: ["TaskWidgetServe"]),
         .library(name: "TaskWidgetNotify", targets: ["TaskWidgetNotify"]),
+        .library(name: "TaskWidgetSync", targets: ["TaskWidgetSync"]),
         .executable(name: "taskwidget", targets: ["taskwidget"]),
         // Draws for `taskwidget render` and `watch --render-dir`, so that the other commands never
         // load Cairo and Pango.
@@ -31,6 +34,9 @@ let package = Package(
         .executable(name: "taskwidget-serve", targets: ["taskwidget-serve"]),
         // `taskwidget notify`: a program of its own, so that only it loads GLib and talks D-Bus.
         .executable(name: "taskwidget-notify", targets: ["taskwidget-notify"]),
+        // `taskwidget sync`: its own program, so that the HTTP stack (AsyncHTTPClient on SwiftNIO) and
+        // the XML parser never load in the commands a status bar runs.
+        .executable(name: "taskwidget-sync", targets: ["taskwidget-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -44,6 +50,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Sync's HTTP client (the SwiftNIO modules above are shared with serve).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Model, rules, dates and zones, the timeline and its documented JSON. Foundation only.
@@ -158,6 +167,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Sync with CalDAV servers (SPEC §12): iCalendar (RFC 5545), the VTODO mapping, the CalDAV
+        // client over AsyncHTTPClient, and the engine that pulls, merges (Core's TaskMerge) and pushes.
+        .target(
+            name: "TaskWidgetSync",
+            dependencies: [
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "taskwidget-serve",
             dependencies: [
@@ -170,6 +192,15 @@ let package = Package(
             name: "taskwidget-notify",
             dependencies: [
                 "TaskWidgetNotify", "TaskWidgetCLI", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetWatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "taskwidget-sync",
+            dependencies: [
+                "TaskWidgetSync", "TaskWidgetCLI", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -250,6 +281,14 @@ let package = Package(
             name: "TaskWidgetNotifyTests",
             dependencies: [
                 "TaskWidgetNotify", "TaskWidgetWatch", "TaskWidgetCore", "TaskWidgetTestSupport", "CGio",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TaskWidgetSyncTests",
+            dependencies: [
+                "TaskWidgetSync", "TaskWidgetStore", "TaskWidgetCore", "TaskWidgetConfig", "TaskWidgetTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

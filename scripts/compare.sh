@@ -12,14 +12,16 @@
 #   memory) against the C baseline's frame loop with the fast libpng writer. Both draw the same image;
 # - serve (taskwidget-serve): a cached image and a status line under wrk (2 threads, 32
 #   connections on loopback, 10 s), and an uncached first image against that frame
-#   (scripts/bench/serve_figures.py).
+#   (scripts/bench/serve_figures.py);
+# - sync (taskwidget-sync) against a private Radicale: the first push and pull of 1 000 tasks and a
+#   sync with nothing changed (scripts/bench/sync_figures.py).
 # Installs hyperfine, taskwarrior, gcc and wrk when missing. Work files go to ${COMPARE_DIR:-/tmp/taskwidget-compare}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc wrk)
 ensure_dependencies
-for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
+for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
 taskwidget=$PWD/.build/release/taskwidget
 work=${COMPARE_DIR:-/tmp/taskwidget-compare}
 now=2026-11-22T12:00:00Z
@@ -77,6 +79,9 @@ fi
 frame_ours=$(awk -F'\t' '$1 == 50 { printf "%.2f", $2 / 1e6 }' "$work/render-frames.tsv")
 frame_c=$("$work/widget" --writer libpng --frames 1000 | awk '{ printf "%.2f", $4 / 1e6 }')
 
+echo "Measuring sync against a private Radicale…" >&2
+declare -A sync_figures
+while IFS='=' read -r key value; do sync_figures[$key]=$value; done < <(python3 scripts/bench/sync_figures.py "$PWD/.build/release" "$work/sync" | tr ' ' '\n')
 echo "Measuring serve…" >&2
 read -r first_image first_image_max < <(python3 scripts/bench/serve_figures.py "$taskwidget" "$work/demo.sqlite" "$now")
 "$taskwidget" serve --store "$work/demo.sqlite" --now "$now" --clock-speed 0 --listen 127.0.0.1:0 >"$work/serve.out" &
@@ -120,3 +125,9 @@ printf '| serve: cached image under wrk (32 connections) | %s req/s, p99 %s ms |
 printf '| serve: status line under wrk (32 connections) | %s req/s, p99 %s ms | ≥ 5000 req/s, p99 ≤ 10 ms | |\n' "$status_rps" "$status_p99"
 printf '| serve: uncached first image, medium @2x (median of 15; max) | %s ms (max %s ms) | ≤ 1.2× the frame | %s the frame above |\n' \
   "$first_image" "$first_image_max" "$(ratio "$first_image" "$frame_ours")"
+printf '| sync: first push of 1000 tasks to an empty Radicale (requests; client CPU) | %s s (%s requests; %s s) | ≤ 10 s | |\n' \
+  "${sync_figures[push_s]}" "${sync_figures[push_requests]}" "${sync_figures[push_client_cpu_s]}"
+printf '| sync: first pull of 1000 tasks into an empty store (requests; client CPU) | %s s (%s requests; %s s) | ≤ 10 s | |\n' \
+  "${sync_figures[pull_s]}" "${sync_figures[pull_requests]}" "${sync_figures[pull_client_cpu_s]}"
+printf '| sync with nothing changed (median of 20; max; requests per collection) | %s ms (max %s ms; %s for %s) | ≤ 200 ms, 1 request per collection | |\n' \
+  "${sync_figures[nochange_median_ms]}" "${sync_figures[nochange_max_ms]}" "${sync_figures[nochange_requests]}" "${sync_figures[collections]}"

@@ -8,7 +8,7 @@ ensure_dependencies
 # Static binaries (the Swift runtime and Foundation linked in): taskwidget, taskwidget-render, the
 # helper that draws PNG widgets with Cairo and Pango for it, and taskwidget-notify, which shows
 # reminders as desktop notifications (`taskwidget notify`, through GLib's D-Bus).
-for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify; do swift build -c release --static-swift-stdlib --product "$product"; done
+for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do swift build -c release --static-swift-stdlib --product "$product"; done
 taskwidget=.build/release/taskwidget
 store=output/demo.sqlite
 rm -f "$store" "$store-wal" "$store-shm"

@@ -1,5 +1,5 @@
-public import Foundation
-public import TaskWidgetCore
+import Foundation
+import TaskWidgetCore
 import TOMLKit
 
 /// The user's settings from `$XDG_CONFIG_HOME/taskwidget/config.toml` (SPEC §14): the store, named

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Glibc
 import TaskWidgetCore
 
@@ -49,7 +49,7 @@ public enum SecretFile {
     }
 
     /// The first line of `data`, without its line break (`\n` or `\r\n`).
-    static func firstLine(of data: Data) -> String {
+    public static func firstLine(of data: Data) -> String {
         let text = String(decoding: data, as: UTF8.self)
         return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))

@@ -20,6 +20,10 @@ enum Migrations {
     static let inboxKey = "''"
     static func listKey(_ column: String) -> String { "coalesce(\(column), \(inboxKey))" }
 
+    /// The migration that adds sync's state (SPEC §12). Its name says what it is, so that no other
+    /// branch's fourth migration can be taken for it.
+    static let syncState = "v4-sync"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -106,6 +110,30 @@ enum Migrations {
                     CREATE TRIGGER openTaskCount_delete AFTER DELETE ON task BEGIN \(remove) END;
                     CREATE TRIGGER openTaskCount_update AFTER UPDATE OF isCompleted, dueDate, listID ON task
                         BEGIN \(remove) \(add) END;
+                    """)
+        }
+        migrator.registerMigration(syncState) { db in
+            // What `taskwidget sync` remembers between runs, apart from the tasks themselves, which
+            // it never changes the shape of. Per account: its calendar home, found from its URL. Per collection: the list it maps to, the
+            // sync-token and ctag. Per calendar object: its task, entity tag, the server's text (so
+            // that other clients' properties go back byte for byte), the UID when it is not the
+            // task's id, and the fields both sides agreed on at the last sync (JSON), the base of
+            // the three-way merge. Tombstones keep deleted tasks that a server knows of until sync
+            // has deleted them there. Status queries never read these tables.
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncAccount (account TEXT PRIMARY KEY NOT NULL, accountURL TEXT NOT NULL, homeURL TEXT NOT NULL);
+                    CREATE TABLE syncCollection (
+                        account TEXT NOT NULL, href TEXT NOT NULL, url TEXT NOT NULL,
+                        listID TEXT, isInbox INTEGER NOT NULL DEFAULT 0,
+                        syncToken TEXT, ctag TEXT,
+                        PRIMARY KEY (account, href));
+                    CREATE TABLE syncObject (
+                        account TEXT NOT NULL, href TEXT NOT NULL, collectionHref TEXT NOT NULL,
+                        taskID TEXT NOT NULL, uid TEXT, etag TEXT, icalendar BLOB NOT NULL, base TEXT,
+                        PRIMARY KEY (account, href));
+                    CREATE INDEX syncObject_by_task ON syncObject(taskID);
+                    CREATE TABLE taskTombstone (taskID TEXT PRIMARY KEY NOT NULL, deletedAt INTEGER NOT NULL);
                     """)
         }
         return migrator

@@ -62,12 +62,14 @@ extension TaskStore {
     }
 
     /// Deletes a list and, by cascade, its tasks. Returns the list and how many tasks went with it.
-    public func deleteList(_ name: String) throws -> (list: TaskList, deletedTaskCount: Int) {
+    /// Its tasks that a sync server knows of leave tombstones dated `now` (SPEC §12).
+    public func deleteList(_ name: String, now: Instant) throws -> (list: TaskList, deletedTaskCount: Int) {
         try write { db in
             let list = try Self.list(named: name, in: db)
-            let count = try TaskItem.filter(Column("listID") == list.id.storedText).fetchCount(db)
+            let taskIDs = try String.fetchAll(db, sql: "SELECT id FROM task WHERE listID = ?", arguments: [list.id.storedText])
             try list.delete(db)
-            return (list, count)
+            try Self.recordTombstones(for: taskIDs.compactMap(UUID.init(uuidString:)), at: now, in: db)
+            return (list, taskIDs.count)
         }
     }
 

@@ -101,11 +101,13 @@ extension TaskStore {
         }
     }
 
-    /// Deletes the tasks and returns what was deleted.
-    public func deleteTasks(_ idPrefixes: [String]) throws -> [TaskItem] {
+    /// Deletes the tasks and returns what was deleted. A task that a sync server knows of leaves
+    /// a tombstone dated `now`, so that the next sync deletes it there too (SPEC §12).
+    public func deleteTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
         try write { db in
             let tasks = try Self.resolveTasks(idPrefixes, in: db)
             for task in tasks { try task.delete(db) }
+            try Self.recordTombstones(for: tasks.map(\.id), at: now, in: db)
             return tasks
         }
     }

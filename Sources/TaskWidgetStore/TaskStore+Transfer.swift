@@ -19,9 +19,13 @@ extension TaskStore {
         }
     }
 
-    /// Adds everything in `export` to the store in one transaction; records whose id is already in
-    /// the store are replaced. The whole document is checked first: one bad record changes nothing.
-    /// Returns how many lists, tasks and habits were imported.
+    /// Adds everything in `export` to the store in one transaction. A task whose id is already in
+    /// the store is merged with it by sync's rules (``TaskMerge``, SPEC §12): each field goes to
+    /// the later edit and a completed task stays completed, so an old copy neither reopens a task
+    /// nor replaces newer edits; a task deleted here after the file's copy was last edited stays
+    /// deleted. Lists and habits whose id is already in the store are replaced. The whole
+    /// document is checked first: one bad record changes nothing. Returns how many lists, tasks
+    /// and habits the file holds.
     @discardableResult
     public func importing(_ export: StoreExport, source: String) throws -> (lists: Int, tasks: Int, habits: Int) {
         let export = try export.normalized(source: source)
@@ -44,7 +48,19 @@ extension TaskStore {
                 if let listID = task.listID, try !TaskList.exists(db, key: listID.storedText) {
                     throw TaskWidgetError(.badImport, "\(source): task \(task.id.shortID) refers to a list that is not in the file or the store")
                 }
-                try task.upsert(db)
+                if let stored = try TaskItem.fetchOne(db, key: task.id.storedText) {
+                    try TaskMerge.merge(stored: stored, incoming: task)?.update(db)
+                } else if let deletedAt = try Instant.fetchOne(
+                    db, sql: "SELECT deletedAt FROM taskTombstone WHERE taskID = ?", arguments: [task.id.storedText])
+                {
+                    let result = TaskMerge.merge(base: nil, local: .deleted(at: deletedAt), remote: .present(TaskFields(task)))
+                    if case .write = result.local {
+                        try task.insert(db)
+                        try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [task.id.storedText])
+                    }
+                } else {
+                    try task.insert(db)
+                }
             }
             for record in export.habits {
                 let clash = storeHabits.first { NameLookup.isSame($0.name, record.habit.name) }

@@ -1,4 +1,4 @@
-public import Glibc
+public import SwiftGlibc
 public import TaskWidgetCore
 
 /// What a ``FollowLoop`` drives: watch's status lines, serve's cache, notify's reminders. It gets

@@ -17,19 +17,19 @@ struct NotifyCommand: ParsableCommand {
         commandName: "taskwidget notify",
         abstract: "Show reminders as desktop notifications with Done and Snooze buttons.",
         discussion: """
-            Runs until stopped, one per desktop session (a second one exits 0 saying so).
-            At each open task's reminder (`taskwidget add … --remind WHEN`) it shows a
-            notification: the task's title, when it is due and its list; critical when the
-            task is overdue. Done completes the task and Snooze 10 min moves its reminder,
-            as `taskwidget done` and `taskwidget edit --remind` would; clicking the
-            notification runs the configuration's click_command, if any. It follows the
-            store like watch: a task completed, deleted or re-timed elsewhere has its
+            Runs until stopped, one per desktop session (a second one exits 0 saying so). \
+            At each open task's reminder (`taskwidget add … --remind WHEN`) it shows a \
+            notification: the task's title, when it is due and its list; critical when the \
+            task is overdue. Done completes the task and Snooze 10 min moves its reminder, \
+            as `taskwidget done` and `taskwidget edit --remind` would; clicking the \
+            notification runs the configuration's click_command, if any. It follows the \
+            store like watch: a task completed, deleted or re-timed elsewhere has its \
             reminder dropped or moved and its notification closed.
 
-            Each reminder is shown once: the delivered ones are kept in
-            $XDG_STATE_HOME/taskwidget/delivered-reminders.json. One missed while notify
-            was not running or the machine slept is shown once it is back, marked "Missed
-            reminder", if it is no older than missed_within (default 24h). Without a
+            Each reminder is shown once: the delivered ones are kept in \
+            $XDG_STATE_HOME/taskwidget/delivered-reminders.json. One missed while notify \
+            was not running or the machine slept is shown once it is back, marked "Missed \
+            reminder", if it is no older than missed_within (default 24h). Without a \
             notification server it waits, says so once, and delivers when one starts.
 
             Settings (in ~/.config/taskwidget/config.toml):
@@ -43,7 +43,7 @@ struct NotifyCommand: ParsableCommand {
               taskwidget notify --at-due --verbose
               systemctl --user enable --now taskwidget-notify.service
 
-            Exit status: 0 when stopped (SIGTERM, SIGINT, SIGHUP) or when another notify
+            Exit status: 0 when stopped (SIGTERM, SIGINT, SIGHUP) or when another notify \
             runs, 64 bad usage or configuration, 69 no D-Bus session bus, 74 I/O.
             """,
         version: "0.1.0")

@@ -47,11 +47,11 @@ import Testing
             case 2: if let id { _ = try store.uncompleteTasks([id], now: Self.now) }
             case 3: if let id { _ = try store.editTask(id, TaskChanges(dueDate: Bool.random(using: &random) ? .set(anyDate()) : .clear), now: Self.now) }
             case 4: if let id { _ = try store.editTask(id, TaskChanges(list: try anyList().map { .set($0) } ?? .clear), now: Self.now) }
-            case 5: if let id { _ = try store.deleteTasks([id]) }
+            case 5: if let id { _ = try store.deleteTasks([id], now: Fixed.instant("2026-11-22T12:00:00Z")) }
             case 6: if let id { _ = try store.startTasks([id], now: Self.now) }
             case 7:
                 // Deleting a list deletes its tasks through the foreign key's cascade.
-                if let name = try store.listSummaries().map(\.list.name).randomElement(using: &random) { _ = try store.deleteList(name) }
+                if let name = try store.listSummaries().map(\.list.name).randomElement(using: &random) { _ = try store.deleteList(name, now: Fixed.instant("2026-11-22T12:00:00Z")) }
             default:
                 // Import replaces tasks with the same id: an upsert, counted as an update.
                 var export = try store.export()

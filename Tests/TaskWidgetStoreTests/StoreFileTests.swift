@@ -140,6 +140,7 @@ import Testing
         try queue.write { db in
             try db.execute(sql: "DROP INDEX task_open_in_order; DROP INDEX task_open_by_state")
             try TemporaryStore.dropOpenTaskCounts(db)
+            try db.execute(sql: "DROP TABLE syncAccount; DROP TABLE syncCollection; DROP TABLE syncObject; DROP TABLE taskTombstone")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier != 'v1'")
         }
         try queue.close()
@@ -156,6 +157,7 @@ import Testing
         try fixture.reopen(mode: .readWrite).database.close()
         #expect(try fixture.fetchInt("SELECT count(*) FROM sqlite_master WHERE name IN ('task_open_in_order', 'task_open_by_state')") == 2)
         #expect(try fixture.fetchInt("SELECT sum(count) FROM openTaskCount") == 1)
+        #expect(try fixture.fetchInt("SELECT count(*) FROM sqlite_master WHERE name = 'taskTombstone'") == 1)
     }
 
     // MARK: - Setup of a read-write store
@@ -277,7 +279,7 @@ import Testing
 
         #expect(throws: TaskWidgetError.self) { try reader.addTask(NewTask(title: "new"), now: Self.now) }
         #expect(throws: TaskWidgetError.self) { try reader.completeTasks([task.id.shortID], now: Self.now) }
-        #expect(throws: TaskWidgetError.self) { try reader.deleteTasks([task.id.shortID]) }
+        #expect(throws: TaskWidgetError.self) { try reader.deleteTasks([task.id.shortID], now: Fixed.instant("2026-11-22T12:00:00Z")) }
         #expect(throws: TaskWidgetError.self) { try reader.addList(named: "Work", colorHex: nil, now: Self.now) }
         #expect(throws: TaskWidgetError.self) { try reader.checkHabit("Walk", on: Fixed.day("2026-11-22"), status: .done) }
         #expect(throws: TaskWidgetError.self) { try reader.importing(StoreExport(), source: "test") }

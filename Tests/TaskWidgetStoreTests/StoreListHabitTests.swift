@@ -135,7 +135,7 @@ import Testing
         try addTask("inbox", list: nil, second: 4)
         _ = try store.completeTasks([home1.id.shortID], now: at(10))
 
-        let (list, count) = try store.deleteList("HOME")
+        let (list, count) = try store.deleteList("HOME", now: Fixed.instant("2026-11-22T12:00:00Z"))
         #expect(list.name == "Home")
         #expect(count == 2)
         #expect(try store.listSummaries().map(\.list.name) == ["Work"])
@@ -146,15 +146,15 @@ import Testing
     @Test func deleteAnEmptyListCountsNothing() throws {
         try addList("Empty")
         try addTask("inbox", list: nil)
-        #expect(try store.deleteList("empty").deletedTaskCount == 0)
+        #expect(try store.deleteList("empty", now: Fixed.instant("2026-11-22T12:00:00Z")).deletedTaskCount == 0)
         #expect(try store.listSummaries() == [])
         #expect(try store.tasks(in: .all, includeCompleted: true).count == 1)
     }
 
     @Test func deleteAnUnknownListIsAUsageError() throws {
         try addTask("home", list: "Home")
-        expectError(.notFound) { try store.deleteList("Inbox") }
-        expectError(.notFound) { try store.deleteList("Hoem") }
+        expectError(.notFound) { try store.deleteList("Inbox", now: Fixed.instant("2026-11-22T12:00:00Z")) }
+        expectError(.notFound) { try store.deleteList("Hoem", now: Fixed.instant("2026-11-22T12:00:00Z")) }
         #expect(try store.tasks(in: .all, includeCompleted: true).count == 1)
     }
 

@@ -309,7 +309,7 @@ import Testing
         let a = try add("a", second: 0)
         let b = try add("b", list: "Home", second: 1)
         try add("c", second: 2)
-        let deleted = try store.deleteTasks([b.id.shortID, a.id.uuidString])
+        let deleted = try store.deleteTasks([b.id.shortID, a.id.uuidString], now: Fixed.instant("2026-11-22T12:00:00Z"))
         #expect(deleted.map(\.title) == ["b", "a"])
         #expect(try titles(.all, includeCompleted: true) == ["c"])
         expectError(.notFound) { try store.task(withID: a.id.shortID) }
@@ -319,7 +319,7 @@ import Testing
 
     @Test func deleteWithAnUnknownIdDeletesNothing() throws {
         let a = try add("a", second: 0)
-        expectError(.notFound) { try store.deleteTasks([a.id.shortID, "0000000"]) }
+        expectError(.notFound) { try store.deleteTasks([a.id.shortID, "0000000"], now: Fixed.instant("2026-11-22T12:00:00Z")) }
         #expect(try titles(.all) == ["a"])
     }
 

@@ -3,8 +3,6 @@ import PropertyBased
 import Synchronization
 import Testing
 
-@testable import TaskWidgetTestSupport
-
 /// Deterministic property checks over swift-property-based generators.
 ///
 /// `propertyCheck` draws a new random seed on every run; these properties draw case `i` from a

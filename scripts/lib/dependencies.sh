@@ -13,9 +13,15 @@
 # tests run a real notification server, dunst, on an X display of their own (xvfb) and a session
 # bus of their own (dbus-daemon); dunstctl needs dbus-send (dbus-bin) and busctl (systemd), and
 # the tests send a forged signal with gdbus (libglib2.0-bin).
+# Sync: AsyncHTTPClient brings its own TLS (BoringSSL) and decompresses with the system's zlib;
+# FoundationXML is libxml2, which a static taskwidget-sync links against (and loads at run time:
+# libxml2); HTTPS trusts the system's CA store (ca-certificates); the sync tests run a private
+# Radicale (htpasswd from apache2-utils, a self-signed certificate from openssl) and Python's caldav
+# library as another client, all under Debian's /usr/bin/python3.
 TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir1.2-pango-1.0 tmux
   libcairo2-dev libpango1.0-dev libpng-dev fonts-inter fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
-  chromium curl libglib2.0-dev libglib2.0-bin dunst xvfb dbus-daemon dbus-bin systemd)
+  chromium curl libglib2.0-dev libglib2.0-bin dunst xvfb dbus-daemon dbus-bin systemd
+  zlib1g-dev libxml2-dev radicale python3-caldav apache2-utils openssl ca-certificates)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then

@@ -35,6 +35,21 @@ public enum Validation {
         return trimmed
     }
 
+    /// A title or name that came from elsewhere (a CalDAV server: another client's task or
+    /// calendar), made to follow the title rules instead of being refused: line breaks and tabs
+    /// become spaces, other control characters go, and it is cut to the limits; an empty one is
+    /// `fallback`.
+    public static func titleFromElsewhere(_ text: String, fallback: String = "Untitled") -> String {
+        let spaced = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.compactMap { scalar in
+                    guard scalar.isControlOrLineBreak else { return scalar }
+                    return scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar.properties.generalCategory != .control ? " " : nil
+                }))
+        let trimmed = spaced.trimmingWhitespace.truncated(to: maximumTitleLength, maxBytesPerUnit: maximumBytesPerCharacter)
+        return trimmed.isEmpty ? fallback : trimmed
+    }
+
     /// Checks a list or habit name with the title rules; `Inbox` is reserved for tasks without a list.
     public static func listName(_ text: String) throws -> String {
         let name = try title(text, noun: "list name")

@@ -166,7 +166,7 @@ struct Rm: ParsableCommand {
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
 
     func run() throws {
-        try changeTasks(ids, options, verb: "Deleted") { store, ids, _ in try store.deleteTasks(ids) }
+        try changeTasks(ids, options, verb: "Deleted") { store, ids, now in try store.deleteTasks(ids, now: now) }
     }
 }
 

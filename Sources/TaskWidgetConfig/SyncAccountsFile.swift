@@ -1,0 +1,159 @@
+import Foundation
+import TaskWidgetCore
+
+/// Adds and removes `[sync.accounts.NAME]` tables in the user's `config.toml` without rewriting the
+/// rest of it: `add` appends the table's text, `remove` cuts exactly that table's lines, so the
+/// user's comments, order and spelling stay. The result is parsed before it replaces the file, and
+/// the file is replaced whole (``AtomicFile``), keeping its permissions.
+///
+/// ```swift
+/// try SyncAccountsFile.add(SyncAccount(name: "home", url: "https://dav.example.com/"), toConfigAt: path)
+/// ```
+public enum SyncAccountsFile {
+    /// Appends the account's table. An account of that name already there is an error.
+    public static func add(_ account: SyncAccount, toConfigAt path: String, home: String? = nil) throws {
+        let text = try currentText(path)
+        let configuration = try Configuration.parse(text, path: path, home: home)
+        if configuration.syncAccounts.contains(where: { $0.name == account.name }) {
+            throw TaskWidgetError(
+                .nameTaken, "\(path) already has an account “\(account.name)”: remove it first with `taskwidget sync account rm \(account.name)`")
+        }
+        var table = "[sync.accounts.\(key(account.name))]\n"
+        table += "url = \(quoted(account.url))\n"
+        if let user = account.user { table += "user = \(quoted(user))\n" }
+        if let command = account.passwordCommand { table += "password_command = \(quoted(command))\n" }
+        if let file = account.passwordFile { table += "password_file = \(quoted(file))\n" }
+        if let inbox = account.inbox { table += "inbox = \(quoted(inbox))\n" }
+        var newText = text
+        if !newText.isEmpty && !newText.hasSuffix("\n") { newText += "\n" }
+        if !newText.isEmpty { newText += "\n" }
+        newText += table
+        try replace(path, with: newText, home: home)
+    }
+
+    /// Removes the account's table: its header, its keys, and the blank line before it; comments
+    /// after its last key (which may introduce the next table) stay.
+    public static func remove(named name: String, fromConfigAt path: String, home: String? = nil) throws {
+        let text = try currentText(path)
+        let configuration = try Configuration.parse(text, path: path, home: home)
+        guard configuration.syncAccounts.contains(where: { $0.name == name }) else {
+            let names = configuration.syncAccounts.map(\.name)
+            throw TaskWidgetError(
+                .notFound,
+                names.isEmpty
+                    ? "there is no sync account “\(name.sanitizedForMessage)”: there are none yet"
+                    : "there is no sync account “\(name.sanitizedForMessage)”: the accounts are \(names.joined(separator: ", "))")
+        }
+        var lines = text.components(separatedBy: "\n")
+        guard let header = lines.firstIndex(where: { headerPath($0) == ["sync", "accounts", name] }) else {
+            throw TaskWidgetError(
+                .badConfig, "\(path): the account “\(name.sanitizedForMessage)” is not a [sync.accounts.NAME] table of its own: edit the file by hand")
+        }
+        var end = header + 1
+        var lastKey = header
+        var inMultiline = false
+        while end < lines.count {
+            let line = lines[end].trimmingCharacters(in: .whitespaces)
+            if !inMultiline && headerPath(line) != nil { break }
+            if !inMultiline && !line.isEmpty && !line.hasPrefix("#") { lastKey = end }
+            if inMultiline { lastKey = end }
+            // A `"""` or `'''` string spans lines until its closing delimiter.
+            for delimiter in ["\"\"\"", "'''"] where line.components(separatedBy: delimiter).count % 2 == 0 {
+                inMultiline.toggle()
+            }
+            end += 1
+        }
+        var start = header
+        if start > 0 && lines[start - 1].trimmingCharacters(in: .whitespaces).isEmpty { start -= 1 }
+        lines.removeSubrange(start...lastKey)
+        try replace(path, with: lines.joined(separator: "\n"), home: home)
+    }
+
+    /// The table path of a header line (`[sync.accounts."my home"]` → sync, accounts, my home),
+    /// or `nil` for any other line.
+    static func headerPath(_ line: String) -> [String]? {
+        var text = Substring(line.trimmingCharacters(in: .whitespaces))
+        guard text.hasPrefix("["), !text.hasPrefix("[[") else { return nil }
+        text = text.dropFirst()
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        while let character = text.first {
+            text = text.dropFirst()
+            if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if character == "\\" && open == "\"", let next = text.first {
+                    current.append(next)
+                    text = text.dropFirst()
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "." {
+                parts.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+            } else if character == "]" {
+                parts.append(current.trimmingCharacters(in: .whitespaces))
+                return parts
+            } else {
+                current.append(character)
+            }
+        }
+        return nil
+    }
+
+    /// A TOML key: bare when it can be, else a basic string.
+    static func key(_ name: String) -> String {
+        let bare = !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        return bare ? name : quoted(name)
+    }
+
+    /// A TOML basic string with `"`, `\` and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7f {
+                    result += String(format: "\\u%04X", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    private static func currentText(_ path: String) throws -> String {
+        guard FileManager.default.fileExists(atPath: path) else { return "" }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TaskWidgetError(.permissionDenied, "cannot read \(path): check its permissions", context: path)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Checks the new text, then writes it in place of the file (creating its folder, 0700).
+    private static func replace(_ path: String, with text: String, home: String?) throws {
+        _ = try Configuration.parse(text, path: path, home: home)
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let fileManager = FileManager.default
+        if !fileManager.fileExists(atPath: folder) {
+            do {
+                try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw TaskWidgetError(.permissionDenied, "cannot create the folder \(folder): check its permissions", context: folder, cause: error)
+            }
+        }
+        let mode = (try? fileManager.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600
+        try AtomicFile.write(Data(text.utf8), to: url)
+        _ = chmod(path, mode_t(mode))
+    }
+}

@@ -1,0 +1,249 @@
+public import Foundation
+import GRDB
+public import TaskWidgetCore
+
+/// A server collection that sync knows, and the list it maps to (SPEC §12).
+public struct SyncedCollection: Sendable, Equatable {
+    /// The account's name in the configuration.
+    public var account: String
+    /// The collection's path on the server, percent-decoded, ending with `/`: its key.
+    public var href: String
+    /// Its full URL.
+    public var url: String
+    /// The list its tasks belong to; `nil` for the Inbox's collection.
+    public var listID: UUID?
+    /// Whether it holds the Inbox (the tasks without a list).
+    public var isInbox: Bool
+    public var syncToken: String?
+    public var ctag: String?
+
+    public init(account: String, href: String, url: String, listID: UUID?, isInbox: Bool, syncToken: String?, ctag: String?) {
+        self.account = account
+        self.href = href
+        self.url = url
+        self.listID = listID
+        self.isInbox = isInbox
+        self.syncToken = syncToken
+        self.ctag = ctag
+    }
+}
+
+/// A calendar object on a server as sync last saw it.
+public struct SyncedObject: Sendable, Equatable {
+    public var account: String
+    /// The object's path on the server, percent-decoded: its key.
+    public var href: String
+    /// The collection it lives in.
+    public var collectionHref: String
+    /// The task it is; a task deleted since has a tombstone with this id.
+    public var taskID: UUID
+    /// The VTODO's UID when it is not `taskID` written as a UUID (another client's task).
+    public var uid: String?
+    public var etag: String?
+    /// The server's iCalendar text, so that what taskwidget does not model goes back unchanged.
+    public var icalendar: Data
+    /// The fields both sides agreed on at the last sync; `nil` for an object sync leaves alone
+    /// (one that is not valid iCalendar).
+    public var base: TaskFields?
+
+    public init(
+        account: String, href: String, collectionHref: String, taskID: UUID, uid: String?, etag: String?, icalendar: Data,
+        base: TaskFields?
+    ) {
+        self.account = account
+        self.href = href
+        self.collectionHref = collectionHref
+        self.taskID = taskID
+        self.uid = uid
+        self.etag = etag
+        self.icalendar = icalendar
+        self.base = base
+    }
+}
+
+/// A deleted task that a server knows of: kept until sync has deleted it there (or an edit made
+/// after it on the server brought it back).
+public struct TaskTombstone: Sendable, Equatable {
+    public var taskID: UUID
+    public var deletedAt: Instant
+
+    public init(taskID: UUID, deletedAt: Instant) {
+        self.taskID = taskID
+        self.deletedAt = deletedAt
+    }
+}
+
+/// What sync reads in one snapshot: the account's state, and every list, task and tombstone.
+public struct SyncSnapshot: Sendable {
+    /// The account's calendar home, found by discovery on its first sync, and the account URL
+    /// it was found from (a changed URL means discovering it again).
+    public var home: (accountURL: String, homeURL: String)?
+    public var collections: [SyncedCollection]
+    /// The lists that other accounts' collections hold.
+    public var listsOfOtherAccounts: Set<UUID>
+    /// The objects of this account.
+    public var objects: [SyncedObject]
+    /// The ids of tasks that another account's objects are (they are that account's to sync).
+    public var tasksOfOtherAccounts: Set<UUID>
+    public var lists: [TaskList]
+    public var tasks: [TaskItem]
+    public var tombstones: [TaskTombstone]
+}
+
+/// What one sync writes to the store, all in one transaction.
+public struct SyncChanges: Sendable {
+    /// The account's calendar home and the account URL it was found from, to remember.
+    public var home: (accountURL: String, homeURL: String)?
+    /// Lists to create (collections new to this store) or update (name, color).
+    public var listsToSave: [TaskList] = []
+    /// Tasks to create or replace with merged fields.
+    public var tasksToSave: [TaskItem] = []
+    /// Tasks to delete (deleted on the server); no tombstone is written for them.
+    public var tasksToDelete: [UUID] = []
+    /// Lists to delete (their collection is gone from the server and they have no tasks left).
+    public var listsToDelete: [UUID] = []
+    /// Each task written or deleted as sync read it (`nil`: absent). If the store holds anything
+    /// else now, another command changed it meanwhile: nothing is written, and sync merges again.
+    public var expectedTasks: [UUID: TaskItem?] = [:]
+    public var collectionsToSave: [SyncedCollection] = []
+    /// Hrefs of this account's collections to forget, with their objects.
+    public var collectionsToForget: [String] = []
+    public var objectsToSave: [SyncedObject] = []
+    /// Hrefs of this account's objects to forget.
+    public var objectsToForget: [String] = []
+    /// Tombstones whose deletion has reached the server (or lost to a later edit).
+    public var tombstonesToClear: [UUID] = []
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        home == nil && listsToSave.isEmpty && tasksToSave.isEmpty && tasksToDelete.isEmpty && listsToDelete.isEmpty && collectionsToSave.isEmpty
+            && collectionsToForget.isEmpty && objectsToSave.isEmpty && objectsToForget.isEmpty && tombstonesToClear.isEmpty
+    }
+}
+
+extension TaskStore {
+    /// Everything sync needs for `account`, read in one snapshot.
+    public func syncSnapshot(account: String) throws -> SyncSnapshot {
+        try read { db in
+            let collections = try Row.fetchAll(db, sql: "SELECT * FROM syncCollection WHERE account = ? ORDER BY href", arguments: [account])
+                .map { row in
+                    SyncedCollection(
+                        account: row["account"], href: row["href"], url: row["url"],
+                        listID: (row["listID"] as String?).flatMap(UUID.init(uuidString:)), isInbox: row["isInbox"],
+                        syncToken: row["syncToken"], ctag: row["ctag"])
+                }
+            let decoder = JSONDecoder()
+            let objects = try Row.fetchAll(db, sql: "SELECT * FROM syncObject WHERE account = ? ORDER BY href", arguments: [account])
+                .compactMap { row -> SyncedObject? in
+                    guard let taskID = UUID(uuidString: row["taskID"]) else { return nil }
+                    let base = (row["base"] as String?).flatMap { try? decoder.decode(TaskFields.self, from: Data($0.utf8)) }
+                    return SyncedObject(
+                        account: row["account"], href: row["href"], collectionHref: row["collectionHref"], taskID: taskID,
+                        uid: row["uid"], etag: row["etag"], icalendar: row["icalendar"], base: base)
+                }
+            let others = try String.fetchAll(db, sql: "SELECT DISTINCT taskID FROM syncObject WHERE account != ?", arguments: [account])
+            let otherLists = try String.fetchAll(
+                db, sql: "SELECT listID FROM syncCollection WHERE account != ? AND listID IS NOT NULL", arguments: [account])
+            let home = try Row.fetchOne(db, sql: "SELECT accountURL, homeURL FROM syncAccount WHERE account = ?", arguments: [account])
+                .map { (accountURL: $0["accountURL"] as String, homeURL: $0["homeURL"] as String) }
+            let tombstones = try Row.fetchAll(db, sql: "SELECT * FROM taskTombstone").compactMap { row -> TaskTombstone? in
+                UUID(uuidString: row["taskID"]).map { TaskTombstone(taskID: $0, deletedAt: row["deletedAt"]) }
+            }
+            return SyncSnapshot(
+                home: home, collections: collections,
+                listsOfOtherAccounts: Set(otherLists.compactMap(UUID.init(uuidString:))), objects: objects, tasksOfOtherAccounts: Set(others.compactMap(UUID.init(uuidString:))),
+                lists: try TaskList.order(sql: StoreOrdering.lists).fetchAll(db), tasks: try TaskItem.fetchAll(db),
+                tombstones: tombstones)
+        }
+    }
+
+    /// Writes one sync's changes in one transaction: all of them or, on any error, none.
+    ///
+    /// - Throws: ``TaskWidgetError/Code/storeLocked`` with the context `store changed` when a
+    ///   task is no longer as ``SyncChanges/expectedTasks`` says (another command wrote it since
+    ///   the snapshot): the caller merges again from a new snapshot.
+    public func applySync(_ changes: SyncChanges, account: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try write { db in
+            for (id, expected) in changes.expectedTasks {
+                let current = try TaskItem.fetchOne(db, key: id.storedText)
+                guard current == expected else { throw Self.storeChangedDuringSync }
+            }
+            if let home = changes.home {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO syncAccount (account, accountURL, homeURL) VALUES (?, ?, ?)",
+                    arguments: [account, home.accountURL, home.homeURL])
+            }
+            for list in changes.listsToSave { try list.save(db) }
+            for id in changes.tasksToDelete { _ = try TaskItem.deleteOne(db, key: id.storedText) }
+            for task in changes.tasksToSave {
+                if let listID = task.listID, try !TaskList.exists(db, key: listID.storedText) {
+                    throw TaskWidgetError(.damagedStore, "sync would put a task in a list that does not exist", context: "sync: missing list")
+                }
+                try task.save(db)
+            }
+            for id in changes.listsToDelete {
+                if try TaskItem.filter(Column("listID") == id.storedText).fetchCount(db) == 0 {
+                    _ = try TaskList.deleteOne(db, key: id.storedText)
+                }
+            }
+            for href in changes.collectionsToForget {
+                try db.execute(sql: "DELETE FROM syncObject WHERE account = ? AND collectionHref = ?", arguments: [account, href])
+                try db.execute(sql: "DELETE FROM syncCollection WHERE account = ? AND href = ?", arguments: [account, href])
+            }
+            for collection in changes.collectionsToSave {
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO syncCollection (account, href, url, listID, isInbox, syncToken, ctag)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        account, collection.href, collection.url, collection.listID?.storedText, collection.isInbox,
+                        collection.syncToken, collection.ctag,
+                    ])
+            }
+            for href in changes.objectsToForget {
+                try db.execute(sql: "DELETE FROM syncObject WHERE account = ? AND href = ?", arguments: [account, href])
+            }
+            for object in changes.objectsToSave {
+                let base = try object.base.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO syncObject (account, href, collectionHref, taskID, uid, etag, icalendar, base)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        account, object.href, object.collectionHref, object.taskID.storedText, object.uid, object.etag,
+                        object.icalendar, base,
+                    ])
+            }
+            for id in changes.tombstonesToClear {
+                try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [id.storedText])
+            }
+        }
+    }
+
+    /// The error ``applySync(_:account:)`` throws when another command wrote a task meanwhile.
+    static let storeChangedDuringSync = TaskWidgetError(
+        .storeLocked, "the store changed while sync was merging: run sync again", context: "store changed")
+
+    /// Whether `error` says that another command changed the store during a sync's merge.
+    public static func isStoreChangedDuringSync(_ error: any Error) -> Bool {
+        (error as? TaskWidgetError).map { $0.code == .storeLocked && $0.context == "store changed" } ?? false
+    }
+
+    /// Keeps a tombstone for each of `tasks` that a server knows of, so that the deletion reaches
+    /// it (`rm`, `list rm`); tasks no server has are simply gone.
+    static func recordTombstones(for tasks: [UUID], at now: Instant, in db: Database) throws {
+        for id in tasks {
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO taskTombstone (taskID, deletedAt)
+                    SELECT ?, ? WHERE EXISTS (SELECT 1 FROM syncObject WHERE taskID = ?)
+                    """,
+                arguments: [id.storedText, now, id.storedText])
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Glibc
+public import TaskWidgetConfig
+import TaskWidgetCore
+
+extension SyncAccount {
+    /// The account's user name and password: the password from `password_command`'s standard
+    /// output or `password_file` (first line, without its line break); `nil` without a user.
+    ///
+    /// A password file that others may read (any group or other permission bit) or that is empty is refused, and so
+    /// is a command that fails, prints nothing or outlives `timeout`. Messages name the file or
+    /// the account, never the password or the command's output.
+    public func credentials(timeout: Duration = .seconds(30)) throws -> CalDAVCredentials? {
+        guard let user else { return nil }
+        let password: String
+        if let passwordCommand {
+            password = try PasswordCommand.run(passwordCommand, account: name, timeout: timeout)
+        } else if let passwordFile {
+            password = try Self.readPasswordFile(passwordFile, account: name)
+        } else {
+            password = ""
+        }
+        return CalDAVCredentials(username: user, password: password)
+    }
+
+    /// Reads the password file now, refusing one that others may read (for `account add`).
+    public func credentialsCheckingFile() throws -> String? {
+        try passwordFile.map { try Self.readPasswordFile($0, account: name) }
+    }
+
+    static func readPasswordFile(_ path: String, account: String) throws -> String {
+        try SecretFile.read(path, what: "the password file of the account “\(account)”")
+    }
+}
+
+/// Runs a `password_command` through `/bin/sh -c`, with no signal blocked and default
+/// dispositions (Foundation's `Process` passes on the signal mask of the thread that starts it,
+/// so a command started from a Swift concurrency thread could not be stopped), standard input
+/// from `/dev/null`, its standard error passed through (a password manager's prompt or message),
+/// and a deadline after which it is killed.
+enum PasswordCommand {
+    static func run(_ command: String, account: String, timeout: Duration) throws -> String {
+        var output: [Int32] = [-1, -1]
+        guard pipe(&output) == 0 else {
+            throw TaskWidgetError.system(errno, "cannot run the password command of the account “\(account)”", advice: "check the open file limit")
+        }
+        _ = fcntl(output[0], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, output[1])
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // Its own process group, so that the deadline ends the command's children too.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let arguments = ["/bin/sh", "-c", command]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        close(output[1])
+        guard spawned == 0 else {
+            close(output[0])
+            throw TaskWidgetError.system(spawned, "cannot run the password command of the account “\(account)”", advice: "check /bin/sh")
+        }
+        defer { close(output[0]) }
+        let deadline = ContinuousClock.now + timeout
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var timedOut = false
+        reading: while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
+                timedOut = true
+                break
+            }
+            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = poll(&poller, 1, milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if ready == 0 { continue }
+            let count = read(output[0], &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if count == 0 { break reading }
+            data.append(contentsOf: buffer[0..<count])
+            if data.count > 1 << 20 { break }  // no password is a megabyte long
+        }
+        if timedOut { kill(-pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut {
+            throw TaskWidgetError(
+                .badConfig, "the password command of the account “\(account)” did not finish within \(timeout.components.seconds) s: check it in a shell",
+                context: "password command timed out")
+        }
+        let exited = status & 0x7f == 0
+        let exitCode = (status >> 8) & 0xff
+        guard exited, exitCode == 0 else {
+            throw TaskWidgetError(
+                .badConfig,
+                "the password command of the account “\(account)” failed (\(exited ? "exit \(exitCode)" : "killed by a signal")): check it in a shell",
+                context: "password command failed")
+        }
+        let password = SecretFile.firstLine(of: data)
+        guard !password.isEmpty else {
+            throw TaskWidgetError(
+                .badConfig, "the password command of the account “\(account)” printed nothing: check it in a shell",
+                context: "password command printed nothing")
+        }
+        return password
+    }
+}

@@ -1,0 +1,590 @@
+public import Foundation
+public import Logging
+public import TaskWidgetConfig
+public import TaskWidgetCore
+public import TaskWidgetStore
+
+/// What one account's sync did, or would do (`--dry-run`).
+public struct SyncReport: Sendable {
+    /// One collection's share of the plan, for `--dry-run`.
+    public struct CollectionPlan: Sendable {
+        /// The list's name, or `Inbox`.
+        public var name: String
+        public var href: String
+        /// Short ids of the tasks the store gets from the server (created or updated).
+        public var pulled: [String] = []
+        /// Short ids of the tasks written to the server.
+        public var pushed: [String] = []
+        /// Short ids of the tasks deleted in the store.
+        public var deletedLocally: [String] = []
+        /// Short ids of the tasks deleted on the server.
+        public var deletedRemotely: [String] = []
+        /// Whether the collection is made on the server for a list of this store.
+        public var isNew = false
+    }
+
+    public var account: String
+    public var pulled = 0
+    public var pushed = 0
+    public var conflicts = 0
+    public var deleted = 0
+    /// Calendar objects that are not valid iCalendar, left alone on both sides.
+    public var skipped: [String] = []
+    /// HTTP requests made.
+    public var requests = 0
+    public var collections: [CollectionPlan] = []
+
+    /// The one summary line: `home: pulled 3, pushed 1, 1 conflict merged, deleted 0`.
+    public var summary: String {
+        var text = "\(account): pulled \(pulled), pushed \(pushed), \(conflicts) conflict\(conflicts == 1 ? "" : "s") merged, deleted \(deleted)"
+        if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
+        return text
+    }
+}
+
+/// Syncs one account: pulls what changed on the server, merges every task with ``TaskMerge``
+/// against the base of the last sync, writes the store in one transaction, then pushes to the
+/// server with `If-Match` / `If-None-Match: *` (a 412 is read again, merged and retried).
+///
+/// Nothing changes in the store unless every answer of the pull was complete and valid; pushes
+/// are recorded as they succeed, so an interrupted sync resumes where it stopped, and objects are
+/// named after their UID, so a repeated create meets its own object instead of a duplicate.
+///
+/// ```swift
+/// let engine = SyncEngine(store: store, account: account, client: client, timeZone: zone, now: now, logger: logger)
+/// print(try await engine.run(dryRun: false).summary)
+/// ```
+public struct SyncEngine: Sendable {
+    public let store: TaskStore
+    public let account: SyncAccount
+    public let client: CalDAVClient
+    public let timeZone: TimeZone
+    public let now: Instant
+    /// Whether lists of this store that no account syncs yet are made on this account's server.
+    public let receivesNewLists: Bool
+    let logger: Logger
+    /// Rounds of re-reading and merging a task whose write met a 412.
+    static let maximumConflictRounds = 3
+    /// Pushes recorded in the store per transaction.
+    static let recordBatchSize = 100
+
+    public init(
+        store: TaskStore, account: SyncAccount, client: CalDAVClient, timeZone: TimeZone, now: Instant,
+        receivesNewLists: Bool, logger: Logger
+    ) {
+        self.store = store
+        self.account = account
+        self.client = client
+        self.timeZone = timeZone
+        self.now = now
+        self.receivesNewLists = receivesNewLists
+        self.logger = logger
+    }
+
+    var mapping: TodoMapping { TodoMapping(timeZone: timeZone) }
+
+    /// Syncs the account; with `dryRun`, works out the plan and changes nothing anywhere.
+    public func run(dryRun: Bool) async throws -> SyncReport {
+        var snapshot = try store.syncSnapshot(account: account.name)
+        let (home, discovered) = try await calendarHome(snapshot)
+        let listing = try await listTaskCollections(in: home, snapshot: snapshot)
+        var binding = bind(listing, snapshot: snapshot, home: home)
+        if !dryRun {
+            binding = try await makeCollections(binding)
+        }
+        let pull = try await pull(binding.bindings, objects: snapshot.objects)
+        var plan = planner(snapshot, binding: binding, pull: pull).plan()
+        logger.debug(
+            "planned", metadata: [
+                "fetched": "\(pull.fetched.count)", "removed": "\(pull.removed.count)", "skipped": "\(pull.skipped.count)",
+                "localWrites": "\(plan.local.tasksToSave.count)", "localDeletes": "\(plan.local.tasksToDelete.count)",
+                "remoteWrites": "\(plan.operations.count)",
+            ])
+        if discovered { plan.local.home = (account.url, home.absoluteString) }
+        var report = SyncReport(account: account.name)
+        if dryRun {
+            return summarize(plan, binding: binding, snapshot: snapshot, into: report)
+        }
+        // Another command may write the store meanwhile: merge again on a new snapshot.
+        for round in 1...Self.maximumConflictRounds {
+            do {
+                try store.applySync(plan.local, account: account.name)
+                break
+            } catch where TaskStore.isStoreChangedDuringSync(error) && round < Self.maximumConflictRounds {
+                logger.debug("the store changed during the merge; merging again")
+                snapshot = try store.syncSnapshot(account: account.name)
+                plan = planner(snapshot, binding: binding, pull: pull).plan()
+                if discovered { plan.local.home = (account.url, home.absoluteString) }
+            }
+        }
+        report.pulled = plan.pulled.count
+        report.conflicts = plan.conflicts.count
+        report.deleted = plan.deletedLocally.count
+        report.skipped = plan.skipped.map(\.path)
+        let urls = Dictionary(binding.bindings.map { ($0.href.path, $0.url) }, uniquingKeysWith: { first, _ in first })
+        let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
+        try await refreshTokens(of: Set(pushed), bindings: binding.bindings)
+        return report
+    }
+
+    // MARK: - Collections
+
+    /// The calendar home: remembered from the first sync, else discovered from the account URL.
+    private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (URL, discovered: Bool) {
+        if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) { return (url, false) }
+        return (try await client.discover().url, true)
+    }
+
+    /// The collections that may hold tasks: one PROPFIND of the home, whose sync-tokens tell which
+    /// collections changed (so a sync with nothing changed makes this one request).
+    private func listTaskCollections(in home: URL, snapshot: SyncSnapshot) async throws(CalDAVError) -> [CalendarCollection] {
+        let needsCtag = snapshot.collections.isEmpty || snapshot.collections.contains { $0.syncToken == nil }
+        return try await client.listCollections(in: home, includingCtag: needsCtag).filter(\.allowsTasks)
+    }
+
+    /// The account's collections bound to lists, and what binding them needs.
+    struct Binding: Sendable {
+        var bindings: [CollectionBinding]
+        /// Lists to create in the store for collections new to it.
+        var newLists: [TaskList]
+        /// Lists of this store to make collections for (MKCALENDAR), and the Inbox's when the
+        /// configured one is missing.
+        var listsToMake: [TaskList]
+        var inboxToMake: String?
+        var home: URL
+    }
+
+    func bind(_ listing: [CalendarCollection], snapshot: SyncSnapshot, home: URL) -> Binding {
+        let stored = Dictionary(snapshot.collections.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
+        let inboxName = account.inbox?.trimmingWhitespace
+        var lists = snapshot.lists
+        var bound = Set(snapshot.collections.compactMap(\.listID)).union(snapshot.listsOfOtherAccounts)
+        var result = Binding(bindings: [], newLists: [], listsToMake: [], home: home)
+        var hasInbox = false
+        for collection in listing {
+            let href = collection.href
+            if let known = stored[href.path], known.isInbox || known.listID.map({ id in lists.contains { $0.id == id } }) == true {
+                hasInbox = hasInbox || known.isInbox
+                result.bindings.append(
+                    CollectionBinding(href: href, url: collection.url, listID: known.listID, isInbox: known.isInbox, server: collection, stored: known))
+                continue
+            }
+            let name = collection.displayName.map { Validation.titleFromElsewhere($0) } ?? Validation.titleFromElsewhere(href.lastComponent)
+            if let inboxName, !hasInbox,
+                NameLookup.isSame(name, inboxName) || NameLookup.isSame(href.lastComponent, inboxName)
+            {
+                hasInbox = true
+                result.bindings.append(CollectionBinding(href: href, url: collection.url, listID: nil, isInbox: true, server: collection, stored: nil))
+                continue
+            }
+            let derivedID = SyncIdentity.listID(forCollection: href)
+            let list: TaskList
+            if let existing = lists.first(where: { $0.id == derivedID })
+                ?? lists.first(where: { NameLookup.isSame($0.name, name) && !bound.contains($0.id) })
+            {
+                list = existing
+            } else {
+                var listName = name.lowercased() == "inbox" ? "Inbox (\(account.name))" : name
+                var suffix = 2
+                while lists.contains(where: { NameLookup.isSame($0.name, listName) }) {
+                    listName = "\(name) \(suffix)"
+                    suffix += 1
+                }
+                list = TaskList(
+                    id: derivedID, name: listName,
+                    colorHex: SyncIdentity.colorHex(fromCalendarColor: collection.color) ?? TaskList.defaultColorHex,
+                    createdAt: collection.listCreated.flatMap(InstantFormat.parse) ?? now,
+                    sortOrder: collection.order ?? ((lists.map(\.sortOrder).max() ?? -1) + 1))
+                lists.append(list)
+                result.newLists.append(list)
+            }
+            bound.insert(list.id)
+            result.bindings.append(CollectionBinding(href: href, url: collection.url, listID: list.id, isInbox: false, server: collection, stored: nil))
+        }
+        if receivesNewLists {
+            result.listsToMake = snapshot.lists.filter { !bound.contains($0.id) }
+        }
+        if let inboxName, !inboxName.isEmpty, !hasInbox { result.inboxToMake = inboxName }
+        return result
+    }
+
+    /// Makes collections on the server for this store's new lists (and the configured Inbox), and
+    /// binds them. A server that refuses (403, 405, 409) leaves the list local, with a log line.
+    private func makeCollections(_ binding: Binding) async throws(CalDAVError) -> Binding {
+        var binding = binding
+        let base = DAVHref(serverHref: binding.home.absoluteString, relativeTo: binding.home)?.asCollection ?? DAVHref(path: "/")
+        var made: [(list: TaskList?, url: URL)] = binding.listsToMake.map { list in
+            (list, DAVHref(path: base.path + SyncIdentity.uid(for: list.id) + "/").url(on: binding.home))
+        }
+        if let inbox = binding.inboxToMake {
+            made.append((nil, DAVHref(path: base.path + SyncIdentity.uid(for: SyncIdentity.derivedUUID("inbox:" + inbox)) + "/").url(on: binding.home)))
+        }
+        for (list, url) in made {
+            do throws(CalDAVError) {
+                let collection = try await client.makeCalendar(
+                    at: url, displayName: list?.name ?? binding.inboxToMake ?? "Inbox", color: list.map { "#\($0.colorHex)" },
+                    order: list?.sortOrder, listCreated: list.map { InstantFormat.utc($0.createdAt) })
+                binding.bindings.append(
+                    CollectionBinding(
+                        href: collection.href, url: collection.url, listID: list?.id, isInbox: list == nil, server: collection, stored: nil))
+            } catch where [.forbidden, .notSupported, .conflict].contains(error.code) {
+                logger.notice("the server does not allow making a collection; the list stays local", metadata: ["status": "\(error.status ?? 0)"])
+            }
+        }
+        binding.listsToMake = []
+        binding.inboxToMake = nil
+        return binding
+    }
+
+    // MARK: - Pull
+
+    struct Pull: Sendable {
+        var fetched: [RemoteObject] = []
+        var removed: [DAVHref] = []
+        var skipped: [(href: DAVHref, collectionHref: DAVHref, etag: String?, text: String)] = []
+        var states: [DAVHref: CollectionSyncState] = [:]
+    }
+
+    /// Fetches what changed in each collection since the last sync: nothing for one whose
+    /// sync-token (or ctag) the listing shows unchanged. Every answer is complete before anything
+    /// is kept; a failure throws and the store stays as it was.
+    private func pull(_ bindings: [CollectionBinding], objects: [SyncedObject]) async throws(CalDAVError) -> Pull {
+        var pull = Pull()
+        let etagsByCollection = Dictionary(grouping: objects, by: \.collectionHref)
+        for binding in bindings {
+            guard let server = binding.server else { continue }
+            if let stored = binding.stored, let token = stored.syncToken, server.syncToken == token {
+                continue  // unchanged since the last sync
+            }
+            if let stored = binding.stored, stored.syncToken == nil, let ctag = stored.ctag, server.ctag == ctag {
+                continue
+            }
+            var known = CollectionSyncState(syncToken: binding.stored?.syncToken, ctag: binding.stored?.ctag)
+            for object in etagsByCollection[binding.href.path] ?? [] {
+                known.etags[DAVHref(path: object.href)] = object.etag ?? ""
+            }
+            if binding.stored == nil { known = CollectionSyncState() }
+            let changes = try await client.pullChanges(in: binding.url, since: known)
+            pull.states[binding.href] = changes.state
+            pull.removed += changes.removed
+            for object in changes.changed {
+                do throws(ICalError) {
+                    let calendar = try ICalendar(parsing: object.data)
+                    let fields = try mapping.fields(from: calendar)
+                    pull.fetched.append(
+                        RemoteObject(
+                            href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data, uid: fields.uid,
+                            taskID: SyncIdentity.taskID(forUID: fields.uid), fields: fields))
+                } catch {
+                    logger.warning(
+                        "a calendar object is not valid iCalendar; left alone",
+                        metadata: ["href": "\(object.href)", "error": "\(error)"])
+                    pull.skipped.append((object.href, binding.href, object.etag, object.data))
+                }
+            }
+        }
+        return pull
+    }
+
+    private func planner(_ snapshot: SyncSnapshot, binding: Binding, pull: Pull) -> SyncPlanner {
+        SyncPlanner(
+            account: account.name, snapshot: snapshot, bindings: binding.bindings, fetched: pull.fetched, removed: pull.removed,
+            skipped: pull.skipped, pulledStates: pull.states, newLists: binding.newLists, now: now)
+    }
+
+    // MARK: - Push
+
+    /// Runs the server's writes in order and records each in the store as it succeeds (in
+    /// batches). Returns the collections written to.
+    private func push(_ operations: [RemoteOperation], collectionURLs: [String: URL], report: inout SyncReport) async throws -> [String] {
+        var pending = SyncChanges()
+        var written: [String] = []
+        func record() throws {
+            guard !pending.isEmpty else { return }
+            try store.applySync(pending, account: account.name)
+            pending = SyncChanges()
+        }
+        do {
+            for operation in operations {
+                try await perform(operation, collectionURLs: collectionURLs, recording: &pending, report: &report)
+                written.append(operation.collectionHref)
+                if pending.objectsToSave.count + pending.objectsToForget.count >= Self.recordBatchSize { try record() }
+            }
+        } catch {
+            // What was written before the failure is recorded, so the next sync does not redo it.
+            try? record()
+            throw error
+        }
+        try record()
+        return written
+    }
+
+    private func perform(
+        _ operation: RemoteOperation, collectionURLs: [String: URL], recording pending: inout SyncChanges, report: inout SyncReport
+    ) async throws {
+        func url(of collection: String) -> URL {
+            collectionURLs[collection] ?? DAVHref(path: collection).url(on: client.accountURL)
+        }
+        switch operation {
+        case .create(let taskID, let uid, let collection, let href, let fields, let source):
+            var calendar = source.flatMap { try? ICalendar(parsing: $0) } ?? mapping.newCalendar(for: todoFields(uid, fields), now: now.date)
+            if source != nil { _ = try? mapping.apply(todoFields(uid, fields), to: &calendar, now: now.date) }
+            let text = calendar.serialized()
+            switch await Self.attempt({ () async throws(CalDAVError) in try await client.create(text, at: href, in: collection.url) }) {
+            case .success(let etag):
+                pending.objectsToSave.append(object(href, in: collection.href, taskID: taskID, uid: uid, etag: etag, text: text, base: fields))
+                report.pushed += 1
+            case .failure(let error) where error.code == .preconditionFailed:
+                // Something is there already: our own object from an interrupted sync, or
+                // another client's with the same UID. Read it and merge.
+                try await resolveConflict(
+                    taskID: taskID, uid: uid, href: href, collection: collection.href, url: collection.url, base: nil,
+                    recording: &pending, report: &report)
+            case .failure(let error):
+                throw error
+            }
+        case .update(let taskID, let uid, let known, let text, let fields):
+            var calendar: ICalendar
+            do { calendar = try ICalendar(parsing: text) } catch { return }
+            _ = try? mapping.apply(todoFields(uid, fields), to: &calendar, now: now.date)
+            let newText = calendar.serialized()
+            let url = url(of: known.collectionHref)
+            let href = DAVHref(path: known.href)
+            switch await Self.attempt({ () async throws(CalDAVError) in
+                try await client.update(newText, at: href, in: url, ifMatch: known.etag ?? "*")
+            }) {
+            case .success(let etag):
+                pending.objectsToSave.append(
+                    object(href, in: DAVHref(path: known.collectionHref), taskID: taskID, uid: uid, etag: etag, text: newText, base: fields))
+                report.pushed += 1
+            case .failure(let error) where error.code == .preconditionFailed:
+                try await resolveConflict(
+                    taskID: taskID, uid: uid, href: href, collection: DAVHref(path: known.collectionHref), url: url,
+                    base: known.base, recording: &pending, report: &report)
+            case .failure(let error):
+                throw error
+            }
+        case .delete(let taskID, let known):
+            let url = url(of: known.collectionHref)
+            let href = DAVHref(path: known.href)
+            switch await Self.attempt({ () async throws(CalDAVError) in try await client.delete(at: href, in: url, ifMatch: known.etag) }) {
+            case .success:
+                pending.objectsToForget.append(known.href)
+                pending.tombstonesToClear.append(taskID)  // if there is one, it has done its work
+                report.deleted += 1
+            case .failure(let error) where error.code == .preconditionFailed:
+                try await resolveConflict(
+                    taskID: taskID, uid: known.uid ?? SyncIdentity.uid(for: taskID), href: href,
+                    collection: DAVHref(path: known.collectionHref), url: url, base: known.base, recording: &pending, report: &report)
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// A write met a 412: the object changed (or appeared) on the server meanwhile. Reads it,
+    /// merges it with the store's task by the same rules, writes the store, and tries the write
+    /// again with the new entity tag, a bounded number of times.
+    private func resolveConflict(
+        taskID: UUID, uid: String, href: DAVHref, collection: DAVHref, url: URL, base: TaskFields?,
+        recording pending: inout SyncChanges, report: inout SyncReport
+    ) async throws {
+        var base = base
+        for _ in 1...Self.maximumConflictRounds {
+            let remoteObject: CalendarObject?
+            switch await Self.attempt({ () async throws(CalDAVError) in try await client.object(at: href, in: url) }) {
+            case .success(let object): remoteObject = object
+            case .failure(let error) where error.code == .notFound: remoteObject = nil
+            case .failure(let error): throw error
+            }
+            let snapshot = try store.syncSnapshot(account: account.name)
+            let task = snapshot.tasks.first { $0.id == taskID }
+            let tombstone = snapshot.tombstones.first { $0.taskID == taskID }
+            let local: TaskVersion = task.map { .present(TaskFields($0)) } ?? tombstone.map { .deleted(at: $0.deletedAt) } ?? .absent
+            var remote: TaskVersion = .absent
+            var calendar: ICalendar?
+            if let remoteObject {
+                guard let parsed = try? ICalendar(parsing: remoteObject.data), let fields = try? mapping.fields(from: parsed) else {
+                    report.skipped.append(href.path)
+                    return
+                }
+                calendar = parsed
+                var taskFields = fields.taskFields(listID: task?.listID ?? base?.listID)
+                taskFields.title = Validation.titleFromElsewhere(taskFields.title)
+                taskFields.sortOrder = taskFields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
+                taskFields.createdAt = taskFields.createdAt ?? base?.createdAt ?? taskFields.modifiedAt
+                remote = .present(taskFields)
+            }
+            let result = TaskMerge.merge(base: base, local: local, remote: remote)
+            if !result.conflicts.isEmpty { report.conflicts += 1 }
+            var changes = SyncChanges()
+            switch result.local {
+            case .none: break
+            case .write(let fields):
+                let written = (task ?? TaskItem(id: taskID, title: fields.title, createdAt: fields.createdAt ?? now)).applying(fields)
+                changes.tasksToSave = [written]
+                changes.expectedTasks[taskID] = .some(task)
+                if tombstone != nil { changes.tombstonesToClear = [taskID] }
+                report.pulled += 1
+            case .delete:
+                if task != nil {
+                    changes.tasksToDelete = [taskID]
+                    changes.expectedTasks[taskID] = .some(task)
+                    report.deleted += 1
+                }
+            }
+            do {
+                try store.applySync(changes, account: account.name)
+            } catch where TaskStore.isStoreChangedDuringSync(error) {
+                continue
+            }
+            switch (result.merged, result.remote) {
+            case (.present(let merged), .none):
+                if let remoteObject {
+                    pending.objectsToSave.append(
+                        object(href, in: collection, taskID: taskID, uid: uid, etag: remoteObject.etag, text: remoteObject.data, base: merged))
+                }
+                return
+            case (.present(let merged), .write):
+                var updated = calendar ?? mapping.newCalendar(for: todoFields(uid, merged), now: now.date)
+                if calendar != nil { _ = try? mapping.apply(todoFields(uid, merged), to: &updated, now: now.date) }
+                let text = updated.serialized()
+                let etag = remoteObject?.etag
+                let outcome = await Self.attempt { () async throws(CalDAVError) -> String? in
+                    if remoteObject != nil {
+                        return try await client.update(text, at: href, in: url, ifMatch: etag ?? "*")
+                    }
+                    return try await client.create(text, at: href, in: url)
+                }
+                switch outcome {
+                case .success(let etag):
+                    pending.objectsToSave.append(object(href, in: collection, taskID: taskID, uid: uid, etag: etag, text: text, base: merged))
+                    report.pushed += 1
+                    return
+                case .failure(let error) where error.code == .preconditionFailed:
+                    if case .present(let remoteFields) = remote { base = remoteFields }
+                    continue
+                case .failure(let error):
+                    throw error
+                }
+            case (_, .delete):
+                let etag = remoteObject?.etag
+                switch await Self.attempt({ () async throws(CalDAVError) in try await client.delete(at: href, in: url, ifMatch: etag) }) {
+                case .success:
+                    pending.objectsToForget.append(href.path)
+                    if tombstone != nil { pending.tombstonesToClear.append(taskID) }
+                    report.deleted += 1
+                    return
+                case .failure(let error) where error.code == .preconditionFailed:
+                    continue
+                case .failure(let error):
+                    throw error
+                }
+            default:
+                pending.objectsToForget.append(href.path)
+                if tombstone != nil { pending.tombstonesToClear.append(taskID) }
+                return
+            }
+        }
+        throw CalDAVError(
+            .preconditionFailed, "Another client kept changing a task while this sync wrote it; run sync again.", url: url, status: 412)
+    }
+
+    /// The outcome of a request as a value. The writes switch over it instead of catching a
+    /// typed error in a `do` block: that pattern, with `inout` parameters in an async function,
+    /// crashes Swift 6.3.1's SIL ownership verifier.
+    private static func attempt<Value>(_ body: () async throws(CalDAVError) -> Value) async -> Result<Value, CalDAVError> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func todoFields(_ uid: String, _ fields: TaskFields) -> TodoFields {
+        TodoFields(uid: uid, fields: fields, timeZone: timeZone)
+    }
+
+    private func object(
+        _ href: DAVHref, in collection: DAVHref, taskID: UUID, uid: String, etag: String?, text: String, base: TaskFields
+    ) -> SyncedObject {
+        SyncedObject(
+            account: account.name, href: href.path, collectionHref: collection.path, taskID: taskID,
+            uid: uid == SyncIdentity.uid(for: taskID) ? nil : uid, etag: etag, icalendar: Data(text.utf8), base: base)
+    }
+
+    /// After writing, asks each collection written to what changed since the token of the pull:
+    /// when it is only our own writes, the new token is kept, so that the next sync with nothing
+    /// changed costs one request. Anything else keeps the old token (the next sync fetches it).
+    private func refreshTokens(of collections: Set<String>, bindings: [CollectionBinding]) async throws {
+        guard !collections.isEmpty else { return }
+        let snapshot = try store.syncSnapshot(account: account.name)
+        let objects = Dictionary(snapshot.objects.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes = SyncChanges()
+        for stored in snapshot.collections where collections.contains(stored.href) {
+            guard let token = stored.syncToken, let url = URL(string: stored.url) else { continue }
+            guard let report = try? await client.syncCollection(url, token: token) else { continue }
+            let onlyOurs =
+                report.changed.allSatisfy { href, etag in etag != nil && objects[href.path]?.etag == etag }
+                && report.removed.allSatisfy { objects[$0.path] == nil }
+            guard onlyOurs else { continue }
+            var updated = stored
+            updated.syncToken = report.syncToken
+            changes.collectionsToSave.append(updated)
+        }
+        try store.applySync(changes, account: account.name)
+    }
+
+    // MARK: - Report
+
+    private func summarize(_ plan: SyncPlan, binding: Binding, snapshot: SyncSnapshot, into report: SyncReport) -> SyncReport {
+        var report = report
+        report.pulled = plan.pulled.count
+        report.conflicts = plan.conflicts.count
+        report.deleted = plan.deletedLocally.count
+        report.skipped = plan.skipped.map(\.path)
+        let listNames = Dictionary((snapshot.lists + binding.newLists).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var byCollection: [String: SyncReport.CollectionPlan] = [:]
+        for collection in binding.bindings {
+            byCollection[collection.href.path] = SyncReport.CollectionPlan(
+                name: collection.isInbox ? "Inbox" : collection.listID.flatMap { listNames[$0] } ?? collection.href.lastComponent,
+                href: collection.href.path)
+        }
+        for list in binding.listsToMake {
+            byCollection["new:" + list.id.uuidString] = SyncReport.CollectionPlan(name: list.name, href: "(new)", isNew: true)
+        }
+        let tasks = Dictionary(plan.local.tasksToSave.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let snapshotTasks = Dictionary(snapshot.tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let bindingByList = Dictionary(binding.bindings.compactMap { b in b.listID.map { ($0, b.href.path) } }, uniquingKeysWith: { first, _ in first })
+        let inboxHref = binding.bindings.first(where: \.isInbox)?.href.path
+        func key(forList listID: UUID?) -> String? {
+            guard let listID else { return inboxHref }
+            return bindingByList[listID] ?? (binding.listsToMake.contains { $0.id == listID } ? "new:" + listID.uuidString : nil)
+        }
+        for id in plan.pulled {
+            if let key = key(forList: tasks[id]?.listID) { byCollection[key]?.pulled.append(id.shortID) }
+        }
+        for id in plan.deletedLocally {
+            if let key = key(forList: snapshotTasks[id]?.listID) { byCollection[key]?.deletedLocally.append(id.shortID) }
+        }
+        for operation in plan.operations {
+            switch operation {
+            case .create(let id, _, let collection, _, _, _):
+                byCollection[collection.href.path]?.pushed.append(id.shortID)
+            case .update(let id, _, let object, _, _):
+                byCollection[object.collectionHref]?.pushed.append(id.shortID)
+            case .delete(let id, let object):
+                byCollection[object.collectionHref]?.deletedRemotely.append(id.shortID)
+            }
+        }
+        // Tasks in lists whose collection is still to be made are pushed there.
+        for list in binding.listsToMake {
+            let ids = snapshot.tasks.filter { $0.listID == list.id }.map(\.id.shortID)
+            byCollection["new:" + list.id.uuidString]?.pushed += ids
+        }
+        report.collections = byCollection.values.sorted { $0.href < $1.href }
+        report.pushed = report.collections.reduce(0) { $0 + $1.pushed.count }
+        report.deleted += report.collections.reduce(0) { $0 + $1.deletedRemotely.count }
+        return report
+    }
+}

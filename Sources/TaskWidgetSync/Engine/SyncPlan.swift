@@ -1,0 +1,275 @@
+import Foundation
+import TaskWidgetCore
+import TaskWidgetStore
+
+/// A collection of the account as one sync sees it: where it is and which list it holds.
+struct CollectionBinding: Sendable {
+    var href: DAVHref
+    var url: URL
+    /// The list it maps to; `nil` with ``isInbox`` for the Inbox.
+    var listID: UUID?
+    var isInbox: Bool
+    /// The server's description from this sync's listing.
+    var server: CalendarCollection?
+    /// What the store remembers of it; `nil` for a collection new to this store.
+    var stored: SyncedCollection?
+}
+
+/// A calendar object fetched in this sync, parsed.
+struct RemoteObject: Sendable {
+    var href: DAVHref
+    var collectionHref: DAVHref
+    var etag: String?
+    /// The text as the server sent it.
+    var text: String
+    var uid: String
+    var taskID: UUID
+    var fields: TodoFields
+}
+
+/// One write to the server.
+enum RemoteOperation: Sendable {
+    /// PUT a new object (`If-None-Match: *`). `source` is the text to start from (the object's
+    /// old text when it moves between collections), else a new calendar is made.
+    case create(taskID: UUID, uid: String, collection: CollectionBinding, href: DAVHref, fields: TaskFields, source: String?)
+    /// PUT over a known object (`If-Match`).
+    case update(taskID: UUID, uid: String, object: SyncedObject, text: String, fields: TaskFields)
+    /// DELETE a known object (`If-Match`).
+    case delete(taskID: UUID, object: SyncedObject)
+
+    var taskID: UUID {
+        switch self {
+        case .create(let taskID, _, _, _, _, _), .update(let taskID, _, _, _, _), .delete(let taskID, _): taskID
+        }
+    }
+
+    /// The collection the write goes to.
+    var collectionHref: String {
+        switch self {
+        case .create(_, _, let collection, _, _, _): collection.href.path
+        case .update(_, _, let object, _, _), .delete(_, let object): object.collectionHref
+        }
+    }
+}
+
+/// What one sync does, worked out before anything is written: the store's changes (one
+/// transaction), then the server's writes in order, and counts for the summary.
+struct SyncPlan: Sendable {
+    var local = SyncChanges()
+    var operations: [RemoteOperation] = []
+    /// Tasks written in the store from the server (created or updated).
+    var pulled: [UUID] = []
+    /// Tasks whose merge found both sides changed the same field differently.
+    var conflicts: [UUID] = []
+    /// Tasks deleted in the store because the server deleted them.
+    var deletedLocally: [UUID] = []
+    /// Objects on the server that are not valid iCalendar, left alone.
+    var skipped: [DAVHref] = []
+    /// Collections made on the server for lists of this store (already made, or to make).
+    var collectionsMade: [DAVHref] = []
+}
+
+/// The pure half of sync: from the store's snapshot and what the server said, the plan. Each task
+/// is merged with ``TaskMerge`` against the base of the last sync.
+struct SyncPlanner {
+    /// The sort order of a VTODO without X-APPLE-SORT-ORDER (a phone's task): 0, the top, as
+    /// Apple's clients read it, so every store gives it the same one without writing it back.
+    static let missingSortOrder = 0
+
+    var account: String
+    var snapshot: SyncSnapshot
+    var bindings: [CollectionBinding]
+    /// Every object fetched in this sync (changed since the last), by collection.
+    var fetched: [RemoteObject]
+    /// Hrefs the server no longer has.
+    var removed: [DAVHref]
+    var skipped: [(href: DAVHref, collectionHref: DAVHref, etag: String?, text: String)]
+    /// The collections whose listing this sync read, with the token or ctag to remember.
+    var pulledStates: [DAVHref: CollectionSyncState]
+    /// Lists this sync creates in the store for collections new to it.
+    var newLists: [TaskList]
+    var now: Instant
+
+    func plan() -> SyncPlan {
+        var plan = SyncPlan()
+        plan.local.listsToSave = newLists
+        let bindingByHref = Dictionary(bindings.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
+        let inbox = bindings.first(where: \.isInbox)
+        let bindingByList = Dictionary(
+            bindings.compactMap { binding in binding.listID.map { ($0, binding) } }, uniquingKeysWith: { first, _ in first })
+        func binding(forList listID: UUID?) -> CollectionBinding? {
+            listID.map { bindingByList[$0] } ?? inbox
+        }
+        let tasks = Dictionary(snapshot.tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let tombstones = Dictionary(snapshot.tombstones.map { ($0.taskID, $0) }, uniquingKeysWith: { first, _ in first })
+        let objectsByTask = Dictionary(grouping: snapshot.objects, by: \.taskID)
+        let objectByHref = Dictionary(snapshot.objects.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
+        let listIDs = Set(snapshot.lists.map(\.id)).union(newLists.map(\.id))
+
+        // Collections: new ones are remembered, vanished ones forgotten with their objects.
+        let listedHrefs = Set(bindings.filter { $0.server != nil }.map(\.href.path))
+        for stored in snapshot.collections where !listedHrefs.contains(stored.href) {
+            plan.local.collectionsToForget.append(stored.href)
+            if let listID = stored.listID { plan.local.listsToDelete.append(listID) }
+        }
+        for binding in bindings where binding.server != nil {
+            let pulled = pulledStates[binding.href]
+            let unchanged = binding.stored.map { stored in
+                pulled == nil && stored.url == binding.url.absoluteString && stored.listID == binding.listID
+                    && stored.isInbox == binding.isInbox
+            }
+            if unchanged == true { continue }
+            plan.local.collectionsToSave.append(
+                SyncedCollection(
+                    account: account, href: binding.href.path, url: binding.url.absoluteString, listID: binding.listID,
+                    isInbox: binding.isInbox, syncToken: pulled.map(\.syncToken) ?? binding.stored?.syncToken,
+                    ctag: pulled.map(\.ctag) ?? binding.stored?.ctag))
+        }
+        let vanished = Set(plan.local.collectionsToForget)
+
+        // What the server has now, by task: fetched objects, else the known ones (whose content
+        // is their base: the server has not changed them since).
+        var remoteByTask: [UUID: RemoteObject] = [:]
+        for object in fetched { remoteByTask[object.taskID] = object }
+        let removedHrefs = Set(removed.map(\.path))
+        for href in removed where objectByHref[href.path] != nil { plan.local.objectsToForget.append(href.path) }
+        for skipped in skipped {
+            plan.skipped.append(skipped.href)
+            let taskID = objectByHref[skipped.href.path]?.taskID ?? SyncIdentity.derivedUUID("invalid:" + skipped.href.path)
+            plan.local.objectsToSave.append(
+                SyncedObject(
+                    account: account, href: skipped.href.path, collectionHref: skipped.collectionHref.path, taskID: taskID,
+                    uid: nil, etag: skipped.etag, icalendar: Data(skipped.text.utf8), base: nil))
+        }
+
+        // Every task this account is concerned with.
+        var keys = Set(objectsByTask.keys).union(remoteByTask.keys)
+        for task in snapshot.tasks where binding(forList: task.listID) != nil && !snapshot.tasksOfOtherAccounts.contains(task.id) {
+            keys.insert(task.id)
+        }
+        var nextSortOrder = Dictionary(grouping: snapshot.tasks, by: { $0.listID?.uuidString ?? "" })
+            .mapValues { ($0.map(\.sortOrder).max() ?? -1) + 1 }
+
+        // A task whose object is not valid iCalendar is left alone on both sides until it is fixed.
+        let leftAlone = Set(snapshot.objects.filter { $0.base == nil }.map(\.taskID))
+            .union(skipped.compactMap { objectByHref[$0.href.path]?.taskID })
+        for taskID in keys.sorted(by: { $0.uuidString < $1.uuidString }) where !leftAlone.contains(taskID) {
+            // The object this account knows for the task (one: a move leaves the old one behind
+            // only until its DELETE went through).
+            let known = (objectsByTask[taskID] ?? []).first { $0.base != nil }
+            let base = known?.base
+            let task = tasks[taskID]
+            let local: TaskVersion =
+                if let task { .present(TaskFields(task)) } else if let tombstone = tombstones[taskID], known != nil {
+                    .deleted(at: tombstone.deletedAt)
+                } else { .absent }
+
+            let remoteObject = remoteByTask[taskID]
+            var remoteTitle: String?
+            let remote: TaskVersion
+            if let remoteObject {
+                let listID = bindingByHref[remoteObject.collectionHref]?.listID
+                var fields = remoteObject.fields.taskFields(listID: listID)
+                remoteTitle = fields.title
+                fields.title = Validation.titleFromElsewhere(fields.title)
+                fields.sortOrder = fields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
+                fields.createdAt = fields.createdAt ?? base?.createdAt ?? fields.modifiedAt
+                remote = .present(fields)
+            } else if let known, !removedHrefs.contains(known.href), !vanished.contains(known.collectionHref), let base {
+                remote = .present(base)
+            } else {
+                remote = .absent
+            }
+
+            let result = TaskMerge.merge(base: base, local: local, remote: remote)
+            if !result.conflicts.isEmpty { plan.conflicts.append(taskID) }
+
+            // The store.
+            switch result.local {
+            case .none:
+                if case .present = result.merged, tombstones[taskID] != nil, task != nil {
+                    plan.local.tombstonesToClear.append(taskID)
+                }
+                // The server keeps whole seconds: the store's copy follows, so that every store
+                // syncing this server holds the same instants.
+                if case .present = result.merged, let task, TaskFields(task) != TaskFields(task).normalized() {
+                    plan.local.tasksToSave.append(task.applying(TaskFields(task).normalized()))
+                    plan.local.expectedTasks[taskID] = .some(task)
+                }
+            case .write(let fields):
+                var fields = fields
+                if let listID = fields.listID, !listIDs.contains(listID) { fields.listID = task?.listID }
+                var written = (task ?? TaskItem(id: taskID, title: fields.title, createdAt: fields.createdAt ?? fields.modifiedAt ?? now))
+                    .applying(fields)
+                if fields.sortOrder == nil && (task == nil || task?.listID != written.listID) {
+                    let key = written.listID?.uuidString ?? ""
+                    written.sortOrder = nextSortOrder[key, default: 0]
+                    nextSortOrder[key] = written.sortOrder + 1
+                }
+                plan.local.tasksToSave.append(written)
+                plan.local.expectedTasks[taskID] = .some(task)
+                if tombstones[taskID] != nil { plan.local.tombstonesToClear.append(taskID) }
+                plan.pulled.append(taskID)
+            case .delete:
+                if task != nil {
+                    plan.local.tasksToDelete.append(taskID)
+                    plan.local.expectedTasks[taskID] = .some(task)
+                    plan.deletedLocally.append(taskID)
+                }
+                if tombstones[taskID] != nil { plan.local.tombstonesToClear.append(taskID) }
+            }
+
+            // The server, and what the store remembers of its object until the write is done.
+            let uid = remoteObject?.uid ?? known?.uid ?? SyncIdentity.uid(for: taskID)
+            let storedUID = uid == SyncIdentity.uid(for: taskID) ? nil : uid
+            let current: SyncedObject? = remoteObject.map { object in
+                SyncedObject(
+                    account: account, href: object.href.path, collectionHref: object.collectionHref.path, taskID: taskID,
+                    uid: storedUID, etag: object.etag, icalendar: Data(object.text.utf8), base: nil)
+            } ?? known.flatMap { removedHrefs.contains($0.href) || vanished.contains($0.collectionHref) ? nil : $0 }
+            let currentText = current.map { String(decoding: $0.icalendar, as: UTF8.self) }
+
+            switch (result.merged, result.remote) {
+            case (.present(let merged), .none):
+                // Saved only when something about it changed: a sync with nothing changed
+                // writes nothing.
+                if var current, remoteObject != nil || known?.base != merged {
+                    current.base = merged
+                    plan.local.objectsToSave.append(current)
+                }
+            case (.present(var merged), .write):
+                // Keep the server's own spelling of a title that the store had to clean up.
+                if let remoteTitle, merged.title == Validation.titleFromElsewhere(remoteTitle) { merged.title = remoteTitle }
+                if var current, case .present(let remoteFields) = remote {
+                    current.base = remoteFields
+                    plan.local.objectsToSave.append(current)
+                }
+                guard let target = binding(forList: merged.listID) else {
+                    // Now in a list this account does not sync: it leaves this server.
+                    if let current { plan.operations.append(.delete(taskID: taskID, object: current)) }
+                    continue
+                }
+                if let current, current.collectionHref == target.href.path, let currentText {
+                    plan.operations.append(.update(taskID: taskID, uid: uid, object: current, text: currentText, fields: merged))
+                } else {
+                    let href = CalDAVClient.objectHref(forUID: uid, in: target.url)
+                    plan.operations.append(
+                        .create(taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: currentText))
+                    if let current { plan.operations.append(.delete(taskID: taskID, object: current)) }
+                }
+            case (_, .delete):
+                if let current { plan.operations.append(.delete(taskID: taskID, object: current)) }
+            case (.deleted, .none), (.absent, .none):
+                for object in objectsByTask[taskID] ?? [] where !plan.local.objectsToForget.contains(object.href) {
+                    plan.local.objectsToForget.append(object.href)
+                }
+                if tombstones[taskID] != nil, !plan.local.tombstonesToClear.contains(taskID) {
+                    plan.local.tombstonesToClear.append(taskID)
+                }
+            case (_, .write):
+                break  // a write with nothing merged does not happen
+            }
+        }
+        return plan
+    }
+}

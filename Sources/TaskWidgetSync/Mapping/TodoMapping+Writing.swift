@@ -1,0 +1,207 @@
+public import Foundation
+import TaskWidgetCore
+
+extension TodoMapping {
+    /// Writes `fields` into the calendar object's VTODO (the one ``fields(from:)`` reads), changing
+    /// only the properties whose values differ; returns whether anything changed.
+    ///
+    /// What changes, and how:
+    /// - SUMMARY, COMPLETED, CREATED, X-APPLE-SORT-ORDER: rewritten in place, keeping their
+    ///   parameters (TZID and VALUE go from date properties, which become UTC).
+    /// - DUE: a DUE that names the same instant is kept as it is (so a DATE read from the server
+    ///   comes back as the same DATE). A changed due is written as a DATE when
+    ///   ``TodoFields/dueIsDateOnly`` is set and it is 23:59:00 local (unless DTSTART is a
+    ///   DATE-TIME: RFC 5545 wants both of one type), else as a UTC DATE-TIME; DURATION goes.
+    /// - STATUS: written only when the state differs, so CANCELLED stays CANCELLED while the task
+    ///   stays completed. PERCENT-COMPLETE, when present, becomes 100 on completion and goes when a
+    ///   task at 100 is reopened.
+    /// - Reminder: the task's VALARM (the first with an instant) is kept byte for byte when it
+    ///   fires at `reminderDate`; else only its TRIGGER changes, to an absolute UTC time. With no
+    ///   such VALARM a new one is added (ACTION:DISPLAY). A `nil` reminder removes every VALARM
+    ///   with an instant (else the next one would become the reminder on the next read), and
+    ///   keeps location alarms. Other VALARMs stay as they are.
+    /// - When anything changed: LAST-MODIFIED = `fields.modifiedAt` (never earlier than the one
+    ///   there), DTSTAMP = `now`, SEQUENCE + 1. A difference in `modifiedAt` alone changes nothing.
+    ///
+    /// - Throws: ``ICalError/Code/noTodo``, ``ICalError/Code/missingUID``, or
+    ///   ``ICalError/Code/uidMismatch`` when `fields.uid` is not the VTODO's UID.
+    @discardableResult
+    public func apply(_ fields: TodoFields, to calendar: inout ICalendar, now: Date) throws(ICalError) -> Bool {
+        let location = try Self.locateTodo(in: calendar)
+        let container = calendar.components[location.container]
+        guard case .component(var todo) = container.children[location.child] else { throw ICalError(.noTodo) }
+        let zones = ICalTimeZones(floating: timeZone, calendar: container)
+        let old = try self.fields(of: todo, zones: zones)
+        guard old.uid == fields.uid else { throw ICalError(.uidMismatch) }
+
+        guard write(fields.normalized(), over: old, into: &todo, zones: zones) else { return false }
+        let modifiedAt = max(fields.modifiedAt ?? now, old.modifiedAt ?? .distantPast)
+        Self.setDate("LAST-MODIFIED", .utc(modifiedAt), in: &todo)
+        Self.setDate("DTSTAMP", .utc(now), in: &todo)
+        // A hostile SEQUENCE:9223372036854775807 must not trap.
+        let sequence = max(0, Self.integer("SEQUENCE", of: todo) ?? 0)
+        Self.setValue("SEQUENCE", String(sequence == Int.max ? sequence : sequence + 1), in: &todo)
+        calendar.components[location.container].children[location.child] = .component(todo)
+        return true
+    }
+
+    /// A new calendar object for a task the server does not have yet: PRODID `-//taskwidget//EN`,
+    /// VERSION 2.0, and a VTODO with UID, DTSTAMP (`now`), CREATED and LAST-MODIFIED (the
+    /// fields', else `now`), SUMMARY, STATUS, then DUE, COMPLETED, X-APPLE-SORT-ORDER and a VALARM
+    /// when set.
+    public func newCalendar(for fields: TodoFields, now: Date) -> ICalendar {
+        let fields = fields.normalized()
+        let created = fields.createdAt ?? now
+        var todo = ICalComponent(
+            "VTODO",
+            properties: [
+                ICalProperty("UID", text: fields.uid),
+                ICalProperty("DTSTAMP", value: ICalDateTime.utc(now).valueText),
+                ICalProperty("CREATED", value: ICalDateTime.utc(created).valueText),
+                ICalProperty("LAST-MODIFIED", value: ICalDateTime.utc(fields.modifiedAt ?? now).valueText),
+                ICalProperty("SUMMARY", text: fields.title),
+                ICalProperty("STATUS", value: "NEEDS-ACTION"),
+            ])
+        // What the skeleton above reads as; `write` adds the rest.
+        let skeleton = TodoFields(
+            uid: fields.uid, title: fields.title, createdAt: TodoFields.wholeSeconds(created),
+            modifiedAt: fields.modifiedAt)
+        write(fields, over: skeleton, into: &todo, zones: ICalTimeZones(floating: timeZone))
+        let vcalendar = ICalComponent(
+            "VCALENDAR",
+            properties: [ICalProperty("PRODID", value: Self.productID), ICalProperty("VERSION", value: "2.0")],
+            components: [todo])
+        return ICalendar(components: [vcalendar])
+    }
+
+    /// Writes the fields that differ from `old` (what `todo` reads as now); returns whether any did.
+    @discardableResult
+    private func write(_ new: TodoFields, over old: TodoFields, into todo: inout ICalComponent, zones: ICalTimeZones)
+        -> Bool
+    {
+        var changed = false
+        if new.title != old.title {
+            if !todo.updateProperty("SUMMARY", { $0.textValue = new.title }) {
+                todo.appendProperty(ICalProperty("SUMMARY", text: new.title))
+            }
+            changed = true
+        }
+        if new.dueDate != old.dueDate {
+            writeDue(new, into: &todo)
+            changed = true
+        }
+        if new.state != old.state {
+            Self.writeState(new.state, into: &todo)
+            changed = true
+        }
+        if new.completedAt != old.completedAt {
+            if let completedAt = new.completedAt {
+                Self.setDate("COMPLETED", .utc(completedAt), in: &todo)
+            } else {
+                todo.removeProperties("COMPLETED")
+            }
+            changed = true
+        }
+        if let createdAt = new.createdAt, createdAt != old.createdAt {
+            Self.setDate("CREATED", .utc(createdAt), in: &todo)
+            changed = true
+        }
+        if new.sortOrder != old.sortOrder {
+            if let sortOrder = new.sortOrder {
+                Self.setValue("X-APPLE-SORT-ORDER", String(sortOrder), in: &todo)
+            } else {
+                todo.removeProperties("X-APPLE-SORT-ORDER")
+            }
+            changed = true
+        }
+        // After DUE: a trigger relative to DUE is judged against the new due date.
+        if writeReminder(new.reminderDate, into: &todo, zones: zones) { changed = true }
+        return changed
+    }
+
+    private func writeDue(_ new: TodoFields, into todo: inout ICalComponent) {
+        todo.removeProperties("DURATION")  // DUE and DURATION exclude each other
+        guard let due = new.dueDate else {
+            todo.removeProperties("DUE")
+            return
+        }
+        let startIsDateTime = todo.property("DTSTART").flatMap(ICalDateTime.init(property:)).map { !$0.isDate } ?? false
+        if new.dueIsDateOnly, !startIsDateTime, TodoFields.isDayWithoutTime(due, in: timeZone),
+            let day = ICalDateTime.date(containing: due, in: timeZone)
+        {
+            Self.setDate("DUE", day, in: &todo)
+        } else {
+            Self.setDate("DUE", .utc(due), in: &todo)
+        }
+    }
+
+    private static func writeState(_ state: TaskState, into todo: inout ICalComponent) {
+        let status =
+            switch state {
+            case .notStarted: "NEEDS-ACTION"
+            case .active: "IN-PROCESS"
+            case .completed: "COMPLETED"
+            }
+        setValue("STATUS", status, in: &todo)
+        guard todo.property("PERCENT-COMPLETE") != nil else { return }
+        if state == .completed {
+            setValue("PERCENT-COMPLETE", "100", in: &todo)
+        } else if integer("PERCENT-COMPLETE", of: todo) == 100 {
+            todo.removeProperties("PERCENT-COMPLETE")
+        }
+    }
+
+    /// Returns whether the VTODO's alarms changed.
+    private func writeReminder(_ reminder: Date?, into todo: inout ICalComponent, zones: ICalTimeZones) -> Bool {
+        guard let reminder else {
+            let count = todo.children.count
+            let current = todo
+            todo.children.removeAll { child in
+                guard case .component(let alarm) = child, alarm.hasName("VALARM") else { return false }
+                return alarmInstant(alarm, in: current, zones: zones) != nil
+            }
+            return todo.children.count != count
+        }
+        guard let existing = reminderAlarm(of: todo, zones: zones) else {
+            todo.appendComponent(
+                ICalComponent(
+                    "VALARM",
+                    properties: [
+                        ICalProperty("ACTION", value: "DISPLAY"),
+                        ICalProperty("DESCRIPTION", text: Self.alarmDescription),
+                        Self.absoluteTrigger(reminder, keeping: []),
+                    ]))
+            return true
+        }
+        guard existing.instant != reminder, case .component(var alarm) = todo.children[existing.index] else {
+            return false
+        }
+        let kept = alarm.property("TRIGGER")?.parameters ?? []
+        alarm.setProperty(Self.absoluteTrigger(reminder, keeping: kept))
+        todo.children[existing.index] = .component(alarm)
+        return true
+    }
+
+    /// `TRIGGER;VALUE=DATE-TIME:...Z`, keeping the trigger's other parameters (X- ones).
+    private static func absoluteTrigger(_ instant: Date, keeping parameters: [ICalParameter]) -> ICalProperty {
+        let others = parameters.filter { !$0.hasName("VALUE") && !$0.hasName("RELATED") }
+        return ICalProperty(
+            "TRIGGER", parameters: [ICalParameter("VALUE", "DATE-TIME")] + others,
+            value: ICalDateTime.utc(instant).valueText)
+    }
+
+    /// Sets a date property in place (keeping its other parameters) or appends it.
+    static func setDate(_ name: String, _ value: ICalDateTime, in todo: inout ICalComponent) {
+        let updated = todo.updateProperty(name) { property in
+            let others = property.parameters.filter { !$0.hasName("TZID") && !$0.hasName("VALUE") }
+            property.parameters = value.parameters + others
+            property.value = value.valueText
+        }
+        if !updated { todo.appendProperty(ICalProperty(name, parameters: value.parameters, value: value.valueText)) }
+    }
+
+    /// Sets a property's raw value in place or appends the property.
+    static func setValue(_ name: String, _ value: String, in todo: inout ICalComponent) {
+        if !todo.updateProperty(name, { $0.value = value }) { todo.appendProperty(ICalProperty(name, value: value)) }
+    }
+}

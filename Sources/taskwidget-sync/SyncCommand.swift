@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TaskWidgetCLI
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetStore
+import TaskWidgetSync
+
+/// `taskwidget sync`: taskwidget hands its command line to this program (installed beside it), so
+/// that the HTTP stack never loads in the commands a status bar runs.
+@main
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "taskwidget sync",
+        abstract: "Sync tasks with CalDAV servers (Nextcloud, Radicale, Fastmail, iCloud, SOGo).",
+        discussion: """
+            Each collection of tasks on the server is a list here; the account's `inbox` \
+            collection holds the Inbox. Changes go both ways: each field keeps the later edit, a \
+            completed task stays completed (only `taskwidget undo` reopens it), and a deletion \
+            reaches the other side unless the task was edited there after it.
+
+            Examples:
+              taskwidget sync account add home --url https://dav.example.com/ \\
+                  --user alice --password-command "pass show dav/alice" --inbox Tasks
+              taskwidget sync --dry-run
+              taskwidget sync
+              taskwidget sync --account home
+
+            Prints one line per account: pulled, pushed, conflicts merged, deleted.
+
+            Exit status: 0 ok, 64 bad usage or configuration, 65 damaged store, 69 the server \
+            cannot be used (address, password, refused), 74 I/O, 75 try again later (server down, \
+            timed out, 5xx); the store is then as it was, or fully merged, never half.
+            """,
+        subcommands: [AccountCommand.self]
+    )
+
+    @OptionGroup var options: SyncGlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("Sync only this account (default: every account).", valueName: "name"))
+    var account: String?
+
+    @Flag(name: .long, help: "Print what would change, per collection, and change nothing anywhere.")
+    var dryRun = false
+
+    static func main() async { await CommandRunner.main(Self.self) }
+
+    func run() async throws {
+        let context = try options.context()
+        let configuration = try Configuration.load(path: options.configPath, environment: ProcessInfo.processInfo.environment)
+        var accounts = configuration.syncAccounts
+        guard !accounts.isEmpty else {
+            throw TaskWidgetError(
+                .badConfig, "there is no sync account yet: add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`")
+        }
+        if let account {
+            accounts = [try NameLookup.find(account, in: accounts, named: \.name, kind: "sync account")]
+        }
+        let store = try context.storeForWriting()
+        let lock = try SyncLock(storePath: store.path)
+        defer { lock.release() }
+        var firstFailure: TaskWidgetError?
+        try await HTTPClientTransport.withTransport(logger: context.logger) { transport in
+            let counting = CountingTransport(transport)
+            for account in accounts {
+                counting.reset()
+                do {
+                    let report = try await sync(account, isFirst: account.name == configuration.syncAccounts.first?.name, store: store, transport: counting, context: context)
+                    print(dryRun ? report.planText : report.summary)
+                    context.logger.debug("sync done", metadata: ["account": "\(account.name)", "requests": "\(counting.requestCount)"])
+                } catch let error as CalDAVError {
+                    let failure = Self.userError(error, account: account.name)
+                    context.logger.debug("sync failed", metadata: ["account": "\(account.name)", "error": "\(error.detailedDescription)"])
+                    if accounts.count == 1 { throw failure }
+                    CommandRunner.report(failure)
+                    firstFailure = firstFailure ?? failure
+                } catch let error as TaskWidgetError {
+                    if accounts.count == 1 { throw error }
+                    CommandRunner.report(error)
+                    firstFailure = firstFailure ?? error
+                }
+            }
+        }
+        if let firstFailure { Foundation.exit(firstFailure.code.exitStatus) }
+    }
+
+    private func sync(
+        _ account: SyncAccount, isFirst: Bool, store: TaskStore, transport: any DAVTransport, context: SyncContext
+    ) async throws -> SyncReport {
+        guard let url = URL(string: account.url), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+            throw TaskWidgetError(
+                .badConfig, "the url of the account “\(account.name)” is not an http or https address: fix it in the configuration")
+        }
+        let client = CalDAVClient(
+            accountURL: url, credentials: try account.credentials(), transport: transport, logger: context.logger)
+        let engine = SyncEngine(
+            store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
+            receivesNewLists: isFirst, logger: context.logger)
+        return try await engine.run(dryRun: dryRun)
+    }
+
+    /// The one line for a failed exchange: what went wrong, and what to do.
+    static func userError(_ error: CalDAVError, account: String) -> TaskWidgetError {
+        // The client's sentences end in a period and may carry their own advice after a `;`.
+        var message = String(error.message.split(separator: ";", maxSplits: 1).first ?? "")
+        if message.hasSuffix(".") { message.removeLast() }
+        if let first = message.first, first.isUppercase { message = first.lowercased() + message.dropFirst() }
+        let advice =
+            switch error.code {
+            case .authenticationFailed: "check the account's user and password"
+            case .tlsFailed: "check the server's certificate (it must be trusted by the system's CA store)"
+            case .notCalDAV, .invalidURL, .notFound, .badRedirect: "check the account's url"
+            default: error.code.isTransient ? "nothing more was changed; try again later" : "check the server and the account"
+            }
+        return TaskWidgetError(
+            error.code.isTransient ? .temporaryFailure : .unavailable, "sync of “\(account)”: \(message): \(advice)",
+            context: "\(error.code.rawValue)\(error.status.map { " HTTP \($0)" } ?? "")", cause: error)
+    }
+}
+
+extension SyncReport {
+    /// `--dry-run`'s output: the summary, then per collection what would change, by short id.
+    var planText: String {
+        var lines = ["\(summary.replacingOccurrences(of: "\(account): ", with: "\(account) (dry run, nothing changed): "))"]
+        for collection in collections {
+            var parts: [String] = []
+            func add(_ label: String, _ ids: [String]) {
+                guard !ids.isEmpty else { return }
+                let shown = ids.prefix(10).joined(separator: " ") + (ids.count > 10 ? " …" : "")
+                parts.append("\(label) \(ids.count): \(shown)")
+            }
+            add("pull", collection.pulled)
+            add("push", collection.pushed)
+            add("delete here", collection.deletedLocally)
+            add("delete there", collection.deletedRemotely)
+            let header = "  \(collection.name) \(collection.isNew ? "(new collection)" : collection.href)"
+            lines.append(parts.isEmpty ? "\(header): no change" : "\(header): \(parts.joined(separator: "; "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import TaskWidgetCLI
+import TaskWidgetConfig
+import TaskWidgetCore
+
+/// The options of every sync command: taskwidget's own, and the configuration file that holds
+/// the accounts.
+struct SyncGlobalOptions: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: ~/.config/taskwidget/config.toml).", valueName: "path"))
+    var config: String?
+
+    /// `--config`, else the default path.
+    var configPath: String? {
+        config ?? Configuration.defaultPath(environment: ProcessInfo.processInfo.environment)
+    }
+
+    func context() throws -> CommandContext { try global.context() }
+}
+
+/// One sync at a time per store: a lock file beside it (`flock`, released when the process ends,
+/// however it ends). A second sync started meanwhile (a timer and a hand) says so and exits 75.
+struct SyncLock {
+    let descriptor: Int32
+
+    init(storePath: String) throws {
+        let path = storePath + ".sync-lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw TaskWidgetError.system(errno, "cannot create \(path)", advice: "check the store's folder", context: path)
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw TaskWidgetError(.temporaryFailure, "another sync of this store is running: try again when it is done", context: "sync locked")
+        }
+    }
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

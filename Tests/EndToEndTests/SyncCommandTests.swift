@@ -1,0 +1,380 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// `taskwidget sync` against a real Radicale (Debian's, with htpasswd auth, started by each test
+/// on a free loopback port), run through the built binaries as a user runs them (SPEC §12).
+/// Serialized: each test already runs a server, a proxy or two, and Python clients.
+@Suite(.serialized) struct SyncCommandTests {
+    /// Sunday 22 November 2026, Berlin: the sandboxes' clock, and later instants for later edits.
+    static let monday = "2026-11-23T10:00:00+01:00"
+    static let tuesday = "2026-11-24T10:00:00+01:00"
+    static let wednesday = "2026-11-25T10:00:00+01:00"
+
+    // MARK: Round trips
+
+    @Test func tasksListsDatesStatesAndRemindersRoundTripBothWays() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["list", "add", "Work", "--color", "1E90FF"])
+            let allDay = try mine.sandbox.succeed(["add", "File taxes", "--due", "2026-11-27"]).trimmingCharacters(in: .newlines)
+            let timed = try mine.sandbox.succeed(["add", "Call Bob", "--due", "2026-11-25T14:30", "--remind", "2026-11-25T14:00", "--list", "Work"])
+                .trimmingCharacters(in: .newlines)
+            let started = try mine.sandbox.succeed(["add", "Write report", "--list", "Work"]).trimmingCharacters(in: .newlines)
+            let done = try mine.sandbox.succeed(["add", "Buy milk"]).trimmingCharacters(in: .newlines)
+            try mine.sandbox.succeed(["start", started])
+            try mine.sandbox.succeed(["done", done])
+            try mine.sandbox.succeed(["move", started, "--to", "1"])
+
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 4, 0 conflicts merged, deleted 0")
+            // What the server got, as iCalendar.
+            let allDayText = try #require(try mine.serverObject(containing: "SUMMARY:File taxes"))
+            #expect(allDayText.contains("DUE;VALUE=DATE:20261127"))
+            #expect(allDayText.contains("STATUS:NEEDS-ACTION"))
+            let timedText = try #require(try mine.serverObject(containing: "SUMMARY:Call Bob"))
+            #expect(timedText.contains("DUE:20261125T133000Z"))
+            #expect(timedText.contains("TRIGGER;VALUE=DATE-TIME:20261125T130000Z"))
+            #expect(try mine.serverObject(containing: "SUMMARY:Write report")?.contains("STATUS:IN-PROCESS") == true)
+            #expect(try mine.serverObject(containing: "SUMMARY:Write report")?.contains("X-APPLE-SORT-ORDER:0") == true)
+            let doneText = try #require(try mine.serverObject(containing: "SUMMARY:Buy milk"))
+            #expect(doneText.contains("STATUS:COMPLETED") && doneText.contains("COMPLETED:20261122T152700Z"))
+            _ = (allDay, timed)
+
+            // Another client adds tasks with a TZID due (and its VTIMEZONE), a UTC due, a
+            // completion and a relative alarm.
+            let zone = [
+                "BEGIN:VTIMEZONE", "TZID:America/New_York", "BEGIN:STANDARD", "DTSTART:19701101T020000",
+                "TZOFFSETFROM:-0400", "TZOFFSETTO:-0500", "END:STANDARD", "END:VTIMEZONE",
+            ]
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(
+                    [
+                        "UID:ny-call", "DTSTAMP:20261122T120000Z", "LAST-MODIFIED:20261122T120000Z", "SUMMARY:Call New York",
+                        "DUE;TZID=America/New_York:20261128T090000", "X-APPLE-SORT-ORDER:5", "BEGIN:VALARM", "ACTION:DISPLAY",
+                        "DESCRIPTION:Call", "TRIGGER;RELATED=END:-PT30M", "END:VALARM",
+                    ], extraComponents: zone), in: "Work", server: server)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo([
+                    "UID:utc-done", "DTSTAMP:20261122T120000Z", "LAST-MODIFIED:20261122T120000Z", "SUMMARY:Renew passport",
+                    "DUE:20261130T080000Z", "STATUS:COMPLETED", "COMPLETED:20261122T110000Z",
+                ]), in: "Tasks", server: server)
+            #expect(try mine.syncSucceeds() == "rad: pulled 2, pushed 0, 0 conflicts merged, deleted 0")
+            let newYork = try #require(try mine.task(titled: "Call New York"))
+            #expect(newYork["dueDate"] as? String == "2026-11-28T14:00:00Z")
+            #expect(newYork["reminderDate"] as? String == "2026-11-28T13:30:00Z")
+            #expect(newYork["sortOrder"] as? Int == 5)
+            let passport = try #require(try mine.task(titled: "Renew passport"))
+            #expect(passport["isCompleted"] as? Bool == true)
+            #expect(passport["completedAt"] as? String == "2026-11-22T11:00:00Z")
+            #expect(try mine.sandbox.succeed(["list", "ls"]).contains("Work"))
+
+            // A second store on the same account gets the same tasks and lists, field for field.
+            let other = try SyncSandbox(server: server)
+            #expect(try other.syncSucceeds() == "rad: pulled 6, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try other.export() == mine.export())
+
+            // Nothing changed: one request (the home's listing), and nothing written anywhere.
+            let serverBefore = try mine.serverObjects()
+            let exportBefore = try mine.export()
+            let quiet = try mine.sync(["--verbose"])
+            #expect(quiet.status == 0, "\(quiet.stderr)")
+            #expect(quiet.stdout == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n")
+            #expect(SyncSandbox.requestCount(quiet) == 1, "\(quiet.stderr)")
+            #expect(try mine.serverObjects() == serverBefore)
+            #expect(try mine.export() == exportBefore)
+        }
+    }
+
+    @Test func anotherClientsPropertiesSurviveARoundTripWithATitleEditedHere() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            let longTitle = String(repeating: "東京で会議の資料を準備する", count: 12).prefix(150)
+            #expect(longTitle.count == 150)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo([
+                    "UID:interop-1", "DTSTAMP:20261122T120000Z", "LAST-MODIFIED:20261122T120000Z", "SUMMARY:\(longTitle)",
+                    "CATEGORIES:work,japan", "RELATED-TO;RELTYPE=PARENT:interop-parent", "DESCRIPTION:Bring the slides\\, and a pen",
+                    "PRIORITY:1", "X-OTHER-CLIENT;X-PARAM=keep:yes", "DUE:20261126T090000Z", "BEGIN:VALARM", "ACTION:DISPLAY",
+                    "DESCRIPTION:Meeting", "TRIGGER;RELATED=END:-PT15M", "END:VALARM",
+                ]), in: "Tasks", server: server)
+            let before = try await PythonCalDAV.todoData(uid: "interop-1", server: server)
+            #expect(before.contains("CATEGORIES:work,japan"))
+
+            #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
+            let task = try #require(try mine.task(titled: String(longTitle)))
+            #expect(task["dueDate"] as? String == "2026-11-26T09:00:00Z")
+            #expect(task["reminderDate"] as? String == "2026-11-26T08:45:00Z")
+            try mine.sandbox.succeed(["edit", try #require(task["shortId"] as? String), "--title", "会議の資料 (edited here)"])
+            #expect(try mine.syncSucceeds(now: Self.monday) == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+
+            let after = try await PythonCalDAV.todoData(uid: "interop-1", server: server)
+            #expect(unfolded(before).contains("SUMMARY:\(longTitle)"), "the folded CJK title as caldav reads it")
+            #expect(unfolded(after).contains("SUMMARY:会議の資料 (edited here)"))
+            // Every other client's property reads back as caldav read it before the round trip.
+            for name in ["CATEGORIES", "RELATED-TO", "DESCRIPTION", "PRIORITY", "X-OTHER-CLIENT", "TRIGGER", "DUE", "ACTION"] {
+                #expect(properties(name, in: after) == properties(name, in: before), "\(name) changed")
+                #expect(!properties(name, in: before).isEmpty, "\(name) missing before")
+            }
+        }
+    }
+
+    /// iCalendar text with its folded lines joined.
+    func unfolded(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\n\t", with: "")
+    }
+
+    /// The unfolded lines of property `name` (any parameters), in order.
+    func properties(_ name: String, in text: String) -> [String] {
+        unfolded(text).split(separator: "\n").map(String.init).filter { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") }
+    }
+
+    // MARK: Conflicts
+
+    @Test func twoStoresSyncingThroughOneServerEndWithTheSameExport() async throws {
+        try await RadicaleServer.withServer { server in
+            let a = try SyncSandbox(server: server)
+            let b = try SyncSandbox(server: server)
+            let rename = try a.sandbox.succeed(["add", "Pay rent", "--due", "2026-11-30"]).trimmingCharacters(in: .newlines)
+            let complete = try a.sandbox.succeed(["add", "Water plants", "--list", "Home"]).trimmingCharacters(in: .newlines)
+            let delete = try a.sandbox.succeed(["add", "Old idea"]).trimmingCharacters(in: .newlines)
+            let deleteEdited = try a.sandbox.succeed(["add", "Keep me"]).trimmingCharacters(in: .newlines)
+            try a.syncSucceeds()
+            #expect(try b.syncSucceeds() == "rad: pulled 4, pushed 0, 0 conflicts merged, deleted 0")
+
+            // Both sides edit: different fields of one task, completion against a later rename,
+            // a deletion against nothing, a deletion against a later edit.
+            try a.sandbox.succeed(["edit", rename, "--title", "Pay the rent", "--now", Self.monday])
+            try b.sandbox.succeed(["edit", rename, "--due", "2026-12-01", "--now", Self.tuesday])
+            try a.sandbox.succeed(["done", complete, "--now", Self.monday])
+            try b.sandbox.succeed(["edit", complete, "--title", "Water the plants", "--now", Self.tuesday])
+            try a.sandbox.succeed(["rm", delete, "--now", Self.monday])
+            try a.sandbox.succeed(["rm", deleteEdited, "--now", Self.monday])
+            try b.sandbox.succeed(["edit", deleteEdited, "--title", "Keep me, edited later", "--now", Self.tuesday])
+
+            try a.syncSucceeds(now: Self.wednesday)
+            try b.syncSucceeds(now: Self.wednesday)
+            try a.syncSucceeds(now: Self.wednesday)
+            #expect(try a.export() == b.export())
+
+            let renamed = try #require(try a.task(titled: "Pay the rent"))
+            #expect(renamed["dueDate"] as? String == "2026-12-01T22:59:00Z")
+            let watered = try #require(try a.task(titled: "Water the plants"))
+            #expect(watered["isCompleted"] as? Bool == true, "completion is additive")
+            #expect(try a.task(titled: "Old idea") == nil)
+            #expect(try a.task(titled: "Keep me, edited later") != nil, "an edit after the deletion wins")
+            #expect(try a.serverObject(containing: "SUMMARY:Old idea") == nil)
+            #expect(try a.serverObject(containing: "SUMMARY:Keep me\\, edited later") != nil)
+            #expect(try a.sandbox.integrity() == "ok" && b.sandbox.integrity() == "ok")
+        }
+    }
+
+    @Test func aCompletedTaskIsNotReopenedByAnotherClientsOlderCopy() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            let id = try mine.sandbox.succeed(["add", "Submit form"]).trimmingCharacters(in: .newlines)
+            try mine.syncSucceeds()
+            try mine.sandbox.succeed(["done", id, "--now", Self.tuesday])
+            // Meanwhile, an edit of the title on the phone, earlier than the completion.
+            let uid = try #require(try mine.task(titled: "Submit form")?["id"] as? String).lowercased()
+            try await PythonCalDAV.editTodo(uid: uid, replacing: "SUMMARY:Submit form", with: "SUMMARY:Submit the form", server: server)
+            try await PythonCalDAV.editTodo(
+                uid: uid, replacing: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T090000Z", server: server)
+            try mine.syncSucceeds(now: Self.wednesday)
+            let task = try #require(try mine.task(titled: "Submit the form"))
+            #expect(task["isCompleted"] as? Bool == true)
+            #expect(try mine.serverObject(containing: "SUMMARY:Submit the form")?.contains("STATUS:COMPLETED") == true)
+            // An explicit undo here reopens it, on the server too.
+            try mine.sandbox.succeed(["undo", id, "--now", Self.wednesday])
+            try mine.syncSucceeds(now: Self.wednesday)
+            #expect(try mine.serverObject(containing: "SUMMARY:Submit the form")?.contains("STATUS:NEEDS-ACTION") == true)
+        }
+    }
+
+    // MARK: Faults
+
+    @Test(arguments: [
+        ("status500", Int32(75)), ("status503", 75), ("after:1:truncate", 75), ("after:1:garble", 69), ("after:1:reset", 75),
+        ("only:PUT:status500", 75),
+    ])
+    func aFailingServerChangesNothingHereAndTheNextSyncFinishes(rule: String, status: Int32) async throws {
+        try await RadicaleServer.withServer { server in
+            try await withProxy(server) { proxy in
+            let mine = try SyncSandbox(server: server, url: proxy.baseURL)
+            try mine.sandbox.succeed(["add", "Local task"])
+            try mine.syncSucceeds()
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:remote-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Remote task"]), in: "Tasks", server: server)
+            try mine.sandbox.succeed(["add", "Second local task"])
+
+            proxy.setRule(rule)
+            let before = try mine.export()
+            let failed = try mine.sync()
+            #expect(failed.status == status, "\(rule): \(failed.stderr)")
+            #expect(failed.stderrLines.count == 1 && failed.stderr.hasPrefix("taskwidget: sync of “rad”: "), "\(failed.stderr)")
+            #expect(!failed.stderr.contains(server.password))
+            if rule.hasPrefix("only:PUT") {
+                // The pull went through whole before the push failed.
+                #expect(try mine.task(titled: "Remote task") != nil)
+            } else {
+                #expect(try mine.export() == before, "\(rule) changed the store")
+            }
+            #expect(try mine.sandbox.integrity() == "ok")
+
+            proxy.setRule("pass")
+            try mine.syncSucceeds()
+            #expect(try mine.task(titled: "Remote task") != nil)
+            #expect(try mine.serverObject(containing: "SUMMARY:Second local task") != nil)
+            #expect(try mine.serverObjects().count == 3, "no duplicates")
+            }
+        }
+    }
+
+    /// A fault proxy in front of `server` for `body`, stopped afterwards.
+    func withProxy(_ server: RadicaleServer, _ body: (FaultProxy) async throws -> Void) async throws {
+        let proxy = try await FaultProxy.start(upstream: server)
+        do {
+            try await body(proxy)
+        } catch {
+            await proxy.stop()
+            throw error
+        }
+        await proxy.stop()
+    }
+
+    @Test func aStoppedServerIsRetryLaterAndChangesNothing() async throws {
+        let server = try await RadicaleServer.start()
+        let mine = try SyncSandbox(server: server)
+        try mine.sandbox.succeed(["add", "Local task"])
+        try mine.syncSucceeds()
+        try mine.sandbox.succeed(["add", "Another"])
+        await server.stop()
+        let before = try mine.export()
+        let failed = try mine.sync()
+        #expect(failed.status == 75, "\(failed.stderr)")
+        #expect(failed.stderr.hasPrefix("taskwidget: sync of “rad”: cannot connect to 127.0.0.1: "), "\(failed.stderr)")
+        #expect(try mine.export() == before)
+        #expect(try mine.sandbox.integrity() == "ok")
+    }
+
+    @Test func aCalendarObjectThatIsNotICalendarIsLeftAloneAndTheRestSyncs() async throws {
+        try await RadicaleServer.withServer { server in
+            try await withProxy(server) { proxy in
+            let mine = try SyncSandbox(server: server, url: proxy.baseURL)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:broken-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Broken"]), in: "Tasks", server: server)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:fine-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Fine"]), in: "Tasks", server: server)
+            proxy.setRule("corrupt:UID:broken-1")
+            let result = try mine.sync()
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("pulled 1") && result.stdout.contains("1 left alone (not valid iCalendar)"), "\(result.stdout)")
+            #expect(try mine.task(titled: "Fine") != nil)
+            #expect(try mine.task(titled: "Broken") == nil)
+            #expect(!result.stderr.contains("Broken"), "titles never in logs")
+            // Once the object is fixed (here: the proxy stops breaking it) and changes, it syncs.
+            proxy.setRule("pass")
+            try await PythonCalDAV.editTodo(uid: "broken-1", replacing: "SUMMARY:Broken", with: "SUMMARY:Repaired", server: server)
+            try mine.syncSucceeds()
+            #expect(try mine.task(titled: "Repaired") != nil)
+            }
+        }
+    }
+
+    @Test func aTenMegabyteCalendarObjectSyncsBothWays() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            let note = String(repeating: "0123456789abcdef", count: 10 * 1024 * 1024 / 16)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:huge-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Huge", "DESCRIPTION:\(note)"]), in: "Tasks",
+                server: server)
+            try mine.syncSucceeds()
+            let task = try #require(try mine.task(titled: "Huge"))
+            try mine.sandbox.succeed(["edit", try #require(task["shortId"] as? String), "--title", "Huge, renamed"])
+            #expect(try mine.syncSucceeds(now: Self.monday).contains("pushed 1"))
+            let stored = try #require(try mine.serverObject(containing: "SUMMARY:Huge\\, renamed"))
+            #expect(stored.replacingOccurrences(of: "\r\n ", with: "").contains(note))
+            #expect(try mine.sandbox.integrity() == "ok")
+        }
+    }
+
+    // MARK: Accounts
+
+    @Test func accountsAreAddedListedAndRemovedWithoutRewritingTheFile() throws {
+        let sandbox = try Sandbox()
+        let config = sandbox.folder.appendingPathComponent(".config/taskwidget")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let original = """
+            # My settings
+            store = "~/tasks.sqlite"  # keep this comment
+
+            [views.work]
+            list = "Work"
+            """
+        try Data(original.utf8).write(to: config.appendingPathComponent("config.toml"))
+        try sandbox.succeed(["sync", "account", "add", "home", "--url", "https://dav.example.com/", "--user", "alice", "--password-command", "pass show dav"])
+        let added = try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8)
+        #expect(added.hasPrefix(original + "\n"))
+        #expect(added.contains("[sync.accounts.home]\nurl = \"https://dav.example.com/\"\nuser = \"alice\"\npassword_command = \"pass show dav\"\n"))
+        let listed = try sandbox.succeed(["sync", "account", "ls"])
+        #expect(listed.contains("home") && listed.contains("command") && !listed.contains("pass show"))
+        try sandbox.succeed(["sync", "account", "rm", "home"])
+        #expect(try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8) == original + "\n")
+
+        // A password file others can read is refused, in one line.
+        let passwordFile = sandbox.folder.appendingPathComponent("loose.password").path
+        try Data("secret\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        chmod(passwordFile, 0o644)
+        let refused = try sandbox.run(["sync", "account", "add", "loose", "--url", "https://dav.example.com/", "--user", "a", "--password-file", passwordFile])
+        #expect(refused.status == 64)
+        #expect(refused.stderrLines == ["taskwidget: the password file of the account “loose” \(passwordFile) can be read by others: run `chmod 600 \(passwordFile)`"])
+    }
+
+    @Test func aDryRunPrintsThePlanAndChangesNothingAnywhere() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            let id = try mine.sandbox.succeed(["add", "Local task", "--list", "Home"]).trimmingCharacters(in: .newlines)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:remote-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Remote task"]), in: "Tasks", server: server)
+            let before = try mine.export()
+            let serverBefore = try mine.serverObjects()
+            let plan = try mine.syncSucceeds(["--dry-run"])
+            #expect(plan.hasPrefix("rad (dry run, nothing changed): pulled 1, pushed 1, 0 conflicts merged, deleted 0"), "\(plan)")
+            #expect(plan.contains("Home (new collection): push 1: \(id)"), "\(plan)")
+            #expect(try mine.export() == before)
+            #expect(try mine.serverObjects() == serverBefore)
+        }
+    }
+
+    // MARK: HTTPS
+
+    /// HTTPS goes through the system's CA store: a self-signed server is refused (69), and
+    /// accepted once the system trusts its certificate. "The system" here is a private mount
+    /// namespace whose /etc/ssl/certs/ca-certificates.crt has the certificate appended, so the
+    /// machine's own store is never touched. Needs `unshare` (root, or user namespaces).
+    @Test func httpsUsesTheSystemCAStore() async throws {
+        var options = RadicaleServer.Options()
+        options.tls = true
+        try await RadicaleServer.withServer(options) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["add", "Over TLS"])
+            let refused = try mine.sync()
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(refused.stderr.contains("secure connection") && refused.stderr.contains("CA store"), "\(refused.stderr)")
+
+            let bundle = mine.sandbox.folder.appendingPathComponent("ca-certificates.crt")
+            let system = try Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/certs/ca-certificates.crt"))
+            try (system + Data(contentsOf: server.certificateFile)).write(to: bundle)
+            let probe = try ProcessRunner.run("/usr/bin/unshare", ["-m", "--propagation", "private", "true"])
+            guard probe.status == 0 else {
+                print("skipped the trusted half: no mount namespace here (\(probe.stderr.prefix(100)))")
+                return
+            }
+            let command = ["-m", "--propagation", "private", "/bin/sh", "-c", "/usr/bin/mount --bind \"$0\" /etc/ssl/certs/ca-certificates.crt && exec \"$@\"", bundle.path, Sandbox.binary.path]
+                + mine.sandbox.arguments(["sync"])
+            let trusted = try ProcessRunner.run("/usr/bin/unshare", command, environment: mine.sandbox.environment)
+            #expect(trusted.status == 0, "\(trusted.stderr)")
+            #expect(trusted.stdout == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0\n")
+        }
+    }
+}

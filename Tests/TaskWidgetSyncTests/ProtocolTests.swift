@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetSync
+
+/// The XML and protocol logic, without a network.
+@Suite struct ProtocolTests {
+    let base = URL(string: "https://dav.example.com/alice/tasks/")!
+
+    @Test func parsesMultistatusWhateverThePrefixes() throws {
+        // Same document three ways: default namespace, prefixes of our own, prefixes of another's.
+        let documents = [
+            #"<multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><response><href>/a/1.ics</href><propstat><prop><getetag>"x"</getetag><C:calendar-data>BEGIN:VCALENDAR</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>"#,
+            #"<D:multistatus xmlns:D="DAV:"><D:response><D:href>/a/1.ics</D:href><D:propstat><D:prop><D:getetag>"x"</D:getetag><cal:calendar-data xmlns:cal="urn:ietf:params:xml:ns:caldav"><![CDATA[BEGIN:VCALENDAR]]></cal:calendar-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>"#,
+            #"<?xml version="1.0" encoding="utf-8"?><x:multistatus xmlns:x="DAV:" xmlns:y="urn:ietf:params:xml:ns:caldav"><x:response><x:href>https://dav.example.com/a/1.ics</x:href><x:propstat><x:prop><x:getetag>"x"</x:getetag><y:calendar-data>BEGIN:VCALENDAR</y:calendar-data></x:prop><x:status>HTTP/1.1 200 OK</x:status></x:propstat></x:response></x:multistatus>"#,
+        ]
+        for document in documents {
+            let status = try Multistatus(parsing: Data(document.utf8))
+            #expect(status.responses.count == 1)
+            let response = try #require(status.responses.first)
+            #expect(DAVHref(serverHref: response.hrefs[0], relativeTo: base) == DAVHref(path: "/a/1.ics"))
+            #expect(response.property(DAVNamespace.dav, "getetag")?.trimmedText == "\"x\"")
+            #expect(response.property(DAVNamespace.caldav, "calendar-data")?.text == "BEGIN:VCALENDAR")
+            // The same local name in another namespace is not the property.
+            #expect(response.property(DAVNamespace.calendarServer, "getetag") == nil)
+        }
+    }
+
+    @Test func propertiesOnlyFromSuccessfulPropstats() throws {
+        let document = #"<multistatus xmlns="DAV:"><response><href>/a/</href><propstat><prop><displayname>Home</displayname></prop><status>HTTP/1.1 200 OK</status></propstat><propstat><prop><sync-token/></prop><status>HTTP/1.1 404 Not Found</status></propstat></response></multistatus>"#
+        let response = try #require(try Multistatus(parsing: Data(document.utf8)).responses.first)
+        #expect(response.property(DAVNamespace.dav, "displayname")?.trimmedText == "Home")
+        #expect(response.property(DAVNamespace.dav, "sync-token") == nil)
+    }
+
+    @Test func xmlLineEndsBecomeLF() throws {
+        // XML 1.0 §2.11: a parser hands CRLF over as LF; only &#13; keeps a CR.
+        let document = "<multistatus xmlns=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\"><response><href>/1.ics</href><propstat><prop><C:calendar-data>A\r\nB&#13;\nC</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>"
+        let response = try #require(try Multistatus(parsing: Data(document.utf8)).responses.first)
+        #expect(response.property(DAVNamespace.caldav, "calendar-data")?.text == "A\nB\r\nC")
+    }
+
+    @Test(arguments: [
+        "",
+        "not xml at all",
+        #"<multistatus xmlns="DAV:"><response><href>/1.ics</href><propstat><prop><getetag>"#,  // truncated
+        #"<error xmlns="DAV:"><valid-sync-token/></error>"#,  // XML, but no multistatus
+        #"<multistatus xmlns="DAV:"><response></multistatus>"#,  // mismatched
+    ])
+    func malformedBodiesAreRefused(_ body: String) {
+        #expect(throws: XMLParseFailure.self) { try Multistatus(parsing: Data(body.utf8)) }
+    }
+
+    @Test func externalEntitiesAreNotResolved() throws {
+        let document = #"<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]><multistatus xmlns="DAV:"><response><href>&x;</href></response></multistatus>"#
+        let status = try? Multistatus(parsing: Data(document.utf8))
+        #expect(status?.responses.first?.hrefs.first?.contains("root:") != true)
+    }
+
+    @Test func davErrorConditionsAreRead() {
+        let conditions = davErrorConditions(in: Data(#"<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>"#.utf8))
+        #expect(conditions.map(\.name) == ["valid-sync-token"])
+        #expect(davErrorConditions(in: Data("Precondition failed.".utf8)).isEmpty)
+    }
+
+    @Test func requestBodiesEscapeAndEncode() throws {
+        let body = String(decoding: DAVRequestBody.makeCalendar(displayName: "Tom & <Jerry>", color: "#FF0000", order: 3, listCreated: "2026-11-22T12:00:00Z"), as: UTF8.self)
+        #expect(body.contains("<d:displayname>Tom &amp; &lt;Jerry&gt;</d:displayname>"))
+        #expect(body.contains(#"<c:comp name="VTODO"/>"#))
+        let multiget = String(decoding: DAVRequestBody.calendarMultiget([DAVHref(path: "/a/b c&d.ics")]), as: UTF8.self)
+        #expect(multiget.contains("<d:href>/a/b%20c&amp;d.ics</d:href>"))
+        // Every body we send is well-formed XML.
+        for data in [
+            DAVRequestBody.propfind(DAVRequestBody.collectionProperties(includingCtag: true)), DAVRequestBody.calendarQueryTasks,
+            DAVRequestBody.syncCollection(token: nil), DAVRequestBody.syncCollection(token: "http://x/<1>"),
+        ] {
+            _ = try XMLNode.parse(data)
+        }
+    }
+
+    @Test func hrefsCompareDecoded() {
+        let a = DAVHref(serverHref: "/alice/tasks/a%20b.ics", relativeTo: base)
+        let b = DAVHref(serverHref: "https://dav.example.com/alice/tasks/a%20b.ics", relativeTo: base)
+        let c = DAVHref(serverHref: "a%20b.ics", relativeTo: base)
+        #expect(a == b && b == c)
+        #expect(a?.path == "/alice/tasks/a b.ics")
+        #expect(a?.url(on: base).absoluteString == "https://dav.example.com/alice/tasks/a%20b.ics")
+    }
+
+    @Test func objectNamesFollowTheUID() {
+        let list = URL(string: "http://h/alice/tasks/")!
+        #expect(CalDAVClient.objectHref(forUID: "6F9619FF-8B86-D011-B42D-00C04FC964FF", in: list).path
+            == "/alice/tasks/6F9619FF-8B86-D011-B42D-00C04FC964FF.ics")
+        let odd = CalDAVClient.objectHref(forUID: "a/b c", in: list)
+        #expect(odd.path.hasPrefix("/alice/tasks/a_b_c-") && odd.path.hasSuffix(".ics"))
+        #expect(odd == CalDAVClient.objectHref(forUID: "a/b c", in: list))  // stable
+        #expect(odd != CalDAVClient.objectHref(forUID: "a_b c", in: list))  // no collision by cleaning
+    }
+
+    @Test func entityTagsAreNormalized() {
+        #expect(EntityTag.normalize(" \"abc\" ") == "\"abc\"")
+        #expect(EntityTag.normalize("abc") == "\"abc\"")
+        #expect(EntityTag.normalize("W/\"abc\"") == "W/\"abc\"")
+        #expect(EntityTag.normalize("") == nil)
+    }
+
+    @Test func syncStateRoundTripsThroughJSON() throws {
+        let state = CollectionSyncState(
+            syncToken: "http://radicale.org/ns/sync/abc", ctag: "\"1\"", etags: [DAVHref(path: "/a/1.ics"): "\"e\""])
+        let json = try JSONEncoder().encode(state)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""\/a\/1.ics":"\"e\"""#))
+        #expect(try JSONDecoder().decode(CollectionSyncState.self, from: json) == state)
+    }
+
+    @Test func secretsStayOutOfTextAndErrors() {
+        let credentials = CalDAVCredentials(username: "alice", password: "hunter2")
+        #expect(!"\(credentials)".contains("hunter2"))
+        #expect(!String(reflecting: credentials).contains("hunter2"))
+        var dumped = ""
+        dump(credentials, to: &dumped)
+        #expect(!dumped.contains("hunter2"))
+        let error = CalDAVError(.notFound, "gone", url: URL(string: "https://alice:hunter2@h/p?token=hunter2")!)
+        #expect(error.url == "https://h/p")
+        #expect(!error.detailedDescription.contains("hunter2"))
+    }
+
+    @Test func exitStatusesFollowTransience() {
+        #expect(CalDAVError(.connectionFailed, "").exitStatus == 75)
+        #expect(CalDAVError(.timedOut, "").exitStatus == 75)
+        #expect(CalDAVError(.serverError, "").exitStatus == 75)
+        #expect(CalDAVError(.truncatedResponse, "").exitStatus == 75)
+        #expect(CalDAVError(.authenticationFailed, "").exitStatus == 69)
+        #expect(CalDAVError(.malformedResponse, "").exitStatus == 69)
+        #expect(CalDAVError(.tlsFailed, "").exitStatus == 69)
+    }
+
+    // MARK: Redirects and credentials
+
+    func client(_ transport: ScriptedTransport, account: String = "https://dav.example.com/") -> CalDAVClient {
+        CalDAVClient(
+            accountURL: URL(string: account)!, credentials: CalDAVCredentials(username: "alice", password: "pw"),
+            transport: transport)
+    }
+
+    static let principalAnswer: @Sendable (DAVRequest) -> DAVResponse = { _ in
+        multistatus(
+            #"<d:response><d:href>/</d:href><d:propstat><d:prop><d:current-user-principal><d:href>/p/alice/</d:href></d:current-user-principal></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
+        )
+    }
+
+    @Test func redirectsKeepMethodBodyAndCredentialsOnTheSameOrigin() async throws {
+        let transport = ScriptedTransport([
+            { _ in DAVResponse(status: 301, headers: [("Location", "/dav/")]) },
+            Self.principalAnswer,
+        ])
+        let tags = try await client(transport).collectionTags(of: URL(string: "https://dav.example.com/.well-known/caldav")!)
+        #expect(tags.ctag == nil)
+        let sent = transport.sent
+        #expect(sent.map(\.method) == ["PROPFIND", "PROPFIND"])
+        #expect(sent[1].url.absoluteString == "https://dav.example.com/dav/")
+        #expect(sent[1].body == sent[0].body)
+        #expect(sent.allSatisfy { $0.header("Authorization") == "Basic YWxpY2U6cHc=" })
+        #expect(sent.allSatisfy { $0.header("Depth") == "0" })
+    }
+
+    @Test func credentialsNeverGoToAnotherOriginOverHTTP() async throws {
+        let transport = ScriptedTransport([
+            { _ in DAVResponse(status: 302, headers: [("Location", "http://elsewhere.example/dav/")]) },
+            Self.principalAnswer,
+        ])
+        _ = try await client(transport, account: "http://dav.example.com/")
+            .collectionTags(of: URL(string: "http://dav.example.com/")!)
+        #expect(transport.sent[0].header("Authorization") != nil)
+        #expect(transport.sent[1].header("Authorization") == nil)
+    }
+
+    @Test func redirectToPlainHTTPIsRefused() async {
+        let transport = ScriptedTransport([
+            { _ in DAVResponse(status: 301, headers: [("Location", "http://dav.example.com/")]) }
+        ])
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(transport).collectionTags(of: URL(string: "https://dav.example.com/")!)
+        }
+        #expect(error?.code == .badRedirect)
+    }
+
+    @Test func redirectLoopsAndLongChainsStop() async {
+        let loop = ScriptedTransport(
+            Array(repeating: { request in
+                DAVResponse(status: 307, headers: [("Location", request.url.path == "/a" ? "/b" : "/a")])
+            }, count: 10))
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(loop).collectionTags(of: URL(string: "https://dav.example.com/a")!)
+        }
+        #expect(error?.code == .badRedirect)
+        #expect(loop.sent.count == 2)
+    }
+
+    // MARK: Status mapping
+
+    @Test(arguments: [
+        (401, CalDAVError.Code.authenticationFailed), (403, .forbidden), (404, .notFound), (405, .notSupported),
+        (409, .conflict), (412, .preconditionFailed), (429, .serverError), (500, .serverError), (503, .serverError),
+        (418, .unexpectedStatus),
+    ])
+    func statusesBecomeTypedErrors(status: Int, code: CalDAVError.Code) async {
+        let transport = ScriptedTransport([{ _ in DAVResponse(status: status) }])
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(transport).update(
+                "BEGIN:VCALENDAR", at: DAVHref(path: "/a/1.ics"), in: URL(string: "https://dav.example.com/a/")!,
+                ifMatch: "\"1\"")
+        }
+        #expect(error?.code == code)
+        #expect(error?.status == status)
+        #expect(error.map { !$0.description.contains("pw") } == true)
+    }
+
+    @Test(arguments: [403, 409])
+    func invalidSyncTokenIsRecognizedOnEitherStatus(status: Int) async {
+        let transport = ScriptedTransport([
+            { _ in
+                DAVResponse(status: status, body: Data(#"<error xmlns="DAV:"><valid-sync-token/></error>"#.utf8))
+            }
+        ])
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(transport).syncCollection(URL(string: "https://dav.example.com/a/")!, token: "t")
+        }
+        #expect(error?.code == .invalidSyncToken)
+    }
+
+    @Test func truncatedSyncCollectionIsContinued() async throws {
+        // RFC 6578 §3.6: a 507 on the collection itself means "ask again with the new token".
+        let transport = ScriptedTransport([
+            { _ in
+                multistatus(
+                    #"<d:sync-token>t2</d:sync-token><d:response><d:href>/a/1.ics</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response><d:response><d:href>/a/</d:href><d:status>HTTP/1.1 507 Insufficient Storage</d:status></d:response>"#
+                )
+            },
+            { _ in
+                multistatus(
+                    #"<d:sync-token>t3</d:sync-token><d:response><d:href>/a/1.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response><d:response><d:href>/a/2.ics</d:href><d:propstat><d:prop><d:getetag>"2"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
+                )
+            },
+        ])
+        let report = try await client(transport).syncCollection(URL(string: "https://dav.example.com/a/")!, token: "t1")
+        #expect(report.syncToken == "t3")
+        #expect(report.changed == [DAVHref(path: "/a/2.ics"): "\"2\""])
+        #expect(report.removed == [DAVHref(path: "/a/1.ics")])
+        #expect(String(decoding: transport.sent[1].body ?? Data(), as: UTF8.self).contains("<d:sync-token>t2</d:sync-token>"))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+import Synchronization
+import TaskWidgetConfig
+import TaskWidgetCore
+import TaskWidgetStore
+import Testing
+
+@testable import TaskWidgetSync
+@testable import TaskWidgetTestSupport
+
+/// The engine on a store and a real Radicale, with transports that fail or race on cue: what a
+/// 412, an interrupted push or a concurrent command does to a sync.
+@Suite struct SyncEngineTests {
+    static let zone = TimeZone(identifier: "Europe/Berlin")!
+    static let sunday = Fixed.instant("2026-11-22T16:27:00+01:00")
+    static let monday = Fixed.instant("2026-11-23T10:00:00+01:00")
+
+    /// A transport that runs `hook` before passing on each request (the hook may throw, to cut
+    /// the sync there, or act as another client).
+    final class HookedTransport: DAVTransport {
+        let base: any DAVTransport
+        let hook: @Sendable (DAVRequest, Int) async throws(CalDAVError) -> Void
+        private let count = Mutex(0)
+
+        init(_ base: any DAVTransport, hook: @escaping @Sendable (DAVRequest, Int) async throws(CalDAVError) -> Void) {
+            self.base = base
+            self.hook = hook
+        }
+
+        func send(_ request: DAVRequest) async throws(CalDAVError) -> DAVResponse {
+            let index = count.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            try await hook(request, index)
+            return try await base.send(request)
+        }
+    }
+
+    func engine(_ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday) -> SyncEngine {
+        let account = SyncAccount(name: "test", url: server.baseURL.absoluteString, user: server.username, inbox: "Tasks")
+        let client = CalDAVClient(
+            accountURL: server.baseURL, credentials: CalDAVCredentials(username: server.username, password: server.password),
+            transport: transport)
+        return SyncEngine(
+            store: store, account: account, client: client, timeZone: Self.zone, now: now, receivesNewLists: true,
+            logger: { var logger = Logger(label: "test"); logger.logLevel = .debug; return logger }())
+    }
+
+    @Test func aSecondSyncWithNothingChangedIsOneRequest() async throws {
+        try await withRadicale { server, _, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "One", listName: "Home"), now: Self.sunday)
+            _ = try fixture.store.addTask(NewTask(title: "Two"), now: Self.sunday)
+            let first = try await engine(fixture.store, server, counting).run(dryRun: false)
+            #expect(first.pushed == 2)
+            counting.reset()
+            let second = try await engine(fixture.store, server, counting).run(dryRun: false)
+            #expect(second.summary == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(counting.requestsByMethod == ["PROPFIND": 1])
+        }
+    }
+
+    @Test func aWriteThatMeetsA412IsReadAgainMergedAndRetried() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            let task = try fixture.store.addTask(NewTask(title: "Buy milk", dueDate: Self.monday), now: Self.sunday).task
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            // Here: a new title. There, just before our PUT: a new due date, by another client.
+            _ = try fixture.store.editTask(task.id.shortID, TaskChanges(title: "Buy oat milk"), now: Self.monday)
+            let raced = Mutex(false)
+            let racing = HookedTransport(counting) { request, _ throws(CalDAVError) in
+                guard request.method == "PUT", raced.withLock({ done in defer { done = true }; return !done }) else { return }
+                let collection = request.url.deletingLastPathComponent()
+                let href = DAVHref(serverHref: request.url.absoluteString, relativeTo: request.url)!
+                let theirs = try await direct.object(at: href, in: collection)
+                let edited = theirs.data.replacingOccurrences(of: "DUE:20261123T090000Z", with: "DUE:20261124T090000Z")
+                    .replacingOccurrences(of: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T100000Z")
+                #expect(edited != theirs.data)
+                _ = try await direct.update(edited, at: href, in: collection, ifMatch: theirs.etag!)
+            }
+            let report = try await engine(fixture.store, server, racing, now: Self.monday).run(dryRun: false)
+            #expect(report.pushed == 1)
+            let stored = try fixture.store.task(withID: task.id.shortID)
+            #expect(stored.title == "Buy oat milk")
+            #expect(stored.dueDate == Fixed.instant("2026-11-24T09:00:00Z"), "the other client's due date is kept")
+            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
+            let objects = try await direct.listTasks(in: try #require(URL(string: inbox.url)))
+            #expect(objects.count == 1)
+            #expect(objects.first?.data.contains("SUMMARY:Buy oat milk") == true)
+            #expect(objects.first?.data.contains("DUE:20261124T090000Z") == true)
+        }
+    }
+
+    @Test func anInterruptedPushResumesWithoutDuplicates() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            for index in 1...5 {
+                _ = try fixture.store.addTask(NewTask(title: "Task \(index)"), now: Self.sunday)
+            }
+            // The connection drops after the third PUT went through.
+            let puts = Mutex(0)
+            let cut = HookedTransport(counting) { request, _ throws(CalDAVError) in
+                guard request.method == "PUT" else { return }
+                let count = puts.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                if count > 3 { throw CalDAVError(.connectionFailed, "Cannot connect to 127.0.0.1.") }
+            }
+            let error = await #expect(throws: CalDAVError.self) { try await engine(fixture.store, server, cut).run(dryRun: false) }
+            #expect(error?.code == .connectionFailed)
+            let report = try await engine(fixture.store, server, counting).run(dryRun: false)
+            #expect(report.pushed == 2)
+            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
+            let objects = try await direct.listTasks(in: try #require(URL(string: inbox.url)))
+            #expect(objects.count == 5)
+            #expect(try await engine(fixture.store, server, counting).run(dryRun: false).summary
+                == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+        }
+    }
+
+    @Test func aFailedPullChangesNothingInTheStore() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
+            let inboxURL = try #require(URL(string: inbox.url))
+            for uid in ["r1", "r2", "r3"] {
+                _ = try await direct.create(vtodo(uid: uid, summary: uid), at: CalDAVClient.objectHref(forUID: uid, in: inboxURL), in: inboxURL)
+            }
+            let before = try fixture.store.export()
+            // The listing and the sync report pass; the multiget of the changed objects is cut.
+            let cut = HookedTransport(counting) { request, _ throws(CalDAVError) in
+                if request.method == "REPORT", let body = request.body, String(decoding: body, as: UTF8.self).contains("calendar-multiget") {
+                    throw CalDAVError(.truncatedResponse, "127.0.0.1 closed the connection before the response was complete.")
+                }
+            }
+            await #expect(throws: CalDAVError.self) { try await engine(fixture.store, server, cut).run(dryRun: false) }
+            #expect(try fixture.store.export() == before)
+            let report = try await engine(fixture.store, server, counting).run(dryRun: false)
+            #expect(report.pulled == 3)
+        }
+    }
+
+    @Test func aCommandThatWritesDuringTheSyncIsMergedNotOverwritten() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            let task = try fixture.store.addTask(NewTask(title: "Shared"), now: Self.sunday).task
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
+            let inboxURL = try #require(URL(string: inbox.url))
+            let href = CalDAVClient.objectHref(forUID: SyncIdentity.uid(for: task.id), in: inboxURL)
+            let theirs = try await direct.object(at: href, in: inboxURL)
+            _ = try await direct.update(
+                theirs.data.replacingOccurrences(of: "SUMMARY:Shared", with: "SUMMARY:Shared\\, renamed there")
+                    .replacingOccurrences(of: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T090000Z"),
+                at: href, in: inboxURL, ifMatch: theirs.etag!)
+            // While the sync pulls, `taskwidget done` completes the task here.
+            let store = fixture.store
+            let once = Mutex(false)
+            let meanwhile = HookedTransport(counting) { request, _ throws(CalDAVError) in
+                guard request.method == "REPORT", once.withLock({ done in defer { done = true }; return !done }) else { return }
+                _ = try? store.completeTasks([task.id.shortID], now: Self.monday)
+            }
+            _ = try await engine(fixture.store, server, meanwhile, now: Self.monday).run(dryRun: false)
+            let merged = try fixture.store.task(withID: task.id.shortID)
+            #expect(merged.title == "Shared, renamed there")
+            #expect(merged.isCompleted, "the completion made during the sync is kept")
+            #expect(try await direct.object(at: href, in: inboxURL).data.contains("STATUS:COMPLETED"))
+        }
+    }
+}

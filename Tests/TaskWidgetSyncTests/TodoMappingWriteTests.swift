@@ -1,0 +1,323 @@
+import Foundation
+import TaskWidgetCore
+import Testing
+import TaskWidgetSync
+
+@Suite("fields → VTODO")
+struct TodoMappingWriteTests {
+    private let mapping = TodoMapping(timeZone: berlin)
+    private let now = instant("2026-11-21 12:00:00")
+
+    /// Reads `text`, lets `change` edit the fields, applies them; returns the lines before and after.
+    private func edit(_ text: String, _ change: (inout TodoFields) -> Void) throws
+        -> (changed: Bool, before: [String], after: [String], calendar: ICalendar)
+    {
+        var calendar = try ICalendar(parsing: text)
+        var fields = try mapping.fields(from: calendar)
+        change(&fields)
+        let changed = try mapping.apply(fields, to: &calendar, now: now)
+        return (changed, lines(text), lines(calendar.serialized()), calendar)
+    }
+
+    /// The lines of `after` that are not in `before` and the other way round, as multisets.
+    private func difference(_ before: [String], _ after: [String]) -> (removed: [String], added: [String]) {
+        var remaining = after
+        var removed: [String] = []
+        for line in before {
+            if let index = remaining.firstIndex(of: line) { remaining.remove(at: index) } else { removed.append(line) }
+        }
+        return (removed, remaining)
+    }
+
+    @Test("fields that did not change write nothing", arguments: Fixtures.all.map(\.name))
+    func unchanged(name: String) throws {
+        let text = try #require(Fixtures.all.first { $0.name == name }?.text)
+        let result = try edit(text) { _ in }
+        #expect(!result.changed)
+        #expect(result.calendar.serialized() == text)
+        // Nor does a newer modification time alone, or a fraction of a second.
+        let touched = try edit(text) { fields in
+            fields.modifiedAt = now
+            fields.dueDate = fields.dueDate?.addingTimeInterval(0.4)
+        }
+        #expect(!touched.changed)
+        #expect(touched.calendar.serialized() == text)
+    }
+
+    @Test("a new title rewrites SUMMARY, LAST-MODIFIED, DTSTAMP and SEQUENCE only")
+    func title() throws {
+        let result = try edit(Fixtures.apple) {
+            $0.title = "Buy oat milk, 2 litres"
+            $0.modifiedAt = instant("2026-11-21 11:59:30")
+        }
+        #expect(result.changed)
+        let (removed, added) = difference(result.before, result.after)
+        #expect(
+            removed.sorted() == [
+                "DTSTAMP:20261120T090005Z", "LAST-MODIFIED:20261120T090000Z", "SEQUENCE:3",
+                #"SUMMARY:Buy milk\, eggs\; and bread"#,
+            ])
+        #expect(
+            added.sorted() == [
+                "DTSTAMP:20261121T120000Z", "LAST-MODIFIED:20261121T115930Z", "SEQUENCE:4",
+                #"SUMMARY:Buy oat milk\, 2 litres"#,
+            ])
+        // In place: the order of the lines is the same.
+        #expect(result.after.firstIndex(of: "SEQUENCE:4") == result.before.firstIndex(of: "SEQUENCE:3"))
+    }
+
+    @Test("a VTODO without SEQUENCE gets SEQUENCE:1; LAST-MODIFIED never goes back")
+    func sequenceAndModified() throws {
+        let result = try edit(Fixtures.thunderbird) {
+            $0.title = "Other"
+            $0.modifiedAt = instant("2020-01-01 00:00:00")
+        }
+        let (_, added) = difference(result.before, result.after)
+        #expect(added.contains("SEQUENCE:1"))
+        #expect(result.after.contains("LAST-MODIFIED:20261102T100000Z"))
+    }
+
+    @Test(
+        "DUE: kept when the same instant, else DATE for a day without a time, else UTC",
+        arguments: [
+            // fixture, new due (Berlin local) or nil, dueIsDateOnly, expected DUE line or nil
+            ("apple", "2026-11-27 23:59:00", true, "DUE;VALUE=DATE:20261127"),  // unchanged: kept
+            ("apple", "2026-11-28 23:59:00", true, "DUE;VALUE=DATE:20261128"),
+            ("apple", "2026-11-28 23:59:00", false, "DUE:20261128T225900Z"),
+            ("apple", "2026-11-28 10:00:00", true, "DUE:20261128T090000Z"),  // has a time: not a DATE
+            ("apple", nil, false, nil),
+            ("thunderbird", "2026-11-27 17:00:00", false, "DUE;TZID=/mozilla.org/20050126_1/Europe/Berlin:20261127T170000"),
+            ("thunderbird", "2026-11-27 18:00:00", false, "DUE:20261127T170000Z"),  // TZID goes
+            ("thunderbird", "2026-11-30 23:59:00", true, "DUE;VALUE=DATE:20261130"),
+            ("tasksOrg", "2026-11-12 23:59:00", true, "DUE:20261112T225900Z"),  // DTSTART is a DATE-TIME
+            ("outlook", "2026-07-15 17:00:00", false, #"DUE;TZID="W. Europe Standard Time":20260715T170000"#),
+        ] as [(String, String?, Bool, String?)])
+    func due(fixture: String, due: String?, dateOnly: Bool, expected: String?) throws {
+        let text = try #require(Fixtures.all.first { $0.name == fixture }?.text)
+        let result = try edit(text) {
+            $0.dueDate = due.map { instant($0, zone: "Europe/Berlin") }
+            $0.dueIsDateOnly = dateOnly
+        }
+        #expect(result.after.filter { $0.hasPrefix("DUE") } == (expected.map { [$0] } ?? []))
+        // And it reads back as that instant.
+        let reread = try mapping.fields(from: result.calendar)
+        #expect(reread.dueDate == due.map { instant($0, zone: "Europe/Berlin") })
+    }
+
+    @Test("a changed due replaces DURATION")
+    func dueReplacesDuration() throws {
+        let text = crlf("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:d\nDTSTART:20261127T080000Z\nDURATION:PT8H\nEND:VTODO\nEND:VCALENDAR")
+        let result = try edit(text) { $0.dueDate = instant("2026-11-27 18:00:00") }
+        #expect(result.after.contains("DUE:20261127T180000Z"))
+        #expect(!result.after.contains { $0.hasPrefix("DURATION") })
+    }
+
+    @Test(
+        "STATUS is written only when the state changes; CANCELLED stays while the task stays completed",
+        arguments: [
+            // fixture, new state, title changed too, expected STATUS, expected PERCENT-COMPLETE, COMPLETED line?
+            ("outlook", TaskState.completed, true, "STATUS:CANCELLED", nil, false),
+            ("outlook", .notStarted, false, "STATUS:NEEDS-ACTION", nil, false),
+            ("outlook", .active, false, "STATUS:IN-PROCESS", nil, false),
+            ("apple", .notStarted, false, "STATUS:NEEDS-ACTION", nil, false),  // reopened: 100 % goes
+            ("apple", .completed, true, "STATUS:COMPLETED", "PERCENT-COMPLETE:100", true),
+            ("thunderbird", .completed, false, "STATUS:COMPLETED", "PERCENT-COMPLETE:100", true),
+            ("thunderbird", .notStarted, false, "STATUS:NEEDS-ACTION", "PERCENT-COMPLETE:40", false),
+            ("tasksOrg", .completed, false, "STATUS:COMPLETED", nil, true),
+        ] as [(String, TaskState, Bool, String, String?, Bool)])
+    func status(
+        fixture: String, state: TaskState, retitle: Bool, status: String, percent: String?, hasCompleted: Bool
+    ) throws {
+        let text = try #require(Fixtures.all.first { $0.name == fixture }?.text)
+        let result = try edit(text) { fields in
+            if state != fields.state {
+                fields.state = state
+                fields.completedAt = state == .completed ? instant("2026-11-21 11:00:00") : nil
+            }
+            if retitle { fields.title += " (edited)" }
+        }
+        #expect(result.changed)
+        #expect(result.after.filter { $0.hasPrefix("STATUS") } == [status])
+        #expect(result.after.filter { $0.hasPrefix("PERCENT-COMPLETE") } == (percent.map { [$0] } ?? []))
+        #expect(result.after.contains { $0.hasPrefix("COMPLETED:") } == hasCompleted)
+        #expect(try mapping.fields(from: result.calendar).state == state)
+    }
+
+    @Test("the reminder alarm: kept when it fires at the same instant, else only its TRIGGER changes")
+    func reminderKeptOrRetimed() throws {
+        // Same instant, other field changed: both alarms byte for byte.
+        let same = try edit(Fixtures.apple) { $0.title = "x" }
+        let alarmLines = lines(Fixtures.apple).drop { $0 != "BEGIN:VALARM" }.prefix { $0 != "END:VTODO" }
+        #expect(Array(same.after.drop { $0 != "BEGIN:VALARM" }.prefix { $0 != "END:VTODO" }) == Array(alarmLines))
+
+        // A new instant: only the TRIGGER line of the first alarm changes.
+        let moved = try edit(Fixtures.apple) { $0.reminderDate = instant("2026-11-27 07:30:00") }
+        let (removed, added) = difference(moved.before, moved.after)
+        #expect(removed.contains("TRIGGER;VALUE=DATE-TIME:20261127T080000Z"))
+        #expect(added.contains("TRIGGER;VALUE=DATE-TIME:20261127T073000Z"))
+        #expect(removed.filter { !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("LAST-MODIFIED") && !$0.hasPrefix("SEQUENCE") }.count == 1)
+        #expect(moved.after.contains("X-WR-ALARMUID:0B2C2D4E-1111-2222-3333-444455556666"))
+        #expect(moved.after.contains("X-APPLE-PROXIMITY:ARRIVE"))
+        #expect(try mapping.fields(from: moved.calendar).reminderDate == instant("2026-11-27 07:30:00"))
+    }
+
+    @Test("a relative trigger follows a moved due date only if the reminder moved with it")
+    func relativeTrigger() throws {
+        // Due moves one hour later; the reminder (15:45Z) stays: the -PT15M trigger becomes absolute.
+        let stays = try edit(Fixtures.thunderbird) { $0.dueDate = instant("2026-11-27 17:00:00") }
+        #expect(stays.after.contains("TRIGGER;VALUE=DATE-TIME:20261127T154500Z"))
+        #expect(stays.after.contains("TRIGGER;RELATED=END:-P1D"))  // the other client's second alarm
+        #expect(try mapping.fields(from: stays.calendar).reminderDate == instant("2026-11-27 15:45:00"))
+
+        // Due and reminder move together: the relative trigger still says it, byte for byte.
+        let together = try edit(Fixtures.thunderbird) {
+            $0.dueDate = instant("2026-11-27 17:00:00")
+            $0.reminderDate = instant("2026-11-27 16:45:00")
+        }
+        #expect(together.after.contains("TRIGGER:-PT15M"))
+        #expect(!together.after.contains { $0.hasPrefix("TRIGGER;VALUE=DATE-TIME") })
+    }
+
+    @Test("a new reminder gets a new VALARM; other clients' alarms stay")
+    func newReminder() throws {
+        let result = try edit(Fixtures.outlook) { $0.reminderDate = instant("2026-07-15 14:00:00") }
+        let (removed, added) = difference(result.before, result.after)
+        #expect(removed.count == 1)  // DTSTAMP (no LAST-MODIFIED or SEQUENCE before)
+        #expect(
+            added.filter { !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("LAST-MODIFIED") && !$0.hasPrefix("SEQUENCE") } == [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER;VALUE=DATE-TIME:20260715T140000Z",
+                "END:VALARM",
+            ])
+        #expect(try mapping.fields(from: result.calendar).reminderDate == instant("2026-07-15 14:00:00"))
+    }
+
+    @Test("clearing the reminder removes the alarms that would give one, and keeps location alarms")
+    func clearedReminder() throws {
+        let apple = try edit(Fixtures.apple) { $0.reminderDate = nil }
+        #expect(todo(of: apple.calendar).components("VALARM").count == 1)
+        #expect(apple.after.contains("X-APPLE-PROXIMITY:ARRIVE"))
+        #expect(try mapping.fields(from: apple.calendar).reminderDate == nil)
+
+        let thunderbird = try edit(Fixtures.thunderbird) { $0.reminderDate = nil }
+        #expect(todo(of: thunderbird.calendar).components("VALARM").isEmpty)
+        #expect(try mapping.fields(from: thunderbird.calendar).reminderDate == nil)
+    }
+
+    @Test("sort order and creation time")
+    func sortOrderAndCreated() throws {
+        let result = try edit(Fixtures.tasksOrg) {
+            $0.sortOrder = 12
+            $0.createdAt = instant("2026-11-01 00:00:00")
+        }
+        #expect(result.after.contains("X-APPLE-SORT-ORDER:12"))
+        #expect(result.after.contains("CREATED:20261101T000000Z"))
+        let removed = try edit(Fixtures.apple) { $0.sortOrder = nil }
+        #expect(!removed.after.contains { $0.hasPrefix("X-APPLE-SORT-ORDER") })
+    }
+
+    @Test("what taskwidget does not model survives any edit", arguments: Fixtures.all.map(\.name))
+    func preserved(name: String) throws {
+        let text = try #require(Fixtures.all.first { $0.name == name }?.text)
+        let result = try edit(text) { fields in
+            fields.title = "Everything changed"
+            fields.dueDate = instant("2027-01-01 10:00:00")
+            fields.state = fields.state == .completed ? .notStarted : .completed
+            fields.completedAt = fields.state == .completed ? instant("2026-11-21 10:00:00") : nil
+            fields.sortOrder = 1
+            fields.reminderDate = instant("2027-01-01 09:00:00")
+        }
+        let modelled = [
+            "SUMMARY", "DUE", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "X-APPLE-SORT-ORDER", "LAST-MODIFIED",
+            "DTSTAMP", "SEQUENCE", "TRIGGER", "BEGIN:VALARM", "END:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder",
+        ]
+        let (removed, _) = difference(result.before, result.after)
+        for line in removed {
+            #expect(modelled.contains { line.hasPrefix($0) }, "lost: \(line)")
+        }
+    }
+
+    @Test("fields of another UID are refused")
+    func uidMismatch() throws {
+        var calendar = try ICalendar(parsing: Fixtures.apple)
+        var fields = try mapping.fields(from: calendar)
+        fields.uid = "someone-else"
+        #expect(throws: ICalError(.uidMismatch)) { try mapping.apply(fields, to: &calendar, now: now) }
+    }
+
+    @Test(
+        "what is written reads back as the same fields",
+        arguments: [
+            TodoFields(uid: "u", title: "Plain"),
+            TodoFields(
+                uid: "u", title: "Day only; with, escapes\nand lines", dueDate: instant("2026-12-24 23:59:00", zone: "Europe/Berlin"),
+                dueIsDateOnly: true, createdAt: instant("2026-11-01 10:00:00"), modifiedAt: instant("2026-11-02 10:00:00")),
+            TodoFields(
+                uid: "u", title: "Timed", dueDate: instant("2026-12-24 17:30:00"), state: .active, sortOrder: -3,
+                reminderDate: instant("2026-12-24 17:00:00")),
+            TodoFields(
+                uid: "u", title: "Done", state: .completed, completedAt: instant("2026-11-20 08:00:00"),
+                createdAt: instant("2026-11-01 10:00:00"), modifiedAt: instant("2026-11-20 08:00:00"), sortOrder: 5,
+                reminderDate: instant("2026-11-19 08:00:00")),
+            TodoFields(uid: "u", title: String(repeating: "長い", count: 100), reminderDate: instant("2026-11-19 08:00:00")),
+        ])
+    func readBack(fields: TodoFields) throws {
+        // As a new calendar object ...
+        let created = mapping.newCalendar(for: fields, now: now)
+        let createdFields = try mapping.fields(from: ICalendar(parsing: created.serialized()))
+        expectSame(createdFields, fields, createdAt: fields.createdAt ?? now, modifiedAt: fields.modifiedAt ?? now)
+
+        // ... and applied over each fixture (with its UID).
+        for (_, text) in Fixtures.all {
+            var calendar = try ICalendar(parsing: text)
+            var applied = fields
+            applied.uid = try mapping.fields(from: calendar).uid
+            try mapping.apply(applied, to: &calendar, now: now)
+            let reread = try mapping.fields(from: ICalendar(parsing: calendar.serializedData()))
+            #expect(reread.title == fields.title)
+            #expect(reread.dueDate == fields.dueDate)
+            #expect(reread.state == fields.state)
+            #expect(reread.completedAt == fields.completedAt)
+            #expect(reread.sortOrder == fields.sortOrder)
+            #expect(reread.reminderDate == fields.reminderDate)
+        }
+    }
+
+    private func expectSame(_ actual: TodoFields, _ expected: TodoFields, createdAt: Date, modifiedAt: Date) {
+        var expected = expected
+        expected.createdAt = createdAt
+        expected.modifiedAt = modifiedAt
+        #expect(actual == expected)
+    }
+
+    @Test("a new calendar object has what RFC 5545 and the servers need")
+    func newObject() throws {
+        let fields = TodoFields(
+            uid: "6F9619FF-8B86-D011-B42D-00CF4FC964FF", title: "Pay rent",
+            dueDate: instant("2026-12-01 23:59:00", zone: "Europe/Berlin"), dueIsDateOnly: true,
+            createdAt: instant("2026-11-20 10:00:00"), modifiedAt: instant("2026-11-20 10:05:00"),
+            sortOrder: 3, reminderDate: instant("2026-12-01 08:00:00"))
+        let text = mapping.newCalendar(for: fields, now: now).serialized()
+        #expect(
+            lines(text) == [
+                "BEGIN:VCALENDAR",
+                "PRODID:-//taskwidget//EN",
+                "VERSION:2.0",
+                "BEGIN:VTODO",
+                "UID:6F9619FF-8B86-D011-B42D-00CF4FC964FF",
+                "DTSTAMP:20261121T120000Z",
+                "CREATED:20261120T100000Z",
+                "LAST-MODIFIED:20261120T100500Z",
+                "SUMMARY:Pay rent",
+                "STATUS:NEEDS-ACTION",
+                "DUE;VALUE=DATE:20261201",
+                "X-APPLE-SORT-ORDER:3",
+                "BEGIN:VALARM",
+                "ACTION:DISPLAY",
+                "DESCRIPTION:Reminder",
+                "TRIGGER;VALUE=DATE-TIME:20261201T080000Z",
+                "END:VALARM",
+                "END:VTODO",
+                "END:VCALENDAR",
+            ])
+    }
+}
