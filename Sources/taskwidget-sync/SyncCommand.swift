@@ -86,7 +86,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     private func sync(
-        _ account: SyncAccount, isFirst: Bool, store: TaskStore, transport: any DAVTransport, context: SyncContext
+        _ account: SyncAccount, isFirst: Bool, store: TaskStore, transport: any DAVTransport, context: CommandContext
     ) async throws -> SyncReport {
         guard let url = URL(string: account.url), url.scheme == "https" || url.scheme == "http", url.host != nil else {
             throw TaskWidgetError(
