@@ -4,7 +4,7 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// The everyday commands of issue 17 run as a new user runs them: a demo that keeps away from
-/// the user's tasks.
+/// the user's tasks, lists found despite typos, and the Inbox named either way.
 @Suite struct EverydayCommandTests {
     // MARK: - Demo
 
@@ -40,5 +40,46 @@ import Testing
         let output = try sandbox.succeed(["demo", "--store", other])
         #expect(output.contains("taskwidget ls --store '\(sandbox.folder.path)/it'\\''s a demo.sqlite'"), "\(output)")
         #expect(try sandbox.succeed(["ls", "--format", "json"]).contains("My own task"))
+    }
+
+    // MARK: - The Inbox and lists
+
+    @Test func theInboxIsNamedTheSameWayByAddAndEditAndPointedToByLs() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["list", "add", "Work"])
+        let id = try sandbox.succeed(["add", "Call mom", "--list", "inbox"]).trimmingCharacters(in: .newlines)
+        try sandbox.succeed(["edit", id, "--list", "Work"])
+        try sandbox.succeed(["edit", id, "--list", "INBOX"])
+        #expect(try sandbox.succeed(["ls", "--inbox"]).contains("Call mom"))
+        try sandbox.expectRefused(
+            ["ls", "--list", "Inbox"], status: 64, message: "taskwidget: no list is named Inbox: the Inbox is `--inbox`, the tasks without a list")
+        try sandbox.expectRefused(["timeline", "--list", "inbox"], status: 64, message: "the Inbox is `--inbox`")
+    }
+
+    @Test func anUnknownListIsATypoUntilNewListSaysOtherwise() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["list", "add", "Work"])
+        try sandbox.succeed(["list", "add", "Home"])
+        try sandbox.expectRefused(
+            ["add", "Report", "--list", "Wrok"], status: 64,
+            message: "taskwidget: no list is named “Wrok”: did you mean “Work”? (add --new-list to create it)")
+        let id = try sandbox.succeed(["add", "Report"]).trimmingCharacters(in: .newlines)
+        try sandbox.expectRefused(
+            ["edit", id, "--list", "Wokr"], status: 64,
+            message: "taskwidget: no list is named “Wokr”: did you mean “Work”? (create one with `taskwidget list add NAME`)")
+        let created = try sandbox.run(["add", "Plan the trip", "--list", "Travel", "--new-list"])
+        #expect(created.status == 0 && created.stderr == "taskwidget: created the list “Travel”\n")
+        let reused = try sandbox.run(["add", "Pack", "--list", "travel", "--new-list"])
+        #expect(reused.status == 0 && reused.stderr.isEmpty)
+        #expect(try sandbox.succeed(["list", "ls"]).contains("Travel"))
+    }
+
+    @Test func listsAreReorderedByMove() throws {
+        let sandbox = try Sandbox()
+        for name in ["Work", "Home", "Errands"] { try sandbox.succeed(["list", "add", name]) }
+        #expect(try sandbox.succeed(["list", "move", "errands", "--to", "1"]) == "Moved list Errands to position 1\n")
+        #expect(try sandbox.succeed(["list", "move", "Work", "--to", "9"]) == "Moved list Work to position 3\n")
+        let names = try sandbox.succeed(["list", "ls"]).split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
+        #expect(names == ["Errands", "Home", "Work"])
     }
 }

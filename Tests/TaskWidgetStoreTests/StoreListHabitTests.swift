@@ -27,7 +27,7 @@ import Testing
 
     @discardableResult
     func addTask(_ title: String, list: String?, second: Int = 0) throws -> TaskItem {
-        try store.addTask(NewTask(title: title, listName: list), now: at(second)).task
+        try store.addTask(NewTask(title: title, listName: list, createsList: true), now: at(second)).task
     }
 
     // MARK: - List names
@@ -124,6 +124,39 @@ import Testing
         try addList("Home", color: "#ff9500")
         expectError(.invalidInput) { try store.setListColor("Home", colorHex: color) }
         #expect(try store.listSummaries().map(\.list.colorHex) == ["FF9500"])
+    }
+
+    // MARK: - Order
+
+    @Test(arguments: [
+        ("Errands", 1, ["Errands", "Home", "Work"], 0),
+        ("home", 3, ["Work", "Errands", "Home"], 2),
+        ("Home", 99, ["Work", "Errands", "Home"], 2),
+        ("Work", 2, ["Home", "Work", "Errands"], 1),
+        ("Work", 1, ["Work", "Home", "Errands"], 0),
+    ])
+    func moveListPutsItAtThePositionAndRenumbers(name: String, position: Int, expected: [String], index: Int) throws {
+        try addList("Home", second: 1)
+        try addList("Work", second: 2)
+        try addList("Errands", second: 3)
+        let moved = try store.moveList(name, to: position)
+        #expect(moved.sortOrder == index && NameLookup.isSame(moved.name, name))
+        let lists = try store.listSummaries().map(\.list)
+        #expect(lists.map(\.name) == expected)
+        #expect(lists.map(\.sortOrder) == [0, 1, 2])
+        try addTask("report", list: "Work")
+        try addTask("milk", list: "Errands")
+        try addTask("rent", list: "Home")
+        #expect(try store.tasks(in: .all, includeCompleted: false).map(\.list?.name) == expected)
+    }
+
+    @Test func moveListRefusesBadPositionsAndUnknownNames() throws {
+        try addList("Home")
+        expectError(.invalidInput) { try store.moveList("Home", to: 0) }
+        let error = expectError(.notFound) { try store.moveList("Hmoe", to: 1) }
+        #expect(error?.message.contains("did you mean “Home”?") == true)
+        expectError(.notFound) { try store.moveList("Inbox", to: 1) }
+        #expect(try store.listSummaries().map(\.list.sortOrder) == [0])
     }
 
     // MARK: - Deleting and counting
