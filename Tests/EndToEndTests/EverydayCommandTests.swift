@@ -4,7 +4,8 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// The everyday commands of issue 17 run as a new user runs them: a demo that keeps away from
-/// the user's tasks, lists found despite typos, and the Inbox named either way.
+/// the user's tasks, habits that can be edited and toggled, lists found despite typos, and the
+/// Inbox named either way.
 @Suite struct EverydayCommandTests {
     // MARK: - Demo
 
@@ -40,6 +41,30 @@ import Testing
         let output = try sandbox.succeed(["demo", "--store", other])
         #expect(output.contains("taskwidget ls --store '\(sandbox.folder.path)/it'\\''s a demo.sqlite'"), "\(output)")
         #expect(try sandbox.succeed(["ls", "--format", "json"]).contains("My own task"))
+    }
+
+    // MARK: - Habits
+
+    @Test func habitsAreEditedRenamedToggledAndRemovedWithConfirmation() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["habit", "add", "Walk"])
+        #expect(try sandbox.succeed(["habit", "edit", "walk", "--icon", "🚶"]) == "Edited habit 🚶 Walk #007AFF\n")
+        #expect(try sandbox.succeed(["habit", "toggle", "Walk"]) == "🚶 Walk: done on 2026-11-22\n")
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("1 of 1 done"))
+        #expect(try sandbox.succeed(["habit", "toggle", "Walk"]) == "🚶 Walk: not done on 2026-11-22\n")
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("0 of 1 done"))
+
+        try sandbox.succeed(["habit", "check", "Walk", "--date", "yesterday", "--status", "missed"])
+        #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: removed missed on 2026-11-21\n")
+        #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: nothing was recorded on 2026-11-21\n")
+
+        try sandbox.succeed(["habit", "check", "Walk"])
+        #expect(try sandbox.succeed(["habit", "edit", "Walk", "--name", "Evening walk", "--color", "34c759"])
+            == "Edited habit 🚶 Evening walk #34C759\n")
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("Evening walk"), "the history stays with the habit")
+        try sandbox.expectRefused(["habit", "rm", "Evening walk"], status: 64, message: "add --yes to confirm")
+        try sandbox.expectRefused(["habit", "toggle", "Evening wlak"], status: 64, message: "did you mean “Evening walk”?")
+        #expect(try sandbox.succeed(["habit", "rm", "Evening walk", "--yes"]) == "Deleted habit Evening walk\n")
     }
 
     // MARK: - The Inbox and lists

@@ -255,14 +255,56 @@ import Testing
         #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion WHERE status = 'missed' AND day = '2026-11-23'") == 1)
     }
 
-    @Test func uncheckingTwiceIsFine() throws {
+    @Test func uncheckingTwiceIsFineAndSaysWhatWasRemoved() throws {
         _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
         let day = Fixed.day("2026-11-23")
-        _ = try store.checkHabit("Walk", on: day, status: .done)
-        #expect(try store.uncheckHabit("walk", on: day).status == nil)
-        #expect(try store.uncheckHabit("walk", on: day).status == nil)
+        _ = try store.checkHabit("Walk", on: day, status: .skipped)
+        #expect(try store.uncheckHabit("walk", on: day).removed == .skipped)
+        #expect(try store.uncheckHabit("walk", on: day).removed == nil)
         #expect(try store.habitDays(on: day).map(\.status) == [nil])
         #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 0)
+    }
+
+    @Test func toggleChecksAndUnchecksTheDay() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let day = Fixed.day("2026-11-23"), dayBefore = Fixed.day("2026-11-22")
+        _ = try store.checkHabit("Walk", on: dayBefore, status: .done)
+        #expect(try store.toggleHabit("walk", on: day).status == .done)
+        #expect(try store.habitDays(on: day).map(\.status) == [.done])
+        #expect(try store.toggleHabit("Walk", on: day).status == nil)
+        #expect(try store.habitDays(on: day).map(\.status) == [nil])
+        // A missed day becomes done, not erased.
+        _ = try store.checkHabit("Walk", on: day, status: .missed)
+        #expect(try store.toggleHabit("Walk", on: day).status == .done)
+        #expect(try store.habitDays(on: dayBefore).map(\.status) == [.done], "other days stay")
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 2)
+    }
+
+    @Test func editHabitRenamesAndChangesIconAndColorKeepingItsHistory() throws {
+        let walk = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        _ = try store.addHabit(named: "Read", icon: nil, colorHex: nil, now: at(1))
+        let day = Fixed.day("2026-11-23")
+        _ = try store.checkHabit("Walk", on: day, status: .done)
+        let iconOnly = try store.editHabit("walk", newName: nil, icon: " 🚶 ", colorHex: nil)
+        #expect(iconOnly == Habit(id: walk.id, name: "Walk", icon: "🚶", colorHex: "007AFF", createdAt: walk.createdAt))
+        let renamed = try store.editHabit("Walk", newName: " Evening walk ", icon: nil, colorHex: "#34c759")
+        #expect(renamed == Habit(id: walk.id, name: "Evening walk", icon: "🚶", colorHex: "34C759", createdAt: walk.createdAt))
+        #expect(try store.habitDays(on: day).map(\.habit.name) == ["Evening walk", "Read"])
+        #expect(try store.habitDays(on: day).map(\.status) == [.done, nil])
+        #expect(try store.editHabit("evening walk", newName: "EVENING WALK", icon: nil, colorHex: nil).name == "EVENING WALK")
+    }
+
+    @Test func editHabitRefusesATakenNameBadValuesAndUnknownHabits() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        _ = try store.addHabit(named: "Read", icon: nil, colorHex: nil, now: at(1))
+        let before = try store.export()
+        expectError(.nameTaken) { try store.editHabit("Walk", newName: "read", icon: nil, colorHex: nil) }
+        expectError(.invalidInput) { try store.editHabit("Walk", newName: " ", icon: nil, colorHex: nil) }
+        expectError(.invalidInput) { try store.editHabit("Walk", newName: nil, icon: "123456789", colorHex: nil) }
+        expectError(.invalidInput) { try store.editHabit("Walk", newName: nil, icon: nil, colorHex: "blue") }
+        let error = expectError(.notFound) { try store.editHabit("Wakl", newName: nil, icon: "🚶", colorHex: nil) }
+        #expect(error?.message.contains("did you mean “Walk”?") == true)
+        #expect(try store.export() == before)
     }
 
     @Test func checkingAnUnknownHabitIsAUsageError() throws {
