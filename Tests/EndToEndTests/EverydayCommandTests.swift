@@ -4,8 +4,8 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// The everyday commands of issue 17 run as a new user runs them: a demo that keeps away from
-/// the user's tasks, habits that can be edited and toggled, lists found despite typos, and the
-/// Inbox named either way.
+/// the user's tasks, habits that can be edited and toggled, lists found despite typos, the Inbox
+/// named either way, and dates as users type them.
 @Suite struct EverydayCommandTests {
     // MARK: - Demo
 
@@ -106,5 +106,17 @@ import Testing
         #expect(try sandbox.succeed(["list", "move", "Work", "--to", "9"]) == "Moved list Work to position 3\n")
         let names = try sandbox.succeed(["list", "ls"]).split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
         #expect(names == ["Errands", "Home", "Work"])
+    }
+
+    // MARK: - Dates
+
+    @Test func aWeekdayTypedOnThatWeekdayIsAWeekLater() throws {
+        var sandbox = try Sandbox()
+        sandbox.now = "2026-11-23T10:00:00+01:00"  // a Monday
+        try sandbox.succeed(["add", "Weekly review", "--due", "mon"])
+        try sandbox.succeed(["add", "Ship it", "--due", "next fri eod"])
+        try sandbox.succeed(["add", "Sleep", "--due", "midnight"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["ls", "--format", "json"]).utf8)) as? [[String: Any]]
+        #expect(tasks?.compactMap { $0["dueDate"] as? String } == ["2026-11-30T22:59:00Z", "2026-11-27T17:00:00Z", "2026-11-23T23:00:00Z"])
     }
 }
