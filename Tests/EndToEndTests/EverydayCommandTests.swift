@@ -5,7 +5,7 @@ import Testing
 
 /// The everyday commands of issue 17 run as a new user runs them: a demo that keeps away from
 /// the user's tasks, habits that can be edited and toggled, lists found despite typos, the Inbox
-/// named either way, and dates as users type them.
+/// named either way, and PNGs written to standard output or for a later moment.
 @Suite struct EverydayCommandTests {
     // MARK: - Demo
 
@@ -118,5 +118,39 @@ import Testing
         try sandbox.succeed(["add", "Sleep", "--due", "midnight"])
         let tasks = try JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["ls", "--format", "json"]).utf8)) as? [[String: Any]]
         #expect(tasks?.compactMap { $0["dueDate"] as? String } == ["2026-11-30T22:59:00Z", "2026-11-27T17:00:00Z", "2026-11-23T23:00:00Z"])
+    }
+
+    // MARK: - render
+
+    /// `-o -` writes the same PNG to standard output (no file named `-`); `--at` draws the entry
+    /// the timeline shows then, as `--timeline` draws it.
+    @Test func renderWritesToStandardOutputAndDrawsALaterEntry() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T16:45:00+01:00"])
+        let file = sandbox.folder.appendingPathComponent("now.png")
+        try sandbox.succeed(["render", "-o", file.path])
+        let piped = sandbox.folder.appendingPathComponent("piped.png")
+        let shell = try ProcessRunner.run(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\" > piped.png", sandbox.folder.path, Sandbox.binary.path] + sandbox.arguments(["render", "-o", "-"]),
+            environment: sandbox.environment)
+        #expect(shell.status == 0 && shell.stderr.isEmpty, "\(shell.stderr)")
+        #expect(try Data(contentsOf: piped) == Data(contentsOf: file))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("-").path))
+
+        let timeline = sandbox.folder.appendingPathComponent("timeline")
+        try FileManager.default.createDirectory(at: timeline, withIntermediateDirectories: true)
+        try sandbox.succeed(["render", "--timeline", "--out-dir", timeline.path])
+        let index = try JSONSerialization.jsonObject(with: Data(contentsOf: timeline.appendingPathComponent("index.json"))) as? [String: Any]
+        let entries = try #require(index?["entries"] as? [[String: Any]])
+        for (at, entryDate) in [("17:00", "2026-11-22T17:00:00+01:00"), ("16:50", "2026-11-22T16:45:00+01:00"), ("in 2h", "2026-11-22T18:15:00+01:00")] {
+            let later = sandbox.folder.appendingPathComponent("at.png")
+            try sandbox.succeed(["render", "--at", at, "-o", later.path])
+            let entryFile = try #require(entries.first { $0["date"] as? String == entryDate }?["file"] as? String, "\(entryDate)")
+            #expect(try Data(contentsOf: later) == Data(contentsOf: timeline.appendingPathComponent(entryFile)), "--at \(at)")
+        }
+        #expect(try Data(contentsOf: sandbox.folder.appendingPathComponent("at.png")) != Data(contentsOf: file), "overdue by then")
+        try sandbox.expectRefused(["render", "--at", "tomorrow 17:00", "-o", file.path], status: 64, message: "--at must be within the timeline")
+        try sandbox.expectRefused(["render", "--at", "today 9am", "-o", file.path], status: 64, message: "--at must be within the timeline")
+        try sandbox.expectRefused(["render", "--at", "17:00", "--timeline", "--out-dir", timeline.path], status: 64)
     }
 }
