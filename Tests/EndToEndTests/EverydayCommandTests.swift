@@ -5,7 +5,8 @@ import Testing
 
 /// The everyday commands of issue 17 run as a new user runs them: a demo that keeps away from
 /// the user's tasks, habits that can be edited and toggled, lists found despite typos, the Inbox
-/// named either way, and PNGs written to standard output or for a later moment.
+/// named either way, PNGs written to standard output or for a later moment, and help that reads
+/// well at 80 columns.
 @Suite struct EverydayCommandTests {
     // MARK: - Demo
 
@@ -152,5 +153,45 @@ import Testing
         try sandbox.expectRefused(["render", "--at", "tomorrow 17:00", "-o", file.path], status: 64, message: "--at must be within the timeline")
         try sandbox.expectRefused(["render", "--at", "today 9am", "-o", file.path], status: 64, message: "--at must be within the timeline")
         try sandbox.expectRefused(["render", "--at", "17:00", "--timeline", "--out-dir", timeline.path], status: 64)
+    }
+
+    // MARK: - Help
+
+    /// Every command's help at 80 columns: paragraphs wrapped by argument-parser (no line cut
+    /// short inside a paragraph, as hard line breaks made them), examples on lines of their own
+    /// within the width, and no path of the repository.
+    @Test func helpFitsEightyColumnsWithoutRaggedLinesOrRepositoryPaths() throws {
+        let sandbox = try Sandbox()
+        var pending: [[String]] = [[]]
+        var checked = 0
+        while let path = pending.popLast() {
+            let result = try sandbox.run(["help"] + path, global: false, environment: ["COLUMNS": "80"])
+            #expect(result.status == 0, "help \(path): \(result.stderr)")
+            let text = result.stdout
+            for folder in ["docs/", "scripts/", "Sources/", "Tests/", ".swift"] {
+                #expect(!text.contains(folder), "help \(path) names \(folder)")
+            }
+            let description = text.components(separatedBy: "\nUSAGE:").first ?? ""
+            for paragraph in description.components(separatedBy: "\n\n") {
+                let lines = paragraph.split(separator: "\n").map(String.init)
+                for line in lines {
+                    #expect(line.count <= 80, "help \(path): \(line)")
+                }
+                // Examples are lines of their own; a paragraph of prose fills each line but its last.
+                guard let first = lines.first, !first.hasPrefix("Example"), !first.hasPrefix(" ") else { continue }
+                for line in lines.dropLast() {
+                    #expect(line.count > 55, "help \(path): a ragged line: \(line)")
+                }
+            }
+            // Subcommands, except the sibling programs, which have help of their own.
+            let subcommands = text.components(separatedBy: "SUBCOMMANDS:\n").dropFirst().first?
+                .split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
+                    return String(name)
+                } ?? []
+            pending += subcommands.filter { !["serve", "sync", "notify", "See"].contains($0) }.map { path + [$0] }
+            checked += 1
+        }
+        #expect(checked == 32, "help of every command")
     }
 }

@@ -87,7 +87,7 @@ struct HabitCommand: ParsableCommand {
     struct Toggle: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "toggle",
-            abstract: "Check a habit as done for a day, or uncheck it if it is done.",
+            abstract: "Check a habit as done, or uncheck it if it is done.",
             discussion: """
                 A day recorded as missed or skipped becomes done. For a key binding or a bar's \
                 click action.
@@ -109,8 +109,10 @@ struct HabitCommand: ParsableCommand {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
-            abstract: "Rename a habit or change its icon or color; its history stays.",
+            abstract: "Rename a habit or change its icon or color.",
             discussion: """
+                The habit keeps its history.
+
                 Examples:
                   taskwidget habit edit Walk --icon 🚶
                   taskwidget habit edit Walk --name "Evening walk" --color 34C759

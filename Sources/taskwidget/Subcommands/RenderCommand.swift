@@ -15,10 +15,10 @@ struct RenderCommand: ParsableCommand {
             5 tasks), large 364x382 (12 tasks, habits). --size WxH scales the family's layout \
             (large unless --family is given) to a dashboard canvas. Pixels = points x --scale, exactly.
 
-            -o FILE draws the entry for now; with --at WHEN, the entry the timeline shows at that \
-            moment (the widget as it will look then, within the next 24 hours). --now moves the \
-            clock itself: the timeline then starts at that instant. -o - writes the PNG to \
-            standard output.
+            -o FILE draws the entry for now, and -o - writes it to standard output. --at WHEN \
+            draws the entry the timeline shows at that moment instead: the widget as it will look \
+            then, within the next 24 hours. --now moves the clock itself, so the whole timeline \
+            starts at that instant.
 
             Files are written whole or not at all: a failed render keeps the previous file. \
             --timeline renders each timeline entry whose image differs from the one before into \

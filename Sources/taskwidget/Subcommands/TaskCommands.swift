@@ -52,7 +52,9 @@ struct Ls: ParsableCommand {
         commandName: "ls",
         abstract: "List open tasks (or all with --all).",
         discussion: """
-            Marks: ○ open, ! overdue, ▶ active, ✓ completed.
+            Marks: ○ open, ! overdue, ▶ active, ✓ completed. The Inbox comes first, then each \
+            list in the order of `taskwidget list ls`.
+
             Examples:
               taskwidget ls
               taskwidget ls --list Work --all
@@ -138,6 +140,9 @@ struct Edit: ParsableCommand {
         commandName: "edit",
         abstract: "Change a task's title, due date, reminder or list.",
         discussion: """
+            --list moves the task to the end of an existing list (a name that is not one is \
+            refused, with the closest name), or to the Inbox with `--list inbox`.
+
             Examples:
               taskwidget edit 3f2a --due "fri 5pm"
               taskwidget edit 3f2a --due none --list inbox
@@ -185,8 +190,9 @@ struct Move: ParsableCommand {
         commandName: "move",
         abstract: "Move a task to another position in its list.",
         discussion: """
-            N counts from 1 among the open tasks of the task's list (or the Inbox), as
+            N counts from 1 among the open tasks of the task's list (or the Inbox), as \
             `taskwidget ls --list NAME` shows them.
+
             Example: taskwidget move 3f2a --to 1
             """)
     @OptionGroup var options: GlobalOptions

@@ -23,8 +23,9 @@ struct Import: ParsableCommand {
         commandName: "import",
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
-            Records whose id is already in the store are replaced. The file is checked first:
-            if anything in it is wrong, nothing is imported.
+            Records whose id is already in the store are replaced. The file is checked first: if \
+            anything in it is wrong, nothing is imported.
+
             Examples:
               taskwidget import backup.json
               taskwidget export --store old.sqlite | taskwidget import -
@@ -59,7 +60,8 @@ struct Demo: ParsableCommand {
 
             Examples:
               taskwidget demo
-              taskwidget demo --store /tmp/demo.sqlite && taskwidget ls --store /tmp/demo.sqlite
+              taskwidget demo --store /tmp/demo.sqlite
+              taskwidget ls --store /tmp/demo.sqlite
             """)
     @OptionGroup var options: GlobalOptions
 
