@@ -46,13 +46,15 @@ import Testing
         commands += StatusLineCheck.formats.map { ["status", "--format", $0] } + [["status", "--format", "waybar", "--list", home]]
         commands += [
             ["render", "--family", "large", "-o", sandbox.folder.appendingPathComponent("large.png").path],
+            ["render", "--at", "17:00", "-o", sandbox.folder.appendingPathComponent("later.png").path],
             ["render", "--timeline", "--family", "small", "--out-dir", timeline.path],
             ["export"], ["import", backup.path],
             ["add", plants, "--new-list", "--list", work, "--due", "tomorrow 9am", "--remind", "tomorrow 8am"],
             ["done", rentID], ["undo", rentID], ["start", rentID], ["stop", rentID],
             ["edit", rentID, "--title", edited, "--list", work, "--due", "fri"], ["move", rentID, "--to", "1"],
-            ["list", "rename", home, renamed], ["list", "color", renamed, "FF9500"],
-            ["habit", "add", read, "--icon", "📖"], ["habit", "check", read], ["habit", "uncheck", read], ["habit", "rm", read],
+            ["list", "rename", home, renamed], ["list", "color", renamed, "FF9500"], ["list", "move", work, "--to", "1"],
+            ["habit", "add", read, "--icon", "📖"], ["habit", "check", read], ["habit", "uncheck", read], ["habit", "toggle", read],
+            ["habit", "edit", read, "--icon", "📕"], ["habit", "rm", read, "--yes"],
             ["rm", rentID], ["list", "rm", renamed, "--yes"],
         ]
         let flag = logging == .verboseFlag ? ["--verbose"] : []
