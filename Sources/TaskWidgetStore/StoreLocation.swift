@@ -27,10 +27,22 @@ public struct StoreLocation: Sendable, Equatable {
         if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {
             return StoreLocation(path: path, isDefault: false)
         }
+        return try inDataFolder("tasks.sqlite", environment: environment)
+    }
+
+    /// Where `taskwidget demo` puts its sample data unless `--store` is given:
+    /// `$XDG_DATA_HOME/taskwidget/demo.sqlite`, apart from the user's own tasks (and from
+    /// `TASKWIDGET_STORE`, which usually names them).
+    public static func demo(environment: [String: String]) throws -> StoreLocation {
+        try inDataFolder("demo.sqlite", environment: environment)
+    }
+
+    /// The file `name` in taskwidget's folder of ``XDGPaths/dataHome``.
+    private static func inDataFolder(_ name: String, environment: [String: String]) throws -> StoreLocation {
         guard let dataHome = XDGPaths(environment: environment).dataHome else {
             throw TaskWidgetError(
                 .invalidInput, "HOME is not set, so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
         }
-        return StoreLocation(path: XDGPaths.taskwidgetFolder(in: dataHome) + "/tasks.sqlite", isDefault: true)
+        return StoreLocation(path: XDGPaths.taskwidgetFolder(in: dataHome) + "/" + name, isDefault: true)
     }
 }

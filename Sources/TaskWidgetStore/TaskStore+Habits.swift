@@ -9,11 +9,28 @@ extension TaskStore {
         let icon = try icon.map(Validation.icon) ?? Habit.defaultIcon
         let colorHex = try colorHex.map(Validation.colorHex) ?? TaskList.defaultColorHex
         return try write { db in
-            if let existing = try Habit.fetchAll(db).first(where: { NameLookup.isSame($0.name, name) }) {
-                throw TaskWidgetError(.nameTaken, "a habit named “\(existing.name)” already exists: choose another name")
-            }
+            try Self.ensureHabitNameIsFree(name, in: db)
             let habit = Habit(name: name, icon: icon, colorHex: colorHex, createdAt: now)
             try habit.insert(db)
+            return habit
+        }
+    }
+
+    /// Changes a habit's name, icon or color (`nil` keeps it); changing only the case of its name
+    /// is allowed. Returns the habit as it is now.
+    public func editHabit(_ name: String, newName: String?, icon: String?, colorHex: String?) throws -> Habit {
+        let newName = try newName.map { try Validation.title($0, noun: "habit name") }
+        let icon = try icon.map(Validation.icon)
+        let colorHex = try colorHex.map(Validation.colorHex)
+        return try write { db in
+            var habit = try Self.habit(named: name, in: db)
+            if let newName, !NameLookup.isSame(newName, habit.name) {
+                try Self.ensureHabitNameIsFree(newName, in: db)
+            }
+            habit.name = newName ?? habit.name
+            habit.icon = icon ?? habit.icon
+            habit.colorHex = colorHex ?? habit.colorHex
+            try habit.update(db)
             return habit
         }
     }
@@ -32,13 +49,36 @@ extension TaskStore {
         }
     }
 
-    /// Removes what was recorded for a habit on `day`. Idempotent.
-    public func uncheckHabit(_ name: String, on day: LocalDay) throws -> HabitDay {
+    /// Removes what was recorded for a habit on `day`. Idempotent. Returns the habit and the
+    /// status that was removed (`nil` when nothing was recorded).
+    public func uncheckHabit(_ name: String, on day: LocalDay) throws -> (habit: Habit, removed: HabitStatus?) {
         try write { db in
             let habit = try Self.habit(named: name, in: db)
-            _ = try HabitCompletion.deleteOne(db, key: ["habitID": habit.id.storedText, "day": day.description])
-            return HabitDay(habit: habit, day: day, status: nil)
+            let removed = try Self.removeCompletion(of: habit, on: day, in: db)
+            return (habit, removed)
         }
+    }
+
+    /// The seed's `toggleToday`: a habit done on `day` is unchecked, any other is checked as done
+    /// (a missed or skipped day too). Returns what is recorded now.
+    public func toggleHabit(_ name: String, on day: LocalDay) throws -> HabitDay {
+        try write { db in
+            let habit = try Self.habit(named: name, in: db)
+            if try Self.removeCompletion(of: habit, on: day, in: db) == .done {
+                return HabitDay(habit: habit, day: day, status: nil)
+            }
+            try HabitCompletion(habitID: habit.id, day: day, status: .done).insert(db)
+            return HabitDay(habit: habit, day: day, status: .done)
+        }
+    }
+
+    /// Deletes the completion of `habit` on `day`, if any, and returns its status.
+    private static func removeCompletion(of habit: Habit, on day: LocalDay, in db: Database) throws -> HabitStatus? {
+        guard let completion = try HabitCompletion.fetchOne(db, key: ["habitID": habit.id.storedText, "day": day.description]) else {
+            return nil
+        }
+        try completion.delete(db)
+        return completion.status
     }
 
     /// Deletes a habit and its completions.
@@ -55,6 +95,12 @@ extension TaskStore {
         let completions = try HabitCompletion.filter(Column("day") == day.description).fetchAll(db)
         let statusByHabit = Dictionary(completions.map { ($0.habitID, $0.status) }, uniquingKeysWith: { first, _ in first })
         return habits.map { HabitDay(habit: $0, day: day, status: statusByHabit[$0.id]) }
+    }
+
+    private static func ensureHabitNameIsFree(_ name: String, in db: Database) throws {
+        if let existing = try Habit.fetchAll(db).first(where: { NameLookup.isSame($0.name, name) }) {
+            throw TaskWidgetError(.nameTaken, "a habit named “\(existing.name)” already exists: choose another name")
+        }
     }
 
     private static func habit(named name: String, in db: Database) throws -> Habit {

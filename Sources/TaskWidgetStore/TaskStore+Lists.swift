@@ -61,6 +61,23 @@ extension TaskStore {
         }
     }
 
+    /// Moves a list to the 1-based `position` in the list order (as `list ls` shows it; past the
+    /// end means last) and renumbers the lists' sortOrder. Returns the list as it is now.
+    public func moveList(_ name: String, to position: Int) throws -> TaskList {
+        let position = try Validation.position(position)
+        return try write { db in
+            var moved = try Self.list(named: name, in: db)
+            var lists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db).filter { $0.id != moved.id }
+            lists.insert(moved, at: min(position - 1, lists.count))
+            for (order, var list) in lists.enumerated() where list.sortOrder != order {
+                list.sortOrder = order
+                try list.update(db)
+            }
+            moved.sortOrder = min(position - 1, lists.count - 1)
+            return moved
+        }
+    }
+
     /// Deletes a list and, by cascade, its tasks. Returns the list and how many tasks went with it.
     /// Its tasks that a sync server knows of leave tombstones dated `now` (SPEC §12).
     public func deleteList(_ name: String, now: Instant) throws -> (list: TaskList, deletedTaskCount: Int) {
@@ -78,9 +95,10 @@ extension TaskStore {
         try TaskList.fetchAll(db).first { NameLookup.isSame($0.name, name) }
     }
 
-    /// The list with this name; an unknown name is an error that lists the names there are.
-    static func list(named name: String, in db: Database) throws -> TaskList {
-        try NameLookup.find(name, in: TaskList.order(sql: StoreOrdering.lists).fetchAll(db), named: \.name, kind: "list")
+    /// The list with this name; an unknown name is an error that suggests the closest one
+    /// (``TaskList/named(_:in:creation:)``).
+    static func list(named name: String, in db: Database, creation: String? = nil) throws -> TaskList {
+        try TaskList.named(name, in: TaskList.order(sql: StoreOrdering.lists).fetchAll(db), creation: creation)
     }
 
     private static func ensureListNameIsFree(_ name: String, in db: Database) throws {

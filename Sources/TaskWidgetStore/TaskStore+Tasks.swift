@@ -4,16 +4,17 @@ public import TaskWidgetCore
 
 extension TaskStore {
     /// Creates a task at the end of its list (or the Inbox) and returns it, with the list when
-    /// this call created it (a list named in `add` that does not exist yet is created).
+    /// this call created it (only with ``NewTask/createsList``).
     public func addTask(_ newTask: NewTask, now: Instant) throws -> (task: TaskItem, createdList: TaskList?) {
         let title = try Validation.title(newTask.title)
         let listName = try newTask.listName.map(Validation.listName)
         return try write { db in
-            var createdList: TaskList?
-            var list = try listName.flatMap { try Self.existingList(named: $0, in: db) }
-            if let listName, list == nil {
-                list = try Self.insertList(named: listName, colorHex: TaskList.defaultColorHex, now: now, in: db)
-                createdList = list
+            var (list, createdList): (TaskList?, TaskList?) = (nil, nil)
+            if let listName, newTask.createsList, try Self.existingList(named: listName, in: db) == nil {
+                createdList = try Self.insertList(named: listName, colorHex: TaskList.defaultColorHex, now: now, in: db)
+                list = createdList
+            } else if let listName {
+                list = try Self.list(named: listName, in: db, creation: "add --new-list to create it")
             }
             let task = TaskItem(
                 title: title, dueDate: newTask.dueDate, reminderDate: newTask.reminderDate,
@@ -115,9 +116,7 @@ extension TaskStore {
     /// Moves a task to the 1-based `position` among the open tasks of its list (as `ls` shows them;
     /// among all of them for a completed task) and renumbers the list's sortOrder.
     public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> TaskItem {
-        guard position >= 1 else {
-            throw TaskWidgetError(.invalidInput, "position \(position) is not valid: positions start at 1")
-        }
+        let position = try Validation.position(position)
         return try write { db in
             var moved = try Self.resolveTask(idPrefix, in: db)
             var siblings = try TaskItem

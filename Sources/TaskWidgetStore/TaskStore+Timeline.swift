@@ -12,7 +12,7 @@ extension TaskStore {
             // Every list is read once: the scope's list is found among them, and tasks show their list.
             let allLists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db)
             var list: TaskList?
-            if case .list(let name) = scope { list = try NameLookup.find(name, in: allLists, named: \.name, kind: "list") }
+            if case .list(let name) = scope { list = try TaskList.named(name, in: allLists) }
             let listFilter: String
             let listKey: String?  // the scope's openTaskCount.listKey
             var arguments: StatementArguments = []

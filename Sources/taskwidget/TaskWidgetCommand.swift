@@ -10,18 +10,24 @@ struct TaskWidgetCommand: ParsableCommand {
         abstract: "Your tasks at a glance: a task store, widget timelines, status bar text and PNG widgets.",
         discussion: """
             Examples:
+              taskwidget demo
+              taskwidget list add Home --color 34C759
               taskwidget add "Pay rent" --due "tomorrow 9am" --list Home
               taskwidget ls
               taskwidget done 3f2a
-              taskwidget list add Work --color 1E90FF
               taskwidget habit check "Drink water"
-              taskwidget demo --store /tmp/demo.sqlite
 
-            WHEN (for --due and --remind): 2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight,
-            fri, 17:00, 5pm, in 2h, in 30m, in 3d, +2h, tomorrow 5pm. A day without a time is due at
-            23:59 and reminds at 09:00. A time alone is its next occurrence.
+            WHEN (for --due, --remind and render --at): 2026-11-23, 2026-11-23T17:00, today, \
+            tomorrow, tonight (20:00), fri or next fri (the next Friday, never today), 17:00, 5pm, \
+            noon, eod (18:00), midnight (the end of a day), in 2h, in 30m, in 3d, in 1w, +2h, \
+            tomorrow 5pm. A day without a time is due at 23:59 and reminds at 09:00. A time alone \
+            is its next occurrence.
 
-            Exit status: 0 ok, 64 bad usage or input, 65 bad data (damaged store, bad import), 74 I/O.
+            Exit status: 0 ok, 64 bad usage or input, 65 bad data (damaged store, bad import), \
+            74 I/O.
+
+            `taskwidget help COMMAND` shows a command's options and examples; `man taskwidget` \
+            has them all.
             """,
         version: "0.1.0",
         subcommands: [

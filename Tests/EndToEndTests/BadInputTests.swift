@@ -12,7 +12,7 @@ import Testing
     static func populatedSandbox() throws -> Sandbox {
         let sandbox = try Sandbox()
         try sandbox.succeed(["list", "add", "Home"])
-        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--due", "tomorrow"])
+        try sandbox.succeed(["add", "Pay rent", "--new-list", "--list", "Home", "--due", "tomorrow"])
         try sandbox.succeed(["habit", "add", "Walk"])
         let twins = """
             {"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": [
@@ -36,7 +36,9 @@ import Testing
         ["add", "Due when?", "--due", "next blue moon"],
         ["add", "Due when?", "--due", "25:00"],
         ["add", "Remind when?", "--remind", "2026-02-30"],
-        ["add", "Reserved", "--list", "inbox"],
+        ["add", "Typo", "--list", "Hmoe"],
+        ["add", "Nowhere", "--new-list"],
+        ["add", "Reserved", "--list", "inbox", "--new-list"],
         ["done", "ffff"],
         ["done", "abcd"],
         ["done", "xyz!"],
@@ -45,15 +47,22 @@ import Testing
         ["edit", "abcd0"],
         ["ls", "--list", "Nope"],
         ["ls", "--list", "Home", "--inbox"],
+        ["ls", "--list", "Inbox"],
         ["list", "add", "home"],
         ["list", "add", "Work", "--color", "12345G"],
         ["list", "color", "Home", "blue"],
         ["list", "rename", "Nope", "Other"],
         ["list", "rm", "Home"],
+        ["list", "move", "Home", "--to", "0"],
+        ["list", "move", "Hmoe", "--to", "1"],
         ["habit", "add", "walk"],
         ["habit", "check", "Run"],
         ["habit", "check", "Walk", "--date", "2030-01-01"],
         ["habit", "check", "Walk", "--status", "maybe"],
+        ["habit", "rm", "Walk"],
+        ["habit", "edit", "Walk"],
+        ["habit", "edit", "Walk", "--icon", ""],
+        ["habit", "toggle", "Wlak"],
         ["move", "abcd0", "--to", "0"],
         ["ls", "--tz", "Mars/Olympus"],
         ["ls", "--now", "yesterday-ish"],

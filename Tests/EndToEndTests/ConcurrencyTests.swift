@@ -11,7 +11,7 @@ import Testing
         let processes = try (0..<50).map { index in
             let process = Process()
             process.executableURL = Sandbox.binary
-            process.arguments = ["add", "Task \(index)", "--store", sandbox.storePath, "--list", index.isMultiple(of: 2) ? "Even" : "Odd"]
+            process.arguments = ["add", "Task \(index)", "--store", sandbox.storePath, "--new-list", "--list", index.isMultiple(of: 2) ? "Even" : "Odd"]
             process.environment = ["TZ": "UTC", "HOME": sandbox.folder.path]
             process.standardOutput = FileHandle.nullDevice
             let errors = Pipe()
@@ -267,7 +267,7 @@ struct WriterExpectations: Sendable {
         case 0, 1:
             let due = ["2026-11-22T12:00:00+01:00", "2026-11-22T18:00:00+01:00", "2026-11-24T09:00:00+01:00", "none"][Int(random.next() % 4)]
             return WriterOperation(
-                kind: .add, arguments: ["add", title, "--list", "List \(random.next() % 3)"] + (due == "none" ? [] : ["--due", due]), title: title)
+                kind: .add, arguments: ["add", title, "--new-list", "--list", "List \(random.next() % 3)"] + (due == "none" ? [] : ["--due", due]), title: title)
         case 2:
             let id = open[Int(random.next() % UInt64(open.count))]
             return WriterOperation(kind: .done, arguments: ["done", id], id: id)

@@ -23,7 +23,7 @@ import Testing
     /// A write that cannot grow the store's files fails with one line and exit 74 and changes
     /// nothing; given room, it succeeds whole. Limits from nothing at all to more than it needs.
     @Test(arguments: [
-        ["add", "Limited", "--list", "Home", "--due", "tomorrow 9am"],
+        ["add", "Limited", "--new-list", "--list", "Home", "--due", "tomorrow 9am"],
         ["import", "{big}"],
         ["list", "add", "Garden"],
         ["habit", "check", "Meditate"],

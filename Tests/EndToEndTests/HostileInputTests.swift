@@ -15,7 +15,7 @@ import Testing
     /// A sandbox with a list, a habit and a task, so that "nothing changed" means something.
     static func sandbox() throws -> Sandbox {
         let sandbox = try Sandbox()
-        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--due", "tomorrow"])
+        try sandbox.succeed(["add", "Pay rent", "--new-list", "--list", "Home", "--due", "tomorrow"])
         try sandbox.succeed(["habit", "add", "Walk"])
         return sandbox
     }

@@ -30,7 +30,7 @@ import Testing
         // The store, filled without logging.
         try sandbox.succeed(["list", "add", home])
         try sandbox.succeed(["list", "add", work])
-        let rentID = try sandbox.succeed(["add", rent, "--list", home, "--due", "2026-11-22T12:00:00+01:00"]).trimmingCharacters(in: .newlines)
+        let rentID = try sandbox.succeed(["add", rent, "--new-list", "--list", home, "--due", "2026-11-22T12:00:00+01:00"]).trimmingCharacters(in: .newlines)
         try sandbox.succeed(["add", call, "--due", "2026-11-22T18:00:00+01:00"])
         try sandbox.succeed(["habit", "add", walk, "--icon", "🚶"])
         try sandbox.succeed(["habit", "check", walk])
@@ -46,13 +46,15 @@ import Testing
         commands += StatusLineCheck.formats.map { ["status", "--format", $0] } + [["status", "--format", "waybar", "--list", home]]
         commands += [
             ["render", "--family", "large", "-o", sandbox.folder.appendingPathComponent("large.png").path],
+            ["render", "--at", "17:00", "-o", sandbox.folder.appendingPathComponent("later.png").path],
             ["render", "--timeline", "--family", "small", "--out-dir", timeline.path],
             ["export"], ["import", backup.path],
-            ["add", plants, "--list", work, "--due", "tomorrow 9am", "--remind", "tomorrow 8am"],
+            ["add", plants, "--new-list", "--list", work, "--due", "tomorrow 9am", "--remind", "tomorrow 8am"],
             ["done", rentID], ["undo", rentID], ["start", rentID], ["stop", rentID],
             ["edit", rentID, "--title", edited, "--list", work, "--due", "fri"], ["move", rentID, "--to", "1"],
-            ["list", "rename", home, renamed], ["list", "color", renamed, "FF9500"],
-            ["habit", "add", read, "--icon", "📖"], ["habit", "check", read], ["habit", "uncheck", read], ["habit", "rm", read],
+            ["list", "rename", home, renamed], ["list", "color", renamed, "FF9500"], ["list", "move", work, "--to", "1"],
+            ["habit", "add", read, "--icon", "📖"], ["habit", "check", read], ["habit", "uncheck", read], ["habit", "toggle", read],
+            ["habit", "edit", read, "--icon", "📕"], ["habit", "rm", read, "--yes"],
             ["rm", rentID], ["list", "rm", renamed, "--yes"],
         ]
         let flag = logging == .verboseFlag ? ["--verbose"] : []
@@ -74,7 +76,7 @@ import Testing
             sandbox.arguments(["watch", "--format", "waybar", "--render-dir", timeline.path, "--list", work] + flag),
             environment: environment.merging(sandbox.environment, uniquingKeysWith: { given, _ in given }))
         #expect(watch.nextLine()?.contains(plants) == true)
-        try sandbox.succeed(["add", call + " again", "--list", work, "--due", "2026-11-22T17:00:00+01:00"])
+        try sandbox.succeed(["add", call + " again", "--new-list", "--list", work, "--due", "2026-11-22T17:00:00+01:00"])
         #expect(watch.nextLine(within: .seconds(5))?.contains(call) == true)
         // SIGTERM only once watch took the SIGUSR1: sent together, both are read at once and watch
         // stops without refreshing. Once taken, the refresh runs before watch reads signals again.
@@ -100,8 +102,8 @@ import Testing
             Self.marker("list"), Self.marker("title"), Self.marker("title"), Self.marker("title"), Self.marker("title")
         )
         let markers = [home, first, second, waiting, renamed]
-        try sandbox.succeed(["add", first, "--list", home, "--due", "2026-11-22T17:00:00+01:00", "--remind", "2026-11-22T16:27:01+01:00"])
-        let secondID = try sandbox.succeed(["add", second, "--list", home, "--remind", "2026-11-22T16:27:04+01:00"])
+        try sandbox.succeed(["add", first, "--new-list", "--list", home, "--due", "2026-11-22T17:00:00+01:00", "--remind", "2026-11-22T16:27:01+01:00"])
+        let secondID = try sandbox.succeed(["add", second, "--new-list", "--list", home, "--remind", "2026-11-22T16:27:04+01:00"])
             .trimmingCharacters(in: .newlines)
         let waitingID = try sandbox.succeed(["add", waiting, "--remind", "2026-11-22T18:00:00+01:00"]).trimmingCharacters(in: .newlines)
 
@@ -129,7 +131,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aWatchWhoseListIsGoneLogsNoListNames() throws {
         let sandbox = try Sandbox()
         let (scoped, other, renamed) = (Self.marker("list"), Self.marker("list"), Self.marker("list"))
-        try sandbox.succeed(["add", "Task", "--list", scoped])
+        try sandbox.succeed(["add", "Task", "--new-list", "--list", scoped])
         try sandbox.succeed(["list", "add", other])
         let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", "waybar", "--list", scoped]), environment: sandbox.environment)
         #expect(watch.nextLine() != nil)

@@ -12,7 +12,7 @@ import Testing
         var roundsThatSawTheStoreAppear = 0
         for round in 0..<8 {
             let sandbox = try Sandbox()
-            let add = try StreamingProcess(sandbox.arguments(["add", "First task", "--list", "Work"]), environment: sandbox.environment)
+            let add = try StreamingProcess(sandbox.arguments(["add", "First task", "--new-list", "--list", "Work"]), environment: sandbox.environment)
             // Every read starts while add still runs (the last may end after it).
             var lines: [String] = []
             repeat {

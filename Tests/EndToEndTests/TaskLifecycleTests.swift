@@ -29,7 +29,7 @@ import Testing
         var sandbox = try Sandbox()
         sandbox.timeZone = zone
         sandbox.now = "2026-11-22T12:00:00"  // local time in the zone
-        let added = try sandbox.run(["add", "Pay rent", "--due", "tomorrow 9am", "--list", "Home"])
+        let added = try sandbox.run(["add", "Pay rent", "--due", "tomorrow 9am", "--new-list", "--list", "Home"])
         #expect(added.status == 0)
         #expect(added.stdoutLines.count == 1 && added.stdoutLines[0].count == 8)
         #expect(added.stderr == "taskwidget: created the list “Home”\n")
@@ -43,7 +43,7 @@ import Testing
 
     @Test func doneUndoAndRemoveByFourCharacterPrefix() throws {
         let sandbox = try Sandbox()
-        let id = try sandbox.succeed(["add", "Pay rent", "--due", "tomorrow 9am", "--list", "Home"])
+        let id = try sandbox.succeed(["add", "Pay rent", "--due", "tomorrow 9am", "--new-list", "--list", "Home"])
             .trimmingCharacters(in: .newlines)
         let prefix = String(id.prefix(4))
 
@@ -65,7 +65,7 @@ import Testing
 
     @Test func inboxHoldsTheTasksWithoutAList() throws {
         let sandbox = try Sandbox()
-        try sandbox.succeed(["add", "Pay rent", "--list", "Home"])
+        try sandbox.succeed(["add", "Pay rent", "--new-list", "--list", "Home"])
         try sandbox.succeed(["add", "Call mom"])
         try sandbox.succeed(["add", "Buy milk"])
         #expect(try tasks(sandbox, ["--inbox"]).map(\.title) == ["Call mom", "Buy milk"])
@@ -75,8 +75,8 @@ import Testing
 
     @Test func removingAListDeletesItsTasks() throws {
         let sandbox = try Sandbox()
-        try sandbox.succeed(["add", "Pay rent", "--list", "Home"])
-        try sandbox.succeed(["add", "Water plants", "--list", "Home"])
+        try sandbox.succeed(["add", "Pay rent", "--new-list", "--list", "Home"])
+        try sandbox.succeed(["add", "Water plants", "--new-list", "--list", "Home"])
         try sandbox.succeed(["add", "Call mom"])
 
         let refused = try sandbox.run(["list", "rm", "Home"])

@@ -116,6 +116,44 @@ import Testing
         expectError(.invalidInput) { try Validation.listName(name + "\n2") }
     }
 
+    // MARK: - Finding lists and habits by name
+
+    static let listNames = ["Home", "Work", "Errands", "Ärger", "Reading list"]
+
+    @Test(arguments: [
+        ("Wrok", "Work"), ("wokr", "Work"), ("Hoem", "Home"), ("hme", "Home"), ("WORKS", "Work"), ("Errand", "Errands"),
+        ("Erands", "Errands"), ("ärgr", "Ärger"), ("Reading lsit", "Reading list"), ("readinglist", "Reading list"),
+    ])
+    func aTypoSuggestsTheClosestName(typed: String, expected: String) throws {
+        #expect(NameLookup.closest(to: typed, among: Self.listNames) == expected)
+        let error = expectError(.notFound) { try NameLookup.find(typed, in: Self.listNames, named: { $0 }, kind: "list") }
+        #expect(error?.message == "no list is named “\(typed)”: did you mean “\(expected)”? (create one with `taskwidget list add NAME`)")
+    }
+
+    @Test(arguments: ["Groceries", "Wo", "Job", "Homework", "x", "Reading"])
+    func aNameFarFromEveryOneListsThemInstead(typed: String) throws {
+        #expect(NameLookup.closest(to: typed, among: Self.listNames) == nil)
+        let error = expectError(.notFound) {
+            try NameLookup.find(typed, in: Self.listNames, named: { $0 }, kind: "list", creation: "add --new-list to create it")
+        }
+        #expect(error?.message == "no list is named “\(typed)”: the lists are Home, Work, Errands, Ärger, Reading list (add --new-list to create it)")
+    }
+
+    @Test func theFirstOfEquallyCloseNamesIsSuggested() {
+        #expect(NameLookup.closest(to: "Bat", among: ["Cat", "Hat", "Bar"]) == "Cat")
+        #expect(NameLookup.closest(to: "Walk", among: []) == nil)
+    }
+
+    @Test(arguments: ["Inbox", "inbox", " INBOX "])
+    func theInboxIsNotAListAndPointsToTheInboxOption(name: String) throws {
+        #expect(TaskList.isInbox(name))
+        let lists = [TaskList(name: "Home", createdAt: Fixed.instant("2026-11-01T00:00:00Z"))]
+        let error = expectError(.notFound) { try TaskList.named(name, in: lists) }
+        #expect(error?.message == "no list is named Inbox: the Inbox is `--inbox`, the tasks without a list")
+        #expect(try TaskList.named(" home", in: lists) == lists[0])
+        #expect(!TaskList.isInbox("Inbox zero"))
+    }
+
     // MARK: - Colors and icons
 
     @Test(arguments: [

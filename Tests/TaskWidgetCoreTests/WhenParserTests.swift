@@ -96,6 +96,58 @@ import Testing
         #expect(try sunday.parse(text, for: .reminder) == instant(expected))
     }
 
+    /// The forms users type, at several moments in Berlin: a weekday never names today (`mon` on a
+    /// Monday is a week later), `next fri` is `fri`, `midnight` ends a day, `eod` is 18:00.
+    @Test(arguments: [
+        // Monday 2026-11-23, 10:00
+        ("2026-11-23T10:00:00+01:00", "mon", "2026-11-30T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "Monday", "2026-11-30T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "next mon", "2026-11-30T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "next monday 9am", "2026-11-30T09:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "tue", "2026-11-24T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "next tue", "2026-11-24T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "sun", "2026-11-29T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "next fri", "2026-11-27T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "NEXT  Fri 5pm", "2026-11-27T17:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "next fri noon", "2026-11-27T12:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "midnight", "2026-11-24T00:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "today midnight", "2026-11-24T00:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "fri midnight", "2026-11-28T00:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "fri 12am", "2026-11-27T00:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "2026-12-31 midnight", "2027-01-01T00:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "noon", "2026-11-23T12:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "eod", "2026-11-23T18:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "tomorrow eod", "2026-11-24T18:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "in 1w", "2026-11-30T10:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "in 2d", "2026-11-25T10:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "in 3h", "2026-11-23T13:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "in 45m", "2026-11-23T10:45:00+01:00"),
+        // Monday 2026-11-23, 19:30: noon and eod are past, so they are tomorrow's.
+        ("2026-11-23T19:30:00+01:00", "noon", "2026-11-24T12:00:00+01:00"),
+        ("2026-11-23T19:30:00+01:00", "eod", "2026-11-24T18:00:00+01:00"),
+        ("2026-11-23T19:30:00+01:00", "midnight", "2026-11-24T00:00:00+01:00"),
+        ("2026-11-23T19:30:00+01:00", "today eod", "2026-11-23T18:00:00+01:00"),
+        // Monday 2026-11-23 at the stroke of midnight: `midnight` is the one that ends this day.
+        ("2026-11-23T00:00:00+01:00", "midnight", "2026-11-24T00:00:00+01:00"),
+        ("2026-11-23T00:00:00+01:00", "mon", "2026-11-30T23:59:00+01:00"),
+        // Sunday 2026-03-29 springs forward from 02:00 to 03:00: 23 hours to midnight.
+        ("2026-03-29T01:30:00+01:00", "midnight", "2026-03-30T00:00:00+02:00"),
+        ("2026-03-29T01:30:00+01:00", "in 1w", "2026-04-05T01:30:00+02:00"),
+        ("2026-03-29T01:30:00+01:00", "next sun", "2026-04-05T23:59:00+02:00"),
+    ])
+    func formsUsersType(now: String, text: String, expected: String) throws {
+        let parser = WhenParser(now: instant(now), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
+        #expect(try parser.parse(text, for: .due) == instant(expected))
+    }
+
+    /// A reminder for a weekday alone is at 09:00 of the next one, as for every day alone.
+    @Test func aWeekdayReminderOnThatWeekdayIsAWeekLater() throws {
+        let monday = WhenParser(now: instant("2026-11-23T08:00:00+01:00"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
+        #expect(try monday.parse("mon", for: .reminder) == instant("2026-11-30T09:00:00+01:00"))
+        #expect(try monday.parse("next mon", for: .reminder) == instant("2026-11-30T09:00:00+01:00"))
+        #expect(try monday.parse("midnight", for: .reminder) == instant("2026-11-24T00:00:00+01:00"))
+    }
+
     @Test(arguments: [
         ("2026-11-22T10:00", "2026-11-22T10:00:00+01:00"),
         ("2026-11-22T10:00:30", "2026-11-22T10:00:30+01:00"),
@@ -142,6 +194,8 @@ import Testing
         #expect(try parser.parse("2026-09-06", for: .due) == instant("2026-09-06T23:59:00-03:00"))
         #expect(try parser.parse("sun", for: .reminder) == instant("2026-09-06T09:00:00-03:00"))
         #expect(try parser.parse("tomorrow 12am", for: .due) == instant("2026-09-06T01:00:00-03:00"))
+        // Midnight ends Saturday where Sunday starts: at 01:00.
+        #expect(try parser.parse("midnight", for: .due) == instant("2026-09-06T01:00:00-03:00"))
         #expect(try WhenParser.parseInstant("2026-09-06", calendar: LocalCalendar(timeZone: santiago)) == instant("2026-09-06T01:00:00-03:00"))
     }
 
@@ -153,6 +207,8 @@ import Testing
         "2026-11-23T17:00+25:00", "2026-11-23T17:00.5", "2026-11-23T17:00 5pm", "2026-11-23T", "in 2x",
         "in", "in 2", "in -2h", "in 2hh", "+", "+ 2h", "in 1234567m", "fri fri", "tomorrow today",
         "5pm tomorrow", "tonight 9pm", "tomorrow 17", "fr", "in 2h 30m", "1️⃣7:00", "1\u{301}7:00",
+        "next", "next tomorrow", "next today", "next 5pm", "next next fri", "next 2026-11-23", "fri next",
+        "midnight 5pm", "eod fri", "midnight midnight", "next midnight", "eod 5pm", "in 1 eod",
     ])
     func unreadableText(text: String) {
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
@@ -191,7 +247,7 @@ import Testing
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse("next week", for: .due) }
         #expect(
             error?.message == "cannot read date “next week”: use 2026-11-23, 2026-11-23T17:00, today, tomorrow, "
-                + "tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
+                + "tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, in 1w, +30m or tomorrow 5pm"
         )
     }
 
@@ -276,7 +332,7 @@ import Testing
     @Test func nearMissesAreReadOrRejectedAsUsage() async {
         let pieces = [
             "in", " ", "+", "-", ":", ".", "t", "z", "2", "0", "12", "59", "2026", "-11-23", "h", "m", "d", "w",
-            "days", "am", "pm", "noon", "fri", "today", "tonight", "tomorrow", "\u{301}", "\t", "\n", "٣",
+            "days", "am", "pm", "noon", "eod", "midnight", "next", "fri", "today", "tonight", "tomorrow", "\u{301}", "\t", "\n", "٣",
         ]
         let texts = Gen<String?>.element(of: pieces).array(of: 0...8).map { $0.compactMap { $0 }.joined() }
         await propertyCheck(count: 2000, input: texts) { text in

@@ -42,7 +42,7 @@ import Testing
             let ids = try store.tasks(in: .all, includeCompleted: true).map { $0.task.id.uuidString }
             let id = ids.randomElement(using: &random)
             switch Int.random(in: 0..<9, using: &random) {
-            case 0: _ = try store.addTask(NewTask(title: "t\(step)", dueDate: Bool.random(using: &random) ? anyDate() : nil, listName: newList()), now: Self.now)
+            case 0: _ = try store.addTask(NewTask(title: "t\(step)", dueDate: Bool.random(using: &random) ? anyDate() : nil, listName: newList(), createsList: true), now: Self.now)
             case 1: if let id { _ = try store.completeTasks([id], now: Self.now) }
             case 2: if let id { _ = try store.uncompleteTasks([id], now: Self.now) }
             case 3: if let id { _ = try store.editTask(id, TaskChanges(dueDate: Bool.random(using: &random) ? .set(anyDate()) : .clear), now: Self.now) }

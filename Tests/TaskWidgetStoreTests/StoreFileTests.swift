@@ -196,7 +196,7 @@ import Testing
         for index in 0..<40 {
             // As a command does: the store is released when it is done, not closed by hand.
             _ = try fixture.reopen(mode: .readWrite)
-                .addTask(NewTask(title: "task \(index)", listName: index.isMultiple(of: 3) ? "Home" : nil), now: Self.now)
+                .addTask(NewTask(title: "task \(index)", listName: index.isMultiple(of: 3) ? "Home" : nil, createsList: true), now: Self.now)
             sizes.append(try FileManager.default.attributesOfItem(atPath: fixture.path + "-wal")[.size] as? Int ?? -1)
         }
         #expect(sizes.allSatisfy { $0 >= 0 && $0 <= 65_536 }, "-wal sizes after each session: \(sizes)")
@@ -209,7 +209,7 @@ import Testing
         let fixture = try TemporaryStore()
         let reader = try fixture.reopen(mode: .readOnly)
         #expect(try reader.tasks(in: .all, includeCompleted: true).isEmpty)
-        _ = try fixture.store.addTask(NewTask(title: "new", listName: "Home"), now: Self.now)
+        _ = try fixture.store.addTask(NewTask(title: "new", listName: "Home", createsList: true), now: Self.now)
         #expect(try reader.tasks(in: .all, includeCompleted: true).map(\.task.title) == ["new"])
         #expect(try reader.export() == fixture.store.export())
     }
@@ -228,7 +228,7 @@ import Testing
 
     /// A store with a list, tasks and a habit.
     func fillStore(_ store: TaskStore) throws {
-        _ = try store.addTask(NewTask(title: "home", listName: "Home"), now: Self.now)
+        _ = try store.addTask(NewTask(title: "home", listName: "Home", createsList: true), now: Self.now)
         let task = try store.addTask(NewTask(title: "inbox"), now: Self.now).task
         _ = try store.completeTasks([task.id.shortID], now: Self.now.adding(seconds: Int64(60)))
         _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: Self.now)

@@ -27,7 +27,7 @@ import Testing
 
     @discardableResult
     func addTask(_ title: String, list: String?, second: Int = 0) throws -> TaskItem {
-        try store.addTask(NewTask(title: title, listName: list), now: at(second)).task
+        try store.addTask(NewTask(title: title, listName: list, createsList: true), now: at(second)).task
     }
 
     // MARK: - List names
@@ -126,6 +126,39 @@ import Testing
         #expect(try store.listSummaries().map(\.list.colorHex) == ["FF9500"])
     }
 
+    // MARK: - Order
+
+    @Test(arguments: [
+        ("Errands", 1, ["Errands", "Home", "Work"], 0),
+        ("home", 3, ["Work", "Errands", "Home"], 2),
+        ("Home", 99, ["Work", "Errands", "Home"], 2),
+        ("Work", 2, ["Home", "Work", "Errands"], 1),
+        ("Work", 1, ["Work", "Home", "Errands"], 0),
+    ])
+    func moveListPutsItAtThePositionAndRenumbers(name: String, position: Int, expected: [String], index: Int) throws {
+        try addList("Home", second: 1)
+        try addList("Work", second: 2)
+        try addList("Errands", second: 3)
+        let moved = try store.moveList(name, to: position)
+        #expect(moved.sortOrder == index && NameLookup.isSame(moved.name, name))
+        let lists = try store.listSummaries().map(\.list)
+        #expect(lists.map(\.name) == expected)
+        #expect(lists.map(\.sortOrder) == [0, 1, 2])
+        try addTask("report", list: "Work")
+        try addTask("milk", list: "Errands")
+        try addTask("rent", list: "Home")
+        #expect(try store.tasks(in: .all, includeCompleted: false).map(\.list?.name) == expected)
+    }
+
+    @Test func moveListRefusesBadPositionsAndUnknownNames() throws {
+        try addList("Home")
+        expectError(.invalidInput) { try store.moveList("Home", to: 0) }
+        let error = expectError(.notFound) { try store.moveList("Hmoe", to: 1) }
+        #expect(error?.message.contains("did you mean “Home”?") == true)
+        expectError(.notFound) { try store.moveList("Inbox", to: 1) }
+        #expect(try store.listSummaries().map(\.list.sortOrder) == [0])
+    }
+
     // MARK: - Deleting and counting
 
     @Test func deleteListDeletesItsTasksOnly() throws {
@@ -222,14 +255,56 @@ import Testing
         #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion WHERE status = 'missed' AND day = '2026-11-23'") == 1)
     }
 
-    @Test func uncheckingTwiceIsFine() throws {
+    @Test func uncheckingTwiceIsFineAndSaysWhatWasRemoved() throws {
         _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
         let day = Fixed.day("2026-11-23")
-        _ = try store.checkHabit("Walk", on: day, status: .done)
-        #expect(try store.uncheckHabit("walk", on: day).status == nil)
-        #expect(try store.uncheckHabit("walk", on: day).status == nil)
+        _ = try store.checkHabit("Walk", on: day, status: .skipped)
+        #expect(try store.uncheckHabit("walk", on: day).removed == .skipped)
+        #expect(try store.uncheckHabit("walk", on: day).removed == nil)
         #expect(try store.habitDays(on: day).map(\.status) == [nil])
         #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 0)
+    }
+
+    @Test func toggleChecksAndUnchecksTheDay() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let day = Fixed.day("2026-11-23"), dayBefore = Fixed.day("2026-11-22")
+        _ = try store.checkHabit("Walk", on: dayBefore, status: .done)
+        #expect(try store.toggleHabit("walk", on: day).status == .done)
+        #expect(try store.habitDays(on: day).map(\.status) == [.done])
+        #expect(try store.toggleHabit("Walk", on: day).status == nil)
+        #expect(try store.habitDays(on: day).map(\.status) == [nil])
+        // A missed day becomes done, not erased.
+        _ = try store.checkHabit("Walk", on: day, status: .missed)
+        #expect(try store.toggleHabit("Walk", on: day).status == .done)
+        #expect(try store.habitDays(on: dayBefore).map(\.status) == [.done], "other days stay")
+        #expect(try fixture.fetchInt("SELECT count(*) FROM habitCompletion") == 2)
+    }
+
+    @Test func editHabitRenamesAndChangesIconAndColorKeepingItsHistory() throws {
+        let walk = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        _ = try store.addHabit(named: "Read", icon: nil, colorHex: nil, now: at(1))
+        let day = Fixed.day("2026-11-23")
+        _ = try store.checkHabit("Walk", on: day, status: .done)
+        let iconOnly = try store.editHabit("walk", newName: nil, icon: " 🚶 ", colorHex: nil)
+        #expect(iconOnly == Habit(id: walk.id, name: "Walk", icon: "🚶", colorHex: "007AFF", createdAt: walk.createdAt))
+        let renamed = try store.editHabit("Walk", newName: " Evening walk ", icon: nil, colorHex: "#34c759")
+        #expect(renamed == Habit(id: walk.id, name: "Evening walk", icon: "🚶", colorHex: "34C759", createdAt: walk.createdAt))
+        #expect(try store.habitDays(on: day).map(\.habit.name) == ["Evening walk", "Read"])
+        #expect(try store.habitDays(on: day).map(\.status) == [.done, nil])
+        #expect(try store.editHabit("evening walk", newName: "EVENING WALK", icon: nil, colorHex: nil).name == "EVENING WALK")
+    }
+
+    @Test func editHabitRefusesATakenNameBadValuesAndUnknownHabits() throws {
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        _ = try store.addHabit(named: "Read", icon: nil, colorHex: nil, now: at(1))
+        let before = try store.export()
+        expectError(.nameTaken) { try store.editHabit("Walk", newName: "read", icon: nil, colorHex: nil) }
+        expectError(.invalidInput) { try store.editHabit("Walk", newName: " ", icon: nil, colorHex: nil) }
+        expectError(.invalidInput) { try store.editHabit("Walk", newName: nil, icon: "123456789", colorHex: nil) }
+        expectError(.invalidInput) { try store.editHabit("Walk", newName: nil, icon: nil, colorHex: "blue") }
+        let error = expectError(.notFound) { try store.editHabit("Wakl", newName: nil, icon: "🚶", colorHex: nil) }
+        #expect(error?.message.contains("did you mean “Walk”?") == true)
+        #expect(try store.export() == before)
     }
 
     @Test func checkingAnUnknownHabitIsAUsageError() throws {

@@ -25,7 +25,7 @@ import Testing
     /// Adds a task created `second` seconds after `t0`.
     @discardableResult
     func add(_ title: String, list: String? = nil, due: Instant? = nil, second: Int) throws -> TaskItem {
-        try store.addTask(NewTask(title: title, dueDate: due, listName: list), now: at(second)).task
+        try store.addTask(NewTask(title: title, dueDate: due, listName: list, createsList: true), now: at(second)).task
     }
 
     func titles(_ scope: TaskScope, includeCompleted: Bool = false) throws -> [String] {
@@ -69,7 +69,7 @@ import Testing
 
     @Test func addWithANewListNameCreatesTheListOnceAndThenReusesIt() throws {
         _ = try store.addList(named: "Work", colorHex: nil, now: at(0))
-        let first = try store.addTask(NewTask(title: "milk", listName: "Groceries"), now: at(1))
+        let first = try store.addTask(NewTask(title: "milk", listName: "Groceries", createsList: true), now: at(1))
         let list = try #require(first.createdList)
         #expect(list.name == "Groceries")
         #expect(list.colorHex == "007AFF")
@@ -77,11 +77,22 @@ import Testing
         #expect(list.sortOrder == 1)
         #expect(first.task.listID == list.id)
 
-        let second = try store.addTask(NewTask(title: "eggs", listName: " groceries "), now: at(2))
+        let second = try store.addTask(NewTask(title: "eggs", listName: " groceries ", createsList: true), now: at(2))
         #expect(second.createdList == nil)
         #expect(second.task.listID == list.id)
         #expect(second.task.sortOrder == 1)
         #expect(try store.listSummaries().map(\.list.name) == ["Work", "Groceries"])
+    }
+
+    @Test func addToAnUnknownListIsRefusedWithTheClosestNameUnlessAskedToCreateIt() throws {
+        _ = try store.addList(named: "Work", colorHex: nil, now: at(0))
+        let before = try store.export()
+        let error = expectError(.notFound) { try store.addTask(NewTask(title: "report", listName: "Wrok"), now: at(1)) }
+        #expect(error?.message == "no list is named “Wrok”: did you mean “Work”? (add --new-list to create it)")
+        #expect(try store.export() == before)
+        let added = try store.addTask(NewTask(title: "report", listName: "Wrok", createsList: true), now: at(2))
+        #expect(added.createdList?.name == "Wrok")
+        #expect(try store.listSummaries().map(\.list.name) == ["Work", "Wrok"])
     }
 
     @Test(arguments: ["", "   ", "two\nlines"])
@@ -152,8 +163,10 @@ import Testing
 
     @Test func listScopeWithAnUnknownNameIsAUsageError() throws {
         try addMixedTasks()
-        let error = expectError(.notFound) { try store.tasks(in: .list("Hoem"), includeCompleted: false) }
-        #expect(error?.message.contains("Work, Home") == true)
+        let typo = expectError(.notFound) { try store.tasks(in: .list("Hoem"), includeCompleted: false) }
+        #expect(typo?.message.contains("did you mean “Home”?") == true)
+        let unknown = expectError(.notFound) { try store.tasks(in: .list("Garden"), includeCompleted: false) }
+        #expect(unknown?.message.contains("Work, Home") == true)
     }
 
     @Test func completedTasksAreListedOnlyWhenAsked() throws {

@@ -32,7 +32,7 @@ import Testing
         _ = try store.addTask(NewTask(title: #"Say "hi" \ bye / <now> & then"#, listName: "Home"), now: at(3))
         let tap = try store.addTask(NewTask(title: "Fix the tap 🔧", listName: "home"), now: at(4)).task
         let gift = try store.addTask(NewTask(title: "Gift for 田中さん 🎁", dueDate: at(-86400), listName: "Wörk"), now: at(5)).task
-        _ = try store.addTask(NewTask(title: "Later", listName: "New list"), now: at(6))
+        _ = try store.addTask(NewTask(title: "Later", listName: "New list", createsList: true), now: at(6))
         _ = try store.startTasks([tap.id.shortID], now: at(60))
         _ = try store.completeTasks([gift.id.shortID, rent.id.shortID], now: at(120.999))
         _ = try store.addHabit(named: "Walk", icon: "🚶", colorHex: "#34C759", now: at(7))
@@ -176,7 +176,7 @@ import Testing
 
     @Test(arguments: BadDocument.allCases)
     func importingABadDocumentIsADataErrorAndChangesNothing(bad: BadDocument) throws {
-        _ = try store.addTask(NewTask(title: "home", listName: "Home"), now: at(0))
+        _ = try store.addTask(NewTask(title: "home", listName: "Home", createsList: true), now: at(0))
         _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
         let before = try store.export()
 

@@ -6,12 +6,66 @@ public enum NameLookup {
     }
 
     /// The item called `name`; an unknown name is a ``TaskWidgetError/Code/notFound`` error that
-    /// lists the names there are. `kind` is `list` or `habit`, as in `taskwidget list add NAME`.
-    public static func find<Item>(_ name: String, in items: [Item], named: (Item) -> String, kind: String) throws -> Item {
+    /// suggests the closest name there is (a typo such as “Wrok” for “Work”), or lists the names.
+    /// `kind` is `list` or `habit`, as in `taskwidget list add NAME`; `creation` says how to make
+    /// one (by default that command).
+    ///
+    /// ```swift
+    /// try NameLookup.find("Wrok", in: lists, named: \.name, kind: "list")
+    /// // no list is named “Wrok”: did you mean “Work”? (create one with `taskwidget list add NAME`)
+    /// ```
+    public static func find<Item>(
+        _ name: String, in items: [Item], named: (Item) -> String, kind: String, creation: String? = nil
+    ) throws -> Item {
         if let item = items.first(where: { isSame(named($0), name) }) { return item }
-        let known = items.isEmpty ? "there are no \(kind)s yet" : "the \(kind)s are " + items.map(named).joined(separator: ", ")
+        let names = items.map(named)
+        let known =
+            if let closest = closest(to: name, among: names) {
+                "did you mean “\(closest)”?"
+            } else if names.isEmpty {
+                "there are no \(kind)s yet"
+            } else {
+                "the \(kind)s are " + names.joined(separator: ", ")
+            }
         throw TaskWidgetError(
-            .notFound, "no \(kind) is named “\(name.sanitizedForMessage)”: \(known) (create one with `taskwidget \(kind) add NAME`)",
+            .notFound, "no \(kind) is named “\(name.sanitizedForMessage)”: \(known) (\(creation ?? "create one with `taskwidget \(kind) add NAME`"))",
             context: "\(kind) not found")
+    }
+
+    /// The name in `names` nearest to `name` in edit distance (case-insensitive; swapping two
+    /// neighbouring letters is one edit), if it is near enough to be a typo: at most one edit in
+    /// three letters. The first of equally near names wins.
+    static func closest(to name: String, among names: [String]) -> String? {
+        let typed = Array(name.trimmingWhitespace.lowercased())
+        var nearest: (name: String, distance: Int)?
+        for candidate in names {
+            let letters = Array(candidate.lowercased())
+            let allowed = max(1, max(typed.count, letters.count) / 3)
+            // The distance is at least the difference in length: skip the long computation then.
+            guard abs(typed.count - letters.count) <= allowed else { continue }
+            let distance = editDistance(typed, letters)
+            if distance <= allowed, distance < nearest?.distance ?? .max { nearest = (candidate, distance) }
+        }
+        return nearest?.name
+    }
+
+    /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
+    /// neighbours, each one edit.
+    private static func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
+        guard !lhs.isEmpty, !rhs.isEmpty else { return max(lhs.count, rhs.count) }
+        // rows[i][j]: the distance between the first i letters of lhs and the first j of rhs.
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: rhs.count + 1), count: lhs.count + 1)
+        for i in 0...lhs.count { rows[i][0] = i }
+        for j in 0...rhs.count { rows[0][j] = j }
+        for i in 1...lhs.count {
+            for j in 1...rhs.count {
+                let substitution = rows[i - 1][j - 1] + (lhs[i - 1] == rhs[j - 1] ? 0 : 1)
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, substitution)
+                if i > 1, j > 1, lhs[i - 1] == rhs[j - 2], lhs[i - 2] == rhs[j - 1] {
+                    rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return rows[lhs.count][rhs.count]
     }
 }

@@ -24,6 +24,24 @@ public struct TaskList: Codable, Sendable, Equatable, Identifiable {
         self.sortOrder = sortOrder
     }
 
+    /// What users call the tasks without a list; no list may have this name.
+    public static let inboxName = "Inbox"
+
+    /// Whether `name` means the Inbox (`inbox` in any case, compared as ``NameLookup`` compares).
+    public static func isInbox(_ name: String) -> Bool {
+        NameLookup.isSame(name, inboxName)
+    }
+
+    /// The list called `name` among `lists` (in their order), found by ``NameLookup``. As the
+    /// Inbox is not a list, `Inbox` is an error that points to `--inbox`.
+    public static func named(_ name: String, in lists: [TaskList], creation: String? = nil) throws -> TaskList {
+        guard !isInbox(name) else {
+            throw TaskWidgetError(
+                .notFound, "no list is named Inbox: the Inbox is `--inbox`, the tasks without a list", context: "list not found")
+        }
+        return try NameLookup.find(name, in: lists, named: \.name, kind: "list", creation: creation)
+    }
+
     /// The stored fields that order lists everywhere, compared in turn: sortOrder, createdAt, id.
     public static let orderFields = ["sortOrder", "createdAt", "id"]
 

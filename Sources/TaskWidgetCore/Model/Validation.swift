@@ -53,11 +53,19 @@ public enum Validation {
     /// Checks a list or habit name with the title rules; `Inbox` is reserved for tasks without a list.
     public static func listName(_ text: String) throws -> String {
         let name = try title(text, noun: "list name")
-        guard name.lowercased() != "inbox" else {
+        guard !TaskList.isInbox(name) else {
             throw TaskWidgetError(
                 .invalidInput, "“Inbox” is reserved for tasks without a list: choose another name")
         }
         return name
+    }
+
+    /// Checks a position given to `move --to N` or `list move --to N`: they count from 1.
+    public static func position(_ position: Int) throws -> Int {
+        guard position >= 1 else {
+            throw TaskWidgetError(.invalidInput, "position \(position) is not valid: positions start at 1")
+        }
+        return position
     }
 
     /// Normalizes a color to six uppercase hex digits; accepts `#1e90ff`, `1E90FF`.

@@ -4,12 +4,15 @@
 /// Accepted forms, case-insensitive, with any amount of space around and between words:
 /// - ISO 8601: `2026-11-23`, `2026-11-23T17:00`, `2026-11-23 17:00:30`, `2026-11-23T17:00Z`,
 ///   `2026-11-23T17:00+01:00`. Without an offset the time is local in the time zone.
-/// - Days: `today`, `tomorrow` and weekday names (`fri`, `friday`), which mean the next such day
-///   strictly after today (on a Friday, `fri` is a week later).
+/// - Days: `today`, `tomorrow` and weekday names (`fri`, `friday`, `next fri`), which mean the next
+///   such day strictly after today, never today (on a Friday, `fri` and `next fri` are a week later).
 /// - `tonight`: today at 20:00.
-/// - Times: `17:00`, `9:05`, `5pm`, `5:30pm`, `12am` (midnight), `12pm` and `noon`. A time alone
-///   means its next occurrence: today if it is still ahead of now, else tomorrow.
-/// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `2026-11-23 5pm`.
+/// - Times: `17:00`, `9:05`, `5pm`, `5:30pm`, `12am` (the start of a day), `12pm`, `noon` and `eod`
+///   (the end of the working day, 18:00). A time alone means its next occurrence: today if it is
+///   still ahead of now, else tomorrow.
+/// - `midnight`: the end of a day, that is 00:00 of the day after: alone, the coming midnight;
+///   `fri midnight` is the night from Friday to Saturday (where `fri 12am` starts Friday).
+/// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `next mon noon`, `2026-11-23 5pm`.
 /// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units `m`, `min`, `mins`,
 ///   `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`, and counts of up to six
 ///   digits. Minutes and hours are exact durations; days and weeks move the calendar date and keep
@@ -95,7 +98,8 @@ public struct WhenParser: Sendable {
     }
 
     private static let whenForms =
-        "2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, 17:00, 5pm, in 2h, +30m or tomorrow 5pm"
+        "2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, "
+        + "in 1w, +30m or tomorrow 5pm"
     private static let instantForms = "2026-11-22T10:00, 2026-11-22T10:00:30.5+01:00 or 2026-11-22"
 }
 
@@ -119,16 +123,27 @@ extension WhenParser {
             timestamp.milliseconds = 0
             return Self.instant(of: timestamp, in: calendar)
         }
-        let words = text.split(separator: " ")
+        var words = text.split(separator: " ")
+        // `next fri` is `fri`: a weekday always names the next one.
+        if words.first == "next" {
+            guard words.count > 1, Self.weekday(named: words[1]) != nil else { return nil }
+            words.removeFirst()
+        }
         switch words.count {
         case 1:
             if let day = day(named: words[0]) {
                 return instant(on: day, at: Self.time(forDayAlone: purpose))
             }
+            if words[0] == "midnight" {
+                return instant(on: today.adding(days: 1), at: WallTime(hour: 0, minute: 0))
+            }
             return Self.time(named: words[0]).flatMap(nextOccurrence(of:))
         case 2:
-            guard let day = day(named: words[0]), let time = Self.time(named: words[1]) else { return nil }
-            return instant(on: day, at: time)
+            guard let day = day(named: words[0]) else { return nil }
+            if words[1] == "midnight" {
+                return instant(on: day.adding(days: 1), at: WallTime(hour: 0, minute: 0))
+            }
+            return Self.time(named: words[1]).flatMap { instant(on: day, at: $0) }
         default:
             return nil
         }
@@ -185,11 +200,13 @@ extension WhenParser {
         }
     }
 
-    /// The time of day `word` names: `noon`, a 24-hour time (`17:00`, `9:05:30`) or a 12-hour time
-    /// (`5pm`, `5:30pm`, `12am`).
+    /// The time of day `word` names: `noon`, `eod` (18:00), a 24-hour time (`17:00`, `9:05:30`) or a
+    /// 12-hour time (`5pm`, `5:30pm`, `12am`).
     private static func time(named word: Substring) -> WallTime? {
-        if word == "noon" {
-            return WallTime(hour: 12, minute: 0)
+        switch word {
+        case "noon": return WallTime(hour: 12, minute: 0)
+        case "eod": return WallTime(hour: 18, minute: 0)
+        default: break
         }
         return InstantFormat.Scanner.read(word, with: { $0.time(hourDigits: 1...2) })
             ?? InstantFormat.Scanner.read(word, with: twelveHourTime)

@@ -46,7 +46,7 @@ public struct TimelineSnapshot: Sendable, Equatable {
         let listsByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })
         var scopeList: TaskList?
         if case .list(let name) = scope {
-            scopeList = try NameLookup.find(name, in: lists.sorted(by: TaskList.precedes), named: \.name, kind: "list")
+            scopeList = try TaskList.named(name, in: lists.sorted(by: TaskList.precedes))
         }
         let inScope = tasks.filter { task in
             switch scope {

@@ -8,7 +8,7 @@ struct HabitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "habit",
         abstract: "Manage habits and check them off day by day.",
-        subcommands: [Add.self, Ls.self, Check.self, Uncheck.self, Rm.self],
+        subcommands: [Add.self, Ls.self, Check.self, Uncheck.self, Toggle.self, Edit.self, Rm.self],
         defaultSubcommand: Ls.self)
 
     struct Add: ParsableCommand {
@@ -75,19 +75,78 @@ struct HabitCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
-            let result = try context.storeForWriting().uncheckHabit(name, on: day)
-            print("\(result.habit.icon) \(result.habit.name): nothing recorded on \(day)")
+            let (habit, removed) = try context.storeForWriting().uncheckHabit(name, on: day)
+            if let removed {
+                print("\(habit.icon) \(habit.name): removed \(removed.rawValue) on \(day)")
+            } else {
+                print("\(habit.icon) \(habit.name): nothing was recorded on \(day)")
+            }
+        }
+    }
+
+    struct Toggle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "toggle",
+            abstract: "Check a habit as done, or uncheck it if it is done.",
+            discussion: """
+                A day recorded as missed or skipped becomes done. For a key binding or a bar's \
+                click action.
+
+                Example: taskwidget habit toggle Walk
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The habit's name.") var name: String
+        @Option(help: ArgumentHelp("today, yesterday or YYYY-MM-DD (default today).", valueName: "day")) var date: String?
+
+        func run() throws {
+            let context = try options.context()
+            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
+            let result = try context.storeForWriting().toggleHabit(name, on: day)
+            print("\(result.habit.icon) \(result.habit.name): \(result.isDone ? "done" : "not done") on \(day)")
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Rename a habit or change its icon or color.",
+            discussion: """
+                The habit keeps its history.
+
+                Examples:
+                  taskwidget habit edit Walk --icon 🚶
+                  taskwidget habit edit Walk --name "Evening walk" --color 34C759
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The habit's name.") var name: String
+        @Option(name: .customLong("name"), help: ArgumentHelp("A new name.", valueName: "name")) var newName: String?
+        @Option(help: ArgumentHelp("A short text or an emoji.", valueName: "text")) var icon: String?
+        @Option(help: ArgumentHelp("Six hex digits.", valueName: "hex")) var color: String?
+
+        func validate() throws {
+            guard newName != nil || icon != nil || color != nil else {
+                throw ValidationError("nothing to change: give --name, --icon or --color")
+            }
+        }
+
+        func run() throws {
+            let habit = try options.context().storeForWriting().editHabit(name, newName: newName, icon: icon, colorHex: color)
+            print("Edited habit \(habit.icon) \(habit.name) #\(habit.colorHex)")
         }
     }
 
     struct Rm: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm",
-            abstract: "Delete a habit and its history.", discussion: "Example: taskwidget habit rm Walk")
+            abstract: "Delete a habit and its history.", discussion: "Example: taskwidget habit rm Walk --yes")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The habit's name.") var name: String
+        @Flag(help: "Confirm that the habit's history is deleted too.") var yes = false
 
         func run() throws {
+            guard yes else {
+                throw ValidationError("deleting a habit deletes its history too: add --yes to confirm")
+            }
             let habit = try options.context().storeForWriting().deleteHabit(name)
             print("Deleted habit \(habit.name)")
         }

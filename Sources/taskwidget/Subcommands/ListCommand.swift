@@ -8,7 +8,7 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Manage lists (the Inbox is the tasks without a list).",
-        subcommands: [Add.self, Ls.self, Rename.self, Color.self, Rm.self],
+        subcommands: [Add.self, Ls.self, Rename.self, Color.self, Move.self, Rm.self],
         defaultSubcommand: Ls.self)
 
     struct Add: ParsableCommand {
@@ -64,6 +64,26 @@ struct ListCommand: ParsableCommand {
         func run() throws {
             let list = try options.context().storeForWriting().setListColor(name, colorHex: hex)
             print("List \(list.name) is now #\(list.colorHex)")
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move",
+            abstract: "Move a list to another place in the list order.",
+            discussion: """
+                N counts from 1 in the order `taskwidget list ls` shows (and `ls` and the widgets \
+                follow); a number past the end puts the list last.
+
+                Example: taskwidget list move Work --to 1
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The list's name.") var name: String
+        @Option(name: .customLong("to"), help: ArgumentHelp("The new position, from 1.", valueName: "n")) var position: Int
+
+        func run() throws {
+            let list = try options.context().storeForWriting().moveList(name, to: position)
+            print("Moved list \(list.name) to position \(list.sortOrder + 1)")
         }
     }
 

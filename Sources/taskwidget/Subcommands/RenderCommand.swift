@@ -11,25 +11,35 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw the widget as a PNG image (Cairo + Pango).",
         discussion: """
-            Families in points: small 170x170 (headline number, 3 tasks),
-            medium 364x170 (counts, 5 tasks), large 364x382 (12 tasks, habits).
-            --size WxH scales the family's layout (large unless --family is
-            given) to a dashboard canvas. Pixels = points x --scale, exactly.
-            Files are written whole or not at all: a failed render keeps the
-            previous file. --timeline renders each timeline entry whose image
-            differs from the one before into --out-dir, plus index.json.
+            Families in points: small 170x170 (headline number, 3 tasks), medium 364x170 (counts, \
+            5 tasks), large 364x382 (12 tasks, habits). --size WxH scales the family's layout \
+            (large unless --family is given) to a dashboard canvas. Pixels = points x --scale, exactly.
+
+            -o FILE draws the entry for now, and -o - writes it to standard output. --at WHEN \
+            draws the entry the timeline shows at that moment instead: the widget as it will look \
+            then, within the next 24 hours. --now moves the clock itself, so the whole timeline \
+            starts at that instant.
+
+            Files are written whole or not at all: a failed render keeps the previous file. \
+            --timeline renders each timeline entry whose image differs from the one before into \
+            --out-dir, plus index.json.
+
             Examples:
               taskwidget render -o output/medium.png
               taskwidget render --family small --scale 3 --theme dark -o s.png
               taskwidget render --size 800x480 --theme mono -o /srv/eink.png
+              taskwidget render --at 17:00 -o evening.png
+              taskwidget render -o - | feh -
               taskwidget render --timeline --out-dir output/timeline
             """)
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var widget: WidgetOptions
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The PNG file to write.", valueName: "file"))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The PNG file to write, or - for standard output.", valueName: "file"))
     var output: String?
+    @Option(help: ArgumentHelp("Draw the entry the timeline shows at this moment, within 24 h of now (e.g. 17:00, \"in 2h\").", valueName: "when"))
+    var at: String?
     @Flag(help: "Render the whole timeline into --out-dir.") var timeline = false
     @Option(help: ArgumentHelp("The folder for --timeline (it must exist).", valueName: "dir")) var outDir: String?
 
@@ -40,6 +50,7 @@ struct RenderCommand: ParsableCommand {
         case (_, true, nil): throw ValidationError("--timeline needs --out-dir DIR")
         default: throw ValidationError("-o FILE renders now, --timeline --out-dir DIR renders the timeline: give one of them")
         }
+        if at != nil && timeline { throw ValidationError("--at draws one entry, --timeline all of them: give one of them") }
     }
 
     func run() throws {
@@ -49,8 +60,18 @@ struct RenderCommand: ParsableCommand {
         let request = context.timelineRequest(scope: scope.scope, family: spec.family)
         let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         if let output {
-            let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
-            try AtomicFile.write(drawing.image(for: entry), to: URL(fileURLWithPath: output))
+            let snapshot = try store.timelineSnapshot(for: request)
+            let entry = try at.map { try Self.entry(at: context.date($0, for: .due), in: TimelineProvider().timeline(for: request, snapshot: snapshot)) }
+                ?? TimelineProvider().currentEntry(for: request, snapshot: snapshot)
+            let image = try drawing.image(for: entry)
+            if output == "-" {
+                guard isatty(STDOUT_FILENO) != 1 else {
+                    throw TaskWidgetError(.invalidInput, "-o - writes a PNG to standard output, which is a terminal: redirect it to a file or a pipe")
+                }
+                try writeToStandardOutput(image)
+            } else {
+                try AtomicFile.write(image, to: URL(fileURLWithPath: output))
+            }
             context.logger.debug("wrote a \(spec.pixels) PNG", metadata: ["path": "\(output)"])
         } else if let outDir {
             let timeline = TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
@@ -61,5 +82,17 @@ struct RenderCommand: ParsableCommand {
             if showsProgress { writeToStandardError("\n") }
             context.logger.debug("wrote \(written) \(spec.pixels) PNGs and index.json", metadata: ["folder": "\(outDir)"])
         }
+    }
+}
+
+extension RenderCommand {
+    /// The entry `timeline` shows at `instant` (`--at`), which must lie within it: from now to
+    /// 24 hours later.
+    static func entry(at instant: Instant, in timeline: Timeline) throws -> TimelineEntry {
+        guard instant <= timeline.validUntil, let entry = timeline.entry(at: instant) else {
+            throw TaskWidgetError(
+                .invalidInput, "--at must be within the timeline, from now to 24 hours later: use --now to draw another day")
+        }
+        return entry
     }
 }

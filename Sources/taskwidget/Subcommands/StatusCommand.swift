@@ -10,11 +10,13 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Print the widget entry for now as one line for a status bar.",
         discussion: """
-            Formats: text, json, waybar, i3bar (one block), polybar, tmux. Titles are escaped for the
-            host. Each format comes from a Mustache template: the default one, or
+            Formats: text, json, waybar, i3bar (one block), polybar, tmux. Titles are escaped for \
+            the host. Each format comes from a Mustache template: the default one, or \
             $XDG_CONFIG_HOME/taskwidget/templates/FORMAT.mustache, or --template FILE.
-            When the store cannot be read, bar formats still print one valid line (waybar class
+
+            When the store cannot be read, bar formats still print one valid line (waybar class \
             `error`) and exit 0; the error goes to stderr.
+
             Examples:
               taskwidget status
               taskwidget status --format waybar --list Work

@@ -10,25 +10,35 @@ struct Add: ParsableCommand {
         commandName: "add",
         abstract: "Create a task and print its id.",
         discussion: """
+            --list names an existing list (a name that is not one is refused, with the closest \
+            name); add --new-list to create it. `--list inbox` is the Inbox, as with no --list.
+
             Examples:
               taskwidget add "Pay rent" --due "tomorrow 9am" --list Home
               taskwidget add "Call mom" --due fri --remind "fri 5pm"
+              taskwidget add "Plan the trip" --list Travel --new-list
             """)
 
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The task's title.") var title: String
-    @Option(help: ArgumentHelp("Put it in this list, created if new (default: the Inbox).", valueName: "name")) var list: String?
+    @Option(help: ArgumentHelp("Put it in this list, or `inbox` (the default).", valueName: "name|inbox")) var list: String?
+    @Flag(help: "Create the --list if there is none by that name.") var newList = false
     @Option(help: ArgumentHelp("When it is due (see WHEN in `taskwidget help`).", valueName: "when")) var due: String?
     @Option(help: ArgumentHelp("When to be reminded.", valueName: "when")) var remind: String?
 
+    func validate() throws {
+        if newList && (list.map(TaskList.isInbox) ?? true) { throw ValidationError("--new-list needs --list NAME") }
+    }
+
     func run() throws {
         let context = try options.context()
+        let listName = list.flatMap { TaskList.isInbox($0) ? nil : $0 }
         // Check the input before the store is opened, so a bad first command creates no store.
         _ = try Validation.title(title)
-        _ = try list.map(Validation.listName)
+        _ = try listName.map(Validation.listName)
         let newTask = NewTask(
             title: title, dueDate: try due.map { try context.date($0, for: .due) },
-            reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: list)
+            reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: listName, createsList: newList)
         let (task, createdList) = try context.storeForWriting().addTask(newTask, now: context.now)
         if let createdList {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
@@ -42,7 +52,9 @@ struct Ls: ParsableCommand {
         commandName: "ls",
         abstract: "List open tasks (or all with --all).",
         discussion: """
-            Marks: ○ open, ! overdue, ▶ active, ✓ completed.
+            Marks: ○ open, ! overdue, ▶ active, ✓ completed. The Inbox comes first, then each \
+            list in the order of `taskwidget list ls`.
+
             Examples:
               taskwidget ls
               taskwidget ls --list Work --all
@@ -128,6 +140,9 @@ struct Edit: ParsableCommand {
         commandName: "edit",
         abstract: "Change a task's title, due date, reminder or list.",
         discussion: """
+            --list moves the task to the end of an existing list (a name that is not one is \
+            refused, with the closest name), or to the Inbox with `--list inbox`.
+
             Examples:
               taskwidget edit 3f2a --due "fri 5pm"
               taskwidget edit 3f2a --due none --list inbox
@@ -149,7 +164,7 @@ struct Edit: ParsableCommand {
         }
         let changes = TaskChanges(
             title: title, dueDate: try dateChange(due, .due), reminderDate: try dateChange(remind, .reminder),
-            list: list.map { $0.lowercased() == "inbox" ? .clear : .set($0) })
+            list: list.map { TaskList.isInbox($0) ? .clear : .set($0) })
         guard !changes.isEmpty else {
             throw ValidationError("nothing to change: give --title, --due, --remind or --list")
         }
@@ -175,8 +190,9 @@ struct Move: ParsableCommand {
         commandName: "move",
         abstract: "Move a task to another position in its list.",
         discussion: """
-            N counts from 1 among the open tasks of the task's list (or the Inbox), as
+            N counts from 1 among the open tasks of the task's list (or the Inbox), as \
             `taskwidget ls --list NAME` shows them.
+
             Example: taskwidget move 3f2a --to 1
             """)
     @OptionGroup var options: GlobalOptions

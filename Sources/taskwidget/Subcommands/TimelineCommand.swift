@@ -9,8 +9,12 @@ struct TimelineCommand: ParsableCommand {
         commandName: "timeline",
         abstract: "Print the widget timeline: 24 h of entries every 15 minutes and at each due date.",
         discussion: """
-            Each entry says what a widget shows from its date until the next entry: counts, the top
-            tasks with due labels, and habits. The JSON form is documented by docs/timeline.schema.json.
+            Each entry says what a widget shows from its date until the next entry: counts, the \
+            top tasks with due labels, and habits. The JSON form (schema taskwidget.timeline/1) \
+            has schema, generatedAt, timeZone, reloadAfter, validUntil, truncated and entries; \
+            each entry has date, epoch, reasons, dayStart, dayEnd, counts, top, habits, \
+            relevance, nextChange and contentHash.
+
             Examples:
               taskwidget timeline --format text
               taskwidget timeline --list Work --now 2026-11-22T16:27 --tz Europe/Berlin

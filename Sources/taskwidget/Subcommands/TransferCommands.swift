@@ -23,8 +23,9 @@ struct Import: ParsableCommand {
         commandName: "import",
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
-            Records whose id is already in the store are replaced. The file is checked first:
-            if anything in it is wrong, nothing is imported.
+            Records whose id is already in the store are replaced. The file is checked first: if \
+            anything in it is wrong, nothing is imported.
+
             Examples:
               taskwidget import backup.json
               taskwidget export --store old.sqlite | taskwidget import -
@@ -51,17 +52,38 @@ struct Import: ParsableCommand {
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Fill an empty store with sample lists, tasks and habits for a first look.",
+        abstract: "Fill a store of its own with sample lists, tasks and habits for a first look.",
         discussion: """
-            Example:
-              taskwidget demo --store /tmp/demo.sqlite && taskwidget ls --store /tmp/demo.sqlite
+            Without --store the sample data goes to $XDG_DATA_HOME/taskwidget/demo.sqlite \
+            (~/.local/share/taskwidget/demo.sqlite), never to your own tasks. A store that \
+            already has data is refused. Look at the demo with --store PATH or TASKWIDGET_STORE=PATH.
+
+            Examples:
+              taskwidget demo
+              taskwidget demo --store /tmp/demo.sqlite
+              taskwidget ls --store /tmp/demo.sqlite
             """)
     @OptionGroup var options: GlobalOptions
 
     func run() throws {
         let context = try options.context()
-        let store = try context.storeForWriting()
+        let location = options.store == nil ? try StoreLocation.demo(environment: ProcessInfo.processInfo.environment) : context.location
+        let store = try TaskStore.open(at: location, mode: .readWrite, logger: context.logger)
         try store.fillWithDemoData(now: context.now, calendar: context.calendar)
-        print("Filled \(store.path) with sample lists, tasks and habits. Try: taskwidget ls --store \(store.path)")
+        let path = store.path.shellQuoted
+        print("""
+            Filled \(store.path) with sample lists, tasks and habits.
+            Look at them with --store or TASKWIDGET_STORE, e.g.:
+              taskwidget ls --store \(path)
+              TASKWIDGET_STORE=\(path) taskwidget status --format waybar
+            """)
+    }
+}
+
+extension String {
+    /// The text as one word for a POSIX shell: as it is when that is safe, else in single quotes.
+    fileprivate var shellQuoted: String {
+        let plain = allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:@%,=".contains($0)) }
+        return plain && !isEmpty ? self : "'" + replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

@@ -10,15 +10,19 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Stream the status line: a new line whenever it changes, for bars that read a stream.",
         discussion: """
-            Prints the line for now, then a new one when the next timeline entry starts (a task
-            falls due, a quarter hour, midnight), when another process changes the store (within
-            250 ms), when the wall clock jumps (suspend, date change), or on SIGUSR1. It prints only
-            lines that changed, at most one a second, and uses no CPU in between. i3bar gets the
-            whole protocol: a header, then one array per line.
-            A missing, locked or damaged store gives the format's error line; watch then waits for
-            the store to come back. It exits 0 on SIGTERM, SIGINT or SIGHUP and when its reader goes away.
-            --render-dir DIR also keeps a PNG widget there (DIR/medium.png, or DIR/WxH.png with
+            Prints the line for now, then a new one when the next timeline entry starts (a task \
+            falls due, a quarter hour, midnight), when another process changes the store (within \
+            250 ms), when the wall clock jumps (suspend, date change), or on SIGUSR1. It prints \
+            only lines that changed, at most one a second, and uses no CPU in between. i3bar gets \
+            the whole protocol: a header, then one array per line.
+
+            A missing, locked or damaged store gives the format's error line; watch then waits \
+            for the store to come back. It exits 0 on SIGTERM, SIGINT or SIGHUP and when its \
+            reader goes away.
+
+            --render-dir DIR also keeps a PNG widget there (DIR/medium.png, or DIR/WxH.png with \
             --size) current at the same moments, rewritten atomically and only when it changes.
+
             Examples:
               taskwidget watch --format waybar
               taskwidget watch --format i3bar --list Work

@@ -19,7 +19,7 @@ import Testing
         sandbox.now = "2026-11-22T16:35:00+01:00"
         for number in 1...8 {
             try sandbox.succeed([
-                "add", "Task \(number): 会議の資料を準備する and review the quarterly numbers 📊 مراجعة", "--list", number % 2 == 0 ? "Work" : "Home",
+                "add", "Task \(number): 会議の資料を準備する and review the quarterly numbers 📊 مراجعة", "--new-list", "--list", number % 2 == 0 ? "Work" : "Home",
                 "--due", "2026-11-2\(3 + number % 4)T1\(number):15:00+01:00",
             ])
         }

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// The everyday commands of issue 17 run as a new user runs them: a demo that keeps away from
+/// the user's tasks, habits that can be edited and toggled, lists found despite typos, the Inbox
+/// named either way, PNGs written to standard output or for a later moment, and help that reads
+/// well at 80 columns.
+@Suite struct EverydayCommandTests {
+    // MARK: - Demo
+
+    @Test func demoWithoutStoreFillsAStoreOfItsOwn() throws {
+        let sandbox = try Sandbox()
+        let data = sandbox.folder.appendingPathComponent("data/taskwidget")
+        let demoStore = data.appendingPathComponent("demo.sqlite").path
+        // TASKWIDGET_STORE names the user's own tasks: the demo never goes there.
+        let environment = ["TASKWIDGET_STORE": sandbox.storePath]
+        let first = try sandbox.run(["demo", "--now", sandbox.now], global: false, environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdoutLines == [
+            "Filled \(demoStore) with sample lists, tasks and habits.",
+            "Look at them with --store or TASKWIDGET_STORE, e.g.:",
+            "  taskwidget ls --store \(demoStore)",
+            "  TASKWIDGET_STORE=\(demoStore) taskwidget status --format waybar",
+        ])
+        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "the user's store is untouched")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("tasks.sqlite").path))
+        #expect(try sandbox.succeed(["ls", "--store", demoStore]).split(separator: "\n").count > 10)
+
+        let again = try sandbox.run(["demo", "--now", sandbox.now], global: false)
+        #expect(again.status == 64)
+        #expect(again.stderrLines == ["taskwidget: the store \(demoStore) already has data: pass `--store PATH` with a new file for the demo"])
+        #expect(again.stdout.isEmpty)
+    }
+
+    @Test func demoWithStoreFillsThatStoreOnlyWhenEmpty() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "My own task"])
+        try sandbox.expectRefused(["demo"], status: 64, message: "already has data")
+        let other = sandbox.folder.appendingPathComponent("it's a demo.sqlite").path
+        let output = try sandbox.succeed(["demo", "--store", other])
+        #expect(output.contains("taskwidget ls --store '\(sandbox.folder.path)/it'\\''s a demo.sqlite'"), "\(output)")
+        #expect(try sandbox.succeed(["ls", "--format", "json"]).contains("My own task"))
+    }
+
+    // MARK: - Habits
+
+    @Test func habitsAreEditedRenamedToggledAndRemovedWithConfirmation() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["habit", "add", "Walk"])
+        #expect(try sandbox.succeed(["habit", "edit", "walk", "--icon", "🚶"]) == "Edited habit 🚶 Walk #007AFF\n")
+        #expect(try sandbox.succeed(["habit", "toggle", "Walk"]) == "🚶 Walk: done on 2026-11-22\n")
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("1 of 1 done"))
+        #expect(try sandbox.succeed(["habit", "toggle", "Walk"]) == "🚶 Walk: not done on 2026-11-22\n")
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("0 of 1 done"))
+
+        try sandbox.succeed(["habit", "check", "Walk", "--date", "yesterday", "--status", "missed"])
+        #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: removed missed on 2026-11-21\n")
+        #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: nothing was recorded on 2026-11-21\n")
+
+        try sandbox.succeed(["habit", "check", "Walk"])
+        #expect(try sandbox.succeed(["habit", "edit", "Walk", "--name", "Evening walk", "--color", "34c759"])
+            == "Edited habit 🚶 Evening walk #34C759\n")
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("Evening walk"), "the history stays with the habit")
+        try sandbox.expectRefused(["habit", "rm", "Evening walk"], status: 64, message: "add --yes to confirm")
+        try sandbox.expectRefused(["habit", "toggle", "Evening wlak"], status: 64, message: "did you mean “Evening walk”?")
+        #expect(try sandbox.succeed(["habit", "rm", "Evening walk", "--yes"]) == "Deleted habit Evening walk\n")
+    }
+
+    // MARK: - The Inbox and lists
+
+    @Test func theInboxIsNamedTheSameWayByAddAndEditAndPointedToByLs() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["list", "add", "Work"])
+        let id = try sandbox.succeed(["add", "Call mom", "--list", "inbox"]).trimmingCharacters(in: .newlines)
+        try sandbox.succeed(["edit", id, "--list", "Work"])
+        try sandbox.succeed(["edit", id, "--list", "INBOX"])
+        #expect(try sandbox.succeed(["ls", "--inbox"]).contains("Call mom"))
+        try sandbox.expectRefused(
+            ["ls", "--list", "Inbox"], status: 64, message: "taskwidget: no list is named Inbox: the Inbox is `--inbox`, the tasks without a list")
+        try sandbox.expectRefused(["timeline", "--list", "inbox"], status: 64, message: "the Inbox is `--inbox`")
+    }
+
+    @Test func anUnknownListIsATypoUntilNewListSaysOtherwise() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["list", "add", "Work"])
+        try sandbox.succeed(["list", "add", "Home"])
+        try sandbox.expectRefused(
+            ["add", "Report", "--list", "Wrok"], status: 64,
+            message: "taskwidget: no list is named “Wrok”: did you mean “Work”? (add --new-list to create it)")
+        let id = try sandbox.succeed(["add", "Report"]).trimmingCharacters(in: .newlines)
+        try sandbox.expectRefused(
+            ["edit", id, "--list", "Wokr"], status: 64,
+            message: "taskwidget: no list is named “Wokr”: did you mean “Work”? (create one with `taskwidget list add NAME`)")
+        let created = try sandbox.run(["add", "Plan the trip", "--list", "Travel", "--new-list"])
+        #expect(created.status == 0 && created.stderr == "taskwidget: created the list “Travel”\n")
+        let reused = try sandbox.run(["add", "Pack", "--list", "travel", "--new-list"])
+        #expect(reused.status == 0 && reused.stderr.isEmpty)
+        #expect(try sandbox.succeed(["list", "ls"]).contains("Travel"))
+    }
+
+    @Test func listsAreReorderedByMove() throws {
+        let sandbox = try Sandbox()
+        for name in ["Work", "Home", "Errands"] { try sandbox.succeed(["list", "add", name]) }
+        #expect(try sandbox.succeed(["list", "move", "errands", "--to", "1"]) == "Moved list Errands to position 1\n")
+        #expect(try sandbox.succeed(["list", "move", "Work", "--to", "9"]) == "Moved list Work to position 3\n")
+        let names = try sandbox.succeed(["list", "ls"]).split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
+        #expect(names == ["Errands", "Home", "Work"])
+    }
+
+    // MARK: - Dates
+
+    @Test func aWeekdayTypedOnThatWeekdayIsAWeekLater() throws {
+        var sandbox = try Sandbox()
+        sandbox.now = "2026-11-23T10:00:00+01:00"  // a Monday
+        try sandbox.succeed(["add", "Weekly review", "--due", "mon"])
+        try sandbox.succeed(["add", "Ship it", "--due", "next fri eod"])
+        try sandbox.succeed(["add", "Sleep", "--due", "midnight"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["ls", "--format", "json"]).utf8)) as? [[String: Any]]
+        #expect(tasks?.compactMap { $0["dueDate"] as? String } == ["2026-11-30T22:59:00Z", "2026-11-27T17:00:00Z", "2026-11-23T23:00:00Z"])
+    }
+
+    // MARK: - render
+
+    /// `-o -` writes the same PNG to standard output (no file named `-`); `--at` draws the entry
+    /// the timeline shows then, as `--timeline` draws it.
+    @Test func renderWritesToStandardOutputAndDrawsALaterEntry() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T16:45:00+01:00"])
+        let file = sandbox.folder.appendingPathComponent("now.png")
+        try sandbox.succeed(["render", "-o", file.path])
+        let piped = sandbox.folder.appendingPathComponent("piped.png")
+        let shell = try ProcessRunner.run(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\" > piped.png", sandbox.folder.path, Sandbox.binary.path] + sandbox.arguments(["render", "-o", "-"]),
+            environment: sandbox.environment)
+        #expect(shell.status == 0 && shell.stderr.isEmpty, "\(shell.stderr)")
+        #expect(try Data(contentsOf: piped) == Data(contentsOf: file))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("-").path))
+
+        let timeline = sandbox.folder.appendingPathComponent("timeline")
+        try FileManager.default.createDirectory(at: timeline, withIntermediateDirectories: true)
+        try sandbox.succeed(["render", "--timeline", "--out-dir", timeline.path])
+        let index = try JSONSerialization.jsonObject(with: Data(contentsOf: timeline.appendingPathComponent("index.json"))) as? [String: Any]
+        let entries = try #require(index?["entries"] as? [[String: Any]])
+        for (at, entryDate) in [("17:00", "2026-11-22T17:00:00+01:00"), ("16:50", "2026-11-22T16:45:00+01:00"), ("in 2h", "2026-11-22T18:15:00+01:00")] {
+            let later = sandbox.folder.appendingPathComponent("at.png")
+            try sandbox.succeed(["render", "--at", at, "-o", later.path])
+            let entryFile = try #require(entries.first { $0["date"] as? String == entryDate }?["file"] as? String, "\(entryDate)")
+            #expect(try Data(contentsOf: later) == Data(contentsOf: timeline.appendingPathComponent(entryFile)), "--at \(at)")
+        }
+        #expect(try Data(contentsOf: sandbox.folder.appendingPathComponent("at.png")) != Data(contentsOf: file), "overdue by then")
+        try sandbox.expectRefused(["render", "--at", "tomorrow 17:00", "-o", file.path], status: 64, message: "--at must be within the timeline")
+        try sandbox.expectRefused(["render", "--at", "today 9am", "-o", file.path], status: 64, message: "--at must be within the timeline")
+        try sandbox.expectRefused(["render", "--at", "17:00", "--timeline", "--out-dir", timeline.path], status: 64)
+    }
+
+    // MARK: - Help
+
+    /// Every command's help at 80 columns: paragraphs wrapped by argument-parser (no line cut
+    /// short inside a paragraph, as hard line breaks made them), examples on lines of their own
+    /// within the width, and no path of the repository.
+    @Test func helpFitsEightyColumnsWithoutRaggedLinesOrRepositoryPaths() throws {
+        let sandbox = try Sandbox()
+        var pending: [[String]] = [[]]
+        var checked = 0
+        while let path = pending.popLast() {
+            let result = try sandbox.run(["help"] + path, global: false, environment: ["COLUMNS": "80"])
+            #expect(result.status == 0, "help \(path): \(result.stderr)")
+            let text = result.stdout
+            for folder in ["docs/", "scripts/", "Sources/", "Tests/", ".swift"] {
+                #expect(!text.contains(folder), "help \(path) names \(folder)")
+            }
+            let description = text.components(separatedBy: "\nUSAGE:").first ?? ""
+            for paragraph in description.components(separatedBy: "\n\n") {
+                let lines = paragraph.split(separator: "\n").map(String.init)
+                for line in lines {
+                    #expect(line.count <= 80, "help \(path): \(line)")
+                }
+                // Examples are lines of their own; a paragraph of prose fills each line but its last.
+                guard let first = lines.first, !first.hasPrefix("Example"), !first.hasPrefix(" ") else { continue }
+                for line in lines.dropLast() {
+                    #expect(line.count > 55, "help \(path): a ragged line: \(line)")
+                }
+            }
+            // Subcommands, except the sibling programs, which have help of their own.
+            let subcommands = text.components(separatedBy: "SUBCOMMANDS:\n").dropFirst().first?
+                .split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
+                    return String(name)
+                } ?? []
+            pending += subcommands.filter { !["serve", "sync", "notify", "See"].contains($0) }.map { path + [$0] }
+            checked += 1
+        }
+        #expect(checked == 32, "help of every command")
+    }
+}
