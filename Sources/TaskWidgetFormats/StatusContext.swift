@@ -6,9 +6,10 @@ import TaskWidgetCore
 /// bar's class, and, for a one-shot `status`, times relative to the moment it runs.
 ///
 /// Keys: `overdue dueToday dueSoon open completedToday inbox` (numbers), `hasTasks hasOverdue
-/// hasDueToday hasDueSoon hasMore` (booleans), `class` (`overdue`, `due-soon`, `ok`, `empty`),
-/// `percentage`, `color` (i3bar, absent when all is well), `scope`, `instance`, `next` (the task that
-/// matters most), `top` (each with `title list colorHex dueLabel when isOverdue isActive`), `more`
+/// hasDueToday hasDueSoon hasDoneToday hasMore` (booleans), `summary` (the counts that are not
+/// zero), `class` (`overdue`, `due-soon`, `ok`, `empty`), `percentage`, `color` (i3bar, absent
+/// when all is well), `scope`, `instance`, `next` (``TimelineEntry/next``, the task due first),
+/// `top` (each with `title list colorHex dueLabel when isOverdue isActive`), `more`
 /// (open tasks beyond `top`), `others` (open tasks beyond `next`), `habitsDone habitsTotal habits`,
 /// `time`, `entryJSON` (the whole entry as JSON, unescaped with `{{{entryJSON}}}`).
 struct StatusContext: MustacheParent {
@@ -33,15 +34,17 @@ struct StatusContext: MustacheParent {
         case "hasOverdue": return counts.overdue > 0
         case "hasDueToday": return counts.dueToday > 0
         case "hasDueSoon": return counts.dueSoon > 0
+        case "hasDoneToday": return counts.completedToday > 0
         case "hasMore": return counts.open > entry.top.count
         case "more": return counts.open - entry.top.count
         case "others": return max(0, counts.open - 1)
+        case "summary": return summary
         case "class": return statusClass
         case "percentage": return percentage
         case "color": return color
         case "scope": return entry.scopeTitle
         case "instance": return entry.scopeTitle ?? "all"
-        case "next": return next.map(task)
+        case "next": return entry.next.map(task)
         case "top": return entry.top.map(task)
         case "habitsDone": return entry.habits.done
         case "habitsTotal": return entry.habits.total
@@ -52,9 +55,14 @@ struct StatusContext: MustacheParent {
         }
     }
 
-    /// The task that matters most: the first overdue one, else the first with a due date, else the first.
-    private var next: TopTask? {
-        entry.top.first(where: \.isOverdue) ?? entry.top.first(where: { $0.dueDate != nil }) ?? entry.top.first
+    /// The counts that are not zero, `1 overdue · 3 today · 1 soon · 2 done`; `4 open` when none
+    /// of those is, and `nil` when nothing is open or done.
+    var summary: String? {
+        let counts = entry.counts
+        let parts = [(counts.overdue, "overdue"), (counts.dueToday, "today"), (counts.dueSoon, "soon"), (counts.completedToday, "done")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        if !parts.isEmpty { return parts.joined(separator: " · ") }
+        return counts.open > 0 ? "\(counts.open) open" : nil
     }
 
     /// `overdue`, `due-soon`, `ok` or `empty` (waybar's class and alt).
