@@ -5,10 +5,13 @@ public import TaskWidgetCore
 public struct Listing: Sendable {
     public let now: Instant
     private let labeler: DueLabeler
+    /// Whether tables are coloured for a terminal (``ColorChoice``): overdue in red, lists as dots of their colour.
+    private let usesColor: Bool
 
-    public init(now: Instant, calendar: LocalCalendar) {
+    public init(now: Instant, calendar: LocalCalendar, usesColor: Bool = false) {
         self.now = now
         self.labeler = DueLabeler(calendar: calendar)
+        self.usesColor = usesColor
     }
 
     /// The widest title shown in a table, in terminal columns.
@@ -16,21 +19,48 @@ public struct Listing: Sendable {
 
     /// `ls`: one row per task with its short id, state mark, title, list and due label, and when
     /// any task has a reminder a REMIND column: ``reminderMark`` and when it is (`🔔 Tomorrow 08:00`,
-    /// ``DueLabeler/timeLabel(for:at:)``).
-    public func table(_ tasks: [ListedTask]) -> String {
-        guard !tasks.isEmpty else { return "No tasks.\n" }
+    /// ``DueLabeler/timeLabel(for:at:)``). In colour, an overdue task's mark and due label are red
+    /// and each list's name follows a dot of its colour. With no tasks, it says how to see more of
+    /// `scope`, which they were listed from, with or without the completed ones.
+    public func table(_ tasks: [ListedTask], in scope: TaskScope = .all, includesCompleted: Bool = false) -> String {
+        guard !tasks.isEmpty else { return Self.nothingToList(in: scope, includesCompleted: includesCompleted) }
         let showsReminders = tasks.contains { $0.task.reminderDate != nil }
-        let rows = tasks.map { item -> [String] in
+        let rows = tasks.map { item -> [Cell] in
             let task = item.task
-            let mark = task.isCompleted ? "✓" : task.state == .active ? "▶" : task.isOverdue(at: now) ? "!" : "○"
-            let row = [
-                task.id.shortID, mark + " " + task.title.truncated(to: Self.titleWidth, in: .terminalColumns),
-                item.list?.name ?? "Inbox", labeler.label(for: task, at: now) ?? "",
+            let isOverdue = task.isOverdue(at: now)
+            let mark = task.isCompleted ? "✓" : task.state == .active ? "▶" : isOverdue ? "!" : "○"
+            let title = task.title.truncated(to: Self.titleWidth, in: .terminalColumns)
+            let due = labeler.label(for: task, at: now) ?? ""
+            var row = [
+                Cell(task.id.shortID),
+                Cell(mark + " " + title, styled: isOverdue && usesColor ? TerminalColor.red(mark) + " " + title : nil),
+                listCell(item.list), Cell(due, styled: isOverdue && usesColor ? TerminalColor.red(due) : nil),
             ]
-            guard showsReminders else { return row }
-            return row + [task.reminderDate.map { Self.reminderMark + " " + labeler.timeLabel(for: $0, at: now) } ?? ""]
+            if showsReminders {
+                row.append(Cell(task.reminderDate.map { Self.reminderMark + " " + labeler.timeLabel(for: $0, at: now) } ?? ""))
+            }
+            return row
         }
-        return Self.table(header: ["ID", "  TITLE", "LIST", "DUE"] + (showsReminders ? ["REMIND"] : []), rows: rows)
+        return Self.table(header: ["ID", "  TITLE", "LIST", "DUE"] + (showsReminders ? ["REMIND"] : []), cells: rows)
+    }
+
+    /// The LIST cell: the list's name (`Inbox` for none), in colour after a dot of the list's colour.
+    private func listCell(_ list: TaskList?) -> Cell {
+        guard usesColor else { return Cell(list?.name ?? "Inbox") }
+        guard let list else { return Cell("  Inbox") }
+        return Cell("● " + list.name, styled: TerminalColor.colored("●", hex: list.colorHex) + " " + list.name)
+    }
+
+    /// What `ls` says when it lists nothing: that nothing is there, and how to see more.
+    private static func nothingToList(in scope: TaskScope, includesCompleted: Bool) -> String {
+        switch (scope, includesCompleted) {
+        case (.all, false): "No open tasks — `taskwidget ls --all` shows completed ones\n"
+        case (.all, true): "No tasks yet — add one: taskwidget add \"Buy milk\" --due today\n"
+        case (.inbox, false): "No open tasks in the Inbox — add --all for completed ones, or leave out --inbox for every list\n"
+        case (.inbox, true): "No tasks in the Inbox — leave out --inbox for every list\n"
+        case (.list(let name), false): "No open tasks in \(name) — add --all for completed ones, or leave out --list for every list\n"
+        case (.list(let name), true): "No tasks in \(name) — leave out --list for every list\n"
+        }
     }
 
     /// What marks a reminder in `ls`: a bell, two terminal columns wide (an emoji), counted as
@@ -39,6 +69,8 @@ public struct Listing: Sendable {
 
     /// `ls --format json`: an array of task objects with UTC instants and local due labels.
     public func json(_ tasks: [ListedTask]) throws -> String {
+        // Foundation pretty-prints an empty array over three lines.
+        guard !tasks.isEmpty else { return "[]\n" }
         struct Row: Encodable {
             var id: String
             var shortId: String
@@ -89,12 +121,27 @@ public struct Listing: Sendable {
 
     /// Columns padded to their widest cell (terminal width), two spaces apart, no trailing spaces.
     public static func table(header: [String], rows: [[String]]) -> String {
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].terminalWidth }.max() ?? 0
+        table(header: header, cells: rows.map { $0.map { Cell($0) } })
+    }
+
+    /// A cell of a table: its text, and the same text with terminal colours (widths count the text).
+    struct Cell {
+        var text: String
+        var styled: String?
+
+        init(_ text: String, styled: String? = nil) {
+            self.text = text
+            self.styled = styled
         }
-        return ([header] + rows).map { row in
-            let line = row.enumerated().map { column, cell in cell.padded(toTerminalWidth: widths[column]) }
-                .joined(separator: "  ")
+    }
+
+    private static func table(header: [String], cells rows: [[Cell]]) -> String {
+        let rows = [header.map { Cell($0) }] + rows
+        let widths = header.indices.map { column in rows.map { $0[column].text.terminalWidth }.max() ?? 0 }
+        return rows.map { row in
+            let line = row.enumerated().map { column, cell in
+                (cell.styled ?? cell.text) + String(repeating: " ", count: max(0, widths[column] - cell.text.terminalWidth))
+            }.joined(separator: "  ")
             return String(line.reversed().drop { $0 == " " }.reversed())
         }.joined(separator: "\n") + "\n"
     }

@@ -2,59 +2,152 @@ import Foundation
 import Mustache
 import TaskWidgetCore
 
-/// The values a status template sees: the entry's counts, its tasks (titles cut to a width), the
-/// bar's class, and, for a one-shot `status`, times relative to the moment it runs.
-///
-/// Keys: `overdue dueToday dueSoon open completedToday inbox` (numbers), `hasTasks hasOverdue
-/// hasDueToday hasDueSoon hasMore` (booleans), `class` (`overdue`, `due-soon`, `ok`, `empty`),
-/// `percentage`, `color` (i3bar, absent when all is well), `scope`, `instance`, `next` (the task that
-/// matters most), `top` (each with `title list colorHex dueLabel when isOverdue isActive`), `more`
-/// (open tasks beyond `top`), `others` (open tasks beyond `next`), `habitsDone habitsTotal habits`,
-/// `time`, `entryJSON` (the whole entry as JSON, unescaped with `{{{entryJSON}}}`).
-struct StatusContext: MustacheParent {
+/// What a name of a status template holds: a value, an object with names of its own, or a list.
+/// A template's names are checked against the shapes when it is loaded (``TemplateNames``).
+indirect enum ContextShape: Sendable {
+    case value
+    case object([String: ContextShape])
+    case list(ContextShape)
+}
+
+/// One name of a template context: what it holds, and how its value is found in `Owner`.
+struct ContextField<Owner>: Sendable {
+    let shape: ContextShape
+    let lookup: @Sendable (Owner) -> Any?
+
+    static func value(_ value: @escaping @Sendable (Owner) -> Any?) -> ContextField {
+        ContextField(shape: .value, lookup: value)
+    }
+
+    /// An object whose names are `fields`, found in what `part` gives.
+    static func object<Part>(_ fields: [String: ContextField<Part>], _ part: @escaping @Sendable (Owner) -> Part?) -> ContextField {
+        ContextField(shape: .object(fields.mapValues(\.shape))) { owner in part(owner).map { ContextObject(owner: $0, fields: fields) } }
+    }
+
+    /// A list of objects whose names are `fields`, one for each of what `parts` gives.
+    static func list<Part>(_ fields: [String: ContextField<Part>], _ parts: @escaping @Sendable (Owner) -> [Part]) -> ContextField {
+        ContextField(shape: .list(.object(fields.mapValues(\.shape)))) { owner in
+            parts(owner).map { ContextObject(owner: $0, fields: fields) }
+        }
+    }
+}
+
+/// An object of a template context: each value is found when the template asks for it (a status
+/// bar runs this every few seconds, and most templates use a few names: `entryJSON` alone
+/// serialises the whole entry).
+struct ContextObject<Owner>: MustacheParent {
+    let owner: Owner
+    let fields: [String: ContextField<Owner>]
+
+    func child(named name: String) -> Any? {
+        fields[name]?.lookup(owner)
+    }
+}
+
+/// What a status template sees (SPEC §6): the entry, with the names of its JSON (§5:
+/// `counts.overdue`, `top`, `habits.items`, …), plus convenience names for bars: the counts at
+/// the top level, booleans for sections, the bar's class, `next`, `summary`, and for a one-shot
+/// `status` times relative to the moment it runs. docs/status-bars.md lists them all.
+struct StatusContext: Sendable {
     let entry: TimelineEntry
     let timeZone: TimeZone
     /// The exact moment a one-shot `status` runs; `nil` in `watch`, whose lines must hold for a whole entry.
     let now: Instant?
     let maxWidth: Int
 
-    /// The value of `key`, built only when the template asks for it (a status bar runs this every
-    /// few seconds, and most templates use a few keys: `entryJSON` alone serialises the whole entry).
-    func child(named key: String) -> Any? {
-        let counts = entry.counts
-        switch key {
-        case "overdue": return counts.overdue
-        case "dueToday": return counts.dueToday
-        case "dueSoon": return counts.dueSoon
-        case "open": return counts.open
-        case "completedToday": return counts.completedToday
-        case "inbox": return counts.inbox
-        case "hasTasks": return counts.open > 0
-        case "hasOverdue": return counts.overdue > 0
-        case "hasDueToday": return counts.dueToday > 0
-        case "hasDueSoon": return counts.dueSoon > 0
-        case "hasMore": return counts.open > entry.top.count
-        case "more": return counts.open - entry.top.count
-        case "others": return max(0, counts.open - 1)
-        case "class": return statusClass
-        case "percentage": return percentage
-        case "color": return color
-        case "scope": return entry.scopeTitle
-        case "instance": return entry.scopeTitle ?? "all"
-        case "next": return next.map(task)
-        case "top": return entry.top.map(task)
-        case "habitsDone": return entry.habits.done
-        case "habitsTotal": return entry.habits.total
-        case "habits": return entry.habits.items.map { ["name": $0.name, "icon": $0.icon, "isDone": $0.status == .done] }
-        case "time": return String(InstantFormat.local(entry.date, in: timeZone).dropFirst(11).prefix(5))
-        case "entryJSON": return TimelineJSON.value(of: entry, in: timeZone).compactText
-        default: return nil
+    /// The template context.
+    var object: ContextObject<StatusContext> { ContextObject(owner: self, fields: Self.fields) }
+
+    /// The names of the context, what they hold, and how they are found.
+    static let fields: [String: ContextField<StatusContext>] = {
+        var fields: [String: ContextField<StatusContext>] = [
+            // The entry, named as in its JSON.
+            "date": .value { $0.local($0.entry.date) },
+            "epoch": .value { $0.entry.date.secondsSince1970 },
+            "reasons": ContextField(shape: .list(.value)) { $0.entry.reasons.names },
+            "dayStart": .value { $0.local($0.entry.dayStart) },
+            "dayEnd": .value { $0.local($0.entry.dayEnd) },
+            "scope": .value { $0.entry.scopeTitle },
+            "counts": .object(countFields) { $0.entry.counts },
+            "top": .list(taskFields) { context in context.entry.top.map { TaskInContext(task: $0, context: context) } },
+            "habits": .object(habitFields) { $0.entry.habits },
+            "relevance": .object(["score": .value { $0.score }, "duration": .value { $0.duration }]) { $0.entry.relevance },
+            "nextChange": .value { $0.local($0.entry.nextChange) },
+            "contentHash": .value { $0.entry.contentHash },
+            // For bars.
+            "hasTasks": .value { $0.entry.counts.open > 0 },
+            "hasOverdue": .value { $0.entry.counts.overdue > 0 },
+            "hasDueToday": .value { $0.entry.counts.dueToday > 0 },
+            "hasDueSoon": .value { $0.entry.counts.dueSoon > 0 },
+            "hasDoneToday": .value { $0.entry.counts.completedToday > 0 },
+            "hasMore": .value { $0.entry.counts.open > $0.entry.top.count },
+            "more": .value { $0.entry.counts.open - $0.entry.top.count },
+            "others": .value { max(0, $0.entry.counts.open - 1) },
+            "summary": .value { $0.summary },
+            "class": .value { $0.statusClass },
+            "percentage": .value { $0.percentage },
+            "color": .value { $0.color },
+            "instance": .value { $0.entry.scopeTitle ?? "all" },
+            "next": .object(taskFields) { context in context.entry.next.map { TaskInContext(task: $0, context: context) } },
+            "habitsDone": .value { $0.entry.habits.done },
+            "habitsTotal": .value { $0.entry.habits.total },
+            "time": .value { String($0.local($0.entry.date).dropFirst(11).prefix(5)) },
+            "entryJSON": .value { TimelineJSON.value(of: $0.entry, in: $0.timeZone).compactText },
+        ]
+        // `{{overdue}}` and the other counts, as `{{counts.overdue}}`.
+        for (name, field) in countFields {
+            fields[name] = .value { field.lookup($0.entry.counts) }
         }
+        return fields
+    }()
+
+    private static let countFields: [String: ContextField<TaskCounts>] = [
+        "open": .value { $0.open }, "overdue": .value { $0.overdue }, "dueToday": .value { $0.dueToday }, "dueSoon": .value { $0.dueSoon },
+        "completedToday": .value { $0.completedToday }, "inbox": .value { $0.inbox },
+    ]
+
+    private static let habitFields: [String: ContextField<HabitSummary>] = [
+        "done": .value { $0.done }, "total": .value { $0.total },
+        "items": .list(
+            [
+                "name": .value { $0.name }, "icon": .value { $0.icon }, "colorHex": .value { $0.colorHex }, "status": .value { $0.status?.rawValue },
+                "isDone": .value { $0.status == .done },
+            ], { $0.items }),
+    ]
+
+    /// A task of `top` or `next` with what its names need: the width titles are cut to, the zone
+    /// and the moment of a one-shot status.
+    private struct TaskInContext {
+        let task: TopTask
+        let context: StatusContext
     }
 
-    /// The task that matters most: the first overdue one, else the first with a due date, else the first.
-    private var next: TopTask? {
-        entry.top.first(where: \.isOverdue) ?? entry.top.first(where: { $0.dueDate != nil }) ?? entry.top.first
+    private static let taskFields: [String: ContextField<TaskInContext>] = [
+        "id": .value { $0.task.id.uuidString.lowercased() },
+        "title": .value { $0.task.title.truncated(to: $0.context.maxWidth) },
+        "list": .value { $0.task.listName },
+        "colorHex": .value { $0.task.colorHex },
+        "dueDate": .value { item in item.task.dueDate.map(item.context.local) },
+        "isOverdue": .value { $0.task.isOverdue },
+        "state": .value { $0.task.state.rawValue },
+        "dueLabel": .value { $0.task.dueLabel },
+        "reminderDate": .value { item in item.task.reminderDate.map(item.context.local) },
+        "isActive": .value { $0.task.state == .active },
+        "when": .value { $0.context.when($0.task) },
+    ]
+
+    private func local(_ instant: Instant) -> String {
+        InstantFormat.local(instant, in: timeZone)
+    }
+
+    /// The counts that are not zero, `1 overdue · 3 today · 1 soon · 2 done`; `4 open` when none
+    /// of those is, and `nil` when nothing is open or done.
+    var summary: String? {
+        let counts = entry.counts
+        let parts = [(counts.overdue, "overdue"), (counts.dueToday, "today"), (counts.dueSoon, "soon"), (counts.completedToday, "done")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        if !parts.isEmpty { return parts.joined(separator: " · ") }
+        return counts.open > 0 ? "\(counts.open) open" : nil
     }
 
     /// `overdue`, `due-soon`, `ok` or `empty` (waybar's class and alt).
@@ -76,17 +169,6 @@ struct StatusContext: MustacheParent {
         case "due-soon": "#FFB020"
         default: nil
         }
-    }
-
-    private func task(_ task: TopTask) -> [String: Any] {
-        var values: [String: Any] = [
-            "title": task.title.truncated(to: maxWidth), "isOverdue": task.isOverdue, "isActive": task.state == .active,
-        ]
-        if let list = task.listName { values["list"] = list }
-        if let color = task.colorHex { values["colorHex"] = color }
-        if let label = task.dueLabel { values["dueLabel"] = label }
-        if let when = when(task) { values["when"] = when }
-        return values
     }
 
     /// `2 h overdue`, `in 15 min` for a one-shot status within a day of the due date; else the due label.

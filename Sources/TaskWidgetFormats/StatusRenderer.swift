@@ -14,7 +14,7 @@ public struct StatusRenderer: Sendable {
     public struct Template: Sendable {
         public var text: String
         public var source: String
-        /// A default compiled into taskwidget: known to parse, so not scanned again at every run.
+        /// A default compiled into taskwidget: known to be good, so not checked again at every run.
         var isBuiltIn = false
 
         /// `--template FILE`, else `$XDG_CONFIG_HOME/taskwidget/templates/<format>.mustache`
@@ -41,20 +41,24 @@ public struct StatusRenderer: Sendable {
     private let template: MustacheTemplate
     private let source: String
 
-    /// Parses the template; a syntax error names the file, line and column.
+    /// Parses the template; a syntax error, or a name the context does not have (SPEC §6), names
+    /// the file, line and column.
     public init(format: StatusFormat, template: Template) throws {
         HostEscaping.registerContentTypes
         self.format = format
         self.source = template.source
-        if !template.isBuiltIn { try Self.checkNesting(of: template) }
+        // The defaults are known to be good: they are not scanned again at every run.
+        let text = template.isBuiltIn ? nil : TemplateText(template.text, source: template.source)
+        if let text { try Self.checkNesting(of: text) }
         do {
             // Every `{{value}}` is escaped for the host by the format's content type.
             self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(format.contentTypeName)}}\n" + template.text)
         } catch let error as MustacheTemplate.ParserError {
-            throw TaskWidgetError(
-                .badTemplate,
-                "\(template.source):\(error.context.lineNumber - 1):\(error.context.columnNumber): \(Self.describe(error.error)): fix the template")
+            throw TemplateText.error(
+                source: template.source, line: error.context.lineNumber - 1, column: error.context.columnNumber,
+                "\(Self.describe(error.error)): fix the template")
         }
+        if let text { try TemplateNames.check(text, names: StatusContext.fields.mapValues(\.shape)) }
     }
 
     /// How deep sections (`{{#…}}`, `{{^…}}`, `{{$…}}`, `{{<…}}`) and transforms (`(` in a name) may
@@ -63,48 +67,19 @@ public struct StatusRenderer: Sendable {
     public static let maximumNesting = 16
 
     /// Throws the usage error the parser would have given if it did not crash: where the template
-    /// nests deeper than ``maximumNesting``. Reads tags as the parser does, following set-delimiter
-    /// tags (`{{=<% %>=}}`), and leaves every other mistake to the parser.
-    static func checkNesting(of template: Template) throws {
-        let characters = Array(template.text)
-        var (open, close): ([Character], [Character]) = (["{", "{"], ["}", "}"])
+    /// nests deeper than ``maximumNesting``. Reads tags as the parser does, and leaves every other
+    /// mistake to the parser.
+    static func checkNesting(of text: TemplateText) throws {
         var depth = 0
-        var index = 0
-        func starts(_ delimiter: [Character], at position: Int) -> Bool {
-            position + delimiter.count <= characters.count && characters[position..<position + delimiter.count].elementsEqual(delimiter)
-        }
-        func error(at position: Int, _ problem: String) -> TaskWidgetError {
-            let before = characters[..<position]
-            let line = before.count(where: \.isNewline) + 1
-            let column = position - (before.lastIndex(where: \.isNewline) ?? -1)
-            return TaskWidgetError(.badTemplate, "\(template.source):\(line):\(column): \(problem): fix the template")
-        }
-        while index < characters.count {
-            guard starts(open, at: index) else {
-                index += 1
-                continue
-            }
-            let bodyStart = index + open.count
-            guard let bodyEnd = (bodyStart..<characters.count).first(where: { starts(close, at: $0) }) else { return }
-            let body = characters[bodyStart..<bodyEnd]
-            let next = bodyEnd + close.count
-            switch body.first {
+        try text.forEachTag { tag in
+            switch tag.sigil {
             case "#", "^", "$", "<": depth += 1
             case "/": depth = max(0, depth - 1)
-            case "!": break
-            case "=":
-                // `=START END=`: the delimiters of the tags that follow.
-                let delimiters = body.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
-                guard body.count > 2, body.last == "=", delimiters.count == 2 else {
-                    throw error(at: index, "a set-delimiter tag is malformed")
-                }
-                (open, close) = (Array(delimiters[0]), Array(delimiters[1]))
             default: break
             }
-            if depth > maximumNesting || (body.first != "!" && body.count(where: { $0 == "(" }) > maximumNesting) {
-                throw error(at: index, "sections or transforms are nested more than \(maximumNesting) deep")
+            if depth > maximumNesting || (tag.sigil != "!" && tag.content.count(where: { $0 == "(" }) > maximumNesting) {
+                throw text.error(at: tag.start, "sections or transforms are nested more than \(maximumNesting) deep: fix the template")
             }
-            index = next
         }
     }
 
@@ -122,14 +97,15 @@ public struct StatusRenderer: Sendable {
     /// `nil` in watch mode. JSON formats are checked to parse; a broken user template is an error.
     public func line(for entry: TimelineEntry, timeZone: TimeZone, now: Instant?, maxWidth: Int = 40) throws -> String {
         let context = StatusContext(entry: entry, timeZone: timeZone, now: now, maxWidth: maxWidth)
-        var output = template.render(context)
+        var output = template.render(context.object)
         // One line: raw line breaks are layout in a JSON template, and separators elsewhere.
         if format.isJSON {
             // JSON strings hold no raw line breaks, so breaks and the indentation after them are layout.
             output = output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
                 .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }.joined()
             guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else {
-                throw TaskWidgetError(.badTemplate, "\(source) does not render valid JSON for \(format.rawValue): fix the template")
+                throw TaskWidgetError(
+                    .badTemplate, "template \(source) does not render valid JSON for \(format.rawValue): fix the template", context: "template")
             }
         } else {
             output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")

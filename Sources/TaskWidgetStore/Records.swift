@@ -24,11 +24,9 @@ extension UUID {
 }
 
 extension Row {
-    /// The record's id; a row without a valid one is damaged.
-    fileprivate func id() throws -> UUID {
-        guard let id = uuid("id") else {
-            throw TaskWidgetError(.damagedStore, "a record of the store has no valid id: restore the store from a backup")
-        }
+    /// The id of a `record` (`task`, `list`, `habit`); a row without a valid one is damaged.
+    fileprivate func id(of record: String) throws -> UUID {
+        guard let id = uuid("id") else { throw UnreadableValue(record: record, column: "id") }
         return id
     }
 
@@ -36,22 +34,39 @@ extension Row {
     fileprivate func uuid(_ column: String) -> UUID? {
         ((try? decode(String?.self, forColumn: column)) ?? nil).flatMap(UUID.init(uuidString:))
     }
+
+    /// The value of `column` of a `record` (`task`, `list`, `habit`). What no taskwidget writes (text
+    /// in a date, a number in a name) is an ``UnreadableValue`` that names the column: GRDB's own
+    /// error quotes the whole row, titles included, which no message or log may show.
+    fileprivate func value<Value: DatabaseValueConvertible>(_ column: String, of record: String) throws -> Value {
+        do { return try decode(forColumn: column) } catch { throw UnreadableValue(record: record, column: column) }
+    }
+
+    fileprivate func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String, of record: String) throws -> Value {
+        do { return try decode(forColumn: column) } catch { throw UnreadableValue(record: record, column: column) }
+    }
+}
+
+/// A stored value of another type than taskwidget writes there, by its record and column only.
+struct UnreadableValue: Error {
+    var record: String
+    var column: String
 }
 
 extension TaskItem: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "task"
 
     public init(row: Row) throws {
-        self.init(id: try row.id(), title: try row.decode(forColumn: "title"), createdAt: try row.decode(forColumn: "createdAt"))
-        isCompleted = try row.decode(forColumn: "isCompleted")
+        self.init(id: try row.id(of: "task"), title: try row.value("title", of: "task"), createdAt: try row.value("createdAt", of: "task"))
+        isCompleted = try row.value("isCompleted", of: "task")
         // A state this version does not know reads as not started (seed 003).
-        state = TaskState(rawValue: try row.decode(forColumn: "state")) ?? .notStarted
-        dueDate = try row.decode(forColumn: "dueDate")
-        reminderDate = try row.decode(forColumn: "reminderDate")
-        modifiedAt = try row.decode(forColumn: "modifiedAt")
-        completedAt = try row.decode(forColumn: "completedAt")
+        state = TaskState(rawValue: try row.value("state", of: "task")) ?? .notStarted
+        dueDate = try row.value("dueDate", of: "task")
+        reminderDate = try row.value("reminderDate", of: "task")
+        modifiedAt = try row.value("modifiedAt", of: "task")
+        completedAt = try row.value("completedAt", of: "task")
         listID = row.uuid("listID")
-        sortOrder = try row.decode(forColumn: "sortOrder")
+        sortOrder = try row.value("sortOrder", of: "task")
     }
 
     public func encode(to container: inout PersistenceContainer) {
@@ -74,8 +89,8 @@ extension TaskList: FetchableRecord, PersistableRecord {
 
     public init(row: Row) throws {
         self.init(
-            id: try row.id(), name: try row.decode(forColumn: "name"), colorHex: try row.decode(forColumn: "colorHex"), createdAt: try row.decode(forColumn: "createdAt"),
-            sortOrder: try row.decode(forColumn: "sortOrder"))
+            id: try row.id(of: "list"), name: try row.value("name", of: "list"), colorHex: try row.value("colorHex", of: "list"),
+            createdAt: try row.value("createdAt", of: "list"), sortOrder: try row.value("sortOrder", of: "list"))
     }
 
     public func encode(to container: inout PersistenceContainer) {
@@ -91,7 +106,9 @@ extension Habit: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "habit"
 
     public init(row: Row) throws {
-        self.init(id: try row.id(), name: try row.decode(forColumn: "name"), icon: try row.decode(forColumn: "icon"), colorHex: try row.decode(forColumn: "colorHex"), createdAt: try row.decode(forColumn: "createdAt"))
+        self.init(
+            id: try row.id(of: "habit"), name: try row.value("name", of: "habit"), icon: try row.value("icon", of: "habit"),
+            colorHex: try row.value("colorHex", of: "habit"), createdAt: try row.value("createdAt", of: "habit"))
     }
 
     public func encode(to container: inout PersistenceContainer) {
@@ -107,10 +124,11 @@ extension HabitCompletion: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "habitCompletion"
 
     public init(row: Row) throws {
-        guard let habitID = row.uuid("habitID"), let day = LocalDay(try row.decode(String.self, forColumn: "day")) else {
-            throw TaskWidgetError(.damagedStore, "a habit record of the store is damaged: restore the store from a backup")
+        guard let habitID = row.uuid("habitID") else { throw UnreadableValue(record: "habit record", column: "habitID") }
+        guard let day = LocalDay(try row.value("day", of: "habit record") as String) else {
+            throw UnreadableValue(record: "habit record", column: "day")
         }
-        self.init(habitID: habitID, day: day, status: HabitStatus(rawValue: try row.decode(String.self, forColumn: "status")) ?? .done)
+        self.init(habitID: habitID, day: day, status: HabitStatus(rawValue: try row.value("status", of: "habit record")) ?? .done)
     }
 
     public func encode(to container: inout PersistenceContainer) {

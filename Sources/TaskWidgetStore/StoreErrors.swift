@@ -5,11 +5,18 @@ import TaskWidgetCore
 enum StoreErrors {
     static func map(_ error: any Error, path: String) -> TaskWidgetError {
         if let error = error as? TaskWidgetError { return error }
+        if let error = error as? UnreadableValue {
+            return TaskWidgetError(
+                .damagedStore,
+                "the store \(path) holds a \(error.record) whose \(error.column) taskwidget cannot read: restore it from a backup or pass another --store",
+                context: "\(path): \(error.record).\(error.column)")
+        }
         guard let error = error as? DatabaseError else {
-            // GRDB's decoding errors: a row holds what no taskwidget writes.
+            // Another of GRDB's decoding errors: a row holds what no taskwidget writes. Its
+            // description may quote the row's values (titles), so it is no cause to show or log.
             return TaskWidgetError(
                 .damagedStore, "the store \(path) holds data taskwidget cannot read: restore it from a backup or pass another --store",
-                context: path, cause: error)
+                context: "\(path): \(type(of: error))")
         }
         let (code, message): (TaskWidgetError.Code, String) =
             switch error.resultCode {

@@ -33,8 +33,9 @@ extension TaskStore {
             let completions = try Instant.fetchAll(
                 db, sql: "SELECT completedAt FROM task WHERE completedAt >= ?\(listFilter) ORDER BY completedAt",
                 arguments: [firstDay.start] + arguments)
-            // The widget's order puts active tasks first, then dated tasks by due date, then undated
-            // ones: the first `topLimit` of each group are enough to find the first `topLimit` overall.
+            // The widget's order (TopOrder) puts dated tasks first by due date, then undated ones,
+            // active before the others: every active task (they are few) and the first `topLimit`
+            // dated and undated others are enough to find the first `topLimit` overall.
             let order = StoreOrdering.tasks
             let candidates = try TaskItem.fetchAll(
                 db,

@@ -38,7 +38,9 @@ public final class TaskStore: Sendable {
     }
 
     /// Opens the store. In `.readWrite` mode a missing file is created (and the default folder with
-    /// it) and migrated; in `.readOnly` mode a missing store is an error and nothing is written.
+    /// it) and migrated. In `.readOnly` mode nothing is written: a store missing at the default
+    /// location reads as an empty one (a first run shows "No open tasks", not an error), and one
+    /// missing at a path the user named is an error.
     public static func open(at location: StoreLocation, mode: AccessMode, logger: Logger) throws -> TaskStore {
         let path = location.path
         let exists = try checkPath(location, mode: mode)
@@ -76,11 +78,16 @@ public final class TaskStore: Sendable {
                     applied = Set(Migrations.migrator.migrations)
                     emptyTheWAL(of: database)  // the new indexes and counts of a big store
                 }
+            case .readOnly where !exists:
+                // No store yet at the default location: an empty one in memory, with the whole schema.
+                database = try DatabaseQueue()
+                try Migrations.migrator.migrate(database)
+                applied = Set(Migrations.migrator.migrations)
             case .readOnly:
                 database = try DatabaseQueue(path: readOnlyURI(path), configuration: configuration)
                 applied = try checkSchema(database, path: path)
             }
-            logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)"])
+            logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)", "exists": "\(exists)"])
             return TaskStore(
                 path: path, mode: mode, database: database, keepsOpenTaskCounts: applied.contains(Migrations.openTaskCounts),
                 logger: logger)
@@ -154,7 +161,8 @@ public final class TaskStore: Sendable {
     }
 
     /// Refuses what cannot be a store file; returns whether the store exists. For a missing store
-    /// that a writer will create, checks (or, at the default location, creates) its folder.
+    /// that a writer will create, checks (or, at the default location, creates) its folder; a
+    /// reader accepts a missing store at the default location only.
     private static func checkPath(_ location: StoreLocation, mode: AccessMode) throws -> Bool {
         let path = location.path
         // A store another process links into place between two looks is found by the second one.
@@ -177,9 +185,11 @@ public final class TaskStore: Sendable {
             }
         }
         switch mode {
+        case .readOnly where location.isDefault:
+            return false
         case .readOnly:
             throw TaskWidgetError(
-                .storeMissing, "there is no store at \(path) yet: add a task with `taskwidget add TITLE` or try `taskwidget demo`",
+                .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE), or create it with a first `taskwidget add`",
                 context: path)
         case .readWrite:
             let fileManager = FileManager.default

@@ -22,3 +22,4 @@ struct StatusLineOptions: ParsableArguments {
 }
 
 extension StatusFormat: ExpressibleByArgument {}
+extension ColorChoice: ExpressibleByArgument {}

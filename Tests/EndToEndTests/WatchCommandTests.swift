@@ -65,13 +65,13 @@ import Testing
         let folder = sandbox.folder.appendingPathComponent("not/yet")
         let store = folder.appendingPathComponent("tasks.sqlite").path
         let watch = try watch(sandbox, ["--format", "text"], store: store)
-        let missing = "⚠ taskwidget: there is no store at \(store) yet: add a task with `taskwidget add TITLE` or try `taskwidget demo`"
+        let missing = "⚠ taskwidget: there is no store at \(store) yet: check the path (--store, TASKWIDGET_STORE), or create it with a first `taskwidget add`"
         #expect(watch.nextLine() == missing)
         // `add` links the new store into place whole, then writes its task: watch may catch the
-        // store empty in between, and then shows "All done" first.
+        // store empty in between, and then shows "No open tasks" first.
         let lineAfterAdd = {
             let line = watch.nextLine(within: .seconds(3))
-            return line == "All done" ? watch.nextLine(within: .seconds(3)) : line
+            return line == "No open tasks" ? watch.nextLine(within: .seconds(3)) : line
         }
         // The folder does not exist yet either: watch waits on its nearest existing parent.
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -121,14 +121,14 @@ import Testing
         #expect(first.hasPrefix("[{\"full_text\"") && first.hasSuffix("}]"))
         try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
         // `add` links the new store into place whole, then writes its task: watch may catch the
-        // store empty in between, and then shows "All done" first.
+        // store empty in between, and then shows "No open tasks" first.
         var updates = [first]
         while let line = watch.nextLine(within: .seconds(3)), updates.count < 3 {
             updates.append(line)
             if line.contains("Pay rent") { break }
         }
         #expect(updates.dropFirst().allSatisfy { $0.hasPrefix(",[{\"full_text\"") && $0.hasSuffix("}]") })
-        #expect(updates.last?.contains("Pay rent") == true && (updates.count == 2 || updates[1].contains("All done")), "\(updates)")
+        #expect(updates.last?.contains("Pay rent") == true && (updates.count == 2 || updates[1].contains("No open tasks")), "\(updates)")
         let stream = "[" + updates.joined() + "]"
         let arrays = try JSONSerialization.jsonObject(with: Data(stream.utf8)) as? [[[String: Any]]]
         #expect(arrays?.allSatisfy { $0.count == 1 } == true)

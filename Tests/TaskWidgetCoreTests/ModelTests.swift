@@ -203,12 +203,14 @@ import Testing
         ("2026-11-24T00:00:00+01:00", "Tomorrow 00:00"),
         ("2026-11-24T09:00:00+01:00", "Tomorrow 09:00"),
         ("2026-11-24T23:59:00+01:00", "Tomorrow"),
-        ("2026-11-25T00:00:00+01:00", "Wed 25 Nov"),
+        ("2026-11-25T00:00:00+01:00", "Wed 25 Nov 00:00"),
         ("2026-11-30T23:59:00+01:00", "Mon 30 Nov"),
-        ("2026-11-30T10:00:00+01:00", "Mon 30 Nov"),
-        ("2026-12-31T10:00:00+01:00", "Thu 31 Dec"),
-        ("2027-01-05T10:00:00+01:00", "Tue 5 Jan 2027"),
-        ("2030-06-01T10:00:00+02:00", "Sat 1 Jun 2030"),
+        ("2026-11-30T10:00:00+01:00", "Mon 30 Nov 10:00"),
+        ("2026-11-27T14:30:00+01:00", "Fri 27 Nov 14:30"),
+        ("2026-12-31T10:00:00+01:00", "Thu 31 Dec 10:00"),
+        ("2026-12-31T23:59:00+01:00", "Thu 31 Dec"),
+        ("2027-01-05T10:00:00+01:00", "Tue 5 Jan 2027 10:00"),
+        ("2030-06-01T10:00:00+02:00", "Sat 1 Jun 2030 10:00"),
     ])
     func labelsOfOpenTasksDueLater(due: String, expected: String) {
         #expect(label(due: due, at: Self.mondayMorning) == expected)
@@ -220,9 +222,9 @@ import Testing
         ("2026-11-23T00:00:00+01:00", "Overdue · 00:00"),
         ("2026-11-22T17:00:00+01:00", "Overdue · Yesterday 17:00"),
         ("2026-11-22T23:59:00+01:00", "Overdue · Yesterday"),
-        ("2026-11-21T17:00:00+01:00", "Overdue · Sat 21 Nov"),
+        ("2026-11-21T17:00:00+01:00", "Overdue · Sat 21 Nov 17:00"),
         ("2026-11-21T23:59:00+01:00", "Overdue · Sat 21 Nov"),
-        ("2025-12-31T10:00:00+01:00", "Overdue · Wed 31 Dec 2025"),
+        ("2025-12-31T10:00:00+01:00", "Overdue · Wed 31 Dec 2025 10:00"),
     ])
     func labelsOfOverdueTasks(due: String, expected: String) {
         #expect(label(due: due, at: Self.mondayEvening) == expected)
@@ -234,7 +236,7 @@ import Testing
 
     @Test(arguments: [
         ("2026-11-23T17:00:00+01:00", "17:00"),
-        ("2026-11-21T17:00:00+01:00", "Sat 21 Nov"),
+        ("2026-11-21T17:00:00+01:00", "Sat 21 Nov 17:00"),
     ])
     func aCompletedTaskIsNeverOverdue(due: String, expected: String) {
         #expect(label(due: due, at: Self.mondayEvening, completed: true) == expected)

@@ -30,4 +30,51 @@ import Testing
     @Test func withoutRemindersThereIsNoColumn() {
         #expect(listing.table([task("Walk")]) == "ID          TITLE  LIST   DUE\n3f2a9c1b  ○ Walk   Inbox\n")
     }
+
+    /// In colour, an overdue task's mark and due label are red and a list is a dot of its colour;
+    /// the columns stay aligned on what shows.
+    @Test func inColourOverdueIsRedAndListsAreDotsOfTheirColour() {
+        var overdue = task("Pay rent")
+        overdue.task.dueDate = Fixed.instant("2026-11-22T09:00:00+01:00")
+        var later = task("Walk")
+        later.task.dueDate = Fixed.instant("2026-11-27T14:30:00+01:00")
+        later.list = TaskList(name: "Home", colorHex: "34C759", createdAt: Self.now)
+        let colored = Listing(now: Self.now, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")), usesColor: true)
+        let (red, green, reset) = ("\u{1B}[31m", "\u{1B}[38;2;52;199;89m", "\u{1B}[0m")
+        #expect(colored.table([overdue, later]) == """
+            ID          TITLE     LIST     DUE
+            3f2a9c1b  \(red)!\(reset) Pay rent    Inbox  \(red)Overdue · 09:00\(reset)
+            3f2a9c1b  ○ Walk      \(green)●\(reset) Home   Fri 27 Nov 14:30
+
+            """)
+        // Without colour: the same table, no escapes.
+        #expect(listing.table([overdue, later]) == """
+            ID          TITLE     LIST   DUE
+            3f2a9c1b  ! Pay rent  Inbox  Overdue · 09:00
+            3f2a9c1b  ○ Walk      Home   Fri 27 Nov 14:30
+
+            """)
+    }
+
+    @Test(arguments: [
+        ("auto", true, [:], true), ("auto", false, [:], false), ("auto", true, ["NO_COLOR": "1"], false),
+        ("auto", true, ["NO_COLOR": ""], true), ("auto", true, ["TERM": "dumb"], false),
+        ("always", false, ["NO_COLOR": "1"], true), ("never", true, [:], false),
+    ])
+    func colourFollowsTheChoiceTheTerminalAndNoColor(choice: String, isTerminal: Bool, environment: [String: String], expected: Bool) {
+        #expect(ColorChoice(rawValue: choice)?.usesColor(isTerminal: isTerminal, environment: environment) == expected)
+    }
+
+    /// Nothing to list: say so, and how to see more.
+    @Test(arguments: [
+        (TaskScope.all, false, "No open tasks — `taskwidget ls --all` shows completed ones\n"),
+        (.all, true, "No tasks yet — add one: taskwidget add \"Buy milk\" --due today\n"),
+        (.list("Work"), false, "No open tasks in Work — add --all for completed ones, or leave out --list for every list\n"),
+        (.list("Work"), true, "No tasks in Work — leave out --list for every list\n"),
+        (.inbox, false, "No open tasks in the Inbox — add --all for completed ones, or leave out --inbox for every list\n"),
+    ])
+    func anEmptyListingSaysHowToSeeMore(scope: TaskScope, includesCompleted: Bool, expected: String) throws {
+        #expect(listing.table([], in: scope, includesCompleted: includesCompleted) == expected)
+        #expect(try listing.json([]) == "[]\n")
+    }
 }

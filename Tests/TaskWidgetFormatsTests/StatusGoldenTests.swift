@@ -39,10 +39,12 @@ import Testing
     @Test func fixtureCountsAreWhatTheStoreSays() throws {
         let entry = try StatusFixture.entry(StatusFixture.export)
         #expect(entry.counts == TaskCounts(open: 7, overdue: 1, dueToday: 3, dueSoon: 1, completedToday: 1, inbox: 4))
+        // By due date (the overdue one first), then the undated ones, the active one first.
         #expect(entry.top.map(\.title) == [
-            StatusFixture.emoji, StatusFixture.payRent, StatusFixture.percent, StatusFixture.hashes, StatusFixture.arabic,
-            StatusFixture.cjk, StatusFixture.long,
+            StatusFixture.payRent, StatusFixture.percent, StatusFixture.hashes, StatusFixture.arabic, StatusFixture.cjk,
+            StatusFixture.emoji, StatusFixture.long,
         ])
+        #expect(entry.next?.title == StatusFixture.payRent)
         let lab = try StatusFixture.entry(StatusFixture.export, scope: .list(StatusFixture.labList))
         #expect(lab.counts.open == 1 && lab.counts.overdue == 0 && lab.counts.dueSoon == 0 && lab.scopeTitle == StatusFixture.labList)
         let inbox = try StatusFixture.entry(StatusFixture.export, scope: .inbox)
@@ -66,7 +68,7 @@ import Testing
         // 16:27 against 09:00: 7 h 27 min overdue, said in whole hours.
         #expect(byName["store"]?.hasPrefix("1 overdue · 3 today · next: ") == true)
         #expect(byName["store"]?.hasSuffix(" (7 h overdue)") == true)
-        #expect(byName["empty"] == "All done")
+        #expect(byName["empty"] == "No open tasks")
     }
 
     @Test func jsonMatchesGoldenAndIsTheEntryOnOneLine() throws {
@@ -112,14 +114,20 @@ import Testing
                 let shown = Independent.stripControls(Independent.truncated(title, scenario.maxWidth))
                 #expect(text.hasSuffix(" · " + shown), "\(scenario.name): \(text)")
             }
-            // The tooltip lists every top task, each title as the user typed it (cut to the width).
+            // The tooltip lists every top task, each title as the user typed it (cut to the width),
+            // an active one marked; with none, how to add one.
             let entry = try StatusFixture.entry(scenario.export, scope: scenario.scope)
             let tooltipLines = tooltip.split(separator: "\n").map(String.init)
+            guard entry.counts.open > 0 else {
+                #expect(tooltipLines == ["No open tasks", #"Add one: taskwidget add "Buy milk" --due today"#], "\(tooltip)")
+                continue
+            }
             let header = scenario.scope == .all ? 1 : 2  // the scope's name, then the counts
             #expect(tooltipLines.count == header + entry.top.count + (entry.counts.open > entry.top.count ? 1 : 0), "\(tooltip)")
             for (task, tooltipLine) in zip(entry.top, tooltipLines.dropFirst(header)) {
                 let shown = Independent.stripControls(Independent.truncated(task.title, scenario.maxWidth))
-                #expect(tooltipLine == shown + (task.dueLabel.map { " · " + $0 } ?? ""), "\(scenario.name)")
+                let mark = task.state == .active ? "▶ " : ""
+                #expect(tooltipLine == mark + shown + (task.dueLabel.map { " · " + $0 } ?? ""), "\(scenario.name)")
             }
         }
         let store = try #require(decoded.first { $0.0.name == "store" }?.1)

@@ -197,7 +197,7 @@ import Testing
         let template = try StatusRenderer.Template.resolve(format: .waybar, path: path, environment: [:])
         let error = expectError(.badTemplate) { try StatusRenderer(format: .waybar, template: template) }
         let message = try #require(error?.message)
-        let prefix = path + ":\(line):"
+        let prefix = "template " + path + ":\(line):"
         #expect(message.hasPrefix(prefix), "\(message)")
         let column = Int(message.dropFirst(prefix.count).prefix(while: \.isNumber))
         #expect(column.map(columns.contains) == true, "\(message)")
@@ -219,16 +219,18 @@ import Testing
         let template = StatusRenderer.Template(text: text, source: "\(name).mustache")
         let error = expectError(.badTemplate) { try StatusRenderer(format: .waybar, template: template) }
         let message = try #require(error?.message)
-        #expect(message.hasPrefix("\(name).mustache:\(line):"), "\(message)")
+        #expect(message.hasPrefix("template \(name).mustache:\(line):"), "\(message)")
         #expect(message.contains("nested more than \(StatusRenderer.maximumNesting) deep"), "\(message)")
     }
 
-    /// The defaults skip the nesting scan at every run; they would pass it.
+    /// The defaults skip the nesting scan and the name check at every run; they would pass them.
     @Test(arguments: StatusFormat.allCases)
-    func theBuiltInTemplatesAreMarkedAndPassTheNestingScan(format: StatusFormat) throws {
+    func theBuiltInTemplatesAreMarkedAndPassTheNestingScanAndTheNameCheck(format: StatusFormat) throws {
         let template = try StatusRenderer.Template.resolve(format: format, path: nil, environment: [:])
         #expect(template.isBuiltIn)
-        try StatusRenderer.checkNesting(of: template)
+        let text = TemplateText(template.text, source: "built-in")
+        try StatusRenderer.checkNesting(of: text)
+        try TemplateNames.check(text, names: StatusContext.fields.mapValues(\.shape))
         let folder = try TemporaryFolder()
         let path = folder.path("user.mustache")
         try Data(template.text.utf8).write(to: URL(fileURLWithPath: path))

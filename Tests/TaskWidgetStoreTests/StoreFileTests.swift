@@ -31,11 +31,24 @@ import Testing
 
     // MARK: - Missing stores
 
-    @Test(arguments: [false, true])
-    func openingAMissingStoreReadOnlyCreatesNothing(isDefault: Bool) throws {
-        let error = expectError(.storeMissing) { try open("tasks.sqlite", .readOnly, isDefault: isDefault) }
+    @Test func openingAMissingStoreTheUserNamedReadOnlyIsAnErrorAndCreatesNothing() throws {
+        let error = expectError(.storeMissing) { try open("tasks.sqlite", .readOnly) }
         #expect(error?.message.contains("taskwidget add") == true)
-        expectError(.storeMissing) { try open("data/taskwidget/tasks.sqlite", .readOnly, isDefault: isDefault) }
+        expectError(.storeMissing) { try open("data/taskwidget/tasks.sqlite", .readOnly) }
+        #expect(try folder.entries() == [])
+    }
+
+    /// A first run: before the first `add`, display commands show an empty store, not an error.
+    @Test func aMissingStoreAtTheDefaultLocationReadsAsAnEmptyOneAndIsNotCreated() throws {
+        for name in ["tasks.sqlite", "data/taskwidget/tasks.sqlite"] {
+            let store = try open(name, .readOnly, isDefault: true)
+            #expect(try store.tasks(in: .all, includeCompleted: true).isEmpty)
+            #expect(try store.export().tasks.isEmpty)
+            let request = TimelineRequest(now: Self.now, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")), scope: .all)
+            let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
+            #expect(entry.counts == TaskCounts(open: 0, overdue: 0, dueToday: 0, dueSoon: 0, completedToday: 0, inbox: 0))
+            expectError(.permissionDenied) { try store.addTask(NewTask(title: "x"), now: Self.now) }
+        }
         #expect(try folder.entries() == [])
     }
 

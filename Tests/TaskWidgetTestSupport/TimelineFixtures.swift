@@ -330,12 +330,12 @@ struct Oracle {
         return openTasks.filter { $0.dueDate.map { low < $0.date && $0.date < high } ?? false }.count
     }
 
-    /// The ids of the widget's tasks in order: active first, then dated by due date, then undated;
-    /// ties by sortOrder, createdAt, id.
+    /// The ids of the widget's tasks in order: dated by due date (active or not), then undated,
+    /// active before the others; ties by sortOrder, createdAt, id.
     func topIDs(limit: Int) -> [UUID] {
-        func key(_ task: TaskItem) -> (Int, Int, Double, Int, Double, String) {
+        func key(_ task: TaskItem) -> (Int, Double, Int, Double, String) {
             (
-                task.state == .active ? 0 : 1, task.dueDate == nil ? 1 : 0, task.dueDate?.date.timeIntervalSince1970 ?? 0,
+                task.dueDate != nil ? 0 : task.state == .active ? 1 : 2, task.dueDate?.date.timeIntervalSince1970 ?? 0,
                 task.sortOrder, task.createdAt.date.timeIntervalSince1970, task.id.uuidString
             )
         }
@@ -369,8 +369,9 @@ func pointCounts(_ counts: (open: Int, overdue: Int, dueToday: Int, completedTod
 
 // MARK: - Due labels
 
-/// The due label rules (`09:30`, `Today`, `Tomorrow 09:00`, `Mon 24 Nov`, `Overdue · 17:00`,
-/// `Overdue · Yesterday 17:00`, `Overdue · Sat 21 Nov`, a year when it is not the current one),
+/// The due label rules (`09:30`, `Today`, `Tomorrow 09:00`, `Mon 24 Nov 14:30`, `Mon 24 Nov` for a
+/// day alone (23:59), `Overdue · 17:00`, `Overdue · Yesterday 17:00`, `Overdue · Sat 21 Nov 17:00`,
+/// a year when it is not the current one),
 /// written again with Foundation's formatters; days apart are counted on the local dates' numbers
 /// (as if they were UTC dates), so that 23- and 25-hour days and days starting at 01:00 count as one.
 final class LabelOracle {
@@ -408,13 +409,13 @@ final class LabelOracle {
             switch distance {
             case 0: return "Overdue · " + (isEndOfDay ? "Today" : clock)
             case -1: return "Overdue · Yesterday" + (isEndOfDay ? "" : " " + clock)
-            default: return "Overdue · " + dayText
+            default: return "Overdue · " + dayText + (isEndOfDay ? "" : " " + clock)
             }
         }
         switch distance {
         case 0: return isEndOfDay ? "Today" : clock
         case 1: return "Tomorrow" + (isEndOfDay ? "" : " " + clock)
-        default: return dayText
+        default: return dayText + (isEndOfDay ? "" : " " + clock)
         }
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 
 /// The short text that says when a task is due, relative to an instant in the user's time zone:
-/// `09:30`, `Today`, `Tomorrow 09:00`, `Mon 24 Nov`, `Overdue · 17:00`, `Overdue · Sat 21 Nov`.
-/// English and independent of the locale, so that bars and golden files read the same everywhere.
+/// `09:30`, `Today`, `Tomorrow 09:00`, `Fri 27 Nov 14:30`, `Mon 30 Nov`, `Overdue · 17:00`,
+/// `Overdue · Sat 21 Nov 14:30`. A time is shown whenever one was given; a due date given as a day
+/// alone (stored as 23:59 local, SPEC §4) shows the day only. English and independent of the
+/// locale, so that bars and golden files read the same everywhere.
 public struct DueLabeler: Sendable {
     public let calendar: LocalCalendar
 
@@ -21,8 +23,10 @@ public struct DueLabeler: Sendable {
         let due = calendar.wallClock(of: dueDate)
         let today = calendar.localDay(containing: instant)
         let time = InstantFormat.pad(due.hour, 2) + ":" + InstantFormat.pad(due.minute, 2)
-        // A due date given as a day only is stored as 23:59: show the day, not the minute.
+        // A due date given as a day only is stored as 23:59 (the store keeps no separate all-day
+        // flag, nor do the seeds' model): show the day, not the minute.
         let isEndOfDay = due.hour == 23 && due.minute == 59
+        let timeSuffix = isEndOfDay ? "" : " " + time
         let dayText = Self.dayText(weekday: due.weekday, of: due.day) + (due.day.year == today.year ? "" : " \(due.day.year)")
         // Whole local days between the two dates, counted on the calendar (not in 24 h steps, which
         // miscount days that start at 01:00 or last 23 or 25 hours).
@@ -31,14 +35,14 @@ public struct DueLabeler: Sendable {
         if isOverdue {
             switch dayDistance {
             case 0: return "Overdue · " + (isEndOfDay ? "Today" : time)
-            case -1: return "Overdue · Yesterday" + (isEndOfDay ? "" : " " + time)
-            default: return "Overdue · " + dayText
+            case -1: return "Overdue · Yesterday" + timeSuffix
+            default: return "Overdue · " + dayText + timeSuffix
             }
         }
         switch dayDistance {
         case 0: return isEndOfDay ? "Today" : time
-        case 1: return "Tomorrow" + (isEndOfDay ? "" : " " + time)
-        default: return dayText
+        case 1: return "Tomorrow" + timeSuffix
+        default: return dayText + timeSuffix
         }
     }
 

@@ -33,6 +33,11 @@ public struct TimelineEntry: Sendable, Equatable {
         self.scopeTitle = scopeTitle
     }
 
+    /// The task a bar names as "next" and a widget shows first: the first of ``top`` in
+    /// ``TopOrder``, the one that falls due first (overdue ones first), else an undated one,
+    /// active before the others; `nil` when nothing is open in scope.
+    public var next: TopTask? { top.first }
+
     /// A hash of everything but the dates and reasons: equal hashes, equal widgets. Computed when
     /// asked (JSON output, image reuse), not for every entry of every timeline.
     public var contentHash: String { TimelineJSON.contentHash(of: self) }

@@ -1,24 +1,25 @@
-/// The order of the tasks a widget shows (SPEC §5): active tasks first, then the dated ones, then
-/// undated; within each group by due date (overdue, due today, later: an order that does not
-/// change as time passes, undated last), ties in ``TaskItem/precedes(_:_:)``'s order.
+/// The order of the tasks a widget shows, and so which task is `next` (``TimelineEntry/next``):
+/// the task that falls due first leads. Dated tasks come first, by due date (so the overdue ones,
+/// then those due today, then later ones); then the undated ones, active before not started. An
+/// active task is shown as active but never goes ahead of a task due before it, so `next` is
+/// always among the tasks the counts speak of when they speak of any. The order does not change
+/// as time passes; ties in ``TaskItem/precedes(_:_:)``'s order.
 public enum TopOrder {
     /// The three groups, in order.
     public enum Group: Int, Sendable, Comparable, CaseIterable {
-        case active, dated, undated
+        case dated, activeUndated, undated
 
         public static func < (lhs: Group, rhs: Group) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     public static func group(of task: TaskItem) -> Group {
-        task.state == .active ? .active : task.dueDate == nil ? .undated : .dated
+        task.dueDate != nil ? .dated : task.state == .active ? .activeUndated : .undated
     }
 
     public static func precedes(_ lhs: TaskItem, _ rhs: TaskItem) -> Bool {
         let (left, right) = (group(of: lhs), group(of: rhs))
         if left != right { return left < right }
-        if lhs.dueDate != rhs.dueDate {
-            return (lhs.dueDate?.millisecondsSince1970 ?? .max) < (rhs.dueDate?.millisecondsSince1970 ?? .max)
-        }
+        if let leftDue = lhs.dueDate, let rightDue = rhs.dueDate, leftDue != rightDue { return leftDue < rightDue }
         return TaskItem.precedes(lhs, rhs)
     }
 }

@@ -53,7 +53,8 @@ struct Ls: ParsableCommand {
         abstract: "List open tasks (or all with --all).",
         discussion: """
             Marks: ○ open, ! overdue, ▶ active, ✓ completed. The Inbox comes first, then each \
-            list in the order of `taskwidget list ls`.
+            list in the order of `taskwidget list ls`. On a terminal, overdue tasks are red and \
+            each list has a dot of its colour (--color; NO_COLOR turns it off).
 
             Examples:
               taskwidget ls
@@ -67,12 +68,14 @@ struct Ls: ParsableCommand {
     @OptionGroup var scope: ScopeOptions
     @Flag(help: "Include completed tasks.") var all = false
     @Option(help: "table or json.") var format: Format = .table
+    @Option(help: "Colour the table: auto (on a terminal, unless NO_COLOR is set), always or never.") var color: ColorChoice = .auto
 
     func run() throws {
         let context = try options.context()
         let tasks = try context.storeForReading().tasks(in: scope.scope, includeCompleted: all)
-        let listing = Listing(now: context.now, calendar: context.calendar)
-        print(format == .json ? try listing.json(tasks) : listing.table(tasks), terminator: "")
+        let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+        let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor)
+        print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: scope.scope, includesCompleted: all), terminator: "")
     }
 }
 

@@ -218,11 +218,14 @@ import Testing
 
     // MARK: Top tasks
 
-    @Test func topOrderIsActiveThenByDueDateThenUndatedWithTies() throws {
+    /// The task due first leads (``TimelineEntry/next``); an active task keeps its place by due
+    /// date, and among the undated ones goes first.
+    @Test func topOrderIsByDueDateThenActiveUndatedThenUndatedWithTies() throws {
         var builder = Self.newBuilder()
         let created = Fixed.instant("2026-11-10T08:00:00Z")
         builder.task("U1: undated", sortOrder: 0, createdAt: created.adding(seconds: 60))
         builder.task("Act: active, undated", kind: .active, sortOrder: 9)
+        builder.task("Ad: active, today 20:30", due: Self.due("2026-11-22T20:30:00"), kind: .active, sortOrder: 8)
         builder.task("L: later", due: Self.due("2026-11-25T10:00:00"))
         builder.task("O: overdue", due: Self.due("2026-11-21T09:00:00"), sortOrder: 5)
         builder.task("T: today 20:00, sortOrder 2", due: Self.due("2026-11-22T20:00:00"), sortOrder: 2)
@@ -231,7 +234,7 @@ import Testing
         builder.task("Sa: 21:00, id …0a", due: Self.due("2026-11-22T21:00:00"), createdAt: created, id: TL.id(0xa, kind: 9))
         builder.task("U2: undated, created earlier", sortOrder: 0, createdAt: created)
         builder.task("Done: completed", due: Self.due("2026-11-20T09:00:00"), kind: .completed(Self.due("2026-11-21T09:00:00")))
-        let order = ["Act", "O", "T2", "T", "Sa", "Sb", "L", "U2", "U1"]
+        let order = ["O", "T2", "T", "Ad", "Sa", "Sb", "L", "Act", "U2", "U1"]
 
         func titles(_ entry: TimelineEntry) -> [String] {
             entry.top.map { String($0.title.prefix { $0 != ":" }) }
@@ -271,11 +274,11 @@ import Testing
             return Dictionary(uniqueKeysWithValues: top.map { ($0.title, ($0.isOverdue ? "! " : "") + ($0.dueLabel ?? "–")) })
         }
         // 22 November 2026 is a Sunday, so the 24th is a Tuesday.
-        #expect(try labels("2026-11-22T16:27:00") == ["A": "17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov"])
-        #expect(try labels("2026-11-22T17:00:00") == ["A": "17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov"])
-        #expect(try labels("2026-11-22T17:07:00") == ["A": "! Overdue · 17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov"])
-        #expect(try labels("2026-11-22T23:45:00") == ["A": "! Overdue · 17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov"])
-        #expect(try labels("2026-11-22T23:59:00") == ["A": "! Overdue · 17:07", "Y": "! Overdue · Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov"])
+        #expect(try labels("2026-11-22T16:27:00") == ["A": "17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov 09:00"])
+        #expect(try labels("2026-11-22T17:00:00") == ["A": "17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov 09:00"])
+        #expect(try labels("2026-11-22T17:07:00") == ["A": "! Overdue · 17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov 09:00"])
+        #expect(try labels("2026-11-22T23:45:00") == ["A": "! Overdue · 17:07", "Y": "Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov 09:00"])
+        #expect(try labels("2026-11-22T23:59:00") == ["A": "! Overdue · 17:07", "Y": "! Overdue · Today", "C": "Tomorrow 09:00", "W": "Tue 24 Nov 09:00"])
         #expect(try labels("2026-11-23T00:00:00") == [
             "A": "! Overdue · Yesterday 17:07", "Y": "! Overdue · Yesterday", "C": "09:00", "W": "Tomorrow 09:00",
         ])
@@ -295,9 +298,9 @@ import Testing
     /// Days that start at 01:00 (midnight skipped) last 23 h: "tomorrow" is the next local date,
     /// not the day 24 h after today's start.
     @Test(arguments: [
-        ("America/Santiago", "2026-09-06T02:00:00-03:00", "2026-09-07T09:00:00-03:00", "2026-09-08T09:00:00-03:00", "Tue 8 Sep"),
-        ("Africa/Cairo", "2026-04-24T02:00:00+03:00", "2026-04-25T09:00:00+03:00", "2026-04-26T09:00:00+03:00", "Sun 26 Apr"),
-        ("America/Havana", "2026-03-08T02:00:00-04:00", "2026-03-09T09:00:00-04:00", "2026-03-10T09:00:00-04:00", "Tue 10 Mar"),
+        ("America/Santiago", "2026-09-06T02:00:00-03:00", "2026-09-07T09:00:00-03:00", "2026-09-08T09:00:00-03:00", "Tue 8 Sep 09:00"),
+        ("Africa/Cairo", "2026-04-24T02:00:00+03:00", "2026-04-25T09:00:00+03:00", "2026-04-26T09:00:00+03:00", "Sun 26 Apr 09:00"),
+        ("America/Havana", "2026-03-08T02:00:00-04:00", "2026-03-09T09:00:00-04:00", "2026-03-10T09:00:00-04:00", "Tue 10 Mar 09:00"),
     ])
     func dueLabelCountsDaysOnADayThatStartsAtOne(
         zoneIdentifier: String, now: String, tomorrow: String, dayAfter: String, dayAfterLabel: String

@@ -130,8 +130,9 @@ import Testing
         // overdue: the dentist (26 h ago) and the rent (2 h ago); due later today: expense report
         // (17:00), milk (22:15) and the plants (23:59); no list: dentist, Deep Work, flights.
         #expect(entry.counts == TaskCounts(open: 12, overdue: 2, dueToday: 3, dueSoon: 1, completedToday: 1, inbox: 3))
-        // The one active task, then the overdue ones by due date; three for a small widget.
-        #expect(entry.top.map(\.title) == ["Fix the leaking tap", "Call the dentist", "Pay rent"])
+        // The overdue ones by due date, then the next one due (the active, undated tap comes after
+        // every dated task); three for a small widget.
+        #expect(entry.top.map(\.title) == ["Call the dentist", "Pay rent", "Submit expense report"])
         #expect(entry.habits.total == 4 && entry.habits.done == 1)
         // Everything but the random ids of the sample data is the same on every call.
         let again = TL.provider.currentEntry(for: request, snapshot: try TimelineSnapshot(demo(), request: request))
