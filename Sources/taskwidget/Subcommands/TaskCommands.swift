@@ -58,7 +58,8 @@ struct Ls: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let tasks = try context.storeForReading().tasks(in: scope.scope, includeCompleted: all)
+        let view = try scope.selectedView()
+        let tasks = try context.storeForReading().tasks(in: view.scope, includeCompleted: all).filter { view.includes($0.task, at: context.now) }
         let listing = Listing(now: context.now, calendar: context.calendar)
         print(format == .json ? try listing.json(tasks) : listing.table(tasks), terminator: "")
     }

@@ -51,7 +51,8 @@ struct WatchCommand: ParsableCommand {
             widgetFamily = spec.family
         }
         let follower = StoreFollower(
-            location: context.location, calendar: context.calendar, scope: scope.scope, family: widgetFamily, logger: context.logger)
+            location: context.location, calendar: context.calendar, view: try scope.selectedView(), family: widgetFamily,
+            logger: context.logger)
         // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         var session = WatchSession(
