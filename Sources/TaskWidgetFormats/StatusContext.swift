@@ -41,7 +41,7 @@ struct StatusContext: MustacheParent {
         case "color": return color
         case "scope": return entry.scopeTitle
         case "instance": return entry.scopeTitle ?? "all"
-        case "next": return next.map(task)
+        case "next": return entry.next.map(task)
         case "top": return entry.top.map(task)
         case "habitsDone": return entry.habits.done
         case "habitsTotal": return entry.habits.total
@@ -50,11 +50,6 @@ struct StatusContext: MustacheParent {
         case "entryJSON": return TimelineJSON.value(of: entry, in: timeZone).compactText
         default: return nil
         }
-    }
-
-    /// The task that matters most: the first overdue one, else the first with a due date, else the first.
-    private var next: TopTask? {
-        entry.top.first(where: \.isOverdue) ?? entry.top.first(where: { $0.dueDate != nil }) ?? entry.top.first
     }
 
     /// `overdue`, `due-soon`, `ok` or `empty` (waybar's class and alt).

@@ -33,6 +33,13 @@ public struct TimelineEntry: Sendable, Equatable {
         self.scopeTitle = scopeTitle
     }
 
+    /// The task a bar names as "next", and the one `done --top`, `start --top` and `snooze --top`
+    /// act on: the first overdue task of ``top``, else the first with a due date, else the first;
+    /// `nil` when nothing is open.
+    public var next: TopTask? {
+        top.first(where: \.isOverdue) ?? top.first(where: { $0.dueDate != nil }) ?? top.first
+    }
+
     /// A hash of everything but the dates and reasons: equal hashes, equal widgets. Computed when
     /// asked (JSON output, image reuse), not for every entry of every timeline.
     public var contentHash: String { TimelineJSON.contentHash(of: self) }
