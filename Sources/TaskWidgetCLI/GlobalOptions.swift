@@ -57,8 +57,8 @@ public struct CommandContext {
         try WhenParser(now: now, calendar: calendar).parse(text, for: purpose)
     }
 
-    /// The timeline request of this run for `scope` (and a widget `family`).
-    public func timelineRequest(scope: TaskScope, family: WidgetFamily? = nil) -> TimelineRequest {
-        TimelineRequest(now: now, calendar: calendar, scope: scope, family: family)
+    /// The timeline request of this run for `view` (and a widget `family`).
+    public func timelineRequest(view: TaskView, family: WidgetFamily? = nil) -> TimelineRequest {
+        TimelineRequest(now: now, calendar: calendar, view: view, family: family)
     }
 }

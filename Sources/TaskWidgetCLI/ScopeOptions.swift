@@ -1,7 +1,10 @@
 public import ArgumentParser
+import Foundation
+public import TaskWidgetConfig
 public import TaskWidgetCore
 
-/// `--list NAME | --inbox`: which tasks a command or widget looks at (default: all of them).
+/// `--list NAME | --inbox | --view NAME`: which tasks a command or widget looks at (default: all
+/// of them).
 public struct ScopeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Only the tasks of this list.", valueName: "name"))
     public var list: String?
@@ -9,16 +12,27 @@ public struct ScopeOptions: ParsableArguments {
     @Flag(name: .long, help: "Only the tasks without a list.")
     public var inbox = false
 
+    @Option(name: .long, help: ArgumentHelp("A view of config.toml ([views.NAME]); `all` is all tasks.", valueName: "name"))
+    public var view: String?
+
     public init() {}
 
     public func validate() throws {
         if list != nil && inbox {
             throw ValidationError("--list and --inbox exclude each other: give one of them")
         }
+        if view != nil && (list != nil || inbox) {
+            throw ValidationError("--view and --\(inbox ? "inbox" : "list") exclude each other: give one of them")
+        }
     }
 
-    public var scope: TaskScope {
-        if let list { return .list(list) }
-        return inbox ? .inbox : .all
+    /// Whether no option was given: all tasks, or what a command's settings choose.
+    public var isEmpty: Bool { list == nil && !inbox && view == nil }
+
+    /// The tasks these options name: the view of `configuration` (by default config.toml, read
+    /// only when a view is named), or the scope.
+    public func selectedView(configuration: Configuration? = nil) throws -> TaskView {
+        guard let view else { return TaskView(scope: list.map(TaskScope.list) ?? (inbox ? .inbox : .all)) }
+        return try (configuration ?? Configuration.load(environment: ProcessInfo.processInfo.environment)).view(named: view)
     }
 }

@@ -88,13 +88,18 @@ struct ConfigReader {
     /// A duration such as `30m`, `24h`, `2d` or `1w`, in seconds.
     func duration(_ key: String) throws -> Int64? {
         guard let text = try string(key) else { return nil }
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
-        let unit = text.dropFirst(digits.count)
-        let seconds: [Substring: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        guard let count = Int64(digits), count <= 1_000_000, let factor = seconds[unit] else {
-            throw error(key, "expected a duration such as 30m, 24h, 2d or 1w")
+        guard let seconds = DurationText.seconds(text) else { throw error(key, "expected a duration such as \(DurationText.examples)") }
+        return seconds
+    }
+
+    /// A list of texts, `["work", "home"]`.
+    func strings(_ key: String) throws -> [String]? {
+        guard let value = table[key] else { return nil }
+        let texts = value.array?.compactMap(\.string)
+        guard let texts, texts.count == value.array?.count else {
+            throw error(key, "expected a list of texts in quotes, e.g. [\"work\", \"home\"]")
         }
-        return count * factor
+        return texts
     }
 
     /// The sub-table `key`, if there is one.

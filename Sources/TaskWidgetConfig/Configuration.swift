@@ -21,7 +21,9 @@ public struct Configuration: Sendable {
     /// `store`: the store file (a leading `~/` is the home folder).
     public var store: String?
     /// `[views.NAME]`, in the order the file defines them.
-    public var views: [View]
+    public var views: [TaskView]
+    /// `[watch]`.
+    public var watch: WatchSettings
     /// `[serve]`.
     public var serve: ServeSettings
     /// `[sync.accounts.NAME]`, in the order the file defines them.
@@ -32,6 +34,7 @@ public struct Configuration: Sendable {
     /// The defaults: what no file says.
     public init() {
         views = []
+        watch = WatchSettings()
         serve = ServeSettings()
         syncAccounts = []
         notify = NotifySettings()
@@ -67,9 +70,17 @@ public struct Configuration: Sendable {
         let reader = ConfigReader(table: table, keyPath: [], source: ConfigSource(path: path, text: text, home: home))
         var configuration = Configuration()
         configuration.path = path
-        try reader.allowKeys(["store", "views", "serve", "sync", "notify"])
+        try reader.allowKeys(["store", "views", "watch", "serve", "sync", "notify"])
         configuration.store = try reader.path("store")
-        configuration.views = try reader.tables("views").map(View.init(reader:))
+        configuration.views = try reader.tables("views").map(TaskView.init(reader:))
+        if let watch = try reader.table("watch") {
+            configuration.watch = try WatchSettings(reader: watch)
+            for (index, name) in (configuration.watch.views ?? []).enumerated() {
+                guard (try? configuration.view(named: name)) != nil else {
+                    throw watch.error("views", "item \(index + 1), “\(name.sanitizedForMessage)”, is not a view: \(configuration.knownViews)")
+                }
+            }
+        }
         configuration.serve = try reader.table("serve").map(ServeSettings.init(reader:)) ?? ServeSettings()
         if let sync = try reader.table("sync") {
             try sync.allowKeys(["accounts"])
@@ -79,9 +90,21 @@ public struct Configuration: Sendable {
         return configuration
     }
 
-    /// The view called `name`; an unknown name is a ``TaskWidgetError/Code/notFound`` error that
-    /// lists the views there are.
-    public func view(named name: String) throws -> View {
-        try NameLookup.find(name, in: views, named: \.name, kind: "view")
+    /// The view called `name` (case-insensitive), or for `all`, unless the file defines a view of
+    /// that name, all tasks. An unknown name is a ``TaskWidgetError/Code/notFound`` error that lists
+    /// the views there are.
+    public func view(named name: String) throws -> TaskView {
+        if let view = views.first(where: { NameLookup.isSame($0.name ?? "", name) }) { return view }
+        if NameLookup.isSame(name, TaskView.allName) { return TaskView() }
+        throw TaskWidgetError(.notFound, "no view is named “\(name.sanitizedForMessage)”: \(knownViews)", context: "view not found")
+    }
+
+    /// The views there are, and where to define one, for messages.
+    private var knownViews: String {
+        let file = path ?? "$XDG_CONFIG_HOME/taskwidget/config.toml"
+        guard !views.isEmpty else { return "there are none yet (define one as a [views.NAME] table in \(file))" }
+        let names = views.compactMap(\.name)
+        let all = names.contains { NameLookup.isSame($0, TaskView.allName) } ? [] : [TaskView.allName]
+        return "the views are " + (names + all).joined(separator: ", ") + " (defined in \(file))"
     }
 }

@@ -78,6 +78,11 @@ extension TaskStore {
         try modifyTasks(idPrefixes) { $0.stop(at: now) }
     }
 
+    /// Moves the tasks' due dates and reminders later (``TaskItem/snooze(by:at:)``) and returns them.
+    public func snoozeTasks(_ idPrefixes: [String], by seconds: Int64, now: Instant) throws -> [TaskItem] {
+        try modifyTasks(idPrefixes) { $0.snooze(by: seconds, at: now) }
+    }
+
     /// Applies `changes` to one task and returns it. Moving to another list puts it at that list's end.
     public func editTask(_ idPrefix: String, _ changes: TaskChanges, now: Instant) throws -> TaskItem {
         let title = try changes.title.map { try Validation.title($0) }

@@ -13,7 +13,7 @@ extension TaskStore {
             let allLists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db)
             var list: TaskList?
             if case .list(let name) = scope { list = try TaskList.named(name, in: allLists) }
-            let listFilter: String
+            var listFilter: String
             let listKey: String?  // the scope's openTaskCount.listKey
             var arguments: StatementArguments = []
             switch scope {
@@ -25,8 +25,11 @@ extension TaskStore {
                 (listFilter, listKey) = (" AND listID = ?", list!.id.storedText)
                 arguments = [listKey]
             }
+            let view = request.view.sqlCondition(at: now)
+            (listFilter, arguments) = (listFilter + view.sql, arguments + view.arguments)
             let open = "isCompleted = 0" + listFilter
-            let counts = try openTaskCounts(db, open: open, arguments: arguments, listKey: listKey, now: now)
+            let counts = try openTaskCounts(
+                db, open: open, arguments: arguments, listKey: listKey, byTable: !request.view.isFiltered, now: now)
             let dueDates = try Instant.fetchAll(
                 db, sql: "SELECT dueDate FROM task WHERE \(open) AND dueDate BETWEEN ? AND ? ORDER BY dueDate",
                 arguments: arguments + [window.lowerBound, window.upperBound])
@@ -53,7 +56,7 @@ extension TaskStore {
             var habitRecords: [UUID: [LocalDay: HabitStatus]] = [:]
             for record in records { habitRecords[record.habitID, default: [:]][record.day] = record.status }
             return TimelineSnapshot(
-                scopeTitle: scope.title(list: list),
+                scopeTitle: request.view.title(list: list),
                 openCount: counts.open, inboxCount: counts.inbox, overdueAtStart: counts.overdue,
                 upcomingDueDates: dueDates, completionDates: completions,
                 leadingTasks: candidates.sorted(by: TopOrder.precedes).prefix(topLimit).map {
@@ -65,13 +68,14 @@ extension TaskStore {
 
     /// Open tasks in scope (`open` filters them, with `arguments`; `listKey` names them in
     /// `openTaskCount`), those in no list, and those overdue at `now` (``OverdueRule/sqlCondition``).
-    /// From `openTaskCount`: the buckets wholly before now, plus the tasks of now's own bucket that
-    /// are overdue. A store without that table is counted over the open-task index.
+    /// From `openTaskCount` when `byTable` (the view keeps all of its scope's tasks): the buckets
+    /// wholly before now, plus the tasks of now's own bucket that are overdue. Otherwise, or in a
+    /// store without that table, they are counted over the open-task index.
     private func openTaskCounts(
-        _ db: Database, open: String, arguments: StatementArguments, listKey: String?, now: Instant
+        _ db: Database, open: String, arguments: StatementArguments, listKey: String?, byTable: Bool, now: Instant
     ) throws -> (open: Int, inbox: Int, overdue: Int) {
         let overdue = OverdueRule.sqlCondition
-        guard keepsOpenTaskCounts else {
+        guard keepsOpenTaskCounts, byTable else {
             let row = try Row.fetchOne(
                 db,
                 sql: """

@@ -11,8 +11,9 @@ import TaskWidgetCore
 public enum FollowLoop {
     /// How a loop ends besides a stop request, and what else it sleeps on.
     public struct Options {
-        /// Stop on SIGTERM, SIGINT or SIGHUP and refresh on SIGUSR1, read from a signalfd (call
-        /// ``blockSignals()`` first). Off for serve, whose server handles the signals.
+        /// Stop on SIGTERM, SIGINT or SIGHUP, refresh on SIGUSR1 and wake for the next view on
+        /// SIGUSR2, read from a signalfd (call ``blockSignals()`` first). Off for serve, whose
+        /// server handles the signals.
         public var handlesSignals = true
         /// Stop when the reader of standard output goes away (watch).
         public var followsStandardOutput = false
@@ -27,7 +28,7 @@ public enum FollowLoop {
     }
 
     /// The signals the loop reads from a signalfd instead of letting them act.
-    private static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
+    private static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
 
     /// Blocks the signals the loop handles and ignores SIGPIPE (a write then fails with EPIPE).
     /// Call it first thing, before any thread starts: threads inherit the mask.
@@ -206,12 +207,17 @@ private final class FollowEvents {
         if descriptors[Slot.signals].revents != 0 {
             var information = signalfd_siginfo()
             while read(signals, &information, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-                guard Int32(information.ssi_signo) == SIGUSR1 else {
+                switch Int32(information.ssi_signo) {
+                case SIGUSR1:
+                    logger.debug("SIGUSR1: refreshing")
+                    wake.insert(.refresh)
+                case SIGUSR2:
+                    logger.debug("SIGUSR2: next view")
+                    wake.insert(.nextView)
+                default:
                     logger.debug("stopping on signal \(information.ssi_signo)")
                     return nil
                 }
-                logger.debug("SIGUSR1: refreshing")
-                wake.insert(.refresh)
             }
         }
         if descriptors[Slot.standardOutput].revents & Int16(POLLERR | POLLHUP) != 0 { return nil }

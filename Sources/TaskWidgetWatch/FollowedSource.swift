@@ -34,4 +34,6 @@ public struct FollowWake: OptionSet, Sendable {
     public static let clockSet = FollowWake(rawValue: 2)
     /// SIGUSR1, or a caller's request: look at the store and read again now.
     public static let refresh = FollowWake(rawValue: 4)
+    /// SIGUSR2: show the next view (watch cycles through its views; the others ignore it).
+    public static let nextView = FollowWake(rawValue: 8)
 }

@@ -6,15 +6,15 @@ public import TaskWidgetStore
 public struct StoreFollower: FollowedSource {
     public var location: StoreLocation { followed.location }
     public let calendar: LocalCalendar
-    public let scope: TaskScope
+    public let view: TaskView
     /// The widget of `--render-dir`, if any. Bars show 8 tasks; only the large widget needs more.
     public let family: WidgetFamily?
     private var followed: FollowedStore
 
-    public init(location: StoreLocation, calendar: LocalCalendar, scope: TaskScope, family: WidgetFamily? = nil, logger: Logger) {
+    public init(location: StoreLocation, calendar: LocalCalendar, view: TaskView, family: WidgetFamily? = nil, logger: Logger) {
         self.followed = FollowedStore(location: location, logger: logger)
         self.calendar = calendar
-        self.scope = scope
+        self.view = view
         self.family = family
     }
 
@@ -24,7 +24,7 @@ public struct StoreFollower: FollowedSource {
 
     public func read(at now: Instant) throws -> Timeline {
         let store = try followed.opened()
-        let request = TimelineRequest(now: now, calendar: calendar, scope: scope, family: family == .large ? .large : nil)
+        let request = TimelineRequest(now: now, calendar: calendar, view: view, family: family == .large ? .large : nil)
         return TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
     }
 

@@ -32,6 +32,13 @@ public struct StoreFollowing<Source: FollowedSource> {
         self.logger = logger
     }
 
+    /// Follows `source` instead from now on, and returns the one it followed; the next
+    /// ``handle(_:at:)`` should be a refresh, which reads the new source.
+    public mutating func replaceSource(with source: Source) -> Source {
+        defer { self.source = source }
+        return self.source
+    }
+
     /// Does what is due at `now` after waking for `wake` (empty for a timer); true when the value
     /// was read again (or its read failed), which may change what the follower shows.
     public mutating func handle(_ wake: FollowWake, at now: WatchInstant) -> Bool {

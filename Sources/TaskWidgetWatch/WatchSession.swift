@@ -16,11 +16,12 @@ public protocol LineSink {
 }
 
 /// What watch mode does on each wake-up, as pure logic over the clock readings it is given: it
-/// follows the timeline (``StoreFollowing``), paces lines and prints only changes. The
-/// ``FollowLoop`` arms its timers at ``entryDeadline`` and ``followUpDeadline`` after each call.
+/// follows the timeline (``StoreFollowing``) of one of its views, paces lines and prints only
+/// changes; SIGUSR2 (``FollowWake/nextView``) and ``showView(offset:at:)`` move through the views.
+/// The ``FollowLoop`` arms its timers at ``entryDeadline`` and ``followUpDeadline`` after each call.
 ///
 /// ```swift
-/// var session = WatchSession(source: follower, renderer: renderer, sink: output, logger: logger)
+/// var session = WatchSession(views: [all, work], renderer: renderer, sink: output, logger: logger)
 /// try session.start(at: clock.now())
 /// try session.handle([.storeActivity], at: clock.now())
 /// ```
@@ -29,6 +30,10 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     public static var lineInterval: Int64 { 1_000_000_000 }
 
     private var following: StoreFollowing<Source>
+    /// The views' sources; the one shown is in ``following``, its slot here holds an old copy.
+    private var views: [Source]
+    /// Which of the views is shown.
+    public private(set) var viewIndex: Int
     private let renderer: StatusRenderer
     private let framing: LineFraming
     private let maxWidth: Int
@@ -42,12 +47,16 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     private var lastLineTime: Int64?
     private var reportedFailure: String?
 
-    /// `clockSpeed` is the speed of the clock the instants come from (``WatchClock/speed``).
+    /// Shows `views[viewIndex]` first. `clockSpeed` is the speed of the clock the instants come
+    /// from (``WatchClock/speed``).
     public init(
-        source: Source, renderer: StatusRenderer, maxWidth: Int = 40, sink: any LineSink,
+        views: [Source], showing viewIndex: Int = 0, renderer: StatusRenderer, maxWidth: Int = 40, sink: any LineSink,
         outputs: [any EntryOutput] = [], clockSpeed: Int64 = 1, logger: Logger
     ) {
-        self.following = StoreFollowing(source: source, clockSpeed: clockSpeed, logger: logger)
+        precondition(views.indices.contains(viewIndex), "no view \(viewIndex) among \(views.count)")
+        self.following = StoreFollowing(source: views[viewIndex], clockSpeed: clockSpeed, logger: logger)
+        self.views = views
+        self.viewIndex = viewIndex
         self.renderer = renderer
         self.framing = LineFraming(format: renderer.format)
         self.maxWidth = maxWidth
@@ -73,8 +82,28 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
 
     /// Does what is due at `now` after waking for `wake` (empty for a timer).
     public mutating func handle(_ wake: FollowWake, at now: WatchInstant) throws {
+        var wake = wake
+        if wake.contains(.nextView) {
+            wake.remove(.nextView)
+            if switchView(offset: 1) { wake.insert(.refresh) }
+        }
         _ = following.handle(wake, at: now)
         try show(at: now)
+    }
+
+    /// Shows the view `offset` places after the one shown, in a cycle (before it when negative).
+    public mutating func showView(offset: Int, at now: WatchInstant) throws {
+        if switchView(offset: offset) { try handle(.refresh, at: now) }
+    }
+
+    /// Follows the view `offset` places on; false when there is no other view.
+    private mutating func switchView(offset: Int) -> Bool {
+        let next = ((viewIndex + offset) % views.count + views.count) % views.count
+        guard next != viewIndex else { return false }
+        views[viewIndex] = following.replaceSource(with: views[next])
+        viewIndex = next
+        logger.debug("showing view \(next + 1) of \(views.count)")
+        return true
     }
 
     private mutating func show(at now: WatchInstant) throws {
@@ -131,9 +160,10 @@ public struct LineFraming: Sendable {
         self.format = format
     }
 
-    /// What comes before the first line.
+    /// What comes before the first line. i3bar and swaybar are asked for click events, which
+    /// watch reads from standard input (``BarClickInput``).
     public var header: String? {
-        format == .i3bar ? "{\"version\":1}\n[\n" : nil
+        format == .i3bar ? "{\"version\":1,\"click_events\":true}\n[\n" : nil
     }
 
     /// The text that carries `line` (i3bar: an array holding the one block).

@@ -7,9 +7,9 @@ import TaskWidgetServe
 import TaskWidgetStore
 import TaskWidgetWatch
 
-/// `taskwidget serve [--listen HOST:PORT] [scope]`: widgets, status lines and the timeline over
-/// HTTP, kept current as the store and the clock move (SPEC §11); `serve device` and `serve token`
-/// manage who may ask.
+/// `taskwidget serve [--listen HOST:PORT] [scope | --view NAME]`: widgets, status lines and the
+/// timeline over HTTP, kept current as the store and the clock move (SPEC §11); `serve device` and
+/// `serve token` manage who may ask.
 @main
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,6 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               taskwidget serve                          # http://127.0.0.1:8787/
               taskwidget serve --list Work --listen 127.0.0.1:9000
+              taskwidget serve --view work              # [views.work] of config.toml
               taskwidget serve token && taskwidget serve --listen 0.0.0.0:8787
               curl -o kindle.png 'localhost:8787/widget/800x480.png?theme=mono&depth=1'
             """,
@@ -64,11 +65,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard let address = ListenAddress(listen ?? settings.serve.listen ?? "127.0.0.1") else {
             throw TaskWidgetError(.badConfig, "[serve] listen in \(settings.path ?? "config.toml") takes HOST:PORT, e.g. 127.0.0.1:8787")
         }
+        var view = try scope.selectedView(configuration: settings)
+        if scope.isEmpty, let name = settings.serve.view { view = try settings.view(named: name) }
         let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let server = DashboardServer(
             listen: address, token: token,
-            following: .init(location: context.location, calendar: context.calendar, scope: scope.scope, clock: clock),
+            following: .init(location: context.location, calendar: context.calendar, view: view, clock: clock),
             devicesPath: DeviceFile.path(environment: environment), environment: environment)
         let storePath = context.location.path
         try await server.run(logger: context.logger) { bound in

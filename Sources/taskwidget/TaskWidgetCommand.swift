@@ -31,7 +31,7 @@ struct TaskWidgetCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Add.self, Ls.self, Done.self, Undo.self, Start.self, Stop.self, Edit.self, Rm.self, Move.self,
+            Add.self, Ls.self, Done.self, Undo.self, Start.self, Stop.self, Snooze.self, Edit.self, Rm.self, Move.self,
             ListCommand.self, HabitCommand.self, TimelineCommand.self, StatusCommand.self, WatchCommand.self, RenderCommand.self,
             Export.self, Import.self, Demo.self, Serve.self, Sync.self, Notify.self,
         ]

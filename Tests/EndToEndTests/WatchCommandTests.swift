@@ -115,7 +115,7 @@ import Testing
     func i3barGetsTheProtocolHeaderThenOneArrayPerUpdate() throws {
         let sandbox = try Sandbox()
         let watch = try watch(sandbox, ["--format", "i3bar"])
-        #expect(watch.nextLine() == #"{"version":1}"#)
+        #expect(watch.nextLine() == #"{"version":1,"click_events":true}"#)
         #expect(watch.nextLine() == "[")
         let first = try #require(watch.nextLine())
         #expect(first.hasPrefix("[{\"full_text\"") && first.hasSuffix("}]"))

@@ -40,8 +40,8 @@ import Testing
         let configuration = try Configuration.parse(Self.full, path: "config.toml", home: "/home/u")
         #expect(configuration.store == "/home/u/tasks.sqlite")
         #expect(configuration.views == [
-            View(name: "work", scope: .list("Work"), activeOnly: true), View(name: "soon", dueWithin: 172_800),
-            View(name: "inbox", scope: .inbox),
+            TaskView(name: "work", scope: .list("Work"), activeOnly: true), TaskView(name: "soon", dueWithin: 172_800),
+            TaskView(name: "inbox", scope: .inbox),
         ])
         #expect(configuration.serve == ServeSettings(listen: "0.0.0.0:8787", tokenFile: "/home/u/.config/taskwidget/serve.token", view: "work"))
         #expect(configuration.syncAccounts == [
@@ -50,6 +50,26 @@ import Testing
         #expect(configuration.notify == NotifySettings(missedWithin: 43_200, atDue: true))
         #expect(try configuration.view(named: "WORK").scope == .list("Work"))
         expectError(.notFound) { try configuration.view(named: "play") }
+    }
+
+    @Test func watchNamesTheViewsToCycleThroughAndWhatClicksDo() throws {
+        let text = Self.full + "\n[watch]\nviews = [\"soon\", \"all\", \"Work\"]\nleft_click = \"snooze\"\nright_click = \"none\"\n"
+        let configuration = try Configuration.parse(text, path: "config.toml")
+        #expect(configuration.watch == WatchSettings(views: ["soon", "all", "Work"], leftClick: .snooze, middleClick: .start, rightClick: .none))
+        #expect(try Configuration.parse("", path: "config.toml").watch == WatchSettings())
+        // `all` is all tasks, unless a view takes the name.
+        #expect(try configuration.view(named: "all") == TaskView())
+        let own = try Configuration.parse("[views.all]\ninbox = true\n", path: "config.toml")
+        #expect(try own.view(named: "ALL") == TaskView(name: "all", scope: .inbox))
+    }
+
+    @Test func anUnknownViewListsTheViewsAndTheFile() throws {
+        let configuration = try Configuration.parse(Self.full, path: "/home/u/.config/taskwidget/config.toml")
+        let error = expectError(.notFound) { try configuration.view(named: "play") }
+        #expect(error?.message == "no view is named “play”: the views are work, soon, inbox, all (defined in /home/u/.config/taskwidget/config.toml)")
+        let none = expectError(.notFound) { try Configuration().view(named: "work") }
+        #expect(none?.message == "no view is named “work”: there are none yet (define one as a [views.NAME] table in $XDG_CONFIG_HOME/taskwidget/config.toml)")
+        #expect(none?.code.exitStatus == 64 && none?.logDescription.contains("work") == false)
     }
 
     @Test func aMissingFileIsTheDefaults() throws {
@@ -65,6 +85,10 @@ import Testing
         ("[views\nlist = 1\n", "config.toml:1:"),
         ("colour = \"red\"\n", "config.toml:1: colour: unknown key"),
         ("[sync.accounts.home]\nuser = \"a\"\n", "config.toml:1: sync.accounts.home: an account needs a url"),
+        ("[watch]\nviews = \"work\"\n", "config.toml:2: watch.views: expected a list of texts in quotes"),
+        ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
+        ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),
+        ("[watch]\nmiddle_click = \"stop\"\n", "config.toml:2: watch.middle_click: expected one of done, start, snooze, none"),
     ])
     func aBadFileSaysWhereAndWhat(text: String, message: String) {
         let error = expectError(.badConfig) { try Configuration.parse(text, path: "config.toml") }

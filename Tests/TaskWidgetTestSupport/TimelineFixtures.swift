@@ -68,7 +68,7 @@ enum TL {
 
     /// The request for `now` in `zone`.
     static func request(now: Instant, zone: TimeZone, scope: TaskScope = .all, family: WidgetFamily? = nil) -> TimelineRequest {
-        TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), scope: scope, family: family)
+        TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), view: TaskView(scope: scope), family: family)
     }
 
     /// The timeline of an in-memory store.

@@ -62,7 +62,7 @@ struct RecordingOutput: EntryOutput {
     func session(format: StatusFormat = .text) throws -> WatchSession<FakeSource> {
         let renderer = try StatusRenderer(format: format, template: .resolve(format: format, path: nil, environment: [:]))
         return WatchSession(
-            source: FakeSource(store: store), renderer: renderer, sink: lines, outputs: [RecordingOutput(shown: shown)],
+            views: [FakeSource(store: store)], renderer: renderer, sink: lines, outputs: [RecordingOutput(shown: shown)],
             logger: Logger(label: "test"))
     }
 
@@ -215,7 +215,7 @@ struct RecordingOutput: EntryOutput {
         store.nextCheck = .changed
         try session.handle(.refresh, at: at(2))
         #expect(lines.written.count == 3)
-        #expect(lines.written[0] == "{\"version\":1}\n[\n")
+        #expect(lines.written[0] == "{\"version\":1,\"click_events\":true}\n[\n")
         #expect(lines.written[1].hasPrefix("[{") && lines.written[1].hasSuffix("}]\n"))
         #expect(lines.written[2].hasPrefix(",[{") && lines.written[2].hasSuffix("}]\n"))
         // The endless array, closed here: two updates of one block each.

@@ -66,6 +66,20 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
         modifiedAt = now
     }
 
+    /// Moves the due date and the reminder `seconds` later, counted from `now` when they have
+    /// passed, so that the task is neither overdue nor reminded of for that long; a task with
+    /// neither gets a reminder `seconds` from now. A completed task is left as it is.
+    public mutating func snooze(by seconds: Int64, at now: Instant) {
+        guard !isCompleted else { return }
+        if dueDate == nil && reminderDate == nil {
+            reminderDate = now.adding(seconds: seconds)
+        } else {
+            dueDate = dueDate.map { max($0, now).adding(seconds: seconds) }
+            reminderDate = reminderDate.map { max($0, now).adding(seconds: seconds) }
+        }
+        modifiedAt = now
+    }
+
     /// Whether the task is overdue at `instant` (``OverdueRule``).
     public func isOverdue(at instant: Instant) -> Bool {
         guard !isCompleted, let dueDate else { return false }

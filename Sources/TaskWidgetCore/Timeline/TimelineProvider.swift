@@ -1,9 +1,9 @@
 /// Computes widget timelines (SPEC §5) as a pure function of a snapshot of the store, the clock, the
-/// time zone and the scope: the same inputs give the same timeline. It never reads the store, the
+/// time zone and the view: the same inputs give the same timeline. It never reads the store, the
 /// clock or the zone itself.
 ///
 /// ```swift
-/// let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), scope: .all)
+/// let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), view: TaskView(scope: .list("Work")))
 /// let timeline = TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
 /// ```
 public struct TimelineProvider: Sendable {

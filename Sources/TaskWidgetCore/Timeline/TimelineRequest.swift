@@ -1,20 +1,23 @@
 public import Foundation
 
-/// What a timeline is computed for: the clock, the zone and the scope, resolved once by the caller.
+/// What a timeline is computed for: the clock, the zone and the view, resolved once by the caller.
 public struct TimelineRequest: Sendable {
     /// The anchor of the timeline, floored to whole seconds.
     public var now: Instant
     public var calendar: LocalCalendar
-    public var scope: TaskScope
+    /// The tasks shown: a scope, or a view of config.toml (read at ``now``).
+    public var view: TaskView
     /// The widget the timeline is for; `nil` (status bars, `timeline`) keeps the top 8 tasks.
     public var family: WidgetFamily?
 
-    public init(now: Instant, calendar: LocalCalendar, scope: TaskScope = .all, family: WidgetFamily? = nil) {
+    public init(now: Instant, calendar: LocalCalendar, view: TaskView = TaskView(), family: WidgetFamily? = nil) {
         self.now = now.flooredToSecond
         self.calendar = calendar
-        self.scope = scope
+        self.view = view
         self.family = family
     }
+
+    public var scope: TaskScope { view.scope }
 
     public var timeZone: TimeZone { calendar.timeZone }
 

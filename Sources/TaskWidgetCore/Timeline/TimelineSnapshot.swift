@@ -3,7 +3,7 @@ public import Foundation
 /// Everything a timeline needs from the store, read in one transaction: the timeline itself never
 /// touches the store.
 public struct TimelineSnapshot: Sendable, Equatable {
-    /// `nil` for all tasks; the list's name, or `Inbox`, for a scoped widget.
+    /// `nil` for all tasks; the view's name, the list's name or `Inbox` for a scoped widget.
     public var scopeTitle: String?
     /// How many open tasks are in scope, and how many of them have no list.
     public var openCount: Int
@@ -48,7 +48,7 @@ public struct TimelineSnapshot: Sendable, Equatable {
         if case .list(let name) = scope {
             scopeList = try TaskList.named(name, in: lists.sorted(by: TaskList.precedes))
         }
-        let inScope = tasks.filter { task in
+        let inScope = tasks.filter { request.view.includes($0, at: request.now) }.filter { task in
             switch scope {
             case .all: true
             case .inbox: task.listID == nil
@@ -59,7 +59,7 @@ public struct TimelineSnapshot: Sendable, Equatable {
         let window = request.dueWindow
         let firstDay = request.firstDay
         self.init(
-            scopeTitle: scope.title(list: scopeList),
+            scopeTitle: request.view.title(list: scopeList),
             openCount: open.count,
             inboxCount: open.filter { $0.listID == nil }.count,
             overdueAtStart: open.filter { $0.isOverdue(at: request.now) }.count,

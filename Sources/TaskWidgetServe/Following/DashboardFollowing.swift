@@ -13,13 +13,13 @@ public struct DashboardFollowing: Service {
     public struct Settings: Sendable {
         public var location: StoreLocation
         public var calendar: LocalCalendar
-        public var scope: TaskScope
+        public var view: TaskView
         public var clock: WatchClock
 
-        public init(location: StoreLocation, calendar: LocalCalendar, scope: TaskScope, clock: WatchClock) {
+        public init(location: StoreLocation, calendar: LocalCalendar, view: TaskView, clock: WatchClock) {
             self.location = location
             self.calendar = calendar
-            self.scope = scope
+            self.view = view
             self.clock = clock
         }
     }
@@ -43,7 +43,7 @@ public struct DashboardFollowing: Service {
         let (settings, cache, broadcaster, logger) = (settings, cache, broadcaster, logger)
         let thread = Thread {
             let source = StoreFollower(
-                location: settings.location, calendar: settings.calendar, scope: settings.scope, family: .large, logger: logger)
+                location: settings.location, calendar: settings.calendar, view: settings.view, family: .large, logger: logger)
             var follower = DashboardFollower(
                 source: source, cache: cache, broadcaster: broadcaster, clockSpeed: settings.clock.speed, logger: logger)
             do {

@@ -57,7 +57,7 @@ struct RenderCommand: ParsableCommand {
         let context = try options.context()
         let spec = try widget.spec()
         let store = try context.storeForReading()
-        let request = context.timelineRequest(scope: scope.scope, family: spec.family)
+        let request = context.timelineRequest(view: try scope.selectedView(), family: spec.family)
         let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         if let output {
             let snapshot = try store.timelineSnapshot(for: request)

@@ -20,6 +20,7 @@ struct StatusCommand: ParsableCommand {
             Examples:
               taskwidget status
               taskwidget status --format waybar --list Work
+              taskwidget status --view work     # [views.work] of config.toml
               taskwidget status --format tmux --max-width 24
             """)
 
@@ -31,7 +32,7 @@ struct StatusCommand: ParsableCommand {
         do {
             let context = try options.context()
             let renderer = try line.renderer()
-            let request = context.timelineRequest(scope: scope.scope)
+            let request = context.timelineRequest(view: try scope.selectedView())
             let entry = TimelineProvider().currentEntry(for: request, snapshot: try context.storeForReading().timelineSnapshot(for: request))
             print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: line.maxWidth))
         } catch let error as TaskWidgetError {

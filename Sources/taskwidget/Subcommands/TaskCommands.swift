@@ -72,20 +72,24 @@ struct Ls: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let tasks = try context.storeForReading().tasks(in: scope.scope, includeCompleted: all)
+        let view = try scope.selectedView()
+        let tasks = try context.storeForReading().tasks(in: view.scope, includeCompleted: all).filter { view.includes($0.task, at: context.now) }
         let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor)
-        print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: scope.scope, includesCompleted: all), terminator: "")
+        print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view.scope, includesCompleted: all), terminator: "")
     }
 }
 
-/// `done`, `undo`, `start`, `stop`: apply one change to the tasks and say what was done.
+/// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks (with `top`, to the
+/// task a bar shows: its `action` names the change when nothing is open) and say what was done.
 private func changeTasks(
-    _ ids: [String], _ options: GlobalOptions, verb: String,
+    _ ids: [String], _ options: GlobalOptions, top: (options: TopTaskOptions, action: String)? = nil, verb: String,
     _ change: (TaskStore, [String], Instant) throws -> [TaskItem]
 ) throws {
     let context = try options.context()
-    for task in try change(context.storeForWriting(), ids, context.now) {
+    let store = try context.storeForWriting()
+    let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
+    for task in try change(store, ids, context.now) {
         print("\(verb) \(task.id.shortID) \(task.title)")
     }
 }
@@ -93,12 +97,23 @@ private func changeTasks(
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "done",
-        abstract: "Complete tasks.", discussion: "Example: taskwidget done 3f2a 9c1b")
+        abstract: "Complete tasks.",
+        discussion: """
+            --top completes the task a bar shows, as a bar's click action does; with \
+            nothing open it says so and exits 64.
+
+            Examples:
+              taskwidget done 3f2a 9c1b
+              taskwidget done --top --view work
+            """)
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Task ids (4 or more characters).") var ids: [String]
+    @Argument(help: "Task ids (4 or more characters).") var ids: [String] = []
+    @OptionGroup var top: TopTaskOptions
+
+    func validate() throws { try top.validate(ids: ids) }
 
     func run() throws {
-        try changeTasks(ids, options, verb: "Completed") { try $0.completeTasks($1, now: $2) }
+        try changeTasks(ids, options, top: (top, "complete"), verb: "Completed") { try $0.completeTasks($1, now: $2) }
     }
 }
 
@@ -117,12 +132,54 @@ struct Undo: ParsableCommand {
 struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "start",
-        abstract: "Mark a task as being worked on.", discussion: "Example: taskwidget start 3f2a")
+        abstract: "Mark a task as being worked on.",
+        discussion: """
+            --top starts the task a bar shows; with nothing open it says so and exits 64.
+
+            Examples:
+              taskwidget start 3f2a
+              taskwidget start --top --list Work
+            """)
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The task's id (4 or more characters).") var id: String
+    @Argument(help: "The task's id (4 or more characters).") var id: String?
+    @OptionGroup var top: TopTaskOptions
+
+    func validate() throws { try top.validate(ids: id.map { [$0] } ?? []) }
 
     func run() throws {
-        try changeTasks([id], options, verb: "Started") { try $0.startTasks($1, now: $2) }
+        try changeTasks(id.map { [$0] } ?? [], options, top: (top, "start"), verb: "Started") { try $0.startTasks($1, now: $2) }
+    }
+}
+
+struct Snooze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snooze",
+        abstract: "Move tasks' due dates and reminders later (1 hour, or --by).",
+        discussion: """
+            A due date or reminder that has passed moves to now + DURATION, a later \
+            one by DURATION, so the task is neither overdue nor reminded of for that \
+            long. A task with neither gets a reminder in DURATION. --top snoozes the \
+            task a bar shows; with nothing open it says so and exits 64.
+
+            Examples:
+              taskwidget snooze 3f2a --by 30m
+              taskwidget snooze --top --view work --by 1d
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Task ids (4 or more characters).") var ids: [String] = []
+    @OptionGroup var top: TopTaskOptions
+    @Option(help: ArgumentHelp("How much later: \(DurationText.examples).", valueName: "duration")) var by = "1h"
+
+    func validate() throws {
+        try top.validate(ids: ids)
+        guard DurationText.seconds(by).map({ $0 > 0 }) == true else {
+            throw ValidationError("--by takes a duration such as \(DurationText.examples)")
+        }
+    }
+
+    func run() throws {
+        let seconds = DurationText.seconds(by) ?? 3600
+        try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed") { try $0.snoozeTasks($1, by: seconds, now: $2) }
     }
 }
 

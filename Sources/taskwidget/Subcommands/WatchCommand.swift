@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import TaskWidgetCLI
+import TaskWidgetConfig
 import TaskWidgetCore
+import TaskWidgetFormats
 import TaskWidgetStore
 import TaskWidgetWatch
 
@@ -20,12 +22,19 @@ struct WatchCommand: ParsableCommand {
             for the store to come back. It exits 0 on SIGTERM, SIGINT or SIGHUP and when its \
             reader goes away.
 
+            SIGUSR2 shows the next view: [watch] views of config.toml in their order, else all \
+            tasks, then every [views.NAME]; --view, --list or --inbox picks the first one. i3bar \
+            and swaybar send their clicks: the wheel moves through the views, the left, middle and \
+            right buttons run `taskwidget done --top`, `start --top` and `snooze --top` on the view \
+            shown (see [watch] in the status bars guide of the documentation).
+
             --render-dir DIR also keeps a PNG widget there (DIR/medium.png, or DIR/WxH.png with \
             --size) current at the same moments, rewritten atomically and only when it changes.
 
             Examples:
               taskwidget watch --format waybar
               taskwidget watch --format i3bar --list Work
+              pkill -USR2 -f '^taskwidget watch'    # show the next view
               taskwidget watch --render-dir /srv/dashboard --size 800x480 --theme mono
             """)
 
@@ -46,6 +55,8 @@ struct WatchCommand: ParsableCommand {
         FollowLoop.blockSignals()
         let context = try options.context()
         let renderer = try line.renderer()
+        let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+        let (views, shown) = try Self.cycle(of: configuration, starting: scope)
         var outputs: [any EntryOutput] = []
         var widgetFamily: WidgetFamily?
         if let renderDir {
@@ -54,19 +65,59 @@ struct WatchCommand: ParsableCommand {
             outputs.append(WidgetFileOutput(drawing: try DrawingHelper(spec: spec, timeZone: context.timeZone), file: file))
             widgetFamily = spec.family
         }
-        let follower = StoreFollower(
-            location: context.location, calendar: context.calendar, scope: scope.scope, family: widgetFamily, logger: context.logger)
+        let followers = views.map {
+            StoreFollower(location: context.location, calendar: context.calendar, view: $0, family: widgetFamily, logger: context.logger)
+        }
         // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         var session = WatchSession(
-            source: follower, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: outputs,
+            views: followers, showing: shown, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: outputs,
             clockSpeed: clock.speed, logger: context.logger)
+        guard line.format == .i3bar else {
+            try FollowLoop.run(
+                &session, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true), logger: context.logger)
+            return
+        }
+        let clicks = BarClickInput()
+        let actions = [1: configuration.watch.leftClick, 2: configuration.watch.middleClick, 3: configuration.watch.rightClick]
+        let (store, zone, virtual) = (context.location.path, context.timeZone.identifier, options.now != nil)
+        var clickable = ClickableWatch(session: session, input: clicks, logger: context.logger) { click, index, now in
+            guard let action = actions[click.button], action != .none else { return nil }
+            // The clock of a preview (`--now`) goes on to the command.
+            let clock = virtual ? ["--now", InstantFormat.utc(now)] : []
+            return [InstalledProgram.folder + "/taskwidget", action.rawValue, "--top"] + Self.arguments(selecting: views[index])
+                + ["--store", store, "--tz", zone] + clock
+        }
         try FollowLoop.run(
-            &session, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true), logger: context.logger)
+            &clickable, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true, sources: [clicks]),
+            logger: context.logger)
     }
 }
 
 extension WatchCommand {
+    /// The views watch cycles through, and which it shows first: `[watch] views`, else all tasks
+    /// then every view of the file; the one `scope` names (put first when the cycle lacks it),
+    /// else the cycle's first.
+    static func cycle(of configuration: Configuration, starting scope: ScopeOptions) throws -> (views: [TaskView], shown: Int) {
+        var views = try (configuration.watch.views ?? [TaskView.allName] + configuration.views.compactMap(\.name))
+            .map(configuration.view(named:))
+        guard !scope.isEmpty else { return (views, 0) }
+        let start = try scope.selectedView(configuration: configuration)
+        if let index = views.firstIndex(of: start) { return (views, index) }
+        views.insert(start, at: 0)
+        return (views, 0)
+    }
+
+    /// The options of `done --top` and the like that select `view`.
+    static func arguments(selecting view: TaskView) -> [String] {
+        if let name = view.name { return ["--view", name] }
+        switch view.scope {
+        case .all: return []
+        case .inbox: return ["--inbox"]
+        case .list(let name): return ["--list", name]
+        }
+    }
+
     /// The `--render-dir` folder, which must exist: watch runs unattended, so a typo must fail at once.
     static func folder(_ path: String) throws -> URL {
         var isFolder: ObjCBool = false

@@ -11,6 +11,8 @@ final class StreamingProcess {
     /// `nil` once the test closed its end (the reader going away).
     private var stdout: Int32?
     private var stderr: Int32?
+    /// The test's end of standard input, with `writableInput`.
+    private var stdin: Int32?
     private var stdoutBuffer: [UInt8] = []
     private(set) var stderrText = ""
     private var exitStatus: Int32?
@@ -19,16 +21,25 @@ final class StreamingProcess {
 
     /// Starts `EXECUTABLE ARGUMENTS` (by default the built `taskwidget`). With `errorLog`, its
     /// standard error goes to that file instead of a pipe (a daemon a test starts and never reads).
-    init(_ arguments: [String], environment: [String: String], executable: String = Sandbox.binary.path, errorLog: String? = nil) throws {
+    /// Its standard input is /dev/null, or with `writableInput` a pipe the test writes to.
+    init(
+        _ arguments: [String], environment: [String: String], executable: String = Sandbox.binary.path, errorLog: String? = nil,
+        writableInput: Bool = false
+    ) throws {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
-        guard pipe(&output) == 0, pipe(&errors) == 0 else { throw POSIXError(.EMFILE) }
+        var input: [Int32] = [-1, -1]
+        guard pipe(&output) == 0, pipe(&errors) == 0, !writableInput || pipe(&input) == 0 else { throw POSIXError(.EMFILE) }
         // Close-on-exec, so that other children of the test runner do not keep the pipes open.
-        for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        for descriptor in output + errors + input where descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if writableInput {
+            posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         if let errorLog {
             posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND, 0o644)
@@ -45,7 +56,7 @@ final class StreamingProcess {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&defaults, signal) }
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -55,12 +66,15 @@ final class StreamingProcess {
         let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(output[1])
         close(errors[1])
+        if writableInput { close(input[0]) }
         guard code == 0 else {
             close(output[0])
             close(errors[0])
+            if writableInput { close(input[1]) }
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
         self.pid = pid
+        if writableInput { stdin = input[1] }
         stderrIsFile = errorLog != nil
         stdout = output[0]
         if errorLog == nil {
@@ -76,7 +90,13 @@ final class StreamingProcess {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        for descriptor in [stdout, stderr].compactMap({ $0 }) { close(descriptor) }
+        for descriptor in [stdout, stderr, stdin].compactMap({ $0 }) { close(descriptor) }
+    }
+
+    /// Writes `text` to its standard input (started with `writableInput`).
+    func writeInput(_ text: String) {
+        guard let stdin else { return }
+        _ = Array(text.utf8).withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }
     }
 
     /// The next line of standard output, or `nil` if none comes before `timeout` (or it ended).

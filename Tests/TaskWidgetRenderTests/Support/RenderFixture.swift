@@ -35,7 +35,7 @@ enum RenderFixture {
 
     /// The entry at now of a scenario's store, for a widget of `family`.
     static func entry(_ scenario: Scenario, family: WidgetFamily) throws -> TimelineEntry {
-        let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), scope: scenario.scope, family: family)
+        let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), view: TaskView(scope: scenario.scope), family: family)
         return TimelineProvider().timeline(for: request, snapshot: try TimelineSnapshot(scenario.export, request: request)).entries[0]
     }
 

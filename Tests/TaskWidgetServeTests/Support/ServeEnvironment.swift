@@ -77,7 +77,7 @@ final class ServeEnvironment: Sendable {
     func following() -> DashboardFollowing {
         DashboardFollowing(
             settings: .init(
-                location: location, calendar: LocalCalendar(timeZone: Self.zone), scope: .all,
+                location: location, calendar: LocalCalendar(timeZone: Self.zone), view: TaskView(),
                 clock: .virtual(from: Self.now, speed: 1)),
             cache: cache, broadcaster: broadcaster, logger: quietLogger)
     }

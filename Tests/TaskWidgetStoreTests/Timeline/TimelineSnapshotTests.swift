@@ -60,6 +60,30 @@ import Testing
         }
     }
 
+    /// Views (`[views.NAME]`) narrow every scope in SQL as ``TaskView/includes(_:at:)`` says.
+    @Test(.shrinking(false)) func viewsNarrowTheStoreAsTheRuleSays() async throws {
+        await propertyCheck(count: 20, input: Gen.uint64()) { seed in
+            let world = World(seed: seed)
+            let fixture = try TemporaryStore()
+            try fixture.store.importing(world.export, source: "random store")
+            let stored = try fixture.store.export()
+            for scope in world.scopes {
+                let views = [
+                    TaskView(name: "soon", scope: scope, dueWithin: 2 * 86_400), TaskView(scope: scope, activeOnly: true),
+                    TaskView(name: "now", scope: scope, dueWithin: 3600, activeOnly: true),
+                ]
+                for view in views {
+                    let request = TimelineRequest(now: world.now, calendar: LocalCalendar(timeZone: world.zone), view: view)
+                    let fromSQL = try fixture.store.timelineSnapshot(for: request)
+                    #expect(fromSQL == (try TimelineSnapshot(stored, request: request)), "\(world.description), \(view)")
+                    let whole = try fixture.store.timelineSnapshot(for: TimelineRequest(now: world.now, calendar: request.calendar, view: TaskView(scope: scope)))
+                    #expect(fromSQL.openCount <= whole.openCount && fromSQL.scopeTitle == view.name ?? whole.scopeTitle)
+                    #expect(fromSQL.leadingTasks.allSatisfy { view.includes($0.task, at: request.now) })
+                }
+            }
+        }
+    }
+
     @Test func aScopeNamingNoListFailsTheSameWayInBoth() throws {
         let world = World(seed: 7)
         let fixture = try TemporaryStore()

@@ -1,0 +1,26 @@
+public import TaskWidgetCore
+
+/// `[views.NAME]`: a named view (``TaskView``), which every display command takes as `--view NAME`.
+///
+/// ```toml
+/// [views.work]
+/// list = "Work"          # or inbox = true; all tasks otherwise
+/// due_within = "2d"      # only tasks due within 2 days of now (overdue ones too)
+/// active = true          # only the tasks being worked on
+/// ```
+extension TaskView {
+    init(reader: ConfigReader) throws {
+        try reader.allowKeys(["list", "inbox", "due_within", "active"])
+        let list = try reader.string("list")
+        let inbox = try reader.bool("inbox") ?? false
+        if list != nil && inbox { throw reader.error("inbox", "a view shows a list or the Inbox, not both") }
+        self.init(
+            name: reader.keyPath.last ?? "", scope: list.map(TaskScope.list) ?? (inbox ? .inbox : .all),
+            dueWithin: try reader.duration("due_within"), activeOnly: try reader.bool("active") ?? false)
+    }
+}
+
+extension TaskView {
+    /// The name that stands for all tasks in `--view` and `[watch] views`, unless a view takes it.
+    public static let allName = "all"
+}

@@ -1,0 +1,47 @@
+/// Which tasks a command, a bar or a widget shows (SPEC §4 `scope`, §14 views): a scope, and for a
+/// view of config.toml (`[views.NAME]`) its name and what it keeps of the scope: only the tasks due
+/// within a horizon of the moment they are read (overdue ones included), only the active ones, or
+/// both. ``includes(_:at:)`` is the one statement of that rule; the store's SQL follows it.
+///
+/// ```swift
+/// let soon = TaskView(name: "soon", scope: .list("Work"), dueWithin: 2 * 86_400)
+/// soon.includes(task, at: now)  // true when the task (of Work) is due at or before now + 2 days
+/// ```
+public struct TaskView: Sendable, Equatable {
+    /// The view's name in config.toml; `nil` for a scope given on the command line.
+    public var name: String?
+    public var scope: TaskScope
+    /// `due_within`: only tasks with a due date at most this many seconds after now.
+    public var dueWithin: Int64?
+    /// `active = true`: only the tasks being worked on.
+    public var activeOnly: Bool
+
+    public init(name: String? = nil, scope: TaskScope = .all, dueWithin: Int64? = nil, activeOnly: Bool = false) {
+        self.name = name
+        self.scope = scope
+        self.dueWithin = dueWithin
+        self.activeOnly = activeOnly
+    }
+
+    /// Whether the view keeps only some of its scope's tasks.
+    public var isFiltered: Bool { dueWithin != nil || activeOnly }
+
+    /// The latest due date the view keeps at `now`; `nil` when it keeps every due date.
+    public func dueLimit(at now: Instant) -> Instant? {
+        dueWithin.map { now.adding(seconds: $0) }
+    }
+
+    /// Whether the view keeps `task`, one of its scope's, when the tasks are read at `now`.
+    public func includes(_ task: TaskItem, at now: Instant) -> Bool {
+        if activeOnly && task.state != .active { return false }
+        if let limit = dueLimit(at: now) {
+            guard let dueDate = task.dueDate, dueDate <= limit else { return false }
+        }
+        return true
+    }
+
+    /// What a widget of this view is titled: the view's name, else the scope's title.
+    public func title(list: TaskList?) -> String? {
+        name ?? scope.title(list: list)
+    }
+}

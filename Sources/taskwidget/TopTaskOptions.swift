@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import TaskWidgetCLI
+import TaskWidgetCore
+import TaskWidgetStore
+
+/// `--top [--list NAME | --inbox | --view NAME]`: act on the task a bar shows instead of on ids:
+/// the entry's next task (``TimelineEntry/next``) for that scope or view at now, the one `status`
+/// names after "next:". With nothing open there, the command says so and exits 64.
+struct TopTaskOptions: ParsableArguments {
+    @Flag(help: "Act on the task a bar shows (the one after \"next:\") instead of on ids.") var top = false
+    @OptionGroup(title: "With --top") var scope: ScopeOptions
+
+    /// Checks that `ids` or `--top` is given, not both, and a scope only with `--top`.
+    func validate(ids: [String]) throws {
+        if top && !ids.isEmpty { throw ValidationError("give task ids or --top, not both") }
+        if !top && ids.isEmpty { throw ValidationError("give task ids, or --top for the task a bar shows") }
+        if !top && !scope.isEmpty { throw ValidationError("--list, --inbox and --view go with --top") }
+    }
+
+    /// `ids`, or with `--top` the id of the task a bar shows now. `action` names what the command
+    /// does (`complete`) when nothing is open.
+    func ids(_ ids: [String], store: TaskStore, context: CommandContext, action: String) throws -> [String] {
+        guard top else { return ids }
+        let view = try scope.selectedView()
+        let request = context.timelineRequest(view: view)
+        let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
+        guard let task = entry.next else {
+            let place = view.name.map { " in the view “\($0)”" } ?? entry.scopeTitle.map { " in “\($0)”" } ?? ""
+            throw TaskWidgetError(.notFound, "nothing to \(action): no task is open\(place)", context: "no open task")
+        }
+        return [task.id.uuidString]
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// Actions from a bar: `done --top`, `start --top` and `snooze --top` act on the task the status
+/// line names; `watch` cycles through views on SIGUSR2 and on i3bar's click events on its standard
+/// input, and runs the click actions itself.
+@Suite struct BarActionTests {
+    /// The task titles of the entry's `top` and its scope (a `--format json` line).
+    static func entry(_ line: String?) -> (titles: [String], scope: String?)? {
+        guard let entry = line.flatMap(StatusLineCheck.jsonObject) else { return nil }
+        return ((entry["top"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }, entry["scope"] as? String)
+    }
+
+    /// The i3bar block of a `watch --format i3bar` line (`[{…}]` or `,[{…}]`).
+    static func block(_ line: String?) -> [String: Any]? {
+        guard let line, let start = line.firstIndex(of: "{"), let end = line.lastIndex(of: "}") else { return nil }
+        return StatusLineCheck.jsonObject(String(line[start...end]))
+    }
+
+    @Test func doneStartAndSnoozeTopActOnTheTaskTheStatusLineNames() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Undated chore"])
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-23T10:00"])
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T09:00"])
+        #expect(try sandbox.succeed(["status"]).contains("next: Pay rent"))
+        #expect(try sandbox.succeed(["done", "--top"]).wholeMatch(of: /Completed [0-9a-f]{8} Pay rent\n/) != nil)
+        #expect(try sandbox.succeed(["status"]).contains("next: Call Bob"))
+        #expect(try sandbox.succeed(["start", "--top"]).wholeMatch(of: /Started [0-9a-f]{8} Call Bob\n/) != nil)
+        // Due tomorrow 10:00, in the future: 30 minutes later. Its reminder-less neighbour is untouched.
+        #expect(try sandbox.succeed(["snooze", "--top", "--by", "30m"]).wholeMatch(of: /Snoozed [0-9a-f]{8} Call Bob\n/) != nil)
+        let listed = try sandbox.succeed(["ls", "--format", "json"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
+        let bob = try #require(tasks.first { $0["title"] as? String == "Call Bob" })
+        #expect(bob["dueDate"] as? String == "2026-11-23T09:30:00Z" && bob["state"] as? String == "active", "\(bob)")
+    }
+
+    @Test func snoozeMovesWhatHasPassedFromNow() throws {
+        let sandbox = try Sandbox()
+        // Overdue since 09:00, reminded at 08:00: both move to now (16:27) + 1 h.
+        let id = try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T09:00", "--remind", "2026-11-22T08:00"])
+            .trimmingCharacters(in: .newlines)
+        let undated = try sandbox.succeed(["add", "Undated chore"]).trimmingCharacters(in: .newlines)
+        try sandbox.succeed(["snooze", id, undated])
+        let listed = try sandbox.succeed(["ls", "--format", "json"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
+        let rent = try #require(tasks.first { $0["title"] as? String == "Pay rent" })
+        #expect(rent["dueDate"] as? String == "2026-11-22T16:27:00Z" && rent["reminderDate"] as? String == "2026-11-22T16:27:00Z", "\(rent)")
+        let chore = try #require(tasks.first { $0["title"] as? String == "Undated chore" })
+        #expect(chore["dueDate"] == nil && chore["reminderDate"] as? String == "2026-11-22T16:27:00Z", "\(chore)")
+    }
+
+    @Test func nothingToActOnIsOneLineAndExit64() throws {
+        let sandbox = try Sandbox()
+        let id = try sandbox.succeed(["add", "Pay rent"]).trimmingCharacters(in: .newlines)
+        try sandbox.succeed(["done", id])
+        try sandbox.expectRefused(["done", "--top"], status: 64, message: "nothing to complete: no task is open")
+        try sandbox.expectRefused(["start", "--top", "--inbox"], status: 64, message: "nothing to start: no task is open in “Inbox”")
+        try sandbox.expectRefused(["snooze", "--top"], status: 64, message: "nothing to snooze: no task is open")
+        try sandbox.expectRefused(["done", id, "--top"], status: 64, message: "give task ids or --top, not both")
+        try sandbox.expectRefused(["done"], status: 64, message: "give task ids, or --top for the task a bar shows")
+        try sandbox.expectRefused(["done", id, "--inbox"], status: 64, message: "--list, --inbox and --view go with --top")
+        try sandbox.expectRefused(["snooze", id, "--by", "soon"], status: 64, message: "--by takes a duration such as 30m")
+    }
+
+    /// docs/status-bars.md's waybar module, run as waybar runs it (`/bin/sh -c` on `exec` and
+    /// `on-click`): a click completes the task the line names, and watch's next line names the next.
+    /// (No waybar here: its `on-click` command is run directly, against the store of the running watch.)
+    @Test(.timeLimit(.minutes(1)))
+    func waybarOnClickCompletesTheTopTaskAndWatchShowsTheNext() throws {
+        let sandbox = try Sandbox()
+        // Far ahead, so that the real clock (no --now in a bar's commands) orders them as written.
+        try sandbox.succeed(["add", "Pay rent", "--due", "2099-01-01T09:00"])
+        try sandbox.succeed(["add", "Call Bob", "--due", "2099-01-02T09:00"])
+        var environment = sandbox.environment
+        environment["PATH"] = Sandbox.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        environment["TASKWIDGET_STORE"] = sandbox.storePath
+        // `sh -c` execs its last command: the process is taskwidget itself, as under waybar.
+        let watch = try StreamingProcess(["-c", "taskwidget watch --format waybar"], environment: environment, executable: "/bin/sh")
+        let first = try #require(StatusLineCheck.jsonObject(watch.nextLine() ?? ""))
+        #expect((first["text"] as? String)?.contains("Pay rent") == true, "\(first)")
+        let click = try ProcessRunner.run("/bin/sh", ["-c", "taskwidget done --top"], environment: environment)
+        #expect(click.status == 0 && click.stdout.contains("Completed") && click.stdout.contains("Pay rent"), "\(click.stderr)")
+        let next = try #require(StatusLineCheck.jsonObject(watch.nextLine(within: .seconds(5)) ?? ""))
+        #expect((next["text"] as? String)?.contains("Call Bob") == true, "\(next)")
+        #expect((next["tooltip"] as? String)?.contains("Pay rent") == false)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func sigusr2ShowsTheNextViewInTheConfiguredOrder() throws {
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[watch]\nviews = [\"work\", \"home\", \"all\"]\n\n[views.home]\nlist = \"Home\"\n\n[views.work]\nlist = \"Work\"\n")
+        try sandbox.succeed(["list", "add", "Work"])
+        try sandbox.succeed(["list", "add", "Home"])
+        try sandbox.succeed(["add", "Send the report", "--list", "Work"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home"])
+        let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", "json"]), environment: sandbox.environment)
+        // No --view: the first of [watch] views.
+        #expect(Self.entry(watch.nextLine())?.scope == "work")
+        for expected in ["home", nil, "work"] {
+            watch.send(SIGUSR2)
+            let shown = Self.entry(watch.nextLine(within: .seconds(5)))
+            #expect(shown != nil && shown?.scope == expected, "\(String(describing: shown))")
+        }
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
+
+    /// i3bar writes click events to watch's standard input: the wheel changes the view, and the left
+    /// button completes the task the view shows, through `taskwidget done --top --view NAME`.
+    @Test(.timeLimit(.minutes(1)))
+    func i3barClickEventsOnStandardInputCycleViewsAndCompleteTheTopTask() throws {
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[views.work]\nlist = \"Work\"\n\n[views.home]\nlist = \"Home\"\n")
+        try sandbox.succeed(["list", "add", "Work"])
+        try sandbox.succeed(["list", "add", "Home"])
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--due", "2026-11-22T18:00"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--due", "2026-11-22T17:00"])
+        try sandbox.succeed(["add", "Water the plants", "--list", "Home", "--due", "2026-11-22T19:00"])
+        let watch = try StreamingProcess(
+            sandbox.arguments(["watch", "--format", "i3bar", "--view", "work"]), environment: sandbox.environment, writableInput: true)
+        #expect(watch.nextLine() == #"{"version":1,"click_events":true}"#)
+        #expect(watch.nextLine() == "[")
+        #expect(Self.block(watch.nextLine())?["instance"] as? String == "work")
+        // The cycle is all, work, home: the wheel down shows home, up goes back.
+        watch.writeInput("[\n{\"name\":\"taskwidget\",\"instance\":\"work\",\"button\":5,\"x\":1700,\"y\":12,\"modifiers\":[]}\n")
+        let home = Self.block(watch.nextLine(within: .seconds(5)))
+        #expect(home?["instance"] as? String == "home" && (home?["full_text"] as? String)?.contains("Pay rent") == true, "\(String(describing: home))")
+        watch.writeInput(",{\"name\":\"taskwidget\",\"instance\":\"home\",\"button\":1,\"x\":1700,\"y\":12,\"modifiers\":[]}\n")
+        let after = Self.block(watch.nextLine(within: .seconds(5)))
+        #expect(after?["instance"] as? String == "home" && (after?["full_text"] as? String)?.contains("Water the plants") == true, "\(String(describing: after))")
+        watch.writeInput(",{\"name\":\"taskwidget\",\"instance\":\"home\",\"button\":4}\n")
+        #expect(Self.block(watch.nextLine(within: .seconds(5)))?["instance"] as? String == "work")
+        // The click's command changed the store as `done` does; Work's task is untouched.
+        let listed = try sandbox.succeed(["ls", "--all", "--format", "json"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
+        #expect(tasks.filter { $0["state"] as? String == "completed" }.compactMap { $0["title"] as? String } == ["Pay rent"])
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+        #expect(!watch.stderrText.contains("Pay rent"), "logs never carry titles: \(watch.stderrText)")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetTestSupport
+
+/// Views of config.toml (`[views.NAME]`) as the display commands take them (`--view NAME`), and
+/// the errors of an unknown view and a bad config file.
+@Suite struct ViewCommandTests {
+    static let config = """
+        # Two views: a list, and what is due within a day.
+        [views.work]
+        list = "Work"
+
+        [views.soon]
+        due_within = "1d"
+
+        """
+
+    /// A sandbox with the views above, the lists Work and Home, and a task in each place.
+    static func sandbox(config: String = config) throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig(config)
+        try sandbox.succeed(["list", "add", "Work"])
+        try sandbox.succeed(["list", "add", "Home"])
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--due", "2026-11-22T17:00"])
+        try sandbox.succeed(["add", "Plan the offsite", "--list", "Work"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--due", "2026-11-25T09:00"])
+        try sandbox.succeed(["add", "Call mom", "--due", "2026-11-23T12:00"])
+        return sandbox
+    }
+
+    /// The titles of the entry's top tasks and its scope, from `status --format json ARGUMENTS`.
+    static func shown(_ sandbox: borrowing Sandbox, _ arguments: [String]) throws -> (titles: [String], scope: String?, open: Int?) {
+        let line = try sandbox.succeed(["status", "--format", "json"] + arguments)
+        let entry = try #require(StatusLineCheck.jsonObject(line))
+        let titles = (entry["top"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        return (titles, entry["scope"] as? String, (entry["counts"] as? [String: Any])?["open"] as? Int)
+    }
+
+    @Test func statusLsTimelineAndRenderShowAView() throws {
+        let sandbox = try Self.sandbox()
+        let work = try Self.shown(sandbox, ["--view", "work"])
+        #expect(work.titles == ["Send the report", "Plan the offsite"] && work.scope == "work" && work.open == 2)
+        // Due within a day of 16:27: today's 17:00 and tomorrow's 12:00, not the 25th, nor undated tasks.
+        let soon = try Self.shown(sandbox, ["--view", "soon"])
+        #expect(soon.titles == ["Send the report", "Call mom"] && soon.scope == "soon" && soon.open == 2)
+        #expect(try Self.shown(sandbox, ["--view", "all"]).open == 4)
+        // The text line names the view's next task, and the bars name the view.
+        let text = try sandbox.succeed(["status", "--view", "work"])
+        #expect(text.contains("next: Send the report") && !text.contains("Call mom"), "\(text)")
+        let waybar = try #require(StatusLineCheck.jsonObject(try sandbox.succeed(["status", "--format", "waybar", "--view", "work"])))
+        #expect((waybar["tooltip"] as? String)?.hasPrefix("<b>work</b>") == true)
+        let i3bar = try #require(StatusLineCheck.jsonObject(try sandbox.succeed(["status", "--format", "i3bar", "--view", "soon"])))
+        #expect(i3bar["instance"] as? String == "soon")
+
+        let listed = try sandbox.succeed(["ls", "--view", "soon", "--format", "json"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
+        #expect(Set(tasks.compactMap { $0["title"] as? String }) == ["Send the report", "Call mom"], "\(listed)")
+
+        let timeline = try #require(StatusLineCheck.jsonObject(try sandbox.succeed(["timeline", "--view", "work"])))
+        let entries = timeline["entries"] as? [[String: Any]] ?? []
+        #expect(entries.count > 90 && entries.allSatisfy { $0["scope"] as? String == "work" })
+
+        let png = sandbox.folder.appendingPathComponent("work.png").path
+        try sandbox.succeed(["render", "--view", "work", "-o", png])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: png)).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func anActiveViewKeepsTheActiveTasks() throws {
+        let sandbox = try Self.sandbox(config: "[views.doing]\nactive = true\n")
+        #expect(try Self.shown(sandbox, ["--view", "doing"]).open == 0)
+        let id = try #require(try sandbox.succeed(["ls", "--list", "Home", "--format", "json"]).firstMatch(of: /"id" ?: ?"([0-9a-f]{8})/)?.1)
+        try sandbox.succeed(["start", String(id)])
+        let doing = try Self.shown(sandbox, ["--view", "doing"])
+        #expect(doing.titles == ["Pay rent"] && doing.open == 1)
+    }
+
+    @Test func anUnknownViewListsTheViews() throws {
+        let sandbox = try Self.sandbox()
+        // `status` prints its format's error line too (and exits 0 for bar formats, below).
+        let result = try sandbox.expectRefused(
+            ["status", "--view", "wrok"], status: 64, message: "no view is named “wrok”: the views are work, soon, all", allowingStdout: true)
+        #expect(result.stderr.contains(sandbox.configPath), "\(result.stderr)")
+        try sandbox.expectRefused(["ls", "--view", "wrok"], status: 64, message: "no view is named “wrok”")
+        // A bar still gets one valid line of its format, and the error on stderr.
+        let bar = try sandbox.run(["status", "--format", "waybar", "--view", "wrok"])
+        #expect(bar.status == 0 && bar.stdout.contains("\"class\":\"error\"") && bar.stderr.contains("no view is named"))
+        // Without a config file there are no views to list.
+        let bare = try Sandbox()
+        try bare.succeed(["add", "Something"])
+        try bare.expectRefused(["ls", "--view", "work"], status: 64, message: "there are none yet (define one as a [views.NAME] table in")
+    }
+
+    @Test func aViewExcludesTheScopeOptions() throws {
+        let sandbox = try Self.sandbox()
+        try sandbox.expectRefused(["status", "--view", "work", "--list", "Work"], status: 64, message: "--view and --list exclude each other")
+        try sandbox.expectRefused(["ls", "--view", "work", "--inbox"], status: 64, message: "--view and --inbox exclude each other")
+        let serve = try sandbox.run(["serve", "--view", "work", "--list", "Work", "--listen", "127.0.0.1:0"])
+        #expect(serve.status == 64 && serve.stderr.contains("--view and --list exclude each other"), "\(serve.stderr)")
+        let unknown = try sandbox.run(["serve", "--view", "wrok", "--listen", "127.0.0.1:0"])
+        #expect(unknown.status == 64 && unknown.stderrLines.count == 1 && unknown.stderr.contains("no view is named “wrok”"), "\(unknown.stderr)")
+    }
+
+    @Test(arguments: [
+        ("[views.work]\nlist = \"Work\"\n\n[views.soon]\ndue_within = \"soon\"\n", ":5: views.soon.due_within: expected a duration such as 30m"),
+        ("[views.work]\nlist = \"Work\"\nactive = \"yes\"\n", ":3: views.work.active: expected true or false"),
+        ("[views.work]\nlst = \"Work\"\n", ":2: views.work.lst: unknown key: the keys here are active, due_within, inbox, list"),
+        ("[views.work\nlist = \"Work\"\n", ":1:"),
+        ("[watch]\nviews = [\"work\", \"home\"]\n[views.work]\nlist = \"Work\"\n", ":2: watch.views: item 2, “home”, is not a view"),
+        ("[watch]\nleft_click = \"complete\"\n", ":2: watch.left_click: expected one of done, start, snooze, none"),
+    ])
+    func aBadConfigSaysWhereAndWhat(config: String, message: String) throws {
+        let sandbox = try Self.sandbox(config: config)
+        try sandbox.expectRefused(["ls", "--view", "work"], status: 64, message: sandbox.configPath + message)
+        // watch reads the file whether or not a view is named: [watch] is its own.
+        let watch = try sandbox.run(["watch", "--format", "text"])
+        #expect(watch.status == 64 && watch.stderrLines.count == 1 && watch.stderr.contains(sandbox.configPath + message), "\(watch.stderr)")
+        #expect(watch.stdout.isEmpty)
+    }
+}
+
+extension Sandbox {
+    /// `$HOME/.config/taskwidget/config.toml` of the sandbox (HOME is its folder, XDG_CONFIG_HOME unset).
+    var configPath: String { folder.appendingPathComponent(".config/taskwidget/config.toml").path }
+
+    func writeConfig(_ text: String) throws {
+        let url = URL(fileURLWithPath: configPath)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+}
