@@ -94,8 +94,8 @@ import Testing
         try sandbox.writeConfig("[watch]\nviews = [\"work\", \"home\", \"all\"]\n\n[views.home]\nlist = \"Home\"\n\n[views.work]\nlist = \"Work\"\n")
         try sandbox.succeed(["list", "add", "Work"])
         try sandbox.succeed(["list", "add", "Home"])
-        try sandbox.succeed(["add", "Send the report", "--list", "Work"])
-        try sandbox.succeed(["add", "Pay rent", "--list", "Home"])
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--new-list"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--new-list"])
         let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", "json"]), environment: sandbox.environment)
         // No --view: the first of [watch] views.
         #expect(Self.entry(watch.nextLine())?.scope == "work")
@@ -116,9 +116,9 @@ import Testing
         try sandbox.writeConfig("[views.work]\nlist = \"Work\"\n\n[views.home]\nlist = \"Home\"\n")
         try sandbox.succeed(["list", "add", "Work"])
         try sandbox.succeed(["list", "add", "Home"])
-        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--due", "2026-11-22T18:00"])
-        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--due", "2026-11-22T17:00"])
-        try sandbox.succeed(["add", "Water the plants", "--list", "Home", "--due", "2026-11-22T19:00"])
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--new-list", "--due", "2026-11-22T18:00"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--new-list", "--due", "2026-11-22T17:00"])
+        try sandbox.succeed(["add", "Water the plants", "--list", "Home", "--new-list", "--due", "2026-11-22T19:00"])
         let watch = try StreamingProcess(
             sandbox.arguments(["watch", "--format", "i3bar", "--view", "work"]), environment: sandbox.environment, writableInput: true)
         #expect(watch.nextLine() == #"{"version":1,"click_events":true}"#)

@@ -136,7 +136,7 @@ import Testing
     ])
     func otherBadDataIsExit65InAPlainSentence(sql: String) throws {
         let sandbox = try Sandbox()
-        try sandbox.succeed(["add", "Pay rent", "--due", "18:00", "--list", "Home"])
+        try sandbox.succeed(["add", "Pay rent", "--due", "18:00", "--list", "Home", "--new-list"])
         try edit(sandbox, sql)
         for arguments in [["ls"], ["status"], ["export"], ["ls", "--verbose"]] {
             let result = try sandbox.run(arguments)
@@ -186,7 +186,7 @@ import Testing
     @Test func lsIsColouredOnATerminalOnly() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["list", "add", "Home", "--color", "34C759"])
-        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T09:00:00+01:00", "--list", "Home"])
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T09:00:00+01:00", "--list", "Home", "--new-list"])
         let (red, green) = ("\u{1B}[31m", "\u{1B}[38;2;52;199;89m")
         let terminal = try lsOnATerminal(sandbox, [])
         #expect(terminal.contains(red + "Overdue · 09:00") && terminal.contains(green + "●"), "\(terminal.debugDescription)")
@@ -202,7 +202,7 @@ import Testing
     @Test func anEmptyListingSaysHowToSeeMore() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["list", "add", "Work"])
-        let id = try sandbox.succeed(["add", "Pay rent", "--list", "Work"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = try sandbox.succeed(["add", "Pay rent", "--list", "Work", "--new-list"]).trimmingCharacters(in: .whitespacesAndNewlines)
         try sandbox.succeed(["done", id])
         #expect(try sandbox.succeed(["ls"]) == "No open tasks — `taskwidget ls --all` shows completed ones\n")
         #expect(try sandbox.succeed(["ls", "--list", "Work"]).hasPrefix("No open tasks in Work — add --all for completed ones"))

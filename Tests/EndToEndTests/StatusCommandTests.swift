@@ -219,9 +219,9 @@ import Testing
         let bar = try sandbox.run(["status", "--format", "waybar", "--template", file.path] + Self.zone)
         #expect(bar.status == 0)
         #expect(try Self.jsonObject(bar.stdout)["class"] as? String == "error")
-        #expect(bar.stderr.hasPrefix("taskwidget: \(file.path):3:2: "), "\(bar.stderr)")
+        #expect(bar.stderr.hasPrefix("taskwidget: template \(file.path):3:2: "), "\(bar.stderr)")
         let text = try sandbox.run(["status", "--template", file.path] + Self.zone)
-        #expect(text.status == 64 && text.stderr.hasPrefix("taskwidget: \(file.path):3:2: "), "\(text.stderr)")
+        #expect(text.status == 64 && text.stderr.hasPrefix("taskwidget: template \(file.path):3:2: "), "\(text.stderr)")
 
         // A template that renders invalid JSON: the bar still gets a valid line.
         try Data(#"{"text": "{{#next}}{{{title}}}{{/next}}"}"#.utf8).write(to: file)

@@ -22,9 +22,9 @@ import Testing
         try sandbox.writeConfig(config)
         try sandbox.succeed(["list", "add", "Work"])
         try sandbox.succeed(["list", "add", "Home"])
-        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--due", "2026-11-22T17:00"])
-        try sandbox.succeed(["add", "Plan the offsite", "--list", "Work"])
-        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--due", "2026-11-25T09:00"])
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--new-list", "--due", "2026-11-22T17:00"])
+        try sandbox.succeed(["add", "Plan the offsite", "--list", "Work", "--new-list"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--new-list", "--due", "2026-11-25T09:00"])
         try sandbox.succeed(["add", "Call mom", "--due", "2026-11-23T12:00"])
         return sandbox
     }
