@@ -1,5 +1,5 @@
 import Foundation
-import TaskWidgetCore
+public import TaskWidgetCore
 import TOMLKit
 
 /// The user's settings from `$XDG_CONFIG_HOME/taskwidget/config.toml` (SPEC §14): the store, named

@@ -44,7 +44,7 @@ import Testing
             let store = try open(name, .readOnly, isDefault: true)
             #expect(try store.tasks(in: .all, includeCompleted: true).isEmpty)
             #expect(try store.export().tasks.isEmpty)
-            let request = TimelineRequest(now: Self.now, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")), scope: .all)
+            let request = TimelineRequest(now: Self.now, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")))
             let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
             #expect(entry.counts == TaskCounts(open: 0, overdue: 0, dueToday: 0, dueSoon: 0, completedToday: 0, inbox: 0))
             expectError(.permissionDenied) { try store.addTask(NewTask(title: "x"), now: Self.now) }
