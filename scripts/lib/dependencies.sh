@@ -23,6 +23,10 @@ TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir
   chromium curl libglib2.0-dev libglib2.0-bin dunst xvfb dbus-daemon dbus-bin systemd
   zlib1g-dev libxml2-dev radicale python3-caldav apache2-utils openssl ca-certificates)
 
+# Install: `man` (man-db) reads the pages scripts/install.sh installs and bash-completion loads its
+# bash completion on the first <TAB>; the install test uses both.
+TASKWIDGET_PACKAGES+=(man-db bash-completion)
+
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then
     echo "taskwidget: the Swift toolchain is not on PATH: install Swift 6 from swift.org first" >&2
