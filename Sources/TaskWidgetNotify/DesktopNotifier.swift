@@ -1,5 +1,6 @@
 import CGio
 public import Logging
+import TaskWidgetCore
 
 /// Desktop notifications through the freedesktop Notifications D-Bus API
 /// (`org.freedesktop.Notifications` at `/org/freedesktop/Notifications`), spoken with GDBus.
@@ -518,27 +519,12 @@ public final class DesktopNotifier: NotificationPosting {
             g_variant_new_uint32(replacing?.rawValue ?? 0),
             Variant.string(""),  // app_icon
             Variant.string(notification.summary),
-            Variant.string(escapeBody ? escapeMarkup(notification.body) : notification.body),
+            Variant.string(escapeBody ? notification.body.markupEscaped(quotes: false) : notification.body),
             Variant.stringArray(notification.actions.flatMap { [$0.key, $0.label] }),
             hintsDictionary,
             g_variant_new_int32(notification.expireTimeout),
         ]
         return children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-    }
-
-    /// Escapes the characters that the freedesktop body markup (a small XML subset) gives meaning.
-    static func escapeMarkup(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     // MARK: - Calls and their callbacks

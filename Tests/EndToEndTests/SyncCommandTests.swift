@@ -19,9 +19,9 @@ import Testing
             let mine = try SyncSandbox(server: server)
             try mine.sandbox.succeed(["list", "add", "Work", "--color", "1E90FF"])
             let allDay = try mine.sandbox.succeed(["add", "File taxes", "--due", "2026-11-27"]).trimmingCharacters(in: .newlines)
-            let timed = try mine.sandbox.succeed(["add", "Call Bob", "--due", "2026-11-25T14:30", "--remind", "2026-11-25T14:00", "--list", "Work"])
+            let timed = try mine.sandbox.succeed(["add", "Call Bob", "--due", "2026-11-25T14:30", "--remind", "2026-11-25T14:00", "--list", "Work", "--new-list"])
                 .trimmingCharacters(in: .newlines)
-            let started = try mine.sandbox.succeed(["add", "Write report", "--list", "Work"]).trimmingCharacters(in: .newlines)
+            let started = try mine.sandbox.succeed(["add", "Write report", "--list", "Work", "--new-list"]).trimmingCharacters(in: .newlines)
             let done = try mine.sandbox.succeed(["add", "Buy milk"]).trimmingCharacters(in: .newlines)
             try mine.sandbox.succeed(["start", started])
             try mine.sandbox.succeed(["done", done])
@@ -136,7 +136,7 @@ import Testing
             let a = try SyncSandbox(server: server)
             let b = try SyncSandbox(server: server)
             let rename = try a.sandbox.succeed(["add", "Pay rent", "--due", "2026-11-30"]).trimmingCharacters(in: .newlines)
-            let complete = try a.sandbox.succeed(["add", "Water plants", "--list", "Home"]).trimmingCharacters(in: .newlines)
+            let complete = try a.sandbox.succeed(["add", "Water plants", "--list", "Home", "--new-list"]).trimmingCharacters(in: .newlines)
             let delete = try a.sandbox.succeed(["add", "Old idea"]).trimmingCharacters(in: .newlines)
             let deleteEdited = try a.sandbox.succeed(["add", "Keep me"]).trimmingCharacters(in: .newlines)
             try a.syncSucceeds()
@@ -333,7 +333,7 @@ import Testing
     @Test func aDryRunPrintsThePlanAndChangesNothingAnywhere() async throws {
         try await RadicaleServer.withServer { server in
             let mine = try SyncSandbox(server: server)
-            let id = try mine.sandbox.succeed(["add", "Local task", "--list", "Home"]).trimmingCharacters(in: .newlines)
+            let id = try mine.sandbox.succeed(["add", "Local task", "--list", "Home", "--new-list"]).trimmingCharacters(in: .newlines)
             _ = try await PythonCalDAV.saveTodo(
                 foreignTodo(["UID:remote-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Remote task"]), in: "Tasks", server: server)
             let before = try mine.export()

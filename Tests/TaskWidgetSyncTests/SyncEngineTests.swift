@@ -51,7 +51,7 @@ import Testing
     @Test func aSecondSyncWithNothingChangedIsOneRequest() async throws {
         try await withRadicale { server, _, counting in
             let fixture = try TemporaryStore()
-            _ = try fixture.store.addTask(NewTask(title: "One", listName: "Home"), now: Self.sunday)
+            _ = try fixture.store.addTask(NewTask(title: "One", listName: "Home", createsList: true), now: Self.sunday)
             _ = try fixture.store.addTask(NewTask(title: "Two"), now: Self.sunday)
             let first = try await engine(fixture.store, server, counting).run(dryRun: false)
             #expect(first.pushed == 2)

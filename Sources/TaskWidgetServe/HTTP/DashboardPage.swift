@@ -1,3 +1,5 @@
+import TaskWidgetCore
+
 /// The dashboard page (`GET /`): the large widget, the status line and its next changes.
 ///
 /// With JavaScript it follows `/events` (EventSource) and swaps the text and the image in place; the
@@ -62,19 +64,5 @@ enum DashboardPage {
     }
 
     /// HTML text escaping: `&`, `<`, `>`, and both quotes (safe in attributes too).
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { text.markupEscaped() }
 }

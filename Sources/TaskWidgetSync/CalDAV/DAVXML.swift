@@ -1,4 +1,5 @@
 import Foundation
+import TaskWidgetCore
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
@@ -187,21 +188,7 @@ func davErrorConditions(in data: Data) -> [(namespace: String, name: String)] {
 /// The XML request bodies of the CalDAV operations. Values are escaped; hrefs percent-encoded.
 enum DAVRequestBody {
     /// Escapes text for element content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { text.markupEscaped() }
 
     private static let header = #"<?xml version="1.0" encoding="utf-8"?>"#
 
