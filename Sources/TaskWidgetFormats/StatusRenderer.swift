@@ -17,6 +17,18 @@ public struct StatusRenderer: Sendable {
         /// A default compiled into taskwidget: known to be good, so not checked again at every run.
         var isBuiltIn = false
 
+        /// A template given as text; `source` names it in error messages.
+        public init(text: String, source: String) {
+            self.text = text
+            self.source = source
+        }
+
+        init(text: String, source: String, isBuiltIn: Bool) {
+            self.text = text
+            self.source = source
+            self.isBuiltIn = isBuiltIn
+        }
+
         /// `--template FILE`, else `$XDG_CONFIG_HOME/taskwidget/templates/<format>.mustache`
         /// (`~/.config/…`), else the default compiled into taskwidget.
         public static func resolve(format: StatusFormat, path: String?, environment: [String: String]) throws -> Template {

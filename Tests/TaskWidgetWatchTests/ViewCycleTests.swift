@@ -22,7 +22,7 @@ import Testing
         stores[0].dueDates = [Instant(secondsSince1970: Self.start + 3600)]
         stores[1].openCount = 0
         stores[2].openCount = 2
-        let renderer = try StatusRenderer(format: .text, template: .resolve(format: .text, path: nil, environment: [:]))
+        let renderer = try StatusRenderer(format: .text, template: .init(text: countsTemplate, source: "the counts template"))
         let session = WatchSession(
             views: stores.map { FakeSource(store: $0) }, showing: index, renderer: renderer, sink: lines, logger: Logger(label: "test"))
         return (session, stores)
@@ -51,7 +51,7 @@ import Testing
         #expect(session.viewIndex == 0 && lines.written.last == "1 today\n")
 
         let alone = FakeStore()
-        let renderer = try StatusRenderer(format: .text, template: .resolve(format: .text, path: nil, environment: [:]))
+        let renderer = try StatusRenderer(format: .text, template: .init(text: countsTemplate, source: "the counts template"))
         let own = Lines()
         var single = WatchSession(views: [FakeSource(store: alone)], renderer: renderer, sink: own, logger: Logger(label: "test"))
         try single.start(at: at(0))

@@ -60,7 +60,11 @@ struct RecordingOutput: EntryOutput {
     let shown = Lines()
 
     func session(format: StatusFormat = .text) throws -> WatchSession<FakeSource> {
-        let renderer = try StatusRenderer(format: format, template: .resolve(format: format, path: nil, environment: [:]))
+        // Counts only: these tests are about when lines are printed, not the default wording.
+        let template = format == .text
+            ? StatusRenderer.Template(text: countsTemplate, source: "the counts template")
+            : try .resolve(format: format, path: nil, environment: [:])
+        let renderer = try StatusRenderer(format: format, template: template)
         return WatchSession(
             views: [FakeSource(store: store)], renderer: renderer, sink: lines, outputs: [RecordingOutput(shown: shown)],
             logger: Logger(label: "test"))
@@ -333,3 +337,6 @@ struct StubDrawing: WidgetDrawing {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["medium.png"])
     }
 }
+
+/// A text template of the counts alone, `1 overdue · 0 today` or `All done`.
+let countsTemplate = "{{#hasTasks}}{{#hasOverdue}}{{overdue}} overdue · {{/hasOverdue}}{{dueToday}} today{{/hasTasks}}{{^hasTasks}}All done{{/hasTasks}}"
