@@ -87,7 +87,7 @@ public func makeServeApplication(
     )
     configuration.backlog = limits.backlog
     let http1 = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestGuardHandler(limits: limits)],  // an autoclosure: one per connection
+        additionalChannelHandlers: [RequestGuardHandler(limits: limits, logger: logger)],  // an autoclosure: one per connection
         idleTimeout: TimeAmount(limits.idleTimeout),
         httpDecoderConfiguration: .init(
             maxHeaderFieldSize: limits.maximumHeaderFieldSize,

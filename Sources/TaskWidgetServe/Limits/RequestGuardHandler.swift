@@ -1,4 +1,5 @@
 import HTTPTypes
+public import Logging
 public import NIOCore
 public import NIOHTTPTypes
 
@@ -25,6 +26,7 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
     private let maximumBodySize: Int
     private let bodyTimeout: TimeAmount
     private let writeStallTimeout: TimeAmount
+    private let logger: Logger
 
     /// Requests whose head went up the pipeline and whose response has not ended.
     private var responsesPending = 0
@@ -33,10 +35,12 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
     private var bodyDeadline: Scheduled<Void>?
     private var stallDeadline: Scheduled<Void>?
 
-    public init(limits: ServeLimits) {
+    /// - Parameter logger: told (at `info`) of each connection cut for a limit.
+    public init(limits: ServeLimits, logger: Logger) {
         maximumBodySize = limits.maximumBodySize
         bodyTimeout = TimeAmount(limits.bodyTimeout)
         writeStallTimeout = TimeAmount(limits.writeStallTimeout)
+        self.logger = logger
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -52,7 +56,8 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
                 head.headerFields[.transferEncoding] != nil
                 || (head.headerFields[.contentLength].flatMap(Int.init) ?? 0) > 0
             if hasBody {
-                bodyDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [context] in
+                bodyDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [context, logger] in
+                    logger.info("closed a connection: its request body took longer than the body timeout")
                     context.close(promise: nil)
                 }
             }
@@ -82,7 +87,8 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
             stallDeadline?.cancel()
             stallDeadline = nil
         } else if stallDeadline == nil {
-            stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: writeStallTimeout) { [context] in
+            stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: writeStallTimeout) { [context, logger] in
+                logger.info("closed a connection: its client read nothing for the write-stall timeout")
                 context.close(promise: nil)
             }
         }

@@ -115,14 +115,12 @@ import Testing
         let server = try ServeProcess(sandbox)
         let slow = try RawConnection(port: server.port)
         let request = Array("GET /status HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "z", count: 40))\r\n".utf8)
-        var longest = 0.0
+        // Each byte waits for another client's answer: were that client kept waiting behind the
+        // unfinished request, its request would time out.
         for byte in request {
             slow.send([byte])
-            let start = Date()
             #expect(try server.request("/healthz").status == 200)
-            longest = max(longest, Date().timeIntervalSince(start))
         }
-        #expect(longest < 1, "the longest answer to another client took \(longest) s")
         #expect(server.terminate() == 0)
     }
 
@@ -155,7 +153,7 @@ import Testing
 
     /// With a token, only requests that carry it are answered, in any of its three places; a
     /// wrong token takes as long to refuse whether it is wrong at its first or its last character,
-    /// over 1 000 tries of each (a Mann–Whitney test over the interleaved timings).
+    /// over 1 000 tries of each (a Mann–Whitney test over the timings, taken in random order).
     @Test func aWrongTokenGets401InTheSameTime() throws {
         let sandbox = try Sandbox.demo()
         let made = try sandbox.run(["serve", "token"], global: false)
@@ -174,15 +172,18 @@ import Testing
         let wrongAtEnd = "GET /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token.dropLast())\(last)\r\n\r\n"
         let wrongAtStart = "GET /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(first)\(token.dropFirst())\r\n\r\n"
         let connection = try RawConnection(port: server.port)
+        // 100 rounds warm up the connection and the server; then 1 000 of each kind in an order
+        // drawn at random (seeded), so that the machine's load, however it varies, falls on both
+        // alike and the test's false alarms stay at the rate its threshold gives.
+        var random = SplitMix64(seed: 0x7045_4E)
+        let order = (0..<100).map { $0 % 2 } + ([Int](repeating: 0, count: 1_000) + [Int](repeating: 1, count: 1_000)).shuffled(using: &random)
         var timings: [[Double]] = [[], []]
-        for round in 0..<2_100 {
-            let which = round % 2
+        for (round, which) in order.enumerated() {
             let start = DispatchTime.now().uptimeNanoseconds
             connection.send(which == 0 ? wrongAtEnd : wrongAtStart)
             let answer = connection.receive(timeout: 10) { $0.hasSuffix("\"}\n") }
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
             try #require(answer.text.hasPrefix("HTTP/1.1 401 "), "\(answer.text)")
-            // The first 100 warm up the connection and the server.
             if round >= 100 { timings[which].append(elapsed) }
         }
         let z = Statistics.mannWhitneyZ(timings[0], timings[1])

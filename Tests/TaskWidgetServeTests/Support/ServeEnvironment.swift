@@ -89,6 +89,51 @@ let quietLogger: Logger = {
     return logger
 }()
 
+/// The server's log messages, kept so that a test can wait for the one that marks an event it
+/// cannot see from the client's side.
+final class LogRecorder: Sendable {
+    private let messages = NSCondition()
+    nonisolated(unsafe) private var recorded: [String] = []
+
+    var logger: Logger {
+        var logger = Logger(label: "serve-test") { _ in Handler(recorder: self) }
+        logger.logLevel = .info
+        return logger
+    }
+
+    /// Blocks until a message containing `text` was logged, or `timeout` seconds pass.
+    /// - Returns: whether it was logged.
+    func wait(for text: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        messages.lock()
+        defer { messages.unlock() }
+        while !recorded.contains(where: { $0.contains(text) }) {
+            guard messages.wait(until: deadline) else { return false }
+        }
+        return true
+    }
+
+    private func record(_ message: String) {
+        messages.lock()
+        recorded.append(message)
+        messages.broadcast()
+        messages.unlock()
+    }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) { recorder.record(event.message.description) }
+    }
+}
+
 /// Runs the whole server (the store's follower included) on a free loopback port for `body`, then
 /// shuts it down gracefully and waits for it to stop. The store's state is published first, so
 /// that a client never meets the moment before the follower's first read.
@@ -96,6 +141,7 @@ func withLiveServer<T: Sendable>(
     _ environment: ServeEnvironment,
     token: String? = nil,
     limits: ServeLimits = ServeLimits(),
+    logger: Logger = quietLogger,
     _ body: @Sendable (_ port: Int) async throws -> T
 ) async throws -> T {
     try environment.publish()
@@ -104,7 +150,7 @@ func withLiveServer<T: Sendable>(
         environment.dependencies(token: token, limits: limits),
         listen: ListenAddress(host: "127.0.0.1", port: 0),
         services: [environment.following()],
-        logger: quietLogger
+        logger: logger
     ) { port in portContinuation.yield(port) }
     let group = ServiceGroup(configuration: .init(services: [app], logger: quietLogger))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
