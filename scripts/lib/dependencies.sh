@@ -43,3 +43,7 @@ ensure_dependencies() {
   "${sudo[@]}" apt-get update -qq &&
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# The waybar click test (WaybarClickTests) runs waybar on a headless sway (swaymsg clicks), with
+# wayvnc for a pointer: its virtual pointer lets sway's cursor click (headless has no input device).
+TASKWIDGET_PACKAGES+=(sway waybar wayvnc)
