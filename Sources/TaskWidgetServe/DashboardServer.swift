@@ -51,9 +51,10 @@ public struct DashboardServer {
         let application = try makeServeApplication(
             dependencies, listen: listen, services: [follower], logger: logger,
             onServerRunning: { port in
-                // Said once the store was read: a client that learns the address from it never
-                // meets the moment before.
+                // Said once the store was read and the common images drawn: a client that learns
+                // the address from it never meets the moment before, nor the first drawing's set-up.
                 await cache.waitForFirstPublication()
+                cache.warmUp()
                 onListening(ListenAddress(host: listen.host, port: port))
             })
         var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

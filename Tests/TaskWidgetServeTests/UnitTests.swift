@@ -152,6 +152,23 @@ import Testing
         #expect(first.representation.hash == second.representation.hash && first.isAvailable)
     }
 
+    @Test func theWarmUpDrawsEachFamilyAtOneAndTwoTimesOnce() throws {
+        let drawings = Counter()
+        let environment = try ServeEnvironment()
+        let cache = DashboardCache(
+            draw: { spec, picture in
+                drawings.increment()
+                return try DashboardServer.draw(spec, picture)
+            }, renderers: try ServeEnvironment.renderers(), now: { ServeEnvironment.now })
+        cache.warmUp()
+        #expect(drawings.value == 0, "nothing to draw before the store was read")
+        cache.publish(try environment.state(), failure: nil)
+        cache.warmUp()
+        #expect(drawings.value == 6)
+        #expect(try cache.widget(WidgetImageSpec(family: .medium, scale: 2)).isAvailable)
+        #expect(drawings.value == 6, "a warmed image is served from the cache")
+    }
+
     @Test func maxAgeIsTheSecondsToTheChangeAndAtMost15Minutes() throws {
         let environment = try ServeEnvironment()
         let now = ServeEnvironment.now

@@ -4,9 +4,9 @@
 Usage: serve_figures.py TASKWIDGET STORE NOW
 Prints one line: `first_image_median_ms first_image_max_ms`.
 - The uncached first image: 15 times, a server is started on STORE at NOW (its clock standing
-  still), warmed with another image (fonts and the drawing pipeline set up, as in a running
-  server), and then asked for `/widget/medium.png?scale=2`, which it has not drawn yet: the time
-  from sending that request to the last byte of the answer, on a connection opened before.
+  still; it has drawn each family at @1x and @2x, light, before it says it is serving), and then
+  asked for `/widget/medium.png?scale=2&theme=dark`, which it has not drawn yet: the time from
+  sending that request to the last byte of the answer, on a connection opened before.
   compare.sh sets it against one frame of the `Render medium @2x` benchmark (the same image drawn
   and encoded in memory).
 """
@@ -40,9 +40,9 @@ times = []
 for _ in range(15):
     server, port = start()
     connection = http.client.HTTPConnection("127.0.0.1", port)
-    get(connection, "/widget/small.png")
+    get(connection, "/healthz")
     start_time = time.perf_counter()
-    get(connection, "/widget/medium.png?scale=2")
+    get(connection, "/widget/medium.png?scale=2&theme=dark")
     times.append((time.perf_counter() - start_time) * 1000)
     connection.close()
     server.send_signal(signal.SIGTERM)

@@ -121,6 +121,19 @@ public final class DashboardCache: Sendable {
         }
     }
 
+    /// The images drawn ahead by ``warmUp()``: each family at @1x and @2x.
+    public static let warmUpSpecs: [WidgetImageSpec] = WidgetFamily.allCases.flatMap { family in
+        [1, 2].compactMap { try? WidgetImageSpec(family: family, scale: $0) }
+    }
+
+    /// Draws ``warmUpSpecs`` into the cache when there is an entry. The first drawing of a process
+    /// sets up the fonts and rasterises glyphs at each size, several times a warm frame's time:
+    /// done here, at start, no viewer waits for it, and the commonest images are ready.
+    public func warmUp() {
+        guard current.state != nil else { return }
+        for spec in Self.warmUpSpecs { _ = try? widget(spec) }
+    }
+
     /// The status line of `format` for the current entry.
     public func line(_ format: StatusFormat) throws -> Representation {
         try representation(cached: { $0.lines[format] }, store: { $0.lines[format] = $1 }) { state, failure in
