@@ -24,8 +24,11 @@ TASKWIDGET_PACKAGES=(pkg-config libsqlite3-dev python3-jsonschema python3-gi gir
   zlib1g-dev libxml2-dev radicale python3-caldav apache2-utils openssl ca-certificates)
 
 # Install: `man` (man-db) reads the pages scripts/install.sh installs and bash-completion loads its
-# bash completion on the first <TAB>; the install test uses both.
+# bash completion on the first <TAB>.
 TASKWIDGET_PACKAGES+=(man-db bash-completion)
+
+# The instruction budget of `status` (scripts/bench/instruction_budget.sh) counts with callgrind.
+TASKWIDGET_PACKAGES+=(valgrind)
 
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then

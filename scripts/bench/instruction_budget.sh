@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The instruction budget of `status` (SPEC §9): callgrind counts the instructions that
+# `taskwidget status --format waybar` takes on 10 000 generated tasks, in the static release
+# binary, and this fails when the count is more than 10 % over the committed baseline
+# (Benchmarks/baselines/status-10k.instructions). Instruction counts do not depend on the machine's
+# load, so this is no timed test. scripts/test.sh runs it after the tests.
+#
+#   scripts/bench/instruction_budget.sh            check against the baseline
+#   scripts/bench/instruction_budget.sh --record   write the count measured now as the baseline
+#
+# Work files go to ${BUDGET_DIR:-/tmp/taskwidget-budget}.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+baseline_file=Benchmarks/baselines/status-10k.instructions
+allowed_growth_percent=10
+work=${BUDGET_DIR:-/tmp/taskwidget-budget}
+now=2026-11-22T12:00:00Z
+
+command -v valgrind >/dev/null || { echo "instruction budget: valgrind is missing: run scripts/test.sh, which installs it" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work"
+echo "Instruction budget: building the static release taskwidget…" >&2
+swift build -c release --static-swift-stdlib --product taskwidget >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log" >&2; exit 1; }
+# valgrind 3.19 cannot read the DWARF of Swift 6.3: count a copy without it.
+strip -o "$work/taskwidget" .build/release/taskwidget
+python3 scripts/bench/generate_tasks.py 10000 "$now" "$work"
+"$work/taskwidget" import "$work/taskwidget-10000.json" --store "$work/tasks.sqlite" >/dev/null
+
+# A fixed environment: the count depends (a little) on what the process reads of it.
+env -i PATH=/usr/bin:/bin TZ=UTC HOME="$work" XDG_CONFIG_HOME="$work/config" \
+  valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
+  "$work/taskwidget" status --format waybar --store "$work/tasks.sqlite" --now "$now" >"$work/status.out" 2>"$work/valgrind.log" ||
+  { cat "$work/valgrind.log" >&2; exit 1; }
+measured=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$work/callgrind.out")
+[ -n "$measured" ] || { echo "instruction budget: callgrind printed no total (see $work/valgrind.log)" >&2; exit 1; }
+
+if [ "${1:-}" = --record ]; then
+  mkdir -p "$(dirname "$baseline_file")"
+  echo "$measured" >"$baseline_file"
+  echo "instruction budget: recorded $measured instructions as the baseline in $baseline_file"
+  exit 0
+fi
+baseline=$(cat "$baseline_file")
+limit=$((baseline + baseline * allowed_growth_percent / 100))
+change=$(python3 -c "print('%+.1f %%' % (($measured - $baseline) * 100 / $baseline))")
+if [ "$measured" -gt "$limit" ]; then
+  echo "instruction budget: status at 10k took $measured instructions, $change over the baseline of $baseline (at most +$allowed_growth_percent %): find what the hot path does that it did not, or record a new baseline with --record and say why in the commit" >&2
+  exit 1
+fi
+echo "instruction budget: status at 10k took $measured instructions ($change against the baseline of $baseline; at most +$allowed_growth_percent %)"
