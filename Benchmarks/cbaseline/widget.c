@@ -41,11 +41,11 @@ static const struct task {
     uint32_t list_color;   /* 0: the Inbox */
     int is_overdue, is_active;
 } TASKS[] = {
-    {"Fix the leaking tap", NULL, 0x34C759, 0, 1},
     {"Call the dentist", "Overdue · Yesterday 10:00", 0, 1, 0},
     {"Pay rent", "Overdue · 10:00", 0x34C759, 1, 0},
     {"Submit expense report", "12:45", 0x007AFF, 0, 0},
     {"Buy milk & eggs", "18:00", 0xFF9500, 0, 0},
+    {"Water the plants", "Today", 0x34C759, 0, 0},
 };
 
 enum anchor { START, END };
