@@ -128,7 +128,9 @@ extension HabitCompletion: FetchableRecord, PersistableRecord {
         guard let day = LocalDay(try row.value("day", of: "habit record") as String) else {
             throw UnreadableValue(record: "habit record", column: "day")
         }
-        self.init(habitID: habitID, day: day, status: HabitStatus(rawValue: try row.value("status", of: "habit record")) ?? .done)
+        // A status this version does not know (a newer app's) counts neither for nor against the
+        // habit, as seed 003 reads an unknown task state as not started.
+        self.init(habitID: habitID, day: day, status: HabitStatus(rawValue: try row.value("status", of: "habit record")) ?? .skipped)
     }
 
     public func encode(to container: inout PersistenceContainer) {

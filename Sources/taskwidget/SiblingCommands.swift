@@ -19,7 +19,7 @@ enum SiblingCommands {
         guard let name = rest.first, let program = programs[name] else { return }
         guard let path = InstalledProgram.path(of: program) else {
             throw TaskWidgetError(
-                .ioFailure, "cannot find \(InstalledProgram.folder)/\(program): install it beside taskwidget (scripts/install.sh does)",
+                .ioFailure, "cannot find \(InstalledProgram.folder)/\(program), which runs `taskwidget \(name)`: install it beside taskwidget",
                 context: program)
         }
         let argv = ([path] + rest.dropFirst()).map { strdup($0) } + [nil]

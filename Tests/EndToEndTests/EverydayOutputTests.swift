@@ -128,6 +128,18 @@ import Testing
         #expect(try sandbox.succeed(["export"]).contains("\"state\" : \"notStarted\""))
     }
 
+    /// A habit record's status this version does not know counts as skipped: not done.
+    @Test func anUnknownHabitStatusReadsAsSkipped() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["habit", "add", "Walk"])
+        try sandbox.succeed(["habit", "check", "Walk"])
+        #expect(try sandbox.succeed(["habit", "ls"]).contains("1 of 1 done"))
+        try edit(sandbox, "UPDATE habitCompletion SET status = 'partial'")
+        let listed = try sandbox.succeed(["habit", "ls"])
+        #expect(listed.contains("skipped") && !listed.contains("1 of 1 done"), "\(listed)")
+        #expect(try sandbox.succeed(["status", "--format", "json"]).contains("\"status\":\"skipped\""))
+    }
+
     /// Other bad data: exit 65 and a plain sentence that names the column, in the terminal and in
     /// the bar's tooltip; never the row's values (titles), not even with `--verbose` (SPEC §2).
     @Test(arguments: [
