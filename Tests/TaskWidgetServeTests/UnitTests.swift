@@ -136,14 +136,19 @@ import Testing
         #expect(try environment.publish() != nil)
     }
 
-    @Test func anImageIsDrawnOncePerPublication() throws {
-        let drawings = Counter()
-        let environment = try ServeEnvironment()
-        let cache = DashboardCache(
+    /// A cache with the real drawing that counts its drawings in `drawings`.
+    static func countingCache(_ drawings: Counter) throws -> DashboardCache {
+        DashboardCache(
             draw: { spec, picture in
                 drawings.increment()
                 return try DashboardServer.draw(spec, picture)
             }, renderers: try ServeEnvironment.renderers(), now: { ServeEnvironment.now })
+    }
+
+    @Test func anImageIsDrawnOncePerPublication() throws {
+        let drawings = Counter()
+        let environment = try ServeEnvironment()
+        let cache = try Self.countingCache(drawings)
         cache.publish(try environment.state(), failure: nil)
         let spec = try WidgetImageSpec(family: .small)
         let first = try cache.widget(spec)
@@ -155,11 +160,7 @@ import Testing
     @Test func theWarmUpDrawsEachFamilyAtOneAndTwoTimesOnce() throws {
         let drawings = Counter()
         let environment = try ServeEnvironment()
-        let cache = DashboardCache(
-            draw: { spec, picture in
-                drawings.increment()
-                return try DashboardServer.draw(spec, picture)
-            }, renderers: try ServeEnvironment.renderers(), now: { ServeEnvironment.now })
+        let cache = try Self.countingCache(drawings)
         cache.warmUp()
         #expect(drawings.value == 0, "nothing to draw before the store was read")
         cache.publish(try environment.state(), failure: nil)
