@@ -22,6 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
+source scripts/lib/callgrind.sh
 TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc wrk valgrind)
 ensure_dependencies
 for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
@@ -45,11 +46,9 @@ ratio() {  # $1 / $2, as 0.00×
 }
 
 instructions() {  # callgrind's instruction count of a command (children included), as 12.3 M
-  local out="$work/callgrind-$RANDOM"
-  mkdir "$out"
-  valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out/%p" "$@" >/dev/null 2>"$out.log" ||
-    { cat "$out.log" >&2; return 1; }
-  cat "$out"/* | awk '/^totals:/ { total += $2 } END { printf "%.1f M\n", total / 1e6 }'
+  local count
+  count=$(callgrind_instructions "$work" "$@")
+  python3 -c "print('%.1f M' % ($count / 1e6))"
 }
 declare -A counts
 

@@ -21,18 +21,14 @@ rm -rf "$work" && mkdir -p "$work"
 echo "Instruction budget: building the static release taskwidget…" >&2
 swift build -c release --static-swift-stdlib --product taskwidget >"$work/build.log" 2>&1 ||
   { cat "$work/build.log" >&2; exit 1; }
-# valgrind 3.19 cannot read the DWARF of Swift 6.3: count a copy without it.
 strip -o "$work/taskwidget" .build/release/taskwidget
 python3 scripts/bench/generate_tasks.py 10000 "$now" "$work"
 "$work/taskwidget" import "$work/taskwidget-10000.json" --store "$work/tasks.sqlite" >/dev/null
 
 # A fixed environment: the count depends (a little) on what the process reads of it.
-env -i PATH=/usr/bin:/bin TZ=UTC HOME="$work" XDG_CONFIG_HOME="$work/config" \
-  valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-  "$work/taskwidget" status --format waybar --store "$work/tasks.sqlite" --now "$now" >"$work/status.out" 2>"$work/valgrind.log" ||
-  { cat "$work/valgrind.log" >&2; exit 1; }
-measured=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$work/callgrind.out")
-[ -n "$measured" ] || { echo "instruction budget: callgrind printed no total (see $work/valgrind.log)" >&2; exit 1; }
+measured=$(env -i PATH=/usr/bin:/bin TZ=UTC HOME="$work" XDG_CONFIG_HOME="$work/config" \
+  bash -c 'source scripts/lib/callgrind.sh && callgrind_instructions "$@"' budget "$work" \
+  "$work/taskwidget" status --format waybar --store "$work/tasks.sqlite" --now "$now")
 
 if [ "${1:-}" = --record ]; then
   mkdir -p "$(dirname "$baseline_file")"

@@ -30,6 +30,10 @@ TASKWIDGET_PACKAGES+=(man-db bash-completion)
 # The instruction budget of `status` (scripts/bench/instruction_budget.sh) counts with callgrind.
 TASKWIDGET_PACKAGES+=(valgrind)
 
+# The waybar click test (WaybarClickTests) runs waybar on a headless sway (swaymsg clicks), with
+# wayvnc for a pointer: its virtual pointer lets sway's cursor click (headless has no input device).
+TASKWIDGET_PACKAGES+=(sway waybar wayvnc)
+
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then
     echo "taskwidget: the Swift toolchain is not on PATH: install Swift 6 from swift.org first" >&2
@@ -46,7 +50,3 @@ ensure_dependencies() {
   "${sudo[@]}" apt-get update -qq &&
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
-
-# The waybar click test (WaybarClickTests) runs waybar on a headless sway (swaymsg clicks), with
-# wayvnc for a pointer: its virtual pointer lets sway's cursor click (headless has no input device).
-TASKWIDGET_PACKAGES+=(sway waybar wayvnc)

@@ -122,7 +122,7 @@ public final class DashboardCache: Sendable {
     }
 
     /// The images drawn ahead by ``warmUp()``: each family at @1x and @2x.
-    public static let warmUpSpecs: [WidgetImageSpec] = WidgetFamily.allCases.flatMap { family in
+    private static let warmUpSpecs: [WidgetImageSpec] = WidgetFamily.allCases.flatMap { family in
         [1, 2].compactMap { try? WidgetImageSpec(family: family, scale: $0) }
     }
 
