@@ -171,12 +171,8 @@ final class StreamingProcess {
 
     /// Whether the process still runs: it has not ended (it is no zombie yet) nor been waited for.
     var isRunning: Bool {
-        guard exitStatus == nil, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let name = stat.lastIndex(of: ")")
-        else { return false }
-        // `PID (NAME) STATE …`: the name may hold spaces and parentheses, the state follows the last `)`.
-        let state = stat[stat.index(after: name)...].drop { $0 == " " }.first
-        return state != "Z" && state != "X"
+        guard exitStatus == nil, let stat = ProcStat(pid: pid) else { return false }
+        return stat.isAlive
     }
 
     /// The exit status once the process ended (its standard error closes; with standard error in
@@ -218,12 +214,7 @@ final class StreamingProcess {
     /// event); false if it is not before `timeout`. The kernel signals no such moment, so /proc is
     /// looked at every millisecond.
     func waitUntilBlockedInPoll(within timeout: Duration = .seconds(10)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !isBlockedInPoll() {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(1000)
-        }
-        return true
+        waitUntil(within: timeout, every: .milliseconds(1)) { isBlockedInPoll() }
     }
 
     /// The timeout of the poll its main thread waits in, in milliseconds (-1: none), read from
@@ -238,4 +229,36 @@ final class StreamingProcess {
         if number != 7 { return raw == 0 ? -1 : Int(raw) }
         return Int(Int32(truncatingIfNeeded: raw))
     }
+}
+
+/// A process as /proc/PID/stat shows it: `PID (NAME) STATE PPID …`, the fields counted after the
+/// name's last `)` (a name may hold spaces and parentheses).
+struct ProcStat {
+    var state: Character
+    var parent: pid_t
+    /// The start time, in clock ticks since boot: with the id, it names one process for good.
+    var start: String
+
+    /// `nil` when no process has that id (or /proc cannot be read).
+    init?(pid: pid_t) {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let name = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: name)...].split(separator: " ")
+        guard fields.count > 19, let state = fields[0].first, let parent = pid_t(fields[1]) else { return nil }
+        (self.state, self.parent, start) = (state, parent, String(fields[19]))
+    }
+
+    /// Neither ended (a zombie) nor dead.
+    var isAlive: Bool { state != "Z" && state != "X" }
+}
+
+/// Checks `condition` every `interval` until it holds (true) or `timeout` passes (false). For
+/// states no event announces: a socket's answer, a file another process writes, /proc.
+func waitUntil(within timeout: Duration, every interval: Duration = .milliseconds(20), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    let microseconds = UInt32(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        usleep(microseconds)
+    }
+    return true
 }

@@ -122,7 +122,7 @@ final class WaybarSession {
         pointer = try StreamingProcess(
             ["--config=/dev/null", "--unix-socket", "--output=HEADLESS-1", folder.appendingPathComponent("vnc.sock").path],
             environment: environment, executable: "/usr/bin/wayvnc", errorLog: folder.appendingPathComponent("wayvnc.log").path)
-        let hasPointer = Self.waitUntil(within: .seconds(30)) {
+        let hasPointer = waitUntil(within: .seconds(30)) {
             let seats = (try? swaymsg(["-t", "get_seats", "-r"])).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [[String: Any]]
             // wl_seat's capability bit 1 is the pointer.
             return ((seats?.first { $0["name"] as? String == "seat0" }?["capabilities"] as? Int) ?? 0) & 1 != 0
@@ -175,7 +175,7 @@ final class WaybarSession {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             try click(at: Self.moduleCenter, button: "button3")
-            if Self.waitUntil(within: .seconds(1), { FileManager.default.fileExists(atPath: probe.path) }) { return true }
+            if waitUntil(within: .seconds(1), { FileManager.default.fileExists(atPath: probe.path) }) { return true }
         }
         return false
     }
@@ -213,17 +213,6 @@ final class WaybarSession {
         return lines
     }
 
-    /// Checks `condition` every 20 ms until it holds (true) or `timeout` passes (false). For
-    /// states no event announces: a socket's answer, a file another process writes.
-    static func waitUntil(within timeout: Duration, _ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
     // MARK: - Processes under waybar
 
     /// A process as /proc shows it: its id with its start time, so that an id the system gave
@@ -233,20 +222,11 @@ final class WaybarSession {
         var start: String
     }
 
-    /// The parent, start time and state of a process from /proc/PID/stat (`PID (NAME) STATE PPID …`,
-    /// the start time 20th after the name, which may hold spaces and parentheses).
-    static func stat(_ pid: pid_t) -> (parent: pid_t, start: String, state: Character)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let name = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: name)...].split(separator: " ")
-        guard fields.count > 19, let parent = pid_t(fields[1]), let state = fields[0].first else { return nil }
-        return (parent, String(fields[19]), state)
-    }
-
     /// The processes started under `root` that run now: its children, theirs, and so on.
     static func descendants(of root: pid_t) -> [ProcessID] {
         var children: [pid_t: [ProcessID]] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry), let stat = stat(pid) else { continue }
+            guard let pid = pid_t(entry), let stat = ProcStat(pid: pid) else { continue }
             children[stat.parent, default: []].append(ProcessID(pid: pid, start: stat.start))
         }
         var found: [ProcessID] = []
@@ -262,8 +242,8 @@ final class WaybarSession {
 
     /// Whether the process still runs: the same one (same start time), not ended.
     static func isRunning(_ process: ProcessID) -> Bool {
-        guard let stat = stat(process.pid), stat.start == process.start else { return false }
-        return stat.state != "Z" && stat.state != "X"
+        guard let stat = ProcStat(pid: process.pid), stat.start == process.start else { return false }
+        return stat.isAlive
     }
 
     /// SIGTERM to those of `processes` that still run; SIGKILL to any still running 10 s later.
