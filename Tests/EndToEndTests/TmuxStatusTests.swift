@@ -12,10 +12,6 @@ import Testing
 @Suite struct TmuxStatusTests {
     static let tmux = "/usr/bin/tmux"
 
-    static func quoted(_ argument: String) -> String {
-        "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
-
     /// Closes every descriptor above 2, then runs the command (bash: dash cannot close fd ≥ 10).
     static let closeDescriptors = #"for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$@""#
 
@@ -92,7 +88,7 @@ import Testing
         func serverID(_ socket: String) -> pid_t? {
             (try? tmux(socket, ["display", "-p", "#{pid}"])).flatMap { pid_t($0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        let command = ([Sandbox.binary.path] + arguments).map(Self.quoted).joined(separator: " ")
+        let command = ([Sandbox.binary.path] + arguments).map(\.shellQuoted).joined(separator: " ")
         for setup in [
             ["new-session", "-d", "-s", "bar", "-x", "200", "-y", "5"],
             ["set", "-g", "status-left", ""],
@@ -104,7 +100,7 @@ import Testing
             if setup[0] == "new-session", let id = serverID(inner) { serverIDs.append(id) }
             try #require(result.status == 0, "tmux \(setup): \(result.stderr)")
         }
-        let client = "env -u TMUX TERM=screen \(Self.tmux) -u -S \(Self.quoted(inner)) attach -t bar"
+        let client = "env -u TMUX TERM=screen \(Self.tmux) -u -S \(inner.shellQuoted) attach -t bar"
         let started = try tmux(outer, ["new-session", "-d", "-s", "view", "-x", "220", "-y", "6", client])
         if let id = serverID(outer) { serverIDs.append(id) }
         try #require(started.status == 0, "outer tmux: \(started.stderr)")

@@ -24,7 +24,7 @@ import Testing
 
     /// `taskwidget ARGUMENTS` on the sandbox's store, zone and clock, as one line for `/bin/sh -c`.
     static func command(_ sandbox: borrowing Sandbox, _ arguments: [String]) -> String {
-        ([Sandbox.binary.path] + sandbox.arguments(arguments + ["--tz", sandbox.timeZone])).map(TmuxStatusTests.quoted).joined(separator: " ")
+        sandbox.shellCommand(arguments + ["--tz", sandbox.timeZone])
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -46,7 +46,7 @@ import Testing
         let shownLines = session.folder.appendingPathComponent("watch.log")
         try session.startWaybar(
             module: [
-                "exec": Self.command(sandbox, ["watch", "--format", "waybar"]) + " | tee -a " + TmuxStatusTests.quoted(shownLines.path),
+                "exec": Self.command(sandbox, ["watch", "--format", "waybar"]) + " | tee -a " + shownLines.path.shellQuoted,
                 "return-type": "json",
                 "format": "{}",
                 "on-click": Self.command(sandbox, ["done", "--top"]),

@@ -15,8 +15,7 @@ import Testing
         let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
         let server = try ServeProcess(sandbox)
         let screenshot = sandbox.folder.appendingPathComponent("dashboard.png").path
-        let add = ([Sandbox.binary.path] + sandbox.arguments(["add", "Call the plumber", "--due", "2026-11-22T15:00:00+01:00"]))
-            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let add = sandbox.shellCommand(["add", "Call the plumber", "--due", "2026-11-22T15:00:00+01:00"])
         let result = try ProcessRunner.run(
             "/usr/bin/python3",
             [Self.script, "http://127.0.0.1:\(server.port)/?token=\(token)", "--trigger", add, "--timeout", "5", "--screenshot", screenshot],

@@ -38,6 +38,12 @@ struct Sandbox: ~Copyable {
             environment: environment.merging(self.environment, uniquingKeysWith: { given, _ in given }))
     }
 
+    /// `taskwidget ARGUMENTS` on this sandbox's store and clock, as one line for `/bin/sh -c`: what
+    /// a bar's click or a page's trigger runs.
+    func shellCommand(_ arguments: [String]) -> String {
+        ([Self.binary.path] + self.arguments(arguments)).map(\.shellQuoted).joined(separator: " ")
+    }
+
     /// `ARGUMENTS` plus `--store STORE` and `--now NOW`, unless they name them already.
     func arguments(_ arguments: [String]) -> [String] {
         var arguments = arguments
@@ -151,5 +157,12 @@ extension Sandbox {
     private static func unprivileged(_ arguments: [String]) -> (executable: String, arguments: [String]) {
         guard getuid() == 0 else { return (binary.path, arguments) }
         return ("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", binary.path] + arguments)
+    }
+}
+
+extension String {
+    /// This text as one word for a POSIX shell: in single quotes, its own single quotes escaped.
+    var shellQuoted: String {
+        "'" + replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

@@ -134,7 +134,7 @@ final class WaybarSession {
     /// `environment` plus the session's own for what it does not name (display, sockets, PATH).
     func startWaybar(module: [String: Any], environment: [String: String]) throws {
         var module = module
-        module["on-click-right"] = "touch " + TmuxStatusTests.quoted(probe.path)
+        module["on-click-right"] = "touch " + probe.path.shellQuoted
         let config: [String: Any] = [
             "layer": "top", "position": "top", "height": Self.barHeight, "modules-left": ["custom/tasks"], "custom/tasks": module,
         ]
