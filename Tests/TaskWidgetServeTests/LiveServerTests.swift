@@ -18,12 +18,44 @@ import Testing
         let environment = try ServeEnvironment()
         try environment.publish()
         let app = try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
-        try await app.test(.live) { client in
-            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
-            try await client.execute(uri: "/nope", method: .get) { response in
-                #expect(response.status == .notFound)
-                #expect(String(buffer: response.body) == "{\"error\":\"not found\"}\n")
+        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+            try await app.test(.live) { client in
+                #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+                try await client.execute(uri: "/nope", method: .get) { response in
+                    #expect(response.status == .notFound)
+                    #expect(String(buffer: response.body) == "{\"error\":\"not found\"}\n")
+                }
             }
+        }
+    }
+
+    /// Every thread of Swift's cooperative pool blocked (as end-to-end tests block them while they
+    /// wait for their programs): the server still answers, and a stream still hears a change.
+    @Test func theServerAnswersWhileSwiftsPoolIsBlocked() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            let width = ProcessInfo.processInfo.activeProcessorCount
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let blockers = (0..<width).map { _ in
+                Task.detached {
+                    started.signal()
+                    release.wait()
+                }
+            }
+            let (health, change) = try await onThread {
+                for _ in 0..<width { started.wait() }
+                // Released from this thread: a task awaiting the pool could not release it.
+                defer { for _ in blockers { release.signal() } }
+                let stream = try RawConnection(port: port)
+                stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = stream.receive(timeout: 10) { $0.contains("event: change") && $0.contains("}\n\n") }
+                _ = try environment.store.store.addTask(NewTask(title: "While blocked"), now: ServeEnvironment.now)
+                let change = stream.receive(timeout: 10) { $0.contains("event: change") && $0.hasSuffix("}\n\n\r\n") }
+                return (try rawGET(port: port, "/healthz"), change.text)
+            }
+            #expect(health.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(change.contains("event: change"))
         }
     }
 

@@ -136,12 +136,23 @@ final class LogRecorder: Sendable {
 
 /// Runs the whole server (the store's follower included) on a free loopback port for `body`, then
 /// shuts it down gracefully and waits for it to stop. The store's state is published first, so
-/// that a client never meets the moment before the follower's first read.
+/// that a client never meets the moment before the follower's first read. The server and `body`
+/// run on the ``DedicatedExecutor``, as the server runs alone in its own process: tests that block
+/// Swift's cooperative pool cannot stall it.
 func withLiveServer<T: Sendable>(
     _ environment: ServeEnvironment,
     token: String? = nil,
     limits: ServeLimits = ServeLimits(),
     logger: Logger = quietLogger,
+    _ body: @Sendable (_ port: Int) async throws -> T
+) async throws -> T {
+    try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await runLiveServer(environment, token: token, limits: limits, logger: logger, body)
+    }
+}
+
+private func runLiveServer<T: Sendable>(
+    _ environment: ServeEnvironment, token: String?, limits: ServeLimits, logger: Logger,
     _ body: @Sendable (_ port: Int) async throws -> T
 ) async throws -> T {
     try environment.publish()
