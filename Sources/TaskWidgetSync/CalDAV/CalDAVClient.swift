@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import TaskWidgetCore
 
 /// The CalDAV operations of `taskwidget sync`: discovery, listing, incremental sync and
 /// conditional writes of calendar objects, whose iCalendar text stays opaque here.
@@ -452,11 +453,7 @@ public struct CalDAVClient: Sendable {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@+")
         var name = String(uid.prefix(120).map { allowed.contains($0) ? $0 : "_" })
         if name != uid || name.isEmpty || name.hasPrefix(".") {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, stable across runs and machines
-            for byte in uid.utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-            name = "\(name.prefix(60))-\(String(hash, radix: 16))"
+            name = "\(name.prefix(60))-\(String(StableHash.fnv1a(uid), radix: 16))"
         }
         let base = DAVHref(serverHref: collection.absoluteString, relativeTo: collection)?.asCollection ?? DAVHref(path: "/")
         return DAVHref(path: base.path + name + ".ics")

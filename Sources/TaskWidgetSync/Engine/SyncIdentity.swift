@@ -25,12 +25,7 @@ enum SyncIdentity {
     /// A name-based UUID (version 8, RFC 9562) from two FNV-1a hashes of `text`: stable across
     /// runs, machines and versions, which is all it needs to be.
     static func derivedUUID(_ text: String) -> UUID {
-        func fnv1a(_ offset: UInt64) -> UInt64 {
-            var hash = offset
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            return hash
-        }
-        let (high, low) = (fnv1a(0xcbf2_9ce4_8422_2325), fnv1a(0x6c62_272e_07bb_0142))
+        let (high, low) = (StableHash.fnv1a(text), StableHash.fnv1a(text, offset: 0x6c62_272e_07bb_0142))
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<8 {
             bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
