@@ -30,11 +30,14 @@ import Testing
     }
 
     /// Every thread of Swift's cooperative pool blocked (as end-to-end tests block them while they
-    /// wait for their programs): the server still answers, and a stream still hears a change.
-    /// (Without ``DedicatedExecutor`` both came back empty.)
+    /// wait for their programs): the server still answers, and a stream still hears a change and
+    /// its heartbeats. (Without ``DedicatedExecutor`` all came back empty; with a heartbeat from
+    /// an unstructured task, which does not inherit the executor, CI saw one in 5 s instead of 25.)
     @Test func theServerAnswersWhileSwiftsPoolIsBlocked() async throws {
         let environment = try ServeEnvironment()
-        try await withLiveServer(environment) { port in
+        var limits = ServeLimits()
+        limits.eventHeartbeat = .milliseconds(100)
+        try await withLiveServer(environment, limits: limits) { port in
             let width = ProcessInfo.processInfo.activeProcessorCount
             let started = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
@@ -44,7 +47,7 @@ import Testing
                     release.wait()
                 }
             }
-            let (health, change) = try await onThread {
+            let (health, change, heartbeats) = try await onThread {
                 // In the full suite other tests may hold the pool's threads already, and a blocker
                 // would wait for them (they may wait for this test): the pool is busy either way.
                 for _ in 0..<width where started.wait(timeout: .now() + 2) == .timedOut { break }
@@ -55,10 +58,12 @@ import Testing
                 _ = stream.receive(timeout: 10) { $0.contains("event: change") && $0.contains("}\n\n") }
                 _ = try environment.store.store.addTask(NewTask(title: "While blocked"), now: ServeEnvironment.now)
                 let change = stream.receive(timeout: 10) { $0.contains("event: change") && $0.hasSuffix("}\n\n\r\n") }
-                return (try rawGET(port: port, "/healthz"), change.text)
+                let heartbeats = stream.receive(timeout: 10) { $0.components(separatedBy: ": keep-alive\n\n").count > 3 }
+                return (try rawGET(port: port, "/healthz"), change.text, heartbeats.text)
             }
             #expect(health.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(change.contains("event: change"))
+            #expect(heartbeats.components(separatedBy: ": keep-alive\n\n").count > 3)
         }
     }
 

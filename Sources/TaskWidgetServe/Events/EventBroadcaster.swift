@@ -14,7 +14,7 @@ public final class EventBroadcaster: Sendable {
         case heartbeat
     }
 
-    /// Thrown by ``subscribe(heartbeat:)`` when ``maximumSubscribers`` are connected.
+    /// Thrown by ``subscribe()`` when ``maximumSubscribers`` are connected.
     public struct TooManySubscribers: Error {}
 
     private struct State {
@@ -44,10 +44,10 @@ public final class EventBroadcaster: Sendable {
     /// How many streams are open (for tests and `/healthz`).
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// A new subscription, with a heartbeat every `heartbeat`. Its stream ends when the broadcaster
-    /// finishes, when its consumer stops iterating, or when the subscription is released (a
-    /// response that was never written must not leave a subscriber behind).
-    public func subscribe(heartbeat: Duration) throws(TooManySubscribers) -> Subscription {
+    /// A new subscription. Its stream ends when the broadcaster finishes, when its consumer stops
+    /// iterating, or when the subscription is released (a response that was never written must
+    /// not leave a subscriber behind).
+    public func subscribe() throws(TooManySubscribers) -> Subscription {
         let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingNewest(8))
         let (id, reached): (UInt64?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
             guard !state.isFinished, state.subscribers.count < maximumSubscribers else { return (nil, []) }
@@ -60,16 +60,7 @@ public final class EventBroadcaster: Sendable {
             continuation.finish()
             throw TooManySubscribers()
         }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: heartbeat)
-                if case .terminated = continuation.yield(.heartbeat) { break }
-            }
-        }
-        continuation.onTermination = { [weak self] _ in
-            ticker.cancel()
-            self?.remove(id)
-        }
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
         return Subscription(stream: stream, continuation: continuation)
     }
 
@@ -124,6 +115,17 @@ public final class Subscription: Sendable {
 
     /// Ends the stream: the consumer's loop finishes after the items already buffered.
     public func finish() { continuation.finish() }
+
+    /// Adds a heartbeat to the stream every `interval`, until the stream ends or the task is
+    /// cancelled. Run it as a child task of the stream's consumer, so that it shares its executor
+    /// and ends with it.
+    public func sendHeartbeats(every interval: Duration) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            if case .terminated = continuation.yield(.heartbeat) { return }
+        }
+    }
 
     deinit { continuation.finish() }
 }

@@ -115,7 +115,7 @@ func eventStream(
 ) throws -> Response {
     let subscription: Subscription
     do {
-        subscription = try broadcaster.subscribe(heartbeat: heartbeat)
+        subscription = try broadcaster.subscribe()
     } catch {
         throw ServeHTTPError(.serviceUnavailable, "too many event streams")
     }
@@ -127,20 +127,24 @@ func eventStream(
         body: ResponseBody { writer in
             try await request.body.consumeWithCancellationOnInboundClose { _ in
                 try await withGracefulShutdownHandler {
-                    var opening = ServerSentEvents.retry(milliseconds: 2000)
-                    if lastEventID != current.version {
-                        opening += ServerSentEvents.event(id: current.version, name: "change", data: current.json)
-                    }
-                    try await writer.write(ByteBuffer(string: opening))
-                    for await item in subscription.stream {
-                        switch item {
-                        case .change(let event) where event.version > current.version:
-                            try await writer.write(
-                                ByteBuffer(string: ServerSentEvents.event(id: event.version, name: "change", data: event.json)))
-                        case .change:
-                            continue  // already sent as the opening state
-                        case .heartbeat:
-                            try await writer.write(ByteBuffer(string: ServerSentEvents.heartbeat))
+                    try await withThrowingTaskGroup(of: Void.self) { heartbeats in
+                        heartbeats.addTask { await subscription.sendHeartbeats(every: heartbeat) }
+                        defer { heartbeats.cancelAll() }
+                        var opening = ServerSentEvents.retry(milliseconds: 2000)
+                        if lastEventID != current.version {
+                            opening += ServerSentEvents.event(id: current.version, name: "change", data: current.json)
+                        }
+                        try await writer.write(ByteBuffer(string: opening))
+                        for await item in subscription.stream {
+                            switch item {
+                            case .change(let event) where event.version > current.version:
+                                try await writer.write(
+                                    ByteBuffer(string: ServerSentEvents.event(id: event.version, name: "change", data: event.json)))
+                            case .change:
+                                continue  // already sent as the opening state
+                            case .heartbeat:
+                                try await writer.write(ByteBuffer(string: ServerSentEvents.heartbeat))
+                            }
                         }
                     }
                 } onGracefulShutdown: {
