@@ -49,13 +49,6 @@ struct BMPTests {
             }
         }
     }
-
-    @Test("Only 1-bit images are written as BMP")
-    func onlyOneBit() async {
-        await #expect(processExitsWith: .failure) {
-            _ = MonochromeBMPEncoder.encode(GrayLevels(width: 2, height: 2, depth: .two, levels: [0, 1, 2, 3]))
-        }
-    }
 }
 
 @Suite("From Cairo pixels to files")
