@@ -54,7 +54,7 @@ public struct DashboardServer {
                 // Said once the store was read and the common images drawn: a client that learns
                 // the address from it never meets the moment before, nor the first drawing's set-up.
                 await cache.waitForFirstPublication()
-                cache.warmUp()
+                await cache.warmUp()
                 onListening(ListenAddress(host: listen.host, port: port))
             })
         var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -145,28 +145,42 @@ import Testing
             }, renderers: try ServeEnvironment.renderers(), now: { ServeEnvironment.now })
     }
 
-    @Test func anImageIsDrawnOncePerPublication() throws {
+    @Test func anImageIsDrawnOncePerPublication() async throws {
         let drawings = Counter()
         let environment = try ServeEnvironment()
         let cache = try Self.countingCache(drawings)
         cache.publish(try environment.state(), failure: nil)
         let spec = try WidgetImageSpec(family: .small)
-        let first = try cache.widget(spec)
-        let second = try cache.widget(spec)
+        let first = try await cache.widget(spec)
+        let second = try await cache.widget(spec)
         #expect(drawings.value == 1)
         #expect(first.representation.hash == second.representation.hash && first.isAvailable)
     }
 
-    @Test func theWarmUpDrawsEachFamilyAtOneAndTwoTimesOnce() throws {
+    @Test func manyFirstRequestsAtOnceDrawOnce() async throws {
         let drawings = Counter()
         let environment = try ServeEnvironment()
         let cache = try Self.countingCache(drawings)
-        cache.warmUp()
+        cache.publish(try environment.state(), failure: nil)
+        let spec = try WidgetImageSpec(family: .medium, scale: 2)
+        let hashes = try await withThrowingTaskGroup(of: ContentHash.self) { group in
+            for _ in 0..<8 { group.addTask { try await cache.widget(spec).representation.hash } }
+            return try await group.reduce(into: Set<ContentHash>()) { $0.insert($1) }
+        }
+        #expect(drawings.value == 1)
+        #expect(hashes.count == 1)
+    }
+
+    @Test func theWarmUpDrawsEachFamilyAtOneAndTwoTimesOnce() async throws {
+        let drawings = Counter()
+        let environment = try ServeEnvironment()
+        let cache = try Self.countingCache(drawings)
+        await cache.warmUp()
         #expect(drawings.value == 0, "nothing to draw before the store was read")
         cache.publish(try environment.state(), failure: nil)
-        cache.warmUp()
+        await cache.warmUp()
         #expect(drawings.value == 6)
-        #expect(try cache.widget(WidgetImageSpec(family: .medium, scale: 2)).isAvailable)
+        #expect(try await cache.widget(WidgetImageSpec(family: .medium, scale: 2)).isAvailable)
         #expect(drawings.value == 6, "a warmed image is served from the cache")
     }
 

@@ -44,6 +44,8 @@ public final class DashboardCache: Sendable {
     public typealias Drawing = @Sendable (WidgetImageSpec, Picture) throws -> Data
 
     private let draw: Drawing
+    /// Where images are drawn, one at a time (see ``widget(_:)``).
+    private let drawer = DispatchQueue(label: "taskwidget-serve drawing")
     private let renderers: [StatusFormat: StatusRenderer]
     private let now: @Sendable () -> Instant
     private let published: Mutex<Published>
@@ -109,16 +111,31 @@ public final class DashboardCache: Sendable {
         return Int(min(900, max(0, (seconds + 999) / 1000)))
     }
 
-    /// The image for `spec`, drawn at most once per publication (modulo a race between two first
-    /// requests, which both draw and one wins). While the store cannot be read it is an image of
-    /// the failure, and `isAvailable` is false (the route answers 503 with it).
-    public func widget(_ spec: WidgetImageSpec) throws -> (representation: Representation, isAvailable: Bool) {
-        try representation(
-            cached: { $0.widgets[spec] }, store: { $0.widgets.count < maximumWidgets ? $0.widgets[spec] = $1 : () }
-        ) { state, failure in
-            let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.message(of: failure))
-            return Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
+    /// The image for `spec`, drawn at most once per publication. While the store cannot be read it
+    /// is an image of the failure, and `isAvailable` is false (the route answers 503 with it).
+    ///
+    /// Images are drawn one at a time on ``drawer``, a thread of its own: the renderer draws one
+    /// image at a time in a process anyway, and a request that waits for a drawing suspends
+    /// instead of holding one of Swift's cooperative threads (one per core), which accept
+    /// connections and answer every other request meanwhile.
+    public func widget(_ spec: WidgetImageSpec) async throws -> (representation: Representation, isAvailable: Bool) {
+        let cached = published.withLock { current in current.widgets[spec].map { ($0, current.state != nil) } }
+        if let cached { return cached }
+        return try await withCheckedThrowingContinuation { continuation in
+            drawer.async { continuation.resume(with: Result { try self.drawOnce(spec) }) }
         }
+    }
+
+    /// On ``drawer``: the image from the cache if another request drew it meanwhile, else drawn now.
+    private func drawOnce(_ spec: WidgetImageSpec) throws -> (representation: Representation, isAvailable: Bool) {
+        let (version, state, failure, existing) = published.withLock { ($0.version, $0.state, $0.failure, $0.widgets[spec]) }
+        if let existing { return (existing, state != nil) }
+        let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.message(of: failure))
+        let made = Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
+        published.withLock { current in
+            if current.version == version, current.widgets.count < maximumWidgets { current.widgets[spec] = made }
+        }
+        return (made, state != nil)
     }
 
     /// The images drawn ahead by ``warmUp()``: each family at @1x and @2x.
@@ -129,9 +146,9 @@ public final class DashboardCache: Sendable {
     /// Draws ``warmUpSpecs`` into the cache when there is an entry. The first drawing of a process
     /// sets up the fonts and rasterises glyphs at each size, several times a warm frame's time:
     /// done here, at start, no viewer waits for it, and the commonest images are ready.
-    public func warmUp() {
+    public func warmUp() async {
         guard current.state != nil else { return }
-        for spec in Self.warmUpSpecs { _ = try? widget(spec) }
+        for spec in Self.warmUpSpecs { _ = try? await widget(spec) }
     }
 
     /// The status line of `format` for the current entry.

@@ -69,7 +69,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
     router.get("/widget/{name}") { request, context -> Response in
         let name = context.parameters.get("name") ?? ""
         let spec = try WidgetImageSpec(name: name[...], query: request.uri.queryParameters)
-        let (image, isAvailable) = try cache.widget(spec)
+        let (image, isAvailable) = try await cache.widget(spec)
         guard isAvailable else { return image.unavailableResponse() }
         return image.response(to: request, maxAge: cache.maxAge(until: cache.current.state?.imageValidUntil))
     }

@@ -12,7 +12,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
                 status: .notFound,
                 .object([("status", .int(404)), ("api_key", .null), ("friendly_id", .null), ("image_url", .null), ("filename", .null)]))
         }
-        let image = try cache.widget(device.imageSpec).representation
+        let image = try await cache.widget(device.imageSpec).representation
         return json(
             status: .ok,
             .object([
@@ -30,7 +30,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
             ConstantTime.equals(Array(device.apiKey.utf8), Array(key.utf8))
         else { throw ServeHTTPError.unauthorized }
         // While the store cannot be read, the image of the failure, and a minute until the next look.
-        let image = try cache.widget(device.imageSpec).representation
+        let image = try await cache.widget(device.imageSpec).representation
         let refreshRate = min(900, max(60, cache.maxAge(until: cache.current.state?.imageValidUntil)))
         return json(
             status: .ok,
