@@ -87,11 +87,18 @@ struct RawError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs blocking `work` on a thread of its own and awaits its result.
+/// Runs blocking `work` on a thread of its own and awaits its result. It stays in the calling
+/// task, so an `#expect` in `work` is the test's (a bare `Thread` would record it for no test).
 func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try work() }) }
-        thread.start()
+    try await withTaskExecutorPreference(ThreadPerJob()) { try work() }
+}
+
+/// A task executor that runs each job on a new thread, for jobs that block.
+private final class ThreadPerJob: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        Thread { job.runSynchronously(on: executor) }.start()
     }
 }
 
