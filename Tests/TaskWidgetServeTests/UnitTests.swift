@@ -157,6 +157,20 @@ import Testing
         #expect(first.representation.hash == second.representation.hash && first.isAvailable)
     }
 
+    /// A stream whose reader fell behind keeps the newest 8 items: heartbeats must not be what
+    /// pushes the last change out (a 0.8 s stall at 100 ms heartbeats did, in a CI run).
+    @Test func heartbeatsNeverPushAChangeOutOfAStreamThatFellBehind() async throws {
+        let broadcaster = EventBroadcaster()
+        let subscription = try broadcaster.subscribe()
+        let change = DashboardEvent(version: 2, json: "{}")
+        broadcaster.publish(change)
+        for _ in 0..<20 { #expect(subscription.addHeartbeat()) }
+        subscription.finish()
+        var items: [EventBroadcaster.Item] = []
+        for await item in subscription.stream { items.append(item) }
+        #expect(items == [.change(change), .heartbeat])
+    }
+
     @Test func manyFirstRequestsAtOnceDrawOnce() async throws {
         let drawings = Counter()
         let environment = try ServeEnvironment()

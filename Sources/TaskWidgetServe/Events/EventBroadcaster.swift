@@ -104,9 +104,12 @@ public final class EventBroadcaster: Sendable {
 
 /// One `/events` client's stream of items; finishing or releasing it unsubscribes.
 public final class Subscription: Sendable {
-    /// The items, newest kept when the consumer falls behind.
+    /// The items, newest kept when the consumer falls behind. At most one heartbeat waits in it at
+    /// a time, so heartbeats never push a change out: only newer changes do.
     public let stream: AsyncStream<EventBroadcaster.Item>
     private let continuation: AsyncStream<EventBroadcaster.Item>.Continuation
+    /// A heartbeat is in the stream and not yet taken by ``heartbeatTaken()``.
+    private let heartbeatWaiting = Atomic<Bool>(false)
 
     init(stream: AsyncStream<EventBroadcaster.Item>, continuation: AsyncStream<EventBroadcaster.Item>.Continuation) {
         self.stream = stream
@@ -122,9 +125,20 @@ public final class Subscription: Sendable {
     public func sendHeartbeats(every interval: Duration) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            if Task.isCancelled { return }
-            if case .terminated = continuation.yield(.heartbeat) { return }
+            if Task.isCancelled || !addHeartbeat() { return }
         }
+    }
+
+    /// Adds a heartbeat unless one is still waiting in the stream; false when the stream has ended.
+    func addHeartbeat() -> Bool {
+        guard !heartbeatWaiting.exchange(true, ordering: .acquiringAndReleasing) else { return true }
+        if case .terminated = continuation.yield(.heartbeat) { return false }
+        return true
+    }
+
+    /// The consumer took a heartbeat from the stream: the next one may be added.
+    public func heartbeatTaken() {
+        heartbeatWaiting.store(false, ordering: .releasing)
     }
 
     deinit { continuation.finish() }

@@ -143,6 +143,7 @@ func eventStream(
                             case .change:
                                 continue  // already sent as the opening state
                             case .heartbeat:
+                                subscription.heartbeatTaken()
                                 try await writer.write(ByteBuffer(string: ServerSentEvents.heartbeat))
                             }
                         }
