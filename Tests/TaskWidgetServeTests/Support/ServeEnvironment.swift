@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOPosix
 import ServiceLifecycle
 import TaskWidgetConfig
 import TaskWidgetCore
@@ -134,6 +135,11 @@ final class LogRecorder: Sendable {
     }
 }
 
+/// The event loops of the test servers, apart from NIO's shared ones: the sync tests' HTTP client
+/// runs on those, and in a debug build a 10 MB calendar object keeps one of them busy for seconds,
+/// which would hold back a test server's reads and timers (its idle timeout) meanwhile.
+let serverEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+
 /// Runs the whole server (the store's follower included) on a free loopback port for `body`, then
 /// shuts it down gracefully and waits for it to stop. The store's state is published first, so
 /// that a client never meets the moment before the follower's first read. The server and `body`
@@ -161,6 +167,7 @@ private func runLiveServer<T: Sendable>(
         environment.dependencies(token: token, limits: limits),
         listen: ListenAddress(host: "127.0.0.1", port: 0),
         services: [environment.following()],
+        eventLoopGroup: serverEventLoops,
         logger: logger
     ) { port in portContinuation.yield(port) }
     let group = ServiceGroup(configuration: .init(services: [app], logger: quietLogger))
