@@ -128,14 +128,12 @@ public final class DashboardCache: Sendable {
 
     /// On ``drawer``: the image from the cache if another request drew it meanwhile, else drawn now.
     private func drawOnce(_ spec: WidgetImageSpec) throws -> (representation: Representation, isAvailable: Bool) {
-        let (version, state, failure, existing) = published.withLock { ($0.version, $0.state, $0.failure, $0.widgets[spec]) }
-        if let existing { return (existing, state != nil) }
-        let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.message(of: failure))
-        let made = Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
-        published.withLock { current in
-            if current.version == version, current.widgets.count < maximumWidgets { current.widgets[spec] = made }
+        try representation(
+            cached: { $0.widgets[spec] }, store: { $0.widgets.count < maximumWidgets ? $0.widgets[spec] = $1 : () }
+        ) { state, failure in
+            let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.message(of: failure))
+            return Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
         }
-        return (made, state != nil)
     }
 
     /// The images drawn ahead by ``warmUp()``: each family at @1x and @2x.
