@@ -99,17 +99,52 @@ struct RecordingOutput: EntryOutput {
         #expect(shown.written.count == 2)
     }
 
-    @Test func storeActivityIsCheckedAfterTheDebounceAndUnchangedStoresAreNotReread() throws {
+    /// One check after the debounce, then seven more at doubling intervals (a commit becomes
+    /// visible only after its sync, with no file event of its own), and none after them.
+    @Test func storeActivityIsCheckedAfterTheDebounceThenAtDoublingIntervalsAndUnchangedStoresAreNotReread() throws {
         var session = try session()
         try session.start(at: at(0))
         try session.handle(.storeActivity, at: at(5))
         try session.handle(.storeActivity, at: at(5.05))
         #expect(store.checks == 1)
-        #expect(session.followUpDeadline == at(5.1).monotonic)
-        try session.handle([], at: at(5.1))
-        #expect(store.checks == 2)
+        var deadlines: [Int64] = []
+        while let deadline = session.followUpDeadline, deadlines.count < 20 {
+            deadlines.append(deadline)
+            try session.handle([], at: at(Double(deadline - at(0).monotonic) / 1e9))
+        }
+        #expect(deadlines == [5.1, 5.3, 5.7, 6.5, 8.1, 11.3, 17.7, 30.5].map { at($0).monotonic })
+        #expect(store.checks == 9)
         #expect(store.timelines == 1)
-        #expect(session.followUpDeadline == nil)
+    }
+
+    /// The first check after the events finds nothing new (the commit's sync is still running);
+    /// a later one finds the commit, and the line shows it.
+    @Test func aCommitThatBecomesVisibleAfterTheFirstCheckIsRead() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try session.handle(.storeActivity, at: at(5))
+        try session.handle([], at: at(5.1))
+        #expect(lines.written == ["0 today\n"])
+        store.dueDates = [Instant(secondsSince1970: Self.start + 7200)]
+        store.nextCheck = .changed
+        try session.handle([], at: at(5.3))
+        #expect(lines.written == ["0 today\n", "1 today\n"])
+    }
+
+    /// Events during the follow-up are checked after the debounce again, not at the follow-up's
+    /// longer interval; events while the first check is still to come do not put it off.
+    @Test func newEventsStartTheChecksAgain() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        try session.handle(.storeActivity, at: at(5))
+        for time in [5.1, 5.3, 5.7] { try session.handle([], at: at(time)) }
+        #expect(session.followUpDeadline == at(6.5).monotonic)
+        try session.handle(.storeActivity, at: at(6))
+        #expect(session.followUpDeadline == at(6.1).monotonic)
+        try session.handle(.storeActivity, at: at(6.05))
+        #expect(session.followUpDeadline == at(6.1).monotonic)
+        try session.handle([], at: at(6.1))
+        #expect(session.followUpDeadline == at(6.3).monotonic)
     }
 
     @Test func aChangeAfterAQuietSecondPrintsAtOnceAndABurstIsPacedToOneLineASecond() throws {
@@ -131,6 +166,10 @@ struct RecordingOutput: EntryOutput {
         try session.handle(.storeActivity, at: at(5.4))
         try session.handle([], at: at(5.5))
         #expect(lines.written.count == 2)
+        // The store's next check comes first; the line waits for 6.1.
+        #expect(session.followUpDeadline == at(5.7).monotonic)
+        try session.handle([], at: at(5.7))
+        #expect(lines.written.count == 2)
         #expect(session.followUpDeadline == at(6.1).monotonic)
         try session.handle([], at: at(6.1))
         #expect(lines.written == ["0 today\n", "1 today\n", "3 today\n"])
@@ -151,6 +190,9 @@ struct RecordingOutput: EntryOutput {
         #expect(lines.written == ["0 today\n", "1 today\n"])
         try change(dueIn: [7200, 7300], session: &session, at: 0.3)
         #expect(lines.written.count == 2)
+        // The store's next checks (0.6, 1.0) print nothing; the line waits for 1.2.
+        for time in [0.6, 1.0] { try session.handle([], at: at(time)) }
+        #expect(lines.written.count == 2)
         #expect(session.followUpDeadline == at(1.2).monotonic)
     }
 
@@ -160,7 +202,8 @@ struct RecordingOutput: EntryOutput {
         try change(dueIn: [7200], session: &session, at: 0.1)
         try change(dueIn: [7200, 7300], session: &session, at: 0.3)
         try change(dueIn: [7200], session: &session, at: 0.5)
-        #expect(session.followUpDeadline == nil)
+        // Only the store's next check is to come: no line at 1.2.
+        #expect(session.followUpDeadline == at(0.8).monotonic)
         try session.handle([], at: at(1.2))
         #expect(lines.written == ["0 today\n", "1 today\n"])
     }

@@ -34,6 +34,9 @@ TASKWIDGET_PACKAGES+=(valgrind)
 # wayvnc for a pointer: its virtual pointer lets sway's cursor click (headless has no input device).
 TASKWIDGET_PACKAGES+=(sway waybar wayvnc)
 
+# A watch test holds a writer's syncs with strace's fault injection (a slow disk, on purpose).
+TASKWIDGET_PACKAGES+=(strace)
+
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then
     echo "taskwidget: the Swift toolchain is not on PATH: install Swift 6 from swift.org first" >&2

@@ -159,6 +159,13 @@ final class StreamingProcess {
         return true
     }
 
+    /// Closes the test's end of standard input (started with `writableInput`): the program reads
+    /// its end.
+    func closeInput() {
+        if let stdin { close(stdin) }
+        stdin = nil
+    }
+
     /// Closes the test's end of standard output: the reader goes away.
     func closeStdout() {
         if let stdout { close(stdout) }
