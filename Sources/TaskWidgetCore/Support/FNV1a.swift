@@ -1,15 +1,30 @@
 /// FNV-1a over 64 bits: a small, stable hash (unlike Swift's `Hasher`, the same on every run and
-/// machine) for content hashes, ETags and TRMNL file names. Not cryptographic: it names bytes that
-/// are ours, it does not guard against forgery.
+/// machine) for content hashes, ETags, TRMNL file names, and names stored on CalDAV servers, which
+/// is why its values must never change. Not cryptographic: it names bytes that are ours, it does
+/// not guard against forgery.
 public struct FNV1a: Sendable {
-    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// FNV's offset basis: the hash of no bytes.
+    public static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    public init() {}
+    public private(set) var value: UInt64
+
+    /// Starts from FNV's offset basis, or from another one for a second, independent hash of the
+    /// same bytes.
+    public init(offsetBasis: UInt64 = FNV1a.offsetBasis) {
+        value = offsetBasis
+    }
 
     public mutating func combine(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
+    }
+
+    /// The hash of `bytes`, from `offsetBasis`.
+    public static func value(of bytes: some Sequence<UInt8>, offsetBasis: UInt64 = FNV1a.offsetBasis) -> UInt64 {
+        var hash = FNV1a(offsetBasis: offsetBasis)
+        hash.combine(bytes)
+        return hash.value
     }
 
     /// The hash of `bytes` as 16 lowercase hex digits.

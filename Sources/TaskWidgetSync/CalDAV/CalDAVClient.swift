@@ -453,7 +453,7 @@ public struct CalDAVClient: Sendable {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@+")
         var name = String(uid.prefix(120).map { allowed.contains($0) ? $0 : "_" })
         if name != uid || name.isEmpty || name.hasPrefix(".") {
-            name = "\(name.prefix(60))-\(String(StableHash.fnv1a(uid), radix: 16))"
+            name = "\(name.prefix(60))-\(String(FNV1a.value(of: uid.utf8), radix: 16))"
         }
         let base = DAVHref(serverHref: collection.absoluteString, relativeTo: collection)?.asCollection ?? DAVHref(path: "/")
         return DAVHref(path: base.path + name + ".ics")

@@ -25,7 +25,7 @@ enum SyncIdentity {
     /// A name-based UUID (version 8, RFC 9562) from two FNV-1a hashes of `text`: stable across
     /// runs, machines and versions, which is all it needs to be.
     static func derivedUUID(_ text: String) -> UUID {
-        let (high, low) = (StableHash.fnv1a(text), StableHash.fnv1a(text, offset: 0x6c62_272e_07bb_0142))
+        let (high, low) = (FNV1a.value(of: text.utf8), FNV1a.value(of: text.utf8, offsetBasis: 0x6c62_272e_07bb_0142))
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<8 {
             bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
