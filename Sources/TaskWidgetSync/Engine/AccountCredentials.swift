@@ -51,27 +51,14 @@ enum PasswordCommand {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
         posix_spawn_file_actions_addclose(&actions, output[1])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // Its own process group, so that the deadline ends the command's children too.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let arguments = ["/bin/sh", "-c", command]
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        close(output[1])
-        guard spawned == 0 else {
+        let pid: pid_t
+        do {
+            defer { close(output[1]) }
+            // Its own process group, so that the deadline ends the command's children too.
+            pid = try CleanSpawn.spawn("/bin/sh", ["-c", command], actions: &actions, ownProcessGroup: true)
+        } catch {
             close(output[0])
-            throw TaskWidgetError.system(spawned, "cannot run the password command of the account “\(account)”", advice: "check /bin/sh")
+            throw TaskWidgetError.system(error.code, "cannot run the password command of the account “\(account)”", advice: "check /bin/sh")
         }
         defer { close(output[0]) }
         let deadline = ContinuousClock.now + timeout

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TaskWidgetCore
 import Testing
 
 @testable import TaskWidgetTestSupport
@@ -48,30 +49,19 @@ final class StreamingProcess {
         }
         // A clean slate for signals, as from a shell: the test runner blocks some (SIGTERM among
         // them), and a daemon that inherited that would not stop on SIGTERM.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        close(output[1])
-        close(errors[1])
-        if writableInput { close(input[0]) }
-        guard code == 0 else {
+        let pid: pid_t
+        do {
+            defer {
+                close(output[1])
+                close(errors[1])
+                if writableInput { close(input[0]) }
+            }
+            pid = try CleanSpawn.spawn(executable, arguments, environment: environment, actions: &actions, defaultSignals: everySignal)
+        } catch {
             close(output[0])
             close(errors[0])
             if writableInput { close(input[1]) }
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            throw POSIXError(POSIXErrorCode(rawValue: error.code) ?? .EIO)
         }
         self.pid = pid
         if writableInput { stdin = input[1] }

@@ -1,11 +1,16 @@
 import Foundation
+import TaskWidgetCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, with an empty signal mask and default signal
-/// handling, so that SIGTERM stops it.
+/// Every standard signal, for a test's child to get back at its default action: the test runner
+/// may ignore some, and a child would inherit that.
+let everySignal = (1...31).map { Int32($0) }
+
+/// A child process started with ``CleanSpawn``: an empty signal mask and ``everySignal`` at its
+/// default, so that SIGTERM stops it.
 ///
 /// Why not Foundation's `Process`: on Linux it spawns from whichever thread calls `run()`, and a
 /// child inherits that thread's signal mask. Swift concurrency runs on Dispatch worker threads,
@@ -32,25 +37,11 @@ struct ChildProcess: Sendable {
             posix_spawn_file_actions_adddup2(&fileActions, 1, 2)
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let result = posix_spawn(&pid, executable, &fileActions, &attributes, argv, environ)
-        guard result == 0 else {
-            throw RadicaleServer.HarnessError(description: "cannot start \(executable): \(String(cString: strerror(result)))")
+        do {
+            return ChildProcess(pid: try CleanSpawn.spawn(executable, arguments, actions: &fileActions, defaultSignals: everySignal))
+        } catch {
+            throw RadicaleServer.HarnessError(description: "cannot start \(executable): \(error)")
         }
-        return ChildProcess(pid: pid)
     }
 
     /// How a child ended.
