@@ -289,7 +289,7 @@ let package = Package(
             name: "TaskWidgetSyncTests",
             dependencies: [
                 "TaskWidgetSync", "TaskWidgetStore", "TaskWidgetCore", "TaskWidgetConfig", "TaskWidgetTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

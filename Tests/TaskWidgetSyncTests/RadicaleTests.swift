@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import Testing
 
 @testable import TaskWidgetTestSupport
@@ -354,11 +355,18 @@ import Testing
 
     // MARK: Network failures
 
+    /// An event loop no other test's client shares.
+    static let ownEventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// The port stays bound without listening, so that no other test's server can take it, and the
+    /// client has an event loop of its own: on NIO's shared ones, another test's large body (in a
+    /// debug build) held the loop past the connect timeout, and the refusal read as "did not answer
+    /// in time" (CI).
     @Test func connectionRefusedIsTransient() async throws {
-        try await HTTPClientTransport.withTransport { transport in
-            let port = try RadicaleServer.freeLoopbackPort()  // nothing listens there
+        let refusing = try RefusingPort()
+        try await HTTPClientTransport.withTransport(eventLoopGroup: Self.ownEventLoop) { transport in
             let client = CalDAVClient(
-                accountURL: URL(string: "http://127.0.0.1:\(port)/")!,
+                accountURL: URL(string: "http://127.0.0.1:\(refusing.port)/")!,
                 credentials: CalDAVCredentials(username: "u", password: "p"), transport: transport)
             let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
             #expect(error?.code == .connectionFailed)

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Glibc
 public import Logging
-import NIOCore
+public import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
@@ -59,9 +59,11 @@ public final class HTTPClientTransport: DAVTransport {
     }
 
     /// Runs `body` with a transport over a new `HTTPClient`, and shuts the client down when
-    /// `body` returns or throws.
+    /// `body` returns or throws. Its event loops are NIO's process-wide ones unless `eventLoopGroup`
+    /// gives others (a test that must not share them).
     public static func withTransport<Result>(
         configuration: Configuration = Configuration(), logger: Logger = Logger(label: "taskwidget.sync"),
+        eventLoopGroup: (any EventLoopGroup)? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
@@ -72,9 +74,9 @@ public final class HTTPClientTransport: DAVTransport {
             decompression: .enabled(limit: .size(configuration.maximumResponseBytes)))
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         // HTTPClient.withHTTPClient shuts the client down (awaiting it) also when `body` throws or
-        // the task is cancelled; its event loops are NIO's process-wide singleton group.
+        // the task is cancelled.
         return try await HTTPClient.withHTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration, isolation: isolation
+            eventLoopGroup: eventLoopGroup ?? HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration, isolation: isolation
         ) { client in
             try await body(HTTPClientTransport(client: client, configuration: configuration, logger: logger))
         }
