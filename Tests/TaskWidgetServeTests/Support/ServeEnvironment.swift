@@ -141,8 +141,10 @@ final class LogRecorder: Sendable {
 let serverEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
 /// Runs the whole server (the store's follower included) on a free loopback port for `body`, then
-/// shuts it down gracefully and waits for it to stop. The store's state is published first, so
-/// that a client never meets the moment before the follower's first read. The server and `body`
+/// shuts it down gracefully and waits for it to stop. As `serve` does, the port is told once the
+/// follower has read the store: a client never meets the moment before, and a test that changes
+/// the store never races the follower's first read (CI: a store deleted while the follower was
+/// still opening it read as an I/O error, not as a missing store). The server and `body`
 /// run on the ``DedicatedExecutor``, as the server runs alone in its own process: tests that block
 /// Swift's cooperative pool cannot stall it.
 func withLiveServer<T: Sendable>(
@@ -161,7 +163,6 @@ private func runLiveServer<T: Sendable>(
     _ environment: ServeEnvironment, token: String?, limits: ServeLimits, logger: Logger,
     _ body: @Sendable (_ port: Int) async throws -> T
 ) async throws -> T {
-    try environment.publish()
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = try makeServeApplication(
         environment.dependencies(token: token, limits: limits),
@@ -169,7 +170,10 @@ private func runLiveServer<T: Sendable>(
         services: [environment.following()],
         eventLoopGroup: serverEventLoops,
         logger: logger
-    ) { port in portContinuation.yield(port) }
+    ) { port in
+        await environment.cache.waitForFirstPublication()
+        portContinuation.yield(port)
+    }
     let group = ServiceGroup(configuration: .init(services: [app], logger: quietLogger))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await group.run() }
