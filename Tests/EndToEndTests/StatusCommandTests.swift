@@ -59,6 +59,21 @@ import Testing
         return (try Data(contentsOf: URL(fileURLWithPath: path)), attributes[.modificationDate] as? Date)
     }
 
+    // MARK: Parsing
+
+    /// A command is parsed by itself when it can be (CommandRunner.parse, for `status`'s start-up);
+    /// its help and its errors still come from the root, naming the command by its whole path.
+    @Test(arguments: ["status", "ls", "timeline"])
+    func helpAndErrorsOfACommandParsedByItselfNameItFromTheRoot(command: String) throws {
+        let sandbox = try Sandbox()
+        let help = try sandbox.succeed([command, "--help"], global: false)
+        #expect(help.contains("USAGE: taskwidget \(command) "))
+        #expect(help.contains("--version"))
+        let mistake = try sandbox.run([command, "--no-such-option"], global: false)
+        #expect(mistake.status == 64)
+        #expect(mistake.stderr == "taskwidget: unknown option '--no-such-option' (see `taskwidget \(command) --help`)\n")
+    }
+
     // MARK: Goldens
 
     @Test func theBinaryPrintsTheLibrarysGoldenLines() throws {
