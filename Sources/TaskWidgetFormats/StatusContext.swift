@@ -15,31 +15,95 @@ struct ContextField<Owner>: Sendable {
     let shape: ContextShape
     let lookup: @Sendable (Owner) -> Any?
 
-    static func value(_ value: @escaping @Sendable (Owner) -> Any?) -> ContextField {
-        ContextField(shape: .value, lookup: value)
+    /// A text, number or flag.
+    static func value<Value: ContextScalar>(_ value: @escaping @Sendable (Owner) -> Value?) -> ContextField {
+        ContextField(shape: .value) { owner in value(owner)?.contextValue }
     }
 
     /// An object whose names are `fields`, found in what `part` gives.
     static func object<Part>(_ fields: [String: ContextField<Part>], _ part: @escaping @Sendable (Owner) -> Part?) -> ContextField {
-        ContextField(shape: .object(fields.mapValues(\.shape))) { owner in part(owner).map { ContextObject(owner: $0, fields: fields) } }
+        ContextField(shape: .object(fields.mapValues(\.shape))) { owner in
+            part(owner).map { ContextValue.object(ContextObject(owner: $0, fields: fields)) }
+        }
     }
 
     /// A list of objects whose names are `fields`, one for each of what `parts` gives.
     static func list<Part>(_ fields: [String: ContextField<Part>], _ parts: @escaping @Sendable (Owner) -> [Part]) -> ContextField {
         ContextField(shape: .list(.object(fields.mapValues(\.shape)))) { owner in
-            parts(owner).map { ContextObject(owner: $0, fields: fields) }
+            parts(owner).map { ContextValue.object(ContextObject(owner: $0, fields: fields)) }
         }
     }
 }
 
+/// A value of a template context: a text, a number, a flag or an object.
+///
+/// One type for every value a template meets, where Mustache would otherwise see `String`, `Int`,
+/// `Bool` and the objects: it casts each value to its protocols (a parent? renderable? a
+/// sequence? transformable? optional?), and the first cast of each type to each protocol scans all
+/// of the binary's conformance records, about 0.4 M instructions in `status`. As a parent, a value
+/// also answers Mustache's name lookups itself, which would otherwise reflect on strings and
+/// numbers with `Mirror`. It reads as Mustache reads the plain values: `false` is an empty
+/// section, and every other value, `0` and `""` too, a section pushed onto the context.
+enum ContextValue: MustacheParent, MustacheCustomRenderable, MustacheTransformable {
+    case text(String)
+    case integer(Int64)
+    case flag(Bool)
+    case object(ContextObject)
+
+    func child(named name: String) -> Any? {
+        guard case .object(let object) = self else { return nil }
+        return object.child(named: name)
+    }
+
+    var renderText: String {
+        switch self {
+        case .text(let text): text
+        case .integer(let number): String(number)
+        case .flag(let flag): flag ? "true" : "false"
+        case .object: ""
+        }
+    }
+
+    var isNull: Bool {
+        if case .flag(false) = self { true } else { false }
+    }
+
+    /// Mustache's transforms of the value inside (`uppercased(title)`, `plusone(overdue)`, …).
+    func transform(_ name: String) -> Any? {
+        switch self {
+        case .text(let text): text.transform(name)
+        case .integer(let number): number.transform(name)
+        case .flag, .object: nil
+        }
+    }
+}
+
+/// A Swift value that a template shows as a ``ContextValue``.
+protocol ContextScalar: SendableMetatype {
+    var contextValue: ContextValue { get }
+}
+
+extension String: ContextScalar {
+    var contextValue: ContextValue { .text(self) }
+}
+
+extension Int: ContextScalar {
+    var contextValue: ContextValue { .integer(Int64(self)) }
+}
+
+extension Int64: ContextScalar {
+    var contextValue: ContextValue { .integer(self) }
+}
+
+extension Bool: ContextScalar {
+    var contextValue: ContextValue { .flag(self) }
+}
+
 /// An object of a template context: each value is found when the template asks for it (a status
 /// bar runs this every few seconds, and most templates use a few names: `entryJSON` alone
-/// serialises the whole entry).
-///
-/// One type for every owner, not a generic one: Mustache casts each value it meets to its
-/// protocols, and the first cast of each type scans all of the binary's conformance records
-/// (about 0.5 M instructions each in `status`).
-struct ContextObject: MustacheParent {
+/// serialises the whole entry). One type for every owner, not a generic one, for the reason
+/// ``ContextValue`` gives.
+struct ContextObject {
     private let lookup: (String) -> Any?
 
     init<Owner>(owner: Owner, fields: [String: ContextField<Owner>]) {
@@ -63,7 +127,7 @@ struct StatusContext: Sendable {
     let maxWidth: Int
 
     /// The template context.
-    var object: ContextObject { ContextObject(owner: self, fields: Self.fields) }
+    var object: ContextValue { .object(ContextObject(owner: self, fields: Self.fields)) }
 
     /// The names of the context, what they hold, and how they are found.
     static let fields: [String: ContextField<StatusContext>] = {
@@ -103,7 +167,7 @@ struct StatusContext: Sendable {
         ]
         // `{{overdue}}` and the other counts, as `{{counts.overdue}}`.
         for (name, field) in countFields {
-            fields[name] = .value { field.lookup($0.entry.counts) }
+            fields[name] = ContextField(shape: .value) { field.lookup($0.entry.counts) }
         }
         return fields
     }()

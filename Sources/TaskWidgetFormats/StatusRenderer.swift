@@ -125,8 +125,10 @@ public struct StatusRenderer: Sendable {
         }
         // Spaces and tabs only: Foundation's `.whitespaces` holds U+200B, the zero-width space that
         // follows every `%` of a title in polybar's escaping, and would cut it off a title ending a line.
-        return output.trimmingCharacters(in: Self.layoutSpace)
+        // (Compared by scalar: `trimmingCharacters(in:)` builds a CharacterSet, a quarter as long as the rest.)
+        let scalars = output.unicodeScalars
+        let isContent = { (scalar: Unicode.Scalar) in scalar != " " && scalar != "\t" }
+        guard let first = scalars.firstIndex(where: isContent), let last = scalars.lastIndex(where: isContent) else { return "" }
+        return String(scalars[first...last])
     }
-
-    private static let layoutSpace = CharacterSet(charactersIn: " \t")
 }

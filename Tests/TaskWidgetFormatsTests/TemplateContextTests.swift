@@ -31,6 +31,10 @@ import Testing
         ("{{relevance.score}} {{scope}}{{^scope}}all{{/scope}} {{date}} {{#reasons}}{{.}}{{/reasons}}", "13 all 2026-11-22T16:27:00+01:00 now"),
         ("{{summary}}", "1 overdue · 3 today · 1 soon · 1 done"),
         ("{{uppercased(class)}} {{count(top)}}", "OVERDUE 7"),
+        // Values read as Mustache reads plain Swift values: a flag renders as `true`, `false` is an
+        // empty section, a name inside a section of a value is found further out, `0` is a value.
+        ("{{hasOverdue}} {{#hasOverdue}}{{overdue}}{{/hasOverdue}}{{^hasDoneToday}}x{{/hasDoneToday}} {{plusone(overdue)}}", "true 1 2"),
+        ("{{#summary}}{{class}}{{/summary}} {{#habits.done}}zero is a value{{/habits.done}} {{#empty(scope)}}x{{/empty(scope)}}", "overdue zero is a value"),
     ])
     func theEntryAndTheConvenienceNamesRender(template: String, expected: String) throws {
         let entry = try StatusFixture.entry(StatusFixture.export)
