@@ -184,6 +184,7 @@ let package = Package(
             name: "taskwidget-serve",
             dependencies: [
                 "TaskWidgetServe", "TaskWidgetCLI", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetFormats", "TaskWidgetWatch",
+                "TaskWidgetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

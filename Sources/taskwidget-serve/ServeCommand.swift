@@ -3,6 +3,7 @@ import Foundation
 import TaskWidgetCLI
 import TaskWidgetConfig
 import TaskWidgetCore
+import TaskWidgetRender
 import TaskWidgetServe
 import TaskWidgetStore
 import TaskWidgetWatch
@@ -59,6 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // It draws all day: keep the memory of one image for the next.
+        WidgetRenderer.keepMemoryBetweenImages()
         let environment = ProcessInfo.processInfo.environment
         let settings = try Configuration.load(environment: environment)
         let context = try options.context()

@@ -11,6 +11,17 @@ import Testing
         #expect(FNV1a.hex(of: text.utf8) == String(hash, radix: 16))
     }
 
+    /// Contiguous bytes take a faster loop than other sequences: both give the same hash.
+    @Test(arguments: ["", "a", "foobar"])
+    func bytesInMemoryAndOtherSequencesHashAlike(text: String) {
+        let contiguous = Array(text.utf8)
+        let elsewhere = text.utf8.lazy.map { $0 }
+        #expect(contiguous.withContiguousStorageIfAvailable { _ in true } == true)
+        #expect(elsewhere.withContiguousStorageIfAvailable { _ in true } == nil)
+        #expect(FNV1a.value(of: elsewhere) == FNV1a.value(of: contiguous))
+        #expect(contiguous.withUnsafeBufferPointer { FNV1a.hex(of: $0) } == FNV1a.hex(of: elsewhere))
+    }
+
     @Test func aShortHashIsZeroPaddedToSixteenDigits() {
         var hash = FNV1a(offsetBasis: 0xabc)
         hash.combine([])

@@ -8,7 +8,7 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
 
     /// Hashes the readable bytes of `buffer` without copying them.
     public init(of buffer: ByteBuffer) {
-        description = buffer.withUnsafeReadableBytes { FNV1a.hex(of: $0) }
+        description = buffer.withUnsafeReadableBytes { FNV1a.hex(of: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// The strong entity tag, quotes included: `"0123456789abcdef"`.
