@@ -15,6 +15,8 @@ final class Canvas {
     let height: Double
     /// What the drawing did, for the tests; `nil` (nothing recorded) otherwise.
     private(set) var report: RenderReport?
+    /// Glyphs no font had, over all texts so far (each shows as a box).
+    private(set) var unknownGlyphs = 0
 
     init(
         cairo: OpaquePointer, context: OpaquePointer, fonts: FontSystem, palette: Palette, unit: Double, width: Double, height: Double,
@@ -82,8 +84,9 @@ final class Canvas {
         setColor(style.color)
         pango_cairo_show_layout(cairo, layout)
 
+        unknownGlyphs += Int(pango_layout_get_unknown_glyphs_count(layout))
         if report != nil {
-            report!.unknownGlyphs += Int(pango_layout_get_unknown_glyphs_count(layout))
+            report!.unknownGlyphs = unknownGlyphs
             if pango_layout_is_ellipsized(layout) != 0 { report!.ellipsized.append(text) }
         }
         return width / unit

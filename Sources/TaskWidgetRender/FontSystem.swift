@@ -1,31 +1,76 @@
 internal import CPangoCairo
+import Foundation
 import Synchronization
 
-/// The process's one Pango font map, and a Pango context per text mode, made on first use and
-/// kept for the life of the process (SPEC §7: fonts resolved once). Pango and fontconfig objects
-/// are not thread-safe, so every use goes through ``shared``'s lock: renders are serialized.
+/// The process's Pango font maps, and a Pango context per font map and text mode, made on first
+/// use and kept for the life of the process (SPEC §7: fonts resolved once). Pango and fontconfig
+/// objects are not thread-safe, so every use goes through ``shared``'s lock: renders are serialized.
+///
+/// Texts are drawn with the widgets' own font set (``FontSetCache``: the named families only)
+/// while it has every glyph they need; the first text that needs another font (emoji, another
+/// script) is drawn again with the system's fonts, and so is every text after it in this process.
 final class FontSystem {
     /// Locked for the whole of a render. `Mutex` makes it `Sendable` without `@unchecked`.
-    static let shared = Mutex(FontSystem())
+    static let shared = Mutex(FontSystem(environment: ProcessInfo.processInfo.environment))
 
     /// The families asked for, in order; fontconfig falls back to whatever it has for the rest (emoji
     /// come from Noto Color Emoji that way: named here, it would take digits and spaces too, which
     /// it covers for keycaps, and draw them twice as wide).
     static let families = "Inter, Noto Sans, Noto Sans Arabic, Noto Sans CJK SC, sans-serif"
+    /// The fonts of the widgets' own font set: the named families of ``families``.
+    static let ownFamilies = ["Inter", "Noto Sans", "Noto Sans Arabic", "Noto Sans CJK SC"]
 
-    private let fontMap: UnsafeMutablePointer<PangoFontMap>
-    private var contexts: [Bool: OpaquePointer] = [:]
+    /// The widgets' own font set, when it could be made; `nil` once a text needed another font.
+    private var ownFonts: UnsafeMutablePointer<PangoFontMap>?
+    /// The system's fonts: made when first needed.
+    private var systemFonts: UnsafeMutablePointer<PangoFontMap>?
+    /// Whether fontconfig's current configuration is the widgets' own, so that the system's must
+    /// be loaded by name.
+    private var ownConfigIsCurrent = false
+    private var contexts: [ContextKey: OpaquePointer] = [:]
     private var fonts: [FontKey: OpaquePointer] = [:]
 
-    private init() {
-        fontMap = pango_cairo_font_map_new()
+    /// With `environment`'s font cache (`$XDG_CACHE_HOME`) and fontconfig variables.
+    init(environment: [String: String]) {
+        guard let config = FontSetCache.configuration(families: Self.ownFamilies, environment: environment) else { return }
+        // Current before Pango starts: its font maps initialise fontconfig in a thread, which then
+        // finds a configuration and does not load the system's.
+        FcConfigSetCurrent(config)
+        let map = pango_cairo_font_map_new()!
+        pango_fc_font_map_set_config(OpaquePointer(map), config)
+        FcConfigDestroy(config)
+        ownFonts = map
+        ownConfigIsCurrent = true
+    }
+
+    /// Whether texts are still drawn with the widgets' own font set.
+    var usesOwnFonts: Bool { ownFonts != nil }
+
+    /// Draws every text from now on with the system's fonts: a text needed a glyph the widgets'
+    /// own font set does not have.
+    func useSystemFonts() {
+        ownFonts = nil
+    }
+
+    private var fontMap: UnsafeMutablePointer<PangoFontMap> {
+        if let ownFonts { return ownFonts }
+        if let systemFonts { return systemFonts }
+        let map = pango_cairo_font_map_new()!
+        if ownConfigIsCurrent, let system = FcInitLoadConfigAndFonts() {
+            pango_fc_font_map_set_config(OpaquePointer(map), system)
+            FcConfigDestroy(system)
+        }
+        systemFonts = map
+        return map
     }
 
     /// The Pango context for antialiased text, or for text without antialiasing (mono). Hinting is
     /// off so that text is laid out the same at every scale and renders are the same everywhere.
     func context(antialiased: Bool) -> OpaquePointer {
-        if let context = contexts[antialiased] { return context }
-        let context = pango_font_map_create_context(fontMap)!
+        let map = fontMap
+        let key = ContextKey(map: map, antialiased: antialiased)
+        if let context = contexts[key] { return context }
+        let context = pango_font_map_create_context(map)!
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, antialiased ? CAIRO_ANTIALIAS_GRAY : CAIRO_ANTIALIAS_NONE)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -33,8 +78,13 @@ final class FontSystem {
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango_context_set_base_dir(context, PANGO_DIRECTION_LTR)
-        contexts[antialiased] = context
+        contexts[key] = context
         return context
+    }
+
+    private struct ContextKey: Hashable {
+        var map: UnsafeMutablePointer<PangoFontMap>
+        var antialiased: Bool
     }
 
     /// The font description of ``families`` at `size` points and `weight`.

@@ -42,6 +42,31 @@ import Testing
         #expect(try Data(contentsOf: first) == Data(contentsOf: second))
     }
 
+    /// The widgets' own font set (SPEC §9): made in the cache folder by the first render, and
+    /// drawing what the system's fonts draw, byte for byte: CJK, Arabic and Latin titles from it,
+    /// and the large widget's emoji habit icons with the system's fonts, which it falls back to.
+    @Test func theWidgetsOwnFontsDrawWhatTheSystemsFontsDraw() throws {
+        let sandbox = try Sandbox.demo()
+        try sandbox.succeed(["add", "買い物リスト · دفع الإيجار · Ünïcödé", "--due", "today"])
+        // XDG_CACHE_HOME on a file: no font set can be made there, and the system's fonts draw.
+        let blocked = sandbox.folder.appendingPathComponent("not-a-folder")
+        #expect(FileManager.default.createFile(atPath: blocked.path, contents: Data()))
+        let fontSets = sandbox.folder.appendingPathComponent(".cache/taskwidget/fonts")
+        for family in ["medium", "large"] {
+            let image = { (name: String) in sandbox.folder.appendingPathComponent("\(name)-\(family).png") }
+            let (system, first, second) = (image("system"), image("first"), image("second"))
+            let render = ["render", "--family", family, "--scale", "2", "-o"]
+            let result = try sandbox.run(render + [system.path], environment: ["XDG_CACHE_HOME": blocked.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            try sandbox.succeed(render + [first.path])
+            try sandbox.succeed(render + [second.path])
+            let made = try FileManager.default.contentsOfDirectory(atPath: fontSets.path)
+            #expect(made.count == 1 && FileManager.default.fileExists(atPath: fontSets.appendingPathComponent(made[0] + "/fonts.conf").path))
+            #expect(try Data(contentsOf: first) == Data(contentsOf: system), "\(family): the own font set drew otherwise")
+            #expect(try Data(contentsOf: second) == Data(contentsOf: system), "\(family): the cached font set drew otherwise")
+        }
+    }
+
     @Test func badInputIsAUsageErrorAndWritesNothing() throws {
         let sandbox = try Sandbox.demo()
         let url = sandbox.folder.appendingPathComponent("widget.png")

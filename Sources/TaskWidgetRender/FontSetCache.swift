@@ -1,0 +1,141 @@
+internal import CPangoCairo
+import Foundation
+import TaskWidgetCore
+
+/// The widgets' own fontconfig configuration (SPEC §9): only the font files of the families they
+/// name, linked into `$XDG_CACHE_HOME/taskwidget/fonts/KEY/fonts`, with fontconfig's cache of that
+/// folder beside it. Loading the system's configuration parses some forty XML files, and Pango's
+/// fallback sort then ranks every installed font (hundreds) for every font it opens: two thirds of
+/// a `render`'s instructions. Loading this one reads one short file and one cache.
+///
+/// It is made from the system's configuration the first time, and again whenever the KEY changes:
+/// the families, the `FONTCONFIG_*` variables and when fontconfig's configuration folders and its
+/// system and user caches last changed (installing or removing fonts runs `fc-cache`, which
+/// rewrites them). A text that needs another font (emoji, another script) is drawn with the
+/// system's configuration instead: ``FontSystem`` falls back to it.
+enum FontSetCache {
+    /// The configuration of `families`' fonts for `environment`, made now if it is not in the cache
+    /// yet; `nil` when it cannot be (no cache folder, none of the families installed), and the
+    /// system's configuration is used.
+    static func configuration(families: [String], environment: [String: String]) -> OpaquePointer? {
+        guard let cacheHome = XDGPaths(environment: environment).cacheHome else { return nil }
+        let base = XDGPaths.taskwidgetFolder(in: cacheHome) + "/fonts"
+        let (setup, fonts) = keys(families: families, environment: environment, cacheHome: cacheHome)
+        let folder = "\(base)/\(setup)-\(fonts)"
+        if FileManager.default.fileExists(atPath: folder + "/fonts.conf"), let config = load(folder + "/fonts.conf") {
+            return config
+        }
+        guard let config = make(families: families, in: folder) else { return nil }
+        // The same set-up with older fonts: never read again.
+        let stale = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        for name in stale where name.hasPrefix(setup + "-") && name != "\(setup)-\(fonts)" {
+            try? FileManager.default.removeItem(atPath: "\(base)/\(name)")
+        }
+        return config
+    }
+
+    /// What the configuration depends on: the set-up (families and variables) and the fonts
+    /// installed (when fontconfig's folders changed), each hashed to 16 hex digits.
+    private static func keys(families: [String], environment: [String: String], cacheHome: String) -> (setup: String, fonts: String) {
+        let variables = ["FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT"].map { environment[$0] ?? "" }
+        let setup = (families + variables).joined(separator: "\n")
+        var watched = ["/etc/fonts", "/etc/fonts/conf.d", "/var/cache/fontconfig", cacheHome + "/fontconfig"]
+        if let file = environment["FONTCONFIG_FILE"] { watched.append(file) }
+        let fonts = watched.map { "\($0) \(modificationTime(of: $0))" }.joined(separator: "\n")
+        return (FNV1a.hex(of: setup.utf8), FNV1a.hex(of: fonts.utf8))
+    }
+
+    private static func modificationTime(of path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "-" }
+        return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    }
+
+    /// Reads a configuration this made, with its fonts; `nil` if it has none.
+    private static func load(_ file: String) -> OpaquePointer? {
+        guard let config = FcConfigCreate() else { return nil }
+        let loaded = file.withFontconfigString { FcConfigParseAndLoad(config, $0, FcFalse) } == FcTrue
+        if loaded, FcConfigBuildFonts(config) == FcTrue, let fonts = FcConfigGetFonts(config, FcSetSystem), fonts.pointee.nfont > 0 {
+            return config
+        }
+        FcConfigDestroy(config)
+        return nil
+    }
+
+    /// Links the files of `families` (as the system's configuration finds them) into `folder`,
+    /// writes its `fonts.conf` last, and loads it, which writes fontconfig's cache of the folder.
+    private static func make(families: [String], in folder: String) -> OpaquePointer? {
+        let files = fontFiles(of: families)
+        guard !files.isEmpty else { return nil }
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: true)
+            for (index, file) in files.enumerated() {
+                let link = "\(folder)/fonts/\(index)-\((file as NSString).lastPathComponent)"
+                if (try? manager.destinationOfSymbolicLink(atPath: link)) != file {
+                    try? manager.removeItem(atPath: link)
+                    try manager.createSymbolicLink(atPath: link, withDestinationPath: file)
+                }
+            }
+            let preferred = families.map { "<family>\($0.xmlEscaped)</family>" }.joined()
+            let text = """
+                <?xml version="1.0"?>
+                <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+                <!-- taskwidget's widget fonts, linked from the system's configuration (made again when fonts change). -->
+                <fontconfig>
+                  <dir>\((folder + "/fonts").xmlEscaped)</dir>
+                  <cachedir>\((folder + "/cache").xmlEscaped)</cachedir>
+                  <alias><family>sans-serif</family><prefer>\(preferred)</prefer></alias>
+                </fontconfig>
+
+                """
+            let draft = folder + "/fonts.conf.\(getpid())"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: draft))
+            defer { try? manager.removeItem(atPath: draft) }
+            guard let config = load(draft) else { return nil }
+            guard rename(draft, folder + "/fonts.conf") == 0 else {
+                FcConfigDestroy(config)
+                return nil
+            }
+            return config
+        } catch {
+            return nil
+        }
+    }
+
+    /// Every file of `families` in the system's configuration, in a stable order.
+    private static func fontFiles(of families: [String]) -> [String] {
+        guard let system = FcInitLoadConfigAndFonts() else { return [] }
+        defer { FcConfigDestroy(system) }
+        let objects = FcObjectSetCreate()
+        defer { FcObjectSetDestroy(objects) }
+        FcObjectSetAdd(objects, FC_FILE)
+        var files = Set<String>()
+        for family in families {
+            let pattern = FcPatternCreate()
+            defer { FcPatternDestroy(pattern) }
+            _ = family.withFontconfigString { FcPatternAddString(pattern, FC_FAMILY, $0) }
+            guard let list = FcFontList(system, pattern, objects) else { continue }
+            defer { FcFontSetDestroy(list) }
+            for index in 0..<Int(list.pointee.nfont) {
+                var file: UnsafeMutablePointer<FcChar8>?
+                if FcPatternGetString(list.pointee.fonts[index], FC_FILE, 0, &file) == FcResultMatch, let file {
+                    files.insert(String(cString: file))
+                }
+            }
+        }
+        return files.sorted()
+    }
+}
+
+extension String {
+    /// This string as fontconfig takes strings (`const FcChar8 *`, UTF-8).
+    fileprivate func withFontconfigString<Result>(_ body: (UnsafePointer<FcChar8>) -> Result) -> Result {
+        withCString { $0.withMemoryRebound(to: FcChar8.self, capacity: utf8.count + 1, body) }
+    }
+
+    /// Escaped for XML text.
+    fileprivate var xmlEscaped: String {
+        replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
