@@ -14,6 +14,9 @@ import TaskWidgetCore
 /// rewrites them). A text that needs another font (emoji, another script) is drawn with the
 /// system's configuration instead: ``FontSystem`` falls back to it.
 enum FontSetCache {
+    /// The version of the folder's contents: a set made by another version is made again.
+    private static let format = 2
+
     /// The configuration of `families`' fonts for `environment`, made now if it is not in the cache
     /// yet; `nil` when it cannot be (no cache folder, none of the families installed), and the
     /// system's configuration is used.
@@ -34,14 +37,15 @@ enum FontSetCache {
         return config
     }
 
-    /// What the configuration depends on: the set-up (families and variables) and the fonts
-    /// installed (when fontconfig's folders changed), each hashed to 16 hex digits.
+    /// What the configuration depends on: the set-up (families and variables), and the fonts
+    /// installed (when fontconfig's folders changed) with the folder's format, each hashed to 16
+    /// hex digits.
     private static func keys(families: [String], environment: [String: String], cacheHome: String) -> (setup: String, fonts: String) {
         let variables = ["FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT"].map { environment[$0] ?? "" }
         let setup = (families + variables).joined(separator: "\n")
         var watched = ["/etc/fonts", "/etc/fonts/conf.d", "/var/cache/fontconfig", cacheHome + "/fontconfig"]
         if let file = environment["FONTCONFIG_FILE"] { watched.append(file) }
-        let fonts = watched.map { "\($0) \(modificationTime(of: $0))" }.joined(separator: "\n")
+        let fonts = (["fonts.conf \(format)"] + watched.map { "\($0) \(modificationTime(of: $0))" }).joined(separator: "\n")
         return (FNV1a.hex(of: setup.utf8), FNV1a.hex(of: fonts.utf8))
     }
 
@@ -78,6 +82,10 @@ enum FontSetCache {
                 }
             }
             let preferred = families.map { "<family>\($0.xmlEscaped)</family>" }.joined()
+            let accepted = families.map { "<pattern><patelt name=\"family\"><string>\($0.xmlEscaped)</string></patelt></pattern>" }
+            // A collection file holds other faces too (NotoSansCJK-Regular.ttc: CJK JP, KR, TC, HK
+            // and mono ones): only the families' faces are kept, or every fallback sort merges
+            // the coverage of ten CJK faces.
             let text = """
                 <?xml version="1.0"?>
                 <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
@@ -85,6 +93,10 @@ enum FontSetCache {
                 <fontconfig>
                   <dir>\((folder + "/fonts").xmlEscaped)</dir>
                   <cachedir>\((folder + "/cache").xmlEscaped)</cachedir>
+                  <selectfont>
+                    <rejectfont><pattern><patelt name="scalable"><bool>true</bool></patelt></pattern></rejectfont>
+                    <acceptfont>\(accepted.joined())</acceptfont>
+                  </selectfont>
                   <alias><family>sans-serif</family><prefer>\(preferred)</prefer></alias>
                 </fontconfig>
 

@@ -26,7 +26,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = try Self.environment(in: folder)
         let made = try #require(FontSetCache.configuration(families: FontSystem.ownFamilies, environment: environment))
+        let faces = Self.families(of: made)
         FcConfigDestroy(made)
+        // Only the families' faces: not the other faces of NotoSansCJK-Regular.ttc (JP, KR, ...).
+        #expect(faces.count >= 4 && faces.allSatisfy { !Set($0).isDisjoint(with: FontSystem.ownFamilies) }, "\(faces)")
+        #expect(faces.contains { $0.contains("Noto Sans CJK SC") } && !faces.contains { $0.contains("Noto Sans CJK JP") })
         let first = try Self.fontSets(in: folder)
         #expect(first.count == 1)
         let conf = folder.appendingPathComponent("cache/taskwidget/fonts/\(first[0])/fonts.conf")
@@ -47,6 +51,19 @@ import Testing
         FcConfigDestroy(remade)
         let second = try Self.fontSets(in: folder)
         #expect(second.count == 1 && second != first)
+    }
+
+    /// The family names of each face of `config`.
+    private static func families(of config: OpaquePointer) -> [[String]] {
+        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return [] }
+        return (0..<Int(set.pointee.nfont)).map { index in
+            var names: [String] = []
+            var name: UnsafeMutablePointer<FcChar8>?
+            while FcPatternGetString(set.pointee.fonts[index], FC_FAMILY, Int32(names.count), &name) == FcResultMatch, let name {
+                names.append(String(cString: name))
+            }
+            return names
+        }
     }
 
     @Test func noCacheFolderMeansTheSystemsFonts() throws {
