@@ -6,18 +6,11 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// Lists and habits in the store, and the day a habit is checked for.
-@Suite struct StoreListHabitTests {
+@Suite struct StoreListHabitTests: StoreSuite {
     let fixture: TemporaryStore
-    var store: TaskStore { fixture.store }
-
-    static let t0 = Fixed.instant("2026-11-23T09:00:00Z")
 
     init() throws {
         fixture = try TemporaryStore()
-    }
-
-    func at(_ seconds: Int) -> Instant {
-        Self.t0.adding(seconds: Int64(seconds))
     }
 
     @discardableResult

@@ -6,20 +6,11 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// Tasks in the store: creation, order, scopes, state changes, edits, moves and id prefixes.
-@Suite struct StoreTaskTests {
+@Suite struct StoreTaskTests: StoreSuite {
     let fixture: TemporaryStore
-    var store: TaskStore { fixture.store }
-
-    /// Monday 2026-11-23, 09:00 UTC; each test counts seconds from here.
-    static let t0 = Fixed.instant("2026-11-23T09:00:00Z")
 
     init() throws {
         fixture = try TemporaryStore()
-    }
-
-    /// `t0` plus `seconds`.
-    func at(_ seconds: Int) -> Instant {
-        Self.t0.adding(seconds: Int64(seconds))
     }
 
     /// Adds a task created `second` seconds after `t0`.
