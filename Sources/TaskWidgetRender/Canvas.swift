@@ -7,6 +7,9 @@ final class Canvas {
     private let cairo: OpaquePointer
     private let context: OpaquePointer
     private let fonts: FontSystem
+    private let antialiased: Bool
+    /// The system fonts' context, for a text `context`'s fonts cannot draw: made when first needed.
+    private var fallbackContext: OpaquePointer?
     let palette: Palette
     /// Canvas points per design point.
     let unit: Double
@@ -15,16 +18,16 @@ final class Canvas {
     let height: Double
     /// What the drawing did, for the tests; `nil` (nothing recorded) otherwise.
     private(set) var report: RenderReport?
-    /// Glyphs no font had, over all texts so far (each shows as a box).
-    private(set) var unknownGlyphs = 0
 
     init(
-        cairo: OpaquePointer, context: OpaquePointer, fonts: FontSystem, palette: Palette, unit: Double, width: Double, height: Double,
+        cairo: OpaquePointer, fonts: FontSystem, antialiased: Bool, palette: Palette, unit: Double, width: Double, height: Double,
         recording: Bool
     ) {
         self.cairo = cairo
-        self.context = context
+        context = fonts.context(antialiased: antialiased)
+        pango_cairo_update_context(cairo, context)
         self.fonts = fonts
+        self.antialiased = antialiased
         self.palette = palette
         self.unit = unit
         self.width = width / unit
@@ -53,22 +56,12 @@ final class Canvas {
         _ text: String, markup: Bool = false, style: TextStyle, x: Double, baseline: Double, maxWidth: Double? = nil,
         anchor: Anchor = .start
     ) -> Double {
-        let layout = pango_layout_new(context)!
+        var layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, in: context)
+        if pango_layout_get_unknown_glyphs_count(layout) > 0, fonts.hasSystemFallback {
+            g_object_unref(UnsafeMutableRawPointer(layout))
+            layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, in: systemContext())
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        pango_layout_set_font_description(layout, fonts.font(size: style.size * unit, weight: style.weight))
-        // One line, laid out left to right even for a right-to-left title (the row reads like the
-        // rest of the widget; Pango still orders the Arabic itself right to left).
-        pango_layout_set_single_paragraph_mode(layout, 1)
-        pango_layout_set_auto_dir(layout, 0)
-        if markup {
-            pango_layout_set_markup(layout, text, -1)
-        } else {
-            pango_layout_set_text(layout, text, -1)
-        }
-        if let maxWidth {
-            pango_layout_set_width(layout, Int32(max(0, maxWidth * unit) * Double(PANGO_SCALE)))
-            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        }
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         let width = Double(logical.width) / Double(PANGO_SCALE)
@@ -84,12 +77,39 @@ final class Canvas {
         setColor(style.color)
         pango_cairo_show_layout(cairo, layout)
 
-        unknownGlyphs += Int(pango_layout_get_unknown_glyphs_count(layout))
         if report != nil {
-            report!.unknownGlyphs = unknownGlyphs
+            report!.unknownGlyphs += Int(pango_layout_get_unknown_glyphs_count(layout))
             if pango_layout_is_ellipsized(layout) != 0 { report!.ellipsized.append(text) }
         }
         return width / unit
+    }
+
+    /// One line of `text` in `context`'s fonts, cut at `maxWidth` (see ``text(_:markup:style:x:baseline:maxWidth:anchor:)``).
+    private func layout(_ text: String, markup: Bool, style: TextStyle, maxWidth: Double?, in context: OpaquePointer) -> OpaquePointer {
+        let layout = pango_layout_new(context)!
+        pango_layout_set_font_description(layout, fonts.font(size: style.size * unit, weight: style.weight))
+        // One line, laid out left to right even for a right-to-left title (the row reads like the
+        // rest of the widget; Pango still orders the Arabic itself right to left).
+        pango_layout_set_single_paragraph_mode(layout, 1)
+        pango_layout_set_auto_dir(layout, 0)
+        if markup {
+            pango_layout_set_markup(layout, text, -1)
+        } else {
+            pango_layout_set_text(layout, text, -1)
+        }
+        if let maxWidth {
+            pango_layout_set_width(layout, Int32(max(0, maxWidth * unit) * Double(PANGO_SCALE)))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
+        return layout
+    }
+
+    private func systemContext() -> OpaquePointer {
+        if let fallbackContext { return fallbackContext }
+        let context = fonts.context(.system, antialiased: antialiased)
+        pango_cairo_update_context(cairo, context)
+        fallbackContext = context
+        return context
     }
 
     /// Fills the whole canvas, or a card with rounded corners (transparent outside), with `color`.

@@ -6,9 +6,9 @@ import Synchronization
 /// use and kept for the life of the process (SPEC §7: fonts resolved once). Pango and fontconfig
 /// objects are not thread-safe, so every use goes through ``shared``'s lock: renders are serialized.
 ///
-/// Texts are drawn with the widgets' own font set (``FontSetCache``: the named families only)
-/// while it has every glyph they need; the first text that needs another font (emoji, another
-/// script) is drawn again with the system's fonts, and so is every text after it in this process.
+/// Texts are laid out with the widgets' own font set (``FontSetCache``: the named families only);
+/// a text with a glyph it lacks (emoji, another script) is laid out again with the system's fonts
+/// (``Fonts/system``), which then choose for it as they always did.
 final class FontSystem {
     /// Locked for the whole of a render. `Mutex` makes it `Sendable` without `@unchecked`.
     static let shared = Mutex(FontSystem(environment: ProcessInfo.processInfo.environment))
@@ -20,13 +20,18 @@ final class FontSystem {
     /// The fonts of the widgets' own font set: the named families of ``families``.
     static let ownFamilies = ["Inter", "Noto Sans", "Noto Sans Arabic", "Noto Sans CJK SC"]
 
-    /// The widgets' own font set, when it could be made; `nil` once a text needed another font.
+    /// Which fonts a text is laid out with.
+    enum Fonts: Hashable {
+        /// The widgets' own font set, or the system's fonts when there is none.
+        case first
+        /// The system's fonts, for a text the own set cannot draw.
+        case system
+    }
+
+    /// The widgets' own font set, when it could be made.
     private var ownFonts: UnsafeMutablePointer<PangoFontMap>?
     /// The system's fonts: made when first needed.
     private var systemFonts: UnsafeMutablePointer<PangoFontMap>?
-    /// Whether fontconfig's current configuration is the widgets' own, so that the system's must
-    /// be loaded by name.
-    private var ownConfigIsCurrent = false
     private var contexts: [ContextKey: OpaquePointer] = [:]
     private var fonts: [FontKey: OpaquePointer] = [:]
 
@@ -40,23 +45,17 @@ final class FontSystem {
         pango_fc_font_map_set_config(OpaquePointer(map), config)
         FcConfigDestroy(config)
         ownFonts = map
-        ownConfigIsCurrent = true
     }
 
-    /// Whether texts are still drawn with the widgets' own font set.
-    var usesOwnFonts: Bool { ownFonts != nil }
+    /// Whether a text that `.first` cannot draw is worth laying out again with `.system`.
+    var hasSystemFallback: Bool { ownFonts != nil }
 
-    /// Draws every text from now on with the system's fonts: a text needed a glyph the widgets'
-    /// own font set does not have.
-    func useSystemFonts() {
-        ownFonts = nil
-    }
-
-    private var fontMap: UnsafeMutablePointer<PangoFontMap> {
-        if let ownFonts { return ownFonts }
+    private func fontMap(_ which: Fonts) -> UnsafeMutablePointer<PangoFontMap> {
+        if which == .first, let ownFonts { return ownFonts }
         if let systemFonts { return systemFonts }
         let map = pango_cairo_font_map_new()!
-        if ownConfigIsCurrent, let system = FcInitLoadConfigAndFonts() {
+        // With the own set current, the system's configuration is loaded by name.
+        if ownFonts != nil, let system = FcInitLoadConfigAndFonts() {
             pango_fc_font_map_set_config(OpaquePointer(map), system)
             FcConfigDestroy(system)
         }
@@ -64,10 +63,11 @@ final class FontSystem {
         return map
     }
 
-    /// The Pango context for antialiased text, or for text without antialiasing (mono). Hinting is
-    /// off so that text is laid out the same at every scale and renders are the same everywhere.
-    func context(antialiased: Bool) -> OpaquePointer {
-        let map = fontMap
+    /// The Pango context of `which` fonts for antialiased text, or for text without antialiasing
+    /// (mono). Hinting is off so that text is laid out the same at every scale and renders are the
+    /// same everywhere.
+    func context(_ which: Fonts = .first, antialiased: Bool) -> OpaquePointer {
+        let map = fontMap(which)
         let key = ContextKey(map: map, antialiased: antialiased)
         if let context = contexts[key] { return context }
         let context = pango_font_map_create_context(map)!

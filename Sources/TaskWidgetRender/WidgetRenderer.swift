@@ -67,46 +67,36 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
         // Cards have rounded, transparent corners; canvases and e-ink images are opaque.
         let opaque = monochrome || spec.isDashboard || spec.depth != nil
         return try FontSystem.shared.withLock { fonts in
-            // Twice when the widgets' own fonts lack a glyph: the second time with the system's.
-            while true {
-                let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(size.width * scale), Int32(size.height * scale))!
-                defer { cairo_surface_destroy(surface) }
-                cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
-                let cairo = cairo_create(surface)!
-                defer { cairo_destroy(cairo) }
-                let context = fonts.context(antialiased: !monochrome)
-                pango_cairo_update_context(cairo, context)
-                if monochrome { cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE) }
-
-                let canvas = Canvas(
-                    cairo: cairo, context: context, fonts: fonts, palette: spec.theme.palette,
-                    unit: layoutUnit, width: Double(size.width), height: Double(size.height), recording: recording)
-                layout(canvas, !opaque)
-                if canvas.unknownGlyphs > 0, fonts.usesOwnFonts {
-                    fonts.useSystemFonts()
-                    continue
-                }
-                cairo_surface_flush(surface)
-                let status = cairo_status(cairo)
-                guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-                    let reason = String(cString: cairo_status_to_string(status))
-                    throw TaskWidgetError(.rendererFailed, "cannot draw the widget: \(reason): check the free memory and the --size", context: reason)
-                }
-                let (pixels, width, height) = (cairo_image_surface_get_data(surface)!, size.width * scale, size.height * scale)
-                let stride = Int(cairo_image_surface_get_stride(surface))
-                let image: Data
-                if let depth = spec.depth {
-                    let options = EInkImageOptions(depth: GrayDepth(rawValue: depth)!, rotation: Rotation(degrees: spec.rotation)!)
-                    image =
-                        spec.format == .bmp
-                        ? EInkEncoder.bmp(cairoRGB24: pixels, width: width, height: height, stride: stride, options: options)
-                        : EInkEncoder.png(cairoRGB24: pixels, width: width, height: height, stride: stride, options: options)
-                } else {
-                    image = PNGEncoder.encode(
-                        pixels, width: width, height: height, stride: stride, pixels: monochrome ? .blackAndWhite : opaque ? .rgb : .argb)
-                }
-                return RenderedWidget(image: image, report: canvas.report ?? RenderReport())
+            let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(size.width * scale), Int32(size.height * scale))!
+            defer { cairo_surface_destroy(surface) }
+            cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
+            let cairo = cairo_create(surface)!
+            defer { cairo_destroy(cairo) }
+            let canvas = Canvas(
+                cairo: cairo, fonts: fonts, antialiased: !monochrome, palette: spec.theme.palette,
+                unit: layoutUnit, width: Double(size.width), height: Double(size.height), recording: recording)
+            if monochrome { cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE) }
+            layout(canvas, !opaque)
+            cairo_surface_flush(surface)
+            let status = cairo_status(cairo)
+            guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+                let reason = String(cString: cairo_status_to_string(status))
+                throw TaskWidgetError(.rendererFailed, "cannot draw the widget: \(reason): check the free memory and the --size", context: reason)
             }
+            let (pixels, width, height) = (cairo_image_surface_get_data(surface)!, size.width * scale, size.height * scale)
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            let image: Data
+            if let depth = spec.depth {
+                let options = EInkImageOptions(depth: GrayDepth(rawValue: depth)!, rotation: Rotation(degrees: spec.rotation)!)
+                image =
+                    spec.format == .bmp
+                    ? EInkEncoder.bmp(cairoRGB24: pixels, width: width, height: height, stride: stride, options: options)
+                    : EInkEncoder.png(cairoRGB24: pixels, width: width, height: height, stride: stride, options: options)
+            } else {
+                image = PNGEncoder.encode(
+                    pixels, width: width, height: height, stride: stride, pixels: monochrome ? .blackAndWhite : opaque ? .rgb : .argb)
+            }
+            return RenderedWidget(image: image, report: canvas.report ?? RenderReport())
         }
     }
 
