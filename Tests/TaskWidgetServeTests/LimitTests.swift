@@ -41,7 +41,8 @@ import Testing
     }
 
     /// A head that trickles in for ever is cut, and others are served meanwhile. The test trickles
-    /// until the cut, for at most a minute, and prints when it came: in the full suite on two busy
+    /// until the cut, for at most a minute, and prints when it came (and, when late, what the
+    /// process's threads did meanwhile): in the full suite on two busy
     /// cores the cut has come later than the 1 s limit, and a fixed window (the time a 142-byte
     /// head took) failed CI although the server cut the connection. (A timing window in an
     /// end-to-end test is what issue 13 took out elsewhere.)
@@ -53,6 +54,7 @@ import Testing
             try await onThread {
                 let slow = try RawConnection(port: port)
                 let started = Date()
+                let lateness = LatenessReport("the slowloris cut", dueBy: started.addingTimeInterval(3))
                 var closed = !slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
                 // One byte every 50 ms at least: the head never ends (a minute is 1 200 bytes, far
                 // below the 8 KiB header limit, so only the idle timeout can cut it).
@@ -65,6 +67,7 @@ import Testing
                         #expect(try rawGET(port: port, "/healthz", timeout: 30).hasPrefix("HTTP/1.1 200 OK"))
                     }
                     closed = closed || slow.receive(timeout: 0.05).closed
+                    lateness.check()
                 }
                 #expect(closed, "the trickling connection was not cut within a minute")
                 print("slowloris: cut after \(String(format: "%.1f", Date().timeIntervalSince(started))) s and \(sent) bytes (limit 1 s)")
@@ -108,7 +111,8 @@ import Testing
     }
 
     /// A body that trickles in is cut after the body timeout however steadily it comes. As for
-    /// the slowloris head, the test trickles until the cut (at most a minute) and prints when.
+    /// the slowloris head, the test trickles until the cut (at most a minute) and prints when, and
+    /// what the process's threads did if the cut is late.
     @Test func tricklingBodyIsCut() async throws {
         let environment = try ServeEnvironment()
         var limits = ServeLimits()
@@ -117,6 +121,7 @@ import Testing
             try await onThread {
                 let connection = try RawConnection(port: port)
                 let started = Date()
+                let lateness = LatenessReport("the trickling body's cut", dueBy: started.addingTimeInterval(3))
                 // A body of 1 000 bytes (under the 64 KiB limit), one byte every 200 ms at least:
                 // it would take 200 s, the limit is 1 s.
                 var closed = !connection.send("POST /api/log HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
@@ -125,6 +130,7 @@ import Testing
                     closed = !connection.send("x")
                     sent += 1
                     closed = closed || connection.receive(timeout: 0.2).closed
+                    lateness.check()
                 }
                 #expect(closed, "the trickling body was not cut within a minute")
                 #expect(sent < 1000)
