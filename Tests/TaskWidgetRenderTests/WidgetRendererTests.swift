@@ -73,24 +73,6 @@ import Testing
         #expect(widget.report.ellipsized.contains(RenderFixture.long))
     }
 
-    /// serve's setting: the next image of a size reuses the memory of the last one instead of
-    /// faulting it in again from the kernel (about 170 page faults for a medium widget at @2x).
-    @Test func keptMemoryServesTheNextImage() throws {
-        WidgetRenderer.keepMemoryBetweenImages()
-        let (renderer, entry) = (try WidgetRenderer(family: .medium, scale: 2), try RenderFixture.entry(.mixed, family: .medium))
-        _ = try renderer.image(for: entry)
-        let faultsBefore = Self.pageFaultsOfThisThread()
-        _ = try renderer.image(for: entry)
-        let faults = Self.pageFaultsOfThisThread() - faultsBefore
-        #expect(faults < 40, "the second image took \(faults) page faults")
-    }
-
-    private static func pageFaultsOfThisThread() -> Int {
-        var usage = rusage()
-        getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD, which the Glibc module does not import
-        return usage.ru_minflt
-    }
-
     @Test func titlesAreTextNotMarkup() throws {
         let widget = try RenderFixture.render(.mixed, family: .large)
         #expect(widget.report.rows.map(\.title).contains(RenderFixture.markup))
