@@ -137,7 +137,9 @@ import Testing
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
                 let failure = stream.receive(timeout: 10) { $0.contains("\"error\":") && $0.hasSuffix("}\n\n\r\n") }
                 #expect(failure.text.contains("\"error\":\"there is no store at \(path) yet"))
-                let image = try rawGET(port: port, "/widget/medium.png")
+                // The error image is drawn, and in this process drawing waits its turn behind every
+                // other test's render (one FontSystem; CI once waited over 5 s): a minute at most.
+                let image = try rawGET(port: port, "/widget/medium.png", timeout: 60)
                 #expect(image.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
                 #expect(image.lowercased().contains("content-type: image/png\r\n"))
                 #expect(try rawGET(port: port, "/status").hasPrefix("HTTP/1.1 503"))
@@ -149,7 +151,7 @@ import Testing
                 // the empty store in between ("No open tasks"), and then the task.
                 let back = stream.receive(timeout: 10) { $0.contains("next: Start over") && $0.hasSuffix("}\n\n\r\n") }
                 #expect(back.text.contains("next: Start over"))
-                #expect(try rawGET(port: port, "/widget/medium.png").hasPrefix("HTTP/1.1 200 OK\r\n"))
+                #expect(try rawGET(port: port, "/widget/medium.png", timeout: 60).hasPrefix("HTTP/1.1 200 OK\r\n"))
             }
         }
     }
@@ -178,7 +180,7 @@ import Testing
                 // HEAD then GET on one keep-alive connection: had HEAD sent a body, the second
                 // response would be misread.
                 connection.send("HEAD /widget/medium.png HTTP/1.1\r\nHost: x\r\n\r\n")
-                let head = connection.receive(timeout: 10) { $0.hasSuffix("\r\n\r\n") }.text
+                let head = connection.receive(timeout: 60) { $0.hasSuffix("\r\n\r\n") }.text  // drawn: may wait behind other tests' renders
                 let length = try #require(Self.header("content-length", in: head))
                 #expect(Int(length)! > 1000)
                 let eTag = try #require(Self.header("etag", in: head))
