@@ -25,7 +25,10 @@ enum FontSetCache {
         let base = XDGPaths.taskwidgetFolder(in: cacheHome) + "/fonts"
         let (setup, fonts) = keys(families: families, environment: environment, cacheHome: cacheHome)
         let folder = "\(base)/\(setup)-\(fonts)"
-        if FileManager.default.fileExists(atPath: folder + "/fonts.conf"), let config = load(folder + "/fonts.conf") {
+        let file = folder + "/fonts.conf"
+        if FileManager.default.fileExists(atPath: file),
+            let config = load(parsing: { config in file.withFontconfigString { FcConfigParseAndLoad(config, $0, FcFalse) } })
+        {
             return config
         }
         guard let config = make(families: families, in: folder) else { return nil }
@@ -55,11 +58,10 @@ enum FontSetCache {
         return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
     }
 
-    /// Reads a configuration this made, with its fonts; `nil` if it has none.
-    private static func load(_ file: String) -> OpaquePointer? {
+    /// A configuration this made, read by `parse`, with its fonts; `nil` if it has none.
+    private static func load(parsing parse: (OpaquePointer) -> FcBool) -> OpaquePointer? {
         guard let config = FcConfigCreate() else { return nil }
-        let loaded = file.withFontconfigString { FcConfigParseAndLoad(config, $0, FcFalse) } == FcTrue
-        if loaded, FcConfigBuildFonts(config) == FcTrue, let fonts = FcConfigGetFonts(config, FcSetSystem), fonts.pointee.nfont > 0 {
+        if parse(config) == FcTrue, FcConfigBuildFonts(config) == FcTrue, let fonts = FcConfigGetFonts(config, FcSetSystem), fonts.pointee.nfont > 0 {
             return config
         }
         FcConfigDestroy(config)
@@ -67,7 +69,8 @@ enum FontSetCache {
     }
 
     /// Links the files of `families` (as the system's configuration finds them) into `folder`,
-    /// writes its `fonts.conf` last, and loads it, which writes fontconfig's cache of the folder.
+    /// loads the configuration, which writes fontconfig's cache of the folder, and writes its
+    /// `fonts.conf` last: a folder with one is complete.
     private static func make(families: [String], in folder: String) -> OpaquePointer? {
         let files = fontFiles(of: families)
         guard !files.isEmpty else { return nil }
@@ -101,11 +104,11 @@ enum FontSetCache {
                 </fontconfig>
 
                 """
-            let draft = folder + "/fonts.conf.\(getpid())"
-            try Data(text.utf8).write(to: URL(fileURLWithPath: draft))
-            defer { try? manager.removeItem(atPath: draft) }
-            guard let config = load(draft) else { return nil }
-            guard rename(draft, folder + "/fonts.conf") == 0 else {
+            guard let config = load(parsing: { config in text.withFontconfigString { FcConfigParseAndLoadFromMemory(config, $0, FcFalse) } })
+            else { return nil }
+            do {
+                try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: folder + "/fonts.conf"))
+            } catch {
                 FcConfigDestroy(config)
                 return nil
             }
