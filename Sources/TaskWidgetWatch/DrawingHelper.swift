@@ -1,5 +1,6 @@
 public import Foundation
 import Glibc
+import Synchronization
 public import TaskWidgetCore
 
 /// Draws widgets through `taskwidget-render`, the helper installed beside the running executable:
@@ -20,6 +21,9 @@ public final class DrawingHelper: WidgetDrawing {
     private let timeZone: TimeZone
     private let path: String
     private var child: Child?
+
+    /// A helper started by ``startEarly()``, for the first drawing of this process.
+    private static let early = Mutex<Child?>(nil)
 
     /// A running helper: its process and the two ends of the conversation.
     private struct Child {
@@ -47,6 +51,16 @@ public final class DrawingHelper: WidgetDrawing {
     /// process starts while the caller reads the store.
     public func start() throws {
         if child == nil { child = try spawn() }
+    }
+
+    /// Starts a helper before anything is known of the widget, for the first ``DrawingHelper`` of
+    /// this process: `taskwidget render` calls it before it reads its arguments, so that the
+    /// helper's start (8 ms of loading Cairo, Pango and their 40 libraries) overlaps the parse and
+    /// the store read. Does nothing when the helper cannot start: the drawing reports why. A helper
+    /// nobody uses ends with this process, at the end of its input.
+    public static func startEarly() {
+        guard let path = InstalledProgram.path(of: fileName), let child = try? launch(path) else { return }
+        early.withLock { $0 = child }
     }
 
     public func image(for entry: TimelineEntry) throws -> Data {
@@ -78,11 +92,36 @@ public final class DrawingHelper: WidgetDrawing {
         var error: TaskWidgetError
     }
 
+    /// The helper, told what to draw: the one ``startEarly()`` started, or a new one.
     private func spawn() throws -> Child {
+        let child: Child
+        if let early = Self.early.withLock({ $0.take() }) {
+            child = early
+        } else {
+            do {
+                child = try Self.launch(path)
+            } catch {
+                let advice = error.code == EMFILE || error.code == ENFILE ? "check the open file limit" : "reinstall taskwidget"
+                throw TaskWidgetError.system(error.code, "cannot start the PNG renderer \(path)", advice: advice, context: path)
+            }
+        }
+        do {
+            try Self.write(DrawingProtocol.specLine(for: spec), to: child.input)
+        } catch {
+            Self.stop(child)
+            throw error
+        }
+        return child
+    }
+
+    /// Starts the program at `path` with pipes to its standard input and output.
+    private static func launch(_ path: String) throws(SystemError) -> Child {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
-            throw TaskWidgetError.system(errno, "cannot start the PNG renderer", advice: "check the open file limit")
+            let code = errno
+            for descriptor in toChild + fromChild where descriptor >= 0 { close(descriptor) }
+            throw SystemError(code)
         }
         // Only the helper gets these, as its standard input and output.
         for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
@@ -93,12 +132,12 @@ public final class DrawingHelper: WidgetDrawing {
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
         let pid: pid_t
         do {
-            pid = try CleanSpawn.spawn(path, spec.arguments, actions: &actions)
+            pid = try CleanSpawn.spawn(path, [], actions: &actions)
             close(toChild[0])
             close(fromChild[1])
         } catch {
             for descriptor in toChild + fromChild { close(descriptor) }
-            throw TaskWidgetError.system(error.code, "cannot start the PNG renderer \(path)", advice: "reinstall taskwidget", context: path)
+            throw error
         }
         // A helper that exits must not kill this process with SIGPIPE: the write fails instead.
         signal(SIGPIPE, SIG_IGN)
@@ -109,6 +148,10 @@ public final class DrawingHelper: WidgetDrawing {
     private func stop() {
         guard let child else { return }
         self.child = nil
+        Self.stop(child)
+    }
+
+    private static func stop(_ child: Child) {
         close(child.input)
         close(child.output)
         var status: Int32 = 0

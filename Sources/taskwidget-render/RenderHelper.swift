@@ -4,16 +4,21 @@ import TaskWidgetRender
 
 /// `taskwidget-render`: draws PNG widgets for `taskwidget render` and `watch --render-dir`, which
 /// start it so that taskwidget itself never loads Cairo and Pango (``DrawingProtocol`` has the
-/// conversation). Its arguments name the widget, e.g. `--family medium --scale 2 --theme dark`.
+/// conversation: the widget on the first line, e.g. `--family medium --scale 2 --theme dark`,
+/// then one entry per line).
 @main
 enum RenderHelper {
     static func main() {
+        guard CommandLine.arguments.count == 1 else {
+            fail(TaskWidgetError(.invalidInput, "taskwidget-render takes no arguments: taskwidget starts it and tells it what to draw"))
+        }
+        // The end of the input before a widget: the program that started this one had nothing to draw.
+        guard let first = readLine(strippingNewline: true) else { exit(0) }
         let renderer: WidgetRenderer
         do {
-            renderer = WidgetRenderer(spec: try WidgetImageSpec(arguments: Array(CommandLine.arguments.dropFirst())))
+            renderer = WidgetRenderer(spec: try DrawingProtocol.spec(fromLine: first))
         } catch let error as TaskWidgetError {
-            FileHandle.standardError.write(Data("taskwidget-render: \(error.message)\n".utf8))
-            exit(error.code.exitStatus)
+            fail(error)
         } catch {
             exit(64)
         }
@@ -30,6 +35,12 @@ enum RenderHelper {
             }
             guard write(answer) else { exit(74) }
         }
+    }
+
+    /// Reports `error` on standard error and exits with its status.
+    private static func fail(_ error: TaskWidgetError) -> Never {
+        FileHandle.standardError.write(Data("taskwidget-render: \(error.message)\n".utf8))
+        exit(error.code.exitStatus)
     }
 
     /// Writes all of `data` to standard output; false when the reader is gone.

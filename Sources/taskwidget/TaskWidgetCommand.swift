@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TaskWidgetCLI
 import TaskWidgetCore
+import TaskWidgetWatch
 
 @main
 struct TaskWidgetCommand: ParsableCommand {
@@ -38,6 +39,8 @@ struct TaskWidgetCommand: ParsableCommand {
     )
 
     /// Hands `serve`, `sync` and `notify` to their programs, and runs the rest (``CommandRunner``).
+    /// `render` starts its drawing helper first, so that the helper loads while the arguments are
+    /// parsed and the store is read.
     static func main() {
         do {
             try SiblingCommands.execIfSibling(CommandLine.arguments)
@@ -47,6 +50,7 @@ struct TaskWidgetCommand: ParsableCommand {
         } catch {
             Foundation.exit(74)
         }
+        if CommandLine.arguments.dropFirst().first == RenderCommand.configuration.commandName { DrawingHelper.startEarly() }
         CommandRunner.main(Self.self)
     }
 }

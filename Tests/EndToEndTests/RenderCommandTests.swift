@@ -16,6 +16,20 @@ import Testing
         return (header.width, header.height)
     }
 
+    /// The built taskwidget in `folder` (made), without the helpers beside it.
+    static func binaryAlone(in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let binary = folder.appendingPathComponent("taskwidget")
+        // A hard link is a binary of its own folder too (/proc/self/exe names the link), without
+        // copying 25 MB; a copy where the build is on another file system.
+        do {
+            try FileManager.default.linkItem(at: Sandbox.binary, to: binary)
+        } catch {
+            try FileManager.default.copyItem(at: Sandbox.binary, to: binary)
+        }
+        return binary
+    }
+
     @Test func familiesAndScalesGiveExactPixelSizes() throws {
         let sandbox = try Sandbox.demo()
         let cases: [([String], (Int, Int))] = [
@@ -111,16 +125,7 @@ import Testing
         #expect(try !libraries(Sandbox.binary).contains("libpango"))
         #expect(try libraries(plugin).contains("libpangocairo"))
 
-        let alone = sandbox.folder.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
-        // A hard link is a binary of its own folder too (/proc/self/exe names the link), without
-        // copying 25 MB; a copy where the build is on another file system.
-        do {
-            try FileManager.default.linkItem(at: Sandbox.binary, to: alone.appendingPathComponent("taskwidget"))
-        } catch {
-            try FileManager.default.copyItem(at: Sandbox.binary, to: alone.appendingPathComponent("taskwidget"))
-        }
-        let binary = alone.appendingPathComponent("taskwidget").path
+        let binary = try Self.binaryAlone(in: sandbox.folder.appendingPathComponent("bin")).path
         let status = try ProcessRunner.run(binary, sandbox.arguments(["status", "--format", "waybar"]), environment: sandbox.environment)
         #expect(status.status == 0, "\(status.stderr)")
         let url = sandbox.folder.appendingPathComponent("widget.png")
@@ -128,6 +133,55 @@ import Testing
         #expect(render.status == 74)
         #expect(render.stderrLines.count == 1 && render.stderr.contains("install \(Self.helper)"), "\(render.stderr)")
         #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    /// `render` starts its drawing helper before it reads its arguments and tells it the widget on
+    /// the helper's first line (`DrawingProtocol`). A stand-in helper records that line and hands
+    /// over to the real one: a render gives it the spec and draws; after a usage error or `--help`
+    /// it was started all the same, sees only the end of its input, and ends with the command.
+    @Test func theHelperStartsFirstAndReadsItsWidgetFromItsInput() throws {
+        let sandbox = try Sandbox.demo()
+        let folder = sandbox.folder.appendingPathComponent("bin")
+        let binary = try Self.binaryAlone(in: folder).path
+        let log = sandbox.folder.appendingPathComponent("helper.log")
+        let real = Sandbox.binary.deletingLastPathComponent().appendingPathComponent(Self.helper).path
+        let standIn = folder.appendingPathComponent(Self.helper)
+        try Data(
+            """
+            #!/bin/sh
+            if IFS= read -r spec; then printf '%s\\n' "$spec" >> \(log.path.shellQuoted); else echo '(end of input)' >> \(log.path.shellQuoted); exit 0; fi
+            { printf '%s\\n' "$spec"; cat; } | exec \(real.shellQuoted)
+
+            """.utf8
+        ).write(to: standIn)
+        #expect(chmod(standIn.path, 0o755) == 0)
+        let url = sandbox.folder.appendingPathComponent("small.png")
+        let runs: [(arguments: [String], status: Int32, line: String)] = [
+            (["render", "--family", "small", "--scale", "2", "--theme", "dark", "-o", url.path], 0, "--family small --scale 2 --theme dark"),
+            (["render", "--scale", "9", "-o", url.path], 64, "(end of input)"),
+            (["render", "--help"], 0, "(end of input)"),
+        ]
+        for run in runs {
+            try? FileManager.default.removeItem(at: log)
+            // The helper shares the command's standard error, so this returns once it has ended too.
+            let result = try ProcessRunner.run(binary, sandbox.arguments(run.arguments), environment: sandbox.environment)
+            #expect(result.status == run.status, "\(run.arguments): \(result.stderr)")
+            #expect(try String(contentsOf: log, encoding: .utf8) == run.line + "\n", "\(run.arguments)")
+        }
+        #expect(try Self.pixelSize(of: url) == (340, 340))
+    }
+
+    /// The helper is not a command of its own: it refuses arguments, ends quietly when its input
+    /// ends before a widget, and refuses a first line that is not one.
+    @Test func theHelperTakesNoArgumentsAndChecksItsFirstLine() throws {
+        let helper = Sandbox.binary.deletingLastPathComponent().appendingPathComponent(Self.helper).path
+        let withArguments = try ProcessRunner.run(helper, ["--family", "small"], input: Data())
+        #expect(withArguments.status == 64 && withArguments.stderr.contains("takes no arguments"), "\(withArguments.stderr)")
+        let empty = try ProcessRunner.run(helper, [], input: Data())
+        #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.isEmpty, "\(empty.stderr)")
+        let bogus = try ProcessRunner.run(helper, [], input: Data("--family huge\n".utf8))
+        #expect(bogus.status == 64 && bogus.stderrLines == ["taskwidget-render: --family huge is not valid"], "\(bogus.stderr)")
+        #expect(bogus.stdout.isEmpty)
     }
 
     @Test func theTimelineIsRenderedWithAnIndex() throws {

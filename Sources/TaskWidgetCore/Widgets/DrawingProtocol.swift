@@ -3,14 +3,26 @@ public import Foundation
 /// How a program that draws widgets talks to the one that asks (`taskwidget-render`, the helper
 /// that `render` and `watch --render-dir` start so that taskwidget itself never loads Cairo).
 ///
-/// The helper is started with a ``WidgetImageSpec``'s ``WidgetImageSpec/arguments``. It reads one
-/// timeline entry per line on standard input, as the documented entry JSON
-/// (``TimelineJSON/value(of:in:)``, compact), and answers each with a header line, then data:
+/// The helper is started without arguments. Its first line on standard input is the widget it
+/// draws (``specLine(for:)``); then it reads one timeline entry per line, as the documented entry
+/// JSON (``TimelineJSON/value(of:in:)``, compact), and answers each with a header line, then data:
 /// - `png LENGTH` and the PNG's LENGTH bytes, or
 /// - `error CODE MESSAGE` (a ``TaskWidgetError/Code`` and its one-line message), nothing after.
 ///
-/// It exits 0 at the end of its input.
+/// It exits 0 at the end of its input. Since the widget comes in its input, a program can start
+/// the helper before it knows what to draw, so that the helper's start overlaps its own.
 public enum DrawingProtocol {
+    /// The first line: `spec`'s ``WidgetImageSpec/arguments``, separated by spaces (no value has one).
+    public static func specLine(for spec: WidgetImageSpec) -> Data {
+        Data((spec.arguments.joined(separator: " ") + "\n").utf8)
+    }
+
+    /// Reads the first line (without its line feed); an ``TaskWidgetError/Code/invalidInput`` error
+    /// when it is not a spec.
+    public static func spec(fromLine line: String) throws -> WidgetImageSpec {
+        try WidgetImageSpec(arguments: line.split(separator: " ").map(String.init))
+    }
+
     /// The request line for `entry`.
     public static func request(for entry: TimelineEntry, in zone: TimeZone) -> Data {
         Data((TimelineJSON.value(of: entry, in: zone).compactText + "\n").utf8)

@@ -86,7 +86,7 @@ public struct WidgetImageSpec: Sendable, Hashable {
 
     /// The spec as command-line arguments (`--family medium --scale 2 --theme dark`, and
     /// `--size WxH`, `--depth`, `--format`, `--rotate` when they are set): how the drawing helper is
-    /// told what to draw.
+    /// told what to draw (``DrawingProtocol/specLine(for:)``).
     public var arguments: [String] {
         ["--family", family.rawValue, "--scale", String(scale), "--theme", theme.rawValue]
             + (isDashboard ? ["--size", size.description] : []) + (depth.map { ["--depth", String($0)] } ?? [])
