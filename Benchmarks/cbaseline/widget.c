@@ -6,7 +6,8 @@
  *
  * Usage: widget [--writer cairo|libpng] (-o FILE | --frames N [-o FILE])
  *   --writer cairo   cairo_surface_write_to_png: Cairo's own writer (the default)
- *   --writer libpng  libpng with no filter and zlib level 2, as taskwidget's PNGEncoder
+ *   --writer libpng  libpng with no filter and zlib level 2, as taskwidget's PNGEncoder (which
+ *                    compresses the two halves at once: the same pixels, other bytes)
  *   --frames N       draw and encode N frames in memory after 5 warm-up frames, and print the
  *                    median and mean nanoseconds per frame
  *   -o FILE          write the frame (the last one with --frames) to FILE; needed without --frames

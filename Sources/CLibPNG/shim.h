@@ -1,2 +1,3 @@
-// libpng, for TaskWidgetRender's fast PNG encoder (and the tests' decoder).
+// libpng and zlib, for TaskWidgetRender's fast PNG encoder (and the tests' decoder).
 #include <png.h>
+#include <zlib.h>

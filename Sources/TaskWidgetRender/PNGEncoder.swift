@@ -1,37 +1,73 @@
 internal import CLibPNG
+import Dispatch
 import Foundation
 
-/// Encodes Cairo image data as PNG with libpng, for speed: no filter and zlib level 2. Cairo's own
-/// writer tries every filter on every row, which costs most of a frame; the pixels are the same.
+/// Encodes Cairo image data as PNG, for speed: no filter, zlib level 2, and the two halves of the
+/// image compressed at once. Cairo's own writer tries every filter on every row, which costs most
+/// of a frame; the pixels are the same.
+///
+/// Compression is two thirds of a frame, so the rows go to zlib here (``ZlibStream``), not
+/// through libpng: the halves become two raw deflate streams, the second primed with the last
+/// 32 KB of the first (so that matches cross the seam, as pigz does), joined in one zlib stream;
+/// libpng writes the header and the chunks around it. An image of 64 KB of rows or more is always
+/// cut in two, whatever the machine's cores, so the same image gives the same bytes everywhere.
 ///
 /// libpng reports errors by `longjmp`, which Swift cannot catch. The only errors possible here are
 /// header values out of range (``WidgetSize`` and the scale keep them in range) and running out of
-/// memory, on which libpng aborts as Swift itself would.
+/// memory, on which libpng aborts as Swift itself would (and so does this encoder, on zlib's).
 enum PNGEncoder {
     /// What the rows hold and how they are written.
     enum Pixels {
         /// Cairo `ARGB32`: premultiplied, native-endian words; written as RGBA, un-premultiplied.
         case argb
-        /// Cairo `RGB24`: opaque, native-endian words; written as RGB straight from Cairo's rows.
+        /// Cairo `RGB24`: opaque, native-endian words; written as RGB.
         case rgb
         /// Cairo `RGB24` that is black and white but for emoji; written as 1-bit grayscale.
         case blackAndWhite
     }
 
     static let compressionLevel: Int32 = 2
+    /// Images with fewer bytes of rows are compressed in one piece: a second thread would cost
+    /// more than it saves.
+    static let splitThreshold = 64 * 1024
 
     /// The PNG of `height` rows of `width` pixels, `stride` bytes apart, starting at `data`.
     static func encode(_ data: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, pixels: Pixels) -> Data {
+        // Cairo's words are 0xAARRGGBB in native byte order: B, G, R, A in memory on the
+        // little-endian machines Linux runs on.
+        precondition(UInt32(1).littleEndian == 1, "the PNG encoder assumes a little-endian machine")
+        // Each row: its filter type (0, none), then its pixels.
+        let pixelBytes =
+            switch pixels {
+            case .argb: width * 4
+            case .rgb: width * 3
+            case .blackAndWhite: (width + 7) / 8
+            }
+        let rowBytes = 1 + pixelBytes
+        // Each part's thread reads Cairo's rows and writes its own buffers only.
+        nonisolated(unsafe) let data = data
+        let stream = ZlibStream.compress(
+            rowCount: height, rowBytes: rowBytes, level: compressionLevel, parts: rowBytes * height >= splitThreshold && height >= 2 ? 2 : 1
+        ) { row, output in
+            // The filter type, none, then the pixels.
+            output[0] = 0
+            let words = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            let pixelRow = UnsafeMutableBufferPointer(rebasing: output[1...])
+            switch pixels {
+            case .argb: unpremultiply(words, width: width, into: pixelRow)
+            case .rgb: unpack(words, width: width, into: pixelRow)
+            case .blackAndWhite: threshold(words, width: width, into: pixelRow)
+            }
+        }
+
         var png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, { _, _ in })
         var info = png_create_info_struct(png)
         defer { png_destroy_write_struct(&png, &info) }
-        let sink = ByteSink(capacity: width * height + 4096)
+        let sink = ByteSink(capacity: stream.count + 128)
         png_set_write_fn(png, Unmanaged.passUnretained(sink).toOpaque(), { png, bytes, count in
             let sink = Unmanaged<ByteSink>.fromOpaque(png_get_io_ptr(png)!).takeUnretainedValue()
             sink.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         }, nil)
-        png_set_filter(png, 0, PNG_FILTER_NONE)
-        png_set_compression_level(png, compressionLevel)
         let (colorType, depth): (Int32, Int32) =
             switch pixels {
             case .argb: (PNG_COLOR_TYPE_RGB_ALPHA, 8)
@@ -42,31 +78,19 @@ enum PNGEncoder {
             png, info, png_uint_32(width), png_uint_32(height), depth, colorType, PNG_INTERLACE_NONE,
             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT)
         png_write_info(png, info)
-        // Cairo's words are 0xAARRGGBB in native byte order: B, G, R, A in memory on the
-        // little-endian machines Linux runs on.
-        precondition(UInt32(1).littleEndian == 1, "the PNG encoder assumes a little-endian machine")
-        if pixels == .rgb {
-            png_set_bgr(png)
-            png_set_filler(png, 0, PNG_FILLER_AFTER)
-            for row in 0..<height {
-                png_write_row(png, data + row * stride)
-            }
-        } else {
-            var converted = [UInt8](repeating: 0, count: pixels == .argb ? width * 4 : (width + 7) / 8)
-            for row in 0..<height {
-                let words = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
-                converted.withUnsafeMutableBufferPointer { output in
-                    if pixels == .argb {
-                        unpremultiply(words, width: width, into: output)
-                    } else {
-                        threshold(words, width: width, into: output)
-                    }
-                    png_write_row(png, output.baseAddress)
-                }
-            }
-        }
-        png_write_end(png, nil)
+        png_write_chunk(png, Array("IDAT".utf8), stream, stream.count)
+        png_write_chunk(png, Array("IEND".utf8), nil, 0)
         return Data(sink.bytes)
+    }
+
+    /// `0x00RRGGBB` words to R, G, B bytes.
+    private static func unpack(_ words: UnsafePointer<UInt32>, width: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
+        for x in 0..<width {
+            let word = words[x]
+            output[3 * x] = UInt8(truncatingIfNeeded: word >> 16)
+            output[3 * x + 1] = UInt8(truncatingIfNeeded: word >> 8)
+            output[3 * x + 2] = UInt8(truncatingIfNeeded: word)
+        }
     }
 
     /// Premultiplied `0xAARRGGBB` words to straight R, G, B, A bytes.
@@ -105,5 +129,95 @@ enum PNGEncoder {
         var bytes: [UInt8] = []
 
         init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    }
+}
+
+/// One zlib stream (RFC 1950) of rows, made of raw deflate streams compressed at once, one per
+/// part of the rows.
+enum ZlibStream {
+    /// Writes row `index` (all of the buffer's bytes); called on the parts' threads.
+    typealias RowWriter = @Sendable (_ index: Int, _ output: UnsafeMutableBufferPointer<UInt8>) -> Void
+
+    /// `rowCount` rows of `rowBytes` compressed at `level` in `parts` parts of about as many rows,
+    /// each on a thread of its own. Every part but the last ends byte-aligned (a sync flush), and
+    /// every part but the first starts with the 32 KB of rows before it as its dictionary, so the
+    /// parts read as one stream. Rows are written and compressed a few at a time: no part holds
+    /// more than 64 KB of them.
+    static func compress(rowCount: Int, rowBytes: Int, level: Int32, parts partCount: Int, writeRow: @escaping RowWriter) -> [UInt8] {
+        let parts = (0..<partCount).map { rowCount * $0 / partCount..<rowCount * ($0 + 1) / partCount }
+        // Each part's thread writes its own result only.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(deflated: [UInt8], adler: UInt)>.allocate(capacity: partCount)
+        results.initialize(repeating: ([], 0))
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
+        let compressPart = { @Sendable (index: Int) in
+            results[index] = deflateRaw(parts[index], rowBytes: rowBytes, level: level, isLast: index == partCount - 1, writeRow: writeRow)
+        }
+        if partCount == 1 { compressPart(0) } else { DispatchQueue.concurrentPerform(iterations: partCount, execute: compressPart) }
+        // CMF: deflate with a 32 KB window; FLG: the level's class, then the check bits.
+        let cmf: UInt = 0x78
+        let levelClass: UInt = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+        var flg = levelClass << 6
+        flg += 31 - (cmf << 8 | flg) % 31
+        var stream = [UInt8(cmf), UInt8(flg)]
+        stream.reserveCapacity(2 + results.reduce(0) { $0 + $1.deflated.count } + 4)
+        var adler: UInt = 1
+        for (index, result) in results.enumerated() {
+            stream += result.deflated
+            adler = adler32_combine(adler, result.adler, parts[index].count * rowBytes)
+        }
+        stream += [UInt8(adler >> 24 & 0xFF), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
+        return stream
+    }
+
+    /// The window of deflate, and so the most of a dictionary it uses.
+    private static let window = 32 * 1024
+
+    /// The raw deflate stream of the rows of `part`, and their Adler-32.
+    private static func deflateRaw(_ part: Range<Int>, rowBytes: Int, level: Int32, isLast: Bool, writeRow: RowWriter) -> (deflated: [UInt8], adler: UInt) {
+        var stream = z_stream()
+        // -15: a raw stream with a 32 KB window; 8: zlib's default memory level.
+        let started = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        precondition(started == Z_OK, "zlib cannot start: out of memory")
+        defer { deflateEnd(&stream) }
+        let batch = max(1, window / rowBytes)
+        var rows = [UInt8](repeating: 0, count: (batch + 1) * rowBytes)
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var adler: UInt = 1
+        rows.withUnsafeMutableBufferPointer { rows in
+            // The rows just before the part, as its dictionary.
+            let primers = max(0, part.lowerBound - batch - 1)..<part.lowerBound
+            if !primers.isEmpty {
+                for (slot, row) in primers.enumerated() { writeRow(row, UnsafeMutableBufferPointer(rebasing: rows[slot * rowBytes..<(slot + 1) * rowBytes])) }
+                let count = primers.count * rowBytes
+                let used = min(count, window)
+                deflateSetDictionary(&stream, rows.baseAddress! + count - used, UInt32(used))
+            }
+            var next = part.lowerBound
+            while next < part.upperBound {
+                let count = min(batch, part.upperBound - next)
+                for slot in 0..<count { writeRow(next + slot, UnsafeMutableBufferPointer(rebasing: rows[slot * rowBytes..<(slot + 1) * rowBytes])) }
+                next += count
+                adler = adler32(adler, rows.baseAddress!, UInt32(count * rowBytes))
+                stream.next_in = rows.baseAddress!
+                stream.avail_in = UInt32(count * rowBytes)
+                let flush = next < part.upperBound ? Z_NO_FLUSH : isLast ? Z_FINISH : Z_SYNC_FLUSH
+                // zlib's loop: deflate until it leaves room in the output, which means it took all the input.
+                repeat {
+                    let produced = chunk.withUnsafeMutableBufferPointer { chunk in
+                        stream.next_out = chunk.baseAddress
+                        stream.avail_out = UInt32(chunk.count)
+                        let status = deflate(&stream, flush)
+                        precondition(status != Z_STREAM_ERROR, "zlib's state is broken")
+                        return chunk.count - Int(stream.avail_out)
+                    }
+                    output += chunk[..<produced]
+                } while stream.avail_out == 0
+            }
+        }
+        return (output, adler)
     }
 }
