@@ -141,9 +141,10 @@ enum ZlibStream {
     /// `rowCount` rows of `rowBytes` compressed at `level` in `parts` parts of about as many rows,
     /// each on a thread of its own. Every part but the last ends byte-aligned (a sync flush), and
     /// every part but the first starts with the 32 KB of rows before it as its dictionary, so the
-    /// parts read as one stream. Rows are written and compressed a few at a time: no part holds
-    /// more than 64 KB of them.
+    /// parts read as one stream. Rows are written and compressed about 32 KB at a time, into a
+    /// buffer each part reuses.
     static func compress(rowCount: Int, rowBytes: Int, level: Int32, parts partCount: Int, writeRow: @escaping RowWriter) -> [UInt8] {
+        precondition(partCount >= 1 && rowCount >= partCount, "\(rowCount) rows cannot make \(partCount) parts")
         let parts = (0..<partCount).map { rowCount * $0 / partCount..<rowCount * ($0 + 1) / partCount }
         // Each part's thread writes its own result only.
         nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(deflated: [UInt8], adler: UInt)>.allocate(capacity: partCount)
