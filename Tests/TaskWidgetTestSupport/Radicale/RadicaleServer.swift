@@ -78,18 +78,24 @@ public final class RadicaleServer: Sendable {
     /// The storage folder Radicale writes: `collections/collection-root/USER/COLLECTION/*.ics`.
     public var storageRoot: URL { directory.appendingPathComponent("collections/collection-root") }
 
-    /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws.
+    /// The servers of ``withServer(_:_:)`` that may run at once, in the whole test process.
+    static let slots = ServerSlots(count: 3)
+
+    /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws. At most
+    /// three run at once (``slots``); the others wait for one to stop.
     public static func withServer<Result>(
         _ options: Options = Options(), _ body: (RadicaleServer) async throws -> Result
     ) async throws -> Result {
-        let server = try await start(options)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
+        try await slots.withSlot {
+            let server = try await start(options)
+            do {
+                let result = try await body(server)
+                await server.stop()
+                return result
+            } catch {
+                await server.stop()
+                throw error
+            }
         }
     }
 
