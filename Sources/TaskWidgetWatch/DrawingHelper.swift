@@ -164,16 +164,10 @@ public final class DrawingHelper: WidgetDrawing {
     }
 
     private static func write(_ data: Data, to descriptor: Int32) throws {
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw TaskWidgetError(.rendererFailed, "the PNG renderer stopped: see its message above", cause: SystemError(errno))
-                }
-                offset += written
-            }
+        do {
+            try SystemError.writeAll(data, to: descriptor)
+        } catch {
+            throw TaskWidgetError(.rendererFailed, "the PNG renderer stopped: see its message above", cause: error)
         }
     }
 

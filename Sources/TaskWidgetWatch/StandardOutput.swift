@@ -9,15 +9,11 @@ public struct StandardOutput: LineSink {
     public init() {}
 
     public mutating func write(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { throw ReaderGone() }
-                throw TaskWidgetError.standardOutput(errno)
-            }
-            bytes = bytes.dropFirst(written)
+        do {
+            try SystemError.writeAll(Array(text.utf8), to: STDOUT_FILENO)
+        } catch {
+            if error.code == EPIPE { throw ReaderGone() }
+            throw TaskWidgetError.standardOutput(error.code)
         }
     }
 }

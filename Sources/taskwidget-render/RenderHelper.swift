@@ -33,7 +33,8 @@ enum RenderHelper {
             } catch {
                 answer = DrawingProtocol.errorHeader(TaskWidgetError(.rendererFailed, "cannot draw the widget"))
             }
-            guard write(answer) else { exit(74) }
+            // A write that fails means the reader is gone: nothing more to draw for.
+            guard (try? SystemError.writeAll(answer, to: STDOUT_FILENO)) != nil else { exit(74) }
         }
     }
 
@@ -41,21 +42,5 @@ enum RenderHelper {
     private static func fail(_ error: TaskWidgetError) -> Never {
         FileHandle.standardError.write(Data("taskwidget-render: \(error.message)\n".utf8))
         exit(error.code.exitStatus)
-    }
-
-    /// Writes all of `data` to standard output; false when the reader is gone.
-    private static func write(_ data: Data) -> Bool {
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
     }
 }

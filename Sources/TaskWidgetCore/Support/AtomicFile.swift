@@ -21,16 +21,10 @@ public enum AtomicFile {
         }
         do {
             defer { close(descriptor) }
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure(errno, url)
-                    }
-                    offset += written
-                }
+            do {
+                try SystemError.writeAll(data, to: descriptor)
+            } catch {
+                throw failure(error.code, url)
             }
             guard fsync(descriptor) == 0 else { throw failure(errno, url) }
         }
