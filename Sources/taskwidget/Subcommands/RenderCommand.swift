@@ -66,6 +66,7 @@ struct RenderCommand: ParsableCommand {
             let entry = try at.map { try Self.entry(at: context.date($0, for: .due), in: TimelineProvider().timeline(for: request, snapshot: snapshot)) }
                 ?? TimelineProvider().currentEntry(for: request, snapshot: snapshot)
             let image = try drawing.image(for: entry)
+            drawing.finish()
             if output == "-" {
                 guard isatty(STDOUT_FILENO) != 1 else {
                     throw TaskWidgetError(.invalidInput, "-o - writes a PNG to standard output, which is a terminal: redirect it to a file or a pipe")
@@ -81,6 +82,7 @@ struct RenderCommand: ParsableCommand {
             let written = try drawing.renderTimeline(timeline, into: URL(fileURLWithPath: outDir)) { done, total in
                 if showsProgress { writeToStandardError("\rRendering entry \(done) of \(total)…") }
             }
+            drawing.finish()
             if showsProgress { writeToStandardError("\n") }
             context.logger.debug("wrote \(written) \(spec.pixels) PNGs and index.json", metadata: ["folder": "\(outDir)"])
         }
