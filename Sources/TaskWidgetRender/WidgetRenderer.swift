@@ -15,7 +15,7 @@ public import TaskWidgetCore
 ///
 /// ```swift
 /// let renderer = try WidgetRenderer(family: .medium, scale: 2, theme: .dark)
-/// try AtomicFile.write(renderer.image(for: entry), to: url)  // 728 × 340 pixels
+/// try AtomicFile.write(renderer.image(for: entry), to: url, durability: .atomicOnly)  // 728 × 340 pixels
 /// ```
 public struct WidgetRenderer: WidgetDrawing, Sendable {
     public let spec: WidgetImageSpec

@@ -10,7 +10,7 @@ public import TaskWidgetCore
 ///
 /// ```swift
 /// let drawing = try DrawingHelper(spec: WidgetImageSpec(family: .medium, scale: 2), timeZone: zone)
-/// try AtomicFile.write(drawing.image(for: entry), to: url)
+/// try AtomicFile.write(drawing.image(for: entry), to: url, durability: .atomicOnly)
 /// ```
 public final class DrawingHelper: WidgetDrawing {
     /// The helper's file name, in the executable's folder.

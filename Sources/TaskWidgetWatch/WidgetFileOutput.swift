@@ -20,7 +20,7 @@ public struct WidgetFileOutput: EntryOutput {
         if let lastEntry, WidgetImageSpec.drawsTheSame(entry, as: lastEntry) { return }
         let bytes = try drawing.image(for: entry)
         if bytes != lastBytes {
-            try AtomicFile.write(bytes, to: file)
+            try AtomicFile.write(bytes, to: file, durability: .atomicOnly)
             lastBytes = bytes
         }
         lastEntry = entry

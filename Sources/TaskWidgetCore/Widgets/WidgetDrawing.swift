@@ -39,7 +39,7 @@ extension WidgetDrawing {
                 continue
             }
             let file = "entry-\(entry.date.secondsSince1970).\(spec.format.rawValue)"
-            try AtomicFile.write(png, to: folder.appendingPathComponent(file))
+            try AtomicFile.write(png, to: folder.appendingPathComponent(file), durability: .atomicOnly)
             written += 1
             files.append(file)
             previous = (entry, png, file)
@@ -58,7 +58,7 @@ extension WidgetDrawing {
                 ])
             })),
         ])
-        try AtomicFile.write(Data((index.prettyText + "\n").utf8), to: folder.appendingPathComponent("index.json"))
+        try AtomicFile.write(Data((index.prettyText + "\n").utf8), to: folder.appendingPathComponent("index.json"), durability: .atomicOnly)
         let named = Set(files)
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for stale in existing where stale.hasPrefix("entry-") && stale.hasSuffix("." + spec.format.rawValue) && !named.contains(stale) {

@@ -73,7 +73,7 @@ struct RenderCommand: ParsableCommand {
                 }
                 try writeToStandardOutput(image)
             } else {
-                try AtomicFile.write(image, to: URL(fileURLWithPath: output))
+                try AtomicFile.write(image, to: URL(fileURLWithPath: output), durability: .atomicOnly)
             }
             context.logger.debug("wrote a \(spec.pixels) PNG", metadata: ["path": "\(output)"])
         } else if let outDir {
