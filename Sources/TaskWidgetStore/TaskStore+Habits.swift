@@ -91,7 +91,7 @@ extension TaskStore {
     }
 
     static func habitDays(on day: LocalDay, in db: Database) throws -> [HabitDay] {
-        let habits = try Habit.order(sql: StoreOrdering.habits).fetchAll(db)
+        let habits = try Habit.fetchAllInOrder(db)
         let completions = try HabitCompletion.filter(Column("day") == day.description).fetchAll(db)
         let statusByHabit = Dictionary(completions.map { ($0.habitID, $0.status) }, uniquingKeysWith: { first, _ in first })
         return habits.map { HabitDay(habit: $0, day: day, status: statusByHabit[$0.id]) }
@@ -104,6 +104,6 @@ extension TaskStore {
     }
 
     private static func habit(named name: String, in db: Database) throws -> Habit {
-        try NameLookup.find(name, in: Habit.order(sql: StoreOrdering.habits).fetchAll(db), named: \.name, kind: "habit")
+        try NameLookup.find(name, in: Habit.fetchAllInOrder(db), named: \.name, kind: "habit")
     }
 }

@@ -23,7 +23,7 @@ extension TaskStore {
     /// Every list in order, with its open and total task counts.
     public func listSummaries() throws -> [ListSummary] {
         try read { db in
-            let lists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db)
+            let lists = try TaskList.fetchAllInOrder(db)
             let rows = try Row.fetchAll(
                 db, sql: "SELECT listID, count(*) AS total, sum(NOT isCompleted) AS open FROM task WHERE listID IS NOT NULL GROUP BY listID")
             let counts = Dictionary(uniqueKeysWithValues: rows.map { row in
@@ -67,7 +67,7 @@ extension TaskStore {
         let position = try Validation.position(position)
         return try write { db in
             var moved = try Self.list(named: name, in: db)
-            var lists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db).filter { $0.id != moved.id }
+            var lists = try TaskList.fetchAllInOrder(db).filter { $0.id != moved.id }
             lists.insert(moved, at: min(position - 1, lists.count))
             for (order, var list) in lists.enumerated() where list.sortOrder != order {
                 list.sortOrder = order
@@ -98,7 +98,7 @@ extension TaskStore {
     /// The list with this name; an unknown name is an error that suggests the closest one
     /// (``TaskList/named(_:in:creation:)``).
     static func list(named name: String, in db: Database, creation: String? = nil) throws -> TaskList {
-        try TaskList.named(name, in: TaskList.order(sql: StoreOrdering.lists).fetchAll(db), creation: creation)
+        try TaskList.named(name, in: TaskList.fetchAllInOrder(db), creation: creation)
     }
 
     private static func ensureListNameIsFree(_ name: String, in db: Database) throws {

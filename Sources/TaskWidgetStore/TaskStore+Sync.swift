@@ -153,7 +153,7 @@ extension TaskStore {
             return SyncSnapshot(
                 home: home, collections: collections,
                 listsOfOtherAccounts: Set(otherLists.compactMap(UUID.init(uuidString:))), objects: objects, tasksOfOtherAccounts: Set(others.compactMap(UUID.init(uuidString:))),
-                lists: try TaskList.order(sql: StoreOrdering.lists).fetchAll(db), tasks: try TaskItem.fetchAll(db),
+                lists: try TaskList.fetchAllInOrder(db), tasks: try TaskItem.fetchAll(db),
                 tombstones: tombstones)
         }
     }

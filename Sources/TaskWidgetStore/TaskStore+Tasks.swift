@@ -28,7 +28,7 @@ extension TaskStore {
     /// each, sortOrder then createdAt. Completed tasks only when `includeCompleted`.
     public func tasks(in scope: TaskScope, includeCompleted: Bool) throws -> [ListedTask] {
         try read { db in
-            let lists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db)
+            let lists = try TaskList.fetchAllInOrder(db)
             var request = TaskItem.all()
             if !includeCompleted { request = request.filter(Column("isCompleted") == false) }
             switch scope {

@@ -10,7 +10,7 @@ extension TaskStore {
         let (scope, topLimit, now, window, firstDay) = (request.scope, request.topLimit, request.now, request.dueWindow, request.firstDay)
         return try read { db in
             // Every list is read once: the scope's list is found among them, and tasks show their list.
-            let allLists = try TaskList.order(sql: StoreOrdering.lists).fetchAll(db)
+            let allLists = try TaskList.fetchAllInOrder(db)
             var list: TaskList?
             if case .list(let name) = scope { list = try TaskList.named(name, in: allLists) }
             var listFilter: String
@@ -51,8 +51,9 @@ extension TaskStore {
                     """,
                 arguments: arguments + arguments + arguments)
             let lists = Dictionary(uniqueKeysWithValues: allLists.map { ($0.id, $0) })
-            let habits = try Habit.order(sql: StoreOrdering.habits).fetchAll(db)
-            let records = try HabitCompletion.filter(Column("day") >= firstDay.localDay.description).fetchAll(db)
+            let habits = try Habit.fetchAllInOrder(db)
+            let records = try HabitCompletion.fetchAll(
+                db, sql: "SELECT * FROM \(HabitCompletion.databaseTableName) WHERE day >= ?", arguments: [firstDay.localDay.description])
             var habitRecords: [UUID: [LocalDay: HabitStatus]] = [:]
             for record in records { habitRecords[record.habitID, default: [:]][record.day] = record.status }
             return TimelineSnapshot(

@@ -9,9 +9,9 @@ extension TaskStore {
             let completions = try HabitCompletion.order(Column("day")).fetchAll(db)
             let byHabit = Dictionary(grouping: completions, by: \.habitID)
             return StoreExport(
-                lists: try TaskList.order(sql: StoreOrdering.lists).fetchAll(db),
+                lists: try TaskList.fetchAllInOrder(db),
                 tasks: try Self.orderedTasks(TaskItem.fetchAll(db), lists: TaskList.fetchAll(db)),
-                habits: try Habit.order(sql: StoreOrdering.habits).fetchAll(db).map { habit in
+                habits: try Habit.fetchAllInOrder(db).map { habit in
                     StoreExport.HabitRecord(
                         habit: habit,
                         completions: (byHabit[habit.id] ?? []).map { StoreExport.Completion(day: $0.day, status: $0.status) })
