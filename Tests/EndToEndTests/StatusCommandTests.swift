@@ -74,6 +74,15 @@ import Testing
         #expect(mistake.stderr == "taskwidget: unknown option '--no-such-option' (see `taskwidget \(command) --help`)\n")
     }
 
+    /// Parsed by itself, a command leaves `--generate-completion-script` to the root (it names the
+    /// root as its super-command), and the root still writes the whole script.
+    @Test(arguments: [[], ["status"], ["ls"]])
+    func theCompletionScriptComesFromTheRoot(before: [String]) throws {
+        let script = try Sandbox().succeed(before + ["--generate-completion-script", "bash"], global: false)
+        #expect(script.hasPrefix("#!/bin/bash\n"))
+        #expect(script.contains("\n_taskwidget() {") && script.contains("\n_taskwidget_status() {"))
+    }
+
     // MARK: Goldens
 
     @Test func theBinaryPrintsTheLibrarysGoldenLines() throws {

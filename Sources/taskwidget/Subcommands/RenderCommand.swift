@@ -8,7 +8,7 @@ import TaskWidgetWatch
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "render",
+        commandName: "render", _superCommandName: "taskwidget",
         abstract: "Draw the widget as a PNG image (Cairo + Pango).",
         discussion: """
             Families in points: small 170x170 (headline number, 3 tasks), medium 364x170 (counts, \

@@ -7,7 +7,7 @@ import TaskWidgetStore
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status",
+        commandName: "status", _superCommandName: "taskwidget",
         abstract: "Print the widget entry for now as one line for a status bar.",
         discussion: """
             Formats: text, json, waybar, i3bar (one block), polybar, tmux. Titles are escaped for \

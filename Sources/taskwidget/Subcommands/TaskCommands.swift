@@ -7,7 +7,7 @@ import TaskWidgetStore
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add",
+        commandName: "add", _superCommandName: "taskwidget",
         abstract: "Create a task and print its id.",
         discussion: """
             --list names an existing list (a name that is not one is refused, with the closest \
@@ -49,7 +49,7 @@ struct Add: ParsableCommand {
 
 struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ls",
+        commandName: "ls", _superCommandName: "taskwidget",
         abstract: "List open tasks (or all with --all).",
         discussion: """
             Marks: ○ open, ! overdue, ▶ active, ✓ completed. The Inbox comes first, then each \
@@ -96,7 +96,7 @@ private func changeTasks(
 
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "done",
+        commandName: "done", _superCommandName: "taskwidget",
         abstract: "Complete tasks.",
         discussion: """
             --top completes the task a bar shows, as a bar's click action does; with \
@@ -119,7 +119,7 @@ struct Done: ParsableCommand {
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "undo",
+        commandName: "undo", _superCommandName: "taskwidget",
         abstract: "Reopen completed tasks.", discussion: "Example: taskwidget undo 3f2a")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
@@ -131,7 +131,7 @@ struct Undo: ParsableCommand {
 
 struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "start",
+        commandName: "start", _superCommandName: "taskwidget",
         abstract: "Mark a task as being worked on.",
         discussion: """
             --top starts the task a bar shows; with nothing open it says so and exits 64.
@@ -153,7 +153,7 @@ struct Start: ParsableCommand {
 
 struct Snooze: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "snooze",
+        commandName: "snooze", _superCommandName: "taskwidget",
         abstract: "Move tasks' due dates and reminders later (1 hour, or --by).",
         discussion: """
             A due date or reminder that has passed moves to now + DURATION, a later \
@@ -185,7 +185,7 @@ struct Snooze: ParsableCommand {
 
 struct Stop: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stop",
+        commandName: "stop", _superCommandName: "taskwidget",
         abstract: "Put an active task back to not started.", discussion: "Example: taskwidget stop 3f2a")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The task's id (4 or more characters).") var id: String
@@ -197,7 +197,7 @@ struct Stop: ParsableCommand {
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit",
+        commandName: "edit", _superCommandName: "taskwidget",
         abstract: "Change a task's title, due date, reminder or list.",
         discussion: """
             --list moves the task to the end of an existing list (a name that is not one is \
@@ -235,7 +235,7 @@ struct Edit: ParsableCommand {
 
 struct Rm: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rm",
+        commandName: "rm", _superCommandName: "taskwidget",
         abstract: "Delete tasks.", discussion: "Example: taskwidget rm 3f2a 9c1b")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
@@ -247,7 +247,7 @@ struct Rm: ParsableCommand {
 
 struct Move: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "move",
+        commandName: "move", _superCommandName: "taskwidget",
         abstract: "Move a task to another position in its list.",
         discussion: """
             N counts from 1 among the open tasks of the task's list (or the Inbox), as \

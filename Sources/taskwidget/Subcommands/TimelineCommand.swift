@@ -6,7 +6,7 @@ import TaskWidgetStore
 
 struct TimelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "timeline",
+        commandName: "timeline", _superCommandName: "taskwidget",
         abstract: "Print the widget timeline: 24 h of entries every 15 minutes and at each due date.",
         discussion: """
             Each entry says what a widget shows from its date until the next entry: counts, the \

@@ -6,7 +6,7 @@ import TaskWidgetStore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export",
+        commandName: "export", _superCommandName: "taskwidget",
         abstract: "Print the whole store as JSON (read it back with `import`).",
         discussion: "Example: taskwidget export > backup.json")
     @OptionGroup var options: GlobalOptions
@@ -20,7 +20,7 @@ struct Export: ParsableCommand {
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import",
+        commandName: "import", _superCommandName: "taskwidget",
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
             Records whose id is already in the store are replaced. The file is checked first: if \
@@ -51,7 +51,7 @@ struct Import: ParsableCommand {
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo",
+        commandName: "demo", _superCommandName: "taskwidget",
         abstract: "Fill a store of its own with sample lists, tasks and habits for a first look.",
         discussion: """
             Without --store the sample data goes to $XDG_DATA_HOME/taskwidget/demo.sqlite \

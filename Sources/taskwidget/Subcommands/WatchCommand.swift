@@ -9,7 +9,7 @@ import TaskWidgetWatch
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "watch",
+        commandName: "watch", _superCommandName: "taskwidget",
         abstract: "Stream the status line: a new line whenever it changes, for bars that read a stream.",
         discussion: """
             Prints the line for now, then a new one when the next timeline entry starts (a task \
