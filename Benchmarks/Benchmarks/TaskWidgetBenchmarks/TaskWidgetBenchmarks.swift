@@ -12,7 +12,10 @@ import TaskWidgetStore
 ///   snapshot, compute the current entry);
 /// - `Status FORMAT`: one line of a format for the demo store's entry (the default template);
 /// - `Render FAMILY @2x`: one PNG of the demo store's entry (`render -o` without the file write),
-///   the per-frame time that compare.sh sets against the C baseline.
+///   the per-frame time that compare.sh sets against the C baseline;
+/// - `Render medium @2x after a pause`: the same frame, drawn 200 ms after the last one, as `serve`
+///   draws an image nobody asked for before (caches gone cold, idle cores asleep); compare.sh sets
+///   serve's uncached first image against it too.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.teardown = { BenchmarkStore.removeAll() }
     let taskCounts = [1_000, 10_000, 100_000]
@@ -63,6 +66,17 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             (renderer: try WidgetRenderer(family: family, scale: 2), entry: try demoEntry(family: family))
         }
+    }
+
+    // One frame per run, the pause outside the measurement.
+    let paused = Benchmark.Configuration(warmupIterations: 3, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 25)
+    Benchmark("Render medium @2x after a pause", configuration: paused) { benchmark, fixture in
+        Thread.sleep(forTimeInterval: 0.2)
+        benchmark.startMeasurement()
+        blackHole(try fixture.renderer.image(for: fixture.entry))
+        benchmark.stopMeasurement()
+    } setup: {
+        (renderer: try WidgetRenderer(family: .medium, scale: 2), entry: try demoEntry(family: .medium))
     }
 }
 
