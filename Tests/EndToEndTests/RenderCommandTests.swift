@@ -171,6 +171,20 @@ import Testing
         #expect(try Self.pixelSize(of: url) == (340, 340))
     }
 
+    /// Started through a symbolic link in another folder (say ~/bin), taskwidget still finds its
+    /// helper beside the real file.
+    @Test func throughASymbolicLinkTheHelperIsFoundBesideTheRealFile() throws {
+        let sandbox = try Sandbox.demo()
+        let link = sandbox.folder.appendingPathComponent("bin/taskwidget")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: Sandbox.binary)
+        let url = sandbox.folder.appendingPathComponent("linked.png")
+        let result = try ProcessRunner.run(
+            link.path, sandbox.arguments(["render", "--family", "small", "-o", url.path]), environment: sandbox.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.pixelSize(of: url) == (170, 170))
+    }
+
     /// The helper is not a command of its own: it refuses arguments, ends quietly when its input
     /// ends before a widget, and refuses a first line that is not one.
     @Test func theHelperTakesNoArgumentsAndChecksItsFirstLine() throws {
