@@ -139,7 +139,7 @@ enum ZlibStream {
     typealias RowWriter = @Sendable (_ index: Int, _ output: UnsafeMutableBufferPointer<UInt8>) -> Void
 
     /// `rowCount` rows of `rowBytes` compressed at `level` in `parts` parts of about as many rows,
-    /// each on a thread of its own. Every part but the last ends byte-aligned (a sync flush), and
+    /// in parallel. Every part but the last ends byte-aligned (a sync flush), and
     /// every part but the first starts with the 32 KB of rows before it as its dictionary, so the
     /// parts read as one stream. Rows are written and compressed about 32 KB at a time, into a
     /// buffer each part reuses.

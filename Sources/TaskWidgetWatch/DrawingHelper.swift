@@ -55,8 +55,8 @@ public final class DrawingHelper: WidgetDrawing {
     /// The process of the running helper (for tests).
     var helperProcess: pid_t? { child?.pid }
 
-    /// Starts the helper now, when it is not running, instead of at the first ``image(for:)``: its
-    /// process starts while the caller reads the store.
+    /// Starts the helper now (or takes the one ``startEarly()`` started) and tells it the widget,
+    /// instead of at the first ``image(for:)``: it sets up while the caller reads the store.
     public func start() throws {
         if child == nil { child = try spawn() }
     }

@@ -12,7 +12,8 @@ public enum AtomicFile {
     /// Whether a write waits for the disk.
     public enum Durability: Sendable {
         /// The file and the folder's entry are flushed to disk before the write returns, so the
-        /// file survives a power cut: for settings, secrets and state that nothing makes again.
+        /// file survives a power cut: for settings, secrets and state that nothing makes again, and
+        /// for a cache whose file is trusted because it is there (the fonts' `fonts.conf`).
         case durable
         /// The system writes the file back in its own time. Readers still see the old file or the
         /// new one whole, and a killed writer changes nothing, but a power cut may lose the last
