@@ -54,6 +54,9 @@ public enum CommandRunner {
             let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())),
             type(of: parsed) == command  // not the help ArgumentParser answers `--help` with
         {
+            assert(
+                command.configuration._superCommandName == root.configuration.commandName,
+                "\(command) must name \(root) as its _superCommandName, or its parse builds the completion script's argument sets")
             return parsed
         }
         return try root.parseAsRoot(arguments)

@@ -46,7 +46,8 @@ public struct CommandContext {
     /// The store opened read-only: display commands never create or change it. It stays open until
     /// the process exits, since these commands read it and end: the exit closes it at no cost,
     /// where closing it first tears down its dispatch queue, which starts a thread (0.8 M of
-    /// `status`'s 44.8 M instructions).
+    /// `status`'s 44.8 M instructions). Not for a long-running program, which would keep every
+    /// store it opens: `watch`, `serve` and `notify` open theirs themselves.
     public func storeForReading() throws -> TaskStore {
         let store = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
         storesKeptUntilExit.withLock { $0.append(store) }

@@ -8,9 +8,10 @@ extension TaskStore {
         try read { db in
             let completions = try HabitCompletion.order(Column("day")).fetchAll(db)
             let byHabit = Dictionary(grouping: completions, by: \.habitID)
+            let lists = try TaskList.fetchAllInOrder(db)
             return StoreExport(
-                lists: try TaskList.fetchAllInOrder(db),
-                tasks: try Self.orderedTasks(TaskItem.fetchAll(db), lists: TaskList.fetchAll(db)),
+                lists: lists,
+                tasks: try Self.orderedTasks(TaskItem.fetchAll(db), lists: lists),
                 habits: try Habit.fetchAllInOrder(db).map { habit in
                     StoreExport.HabitRecord(
                         habit: habit,
