@@ -24,9 +24,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 source scripts/lib/callgrind.sh
+source scripts/lib/release_build.sh
 TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc wrk valgrind)
 ensure_dependencies
-for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
+for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do build_release "$product" >/dev/null; done
 work=${COMPARE_DIR:-/tmp/taskwidget-compare}
 now=2026-11-22T12:00:00Z
 sizes=(1000 10000 100000)

@@ -175,13 +175,14 @@ if [ -z "$binaries" ]; then
   cd "$repository"
   source scripts/lib/dependencies.sh
   ensure_dependencies || fail 1 "cannot install the Debian packages taskwidget needs (scripts/lib/dependencies.sh)"
+  source scripts/lib/release_build.sh
   # Every executable product, so that a new program (taskwidget-sync) needs no change here.
   mapfile -t products < <(swift package describe --type json |
     python3 -c 'import json, sys; print("\n".join(p["name"] for p in json.load(sys.stdin)["products"] if "executable" in p["type"]))')
   [ ${#products[@]} -gt 0 ] || fail 1 "swift package describe lists no executable product"
   for index in "${!products[@]}"; do
-    step "Building ${products[index]} ($((index + 1))/${#products[@]}): swift build -c release --static-swift-stdlib --product ${products[index]}"
-    swift build -c release --static-swift-stdlib --product "${products[index]}" ||
+    step "Building ${products[index]} ($((index + 1))/${#products[@]}): swift build -c release --static-swift-stdlib (scripts/lib/release_build.sh)"
+    build_release "${products[index]}" ||
       fail 1 "building ${products[index]} failed (the compiler's messages are above)"
   done
   binaries=$repository/.build/release

@@ -5,10 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 ensure_dependencies
-# Static binaries (the Swift runtime and Foundation linked in): taskwidget, taskwidget-render, the
+source scripts/lib/release_build.sh
+# Static binaries (the Swift runtime, Foundation and libstdc++ linked in): taskwidget, taskwidget-render, the
 # helper that draws PNG widgets with Cairo and Pango for it, and taskwidget-notify, which shows
 # reminders as desktop notifications (`taskwidget notify`, through GLib's D-Bus).
-for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do swift build -c release --static-swift-stdlib --product "$product"; done
+for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do build_release "$product"; done
 taskwidget=.build/release/taskwidget
 store=output/demo.sqlite
 rm -f "$store" "$store-wal" "$store-shm"

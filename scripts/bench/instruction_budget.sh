@@ -19,8 +19,13 @@ now=2026-11-22T12:00:00Z
 command -v valgrind >/dev/null || { echo "instruction budget: valgrind is missing: run scripts/test.sh, which installs it" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
 echo "Instruction budget: building the static release taskwidget…" >&2
-swift build -c release --static-swift-stdlib --product taskwidget >"$work/build.log" 2>&1 ||
+source scripts/lib/release_build.sh
+build_release taskwidget >"$work/build.log" 2>&1 ||
   { cat "$work/build.log" >&2; exit 1; }
+if readelf -d .build/release/taskwidget | grep -q 'NEEDED.*libstdc++'; then
+  echo "instruction budget: the release taskwidget loads the shared libstdc++, which scripts/lib/release_build.sh links statically: install libstdc++-12-dev" >&2
+  exit 1
+fi
 strip -o "$work/taskwidget" .build/release/taskwidget
 python3 scripts/bench/generate_tasks.py 10000 "$now" "$work"
 "$work/taskwidget" import "$work/taskwidget-10000.json" --store "$work/tasks.sqlite" >/dev/null
