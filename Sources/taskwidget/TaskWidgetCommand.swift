@@ -42,6 +42,7 @@ struct TaskWidgetCommand: ParsableCommand {
     /// `render` starts its drawing helper first, so that the helper loads while the arguments are
     /// parsed and the store is read.
     static func main() {
+        if CommandLine.arguments.dropFirst().first == RenderCommand.configuration.commandName { DrawingHelper.startEarly() }
         do {
             try SiblingCommands.execIfSibling(CommandLine.arguments)
         } catch let error as TaskWidgetError {
@@ -50,7 +51,6 @@ struct TaskWidgetCommand: ParsableCommand {
         } catch {
             Foundation.exit(74)
         }
-        if CommandLine.arguments.dropFirst().first == RenderCommand.configuration.commandName { DrawingHelper.startEarly() }
         CommandRunner.main(Self.self)
     }
 }
