@@ -15,7 +15,7 @@ public struct ReminderKey: Sendable, Hashable, Comparable, Codable {
 
     /// By date, then by task id: the order reminders are shown in.
     public static func < (lhs: ReminderKey, rhs: ReminderKey) -> Bool {
-        (lhs.date, lhs.taskID.uuidString) < (rhs.date, rhs.taskID.uuidString)
+        (lhs.date, lhs.taskID) < (rhs.date, rhs.taskID)
     }
 
     private enum CodingKeys: String, CodingKey {

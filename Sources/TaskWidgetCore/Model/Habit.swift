@@ -26,6 +26,6 @@ public struct Habit: Codable, Sendable, Equatable, Identifiable {
 
     /// The order of ``orderFields``.
     public static func precedes(_ lhs: Habit, _ rhs: Habit) -> Bool {
-        (lhs.createdAt.millisecondsSince1970, lhs.id.uuidString) < (rhs.createdAt.millisecondsSince1970, rhs.id.uuidString)
+        (lhs.createdAt.millisecondsSince1970, lhs.id) < (rhs.createdAt.millisecondsSince1970, rhs.id)
     }
 }

@@ -92,7 +92,7 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
 
     /// The order of ``orderFields``.
     public static func precedes(_ lhs: TaskItem, _ rhs: TaskItem) -> Bool {
-        (lhs.sortOrder, lhs.createdAt.millisecondsSince1970, lhs.id.uuidString)
-            < (rhs.sortOrder, rhs.createdAt.millisecondsSince1970, rhs.id.uuidString)
+        (lhs.sortOrder, lhs.createdAt.millisecondsSince1970, lhs.id)
+            < (rhs.sortOrder, rhs.createdAt.millisecondsSince1970, rhs.id)
     }
 }

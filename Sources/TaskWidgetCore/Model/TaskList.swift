@@ -47,7 +47,7 @@ public struct TaskList: Codable, Sendable, Equatable, Identifiable {
 
     /// The order of ``orderFields``.
     public static func precedes(_ lhs: TaskList, _ rhs: TaskList) -> Bool {
-        (lhs.sortOrder, lhs.createdAt.millisecondsSince1970, lhs.id.uuidString)
-            < (rhs.sortOrder, rhs.createdAt.millisecondsSince1970, rhs.id.uuidString)
+        (lhs.sortOrder, lhs.createdAt.millisecondsSince1970, lhs.id)
+            < (rhs.sortOrder, rhs.createdAt.millisecondsSince1970, rhs.id)
     }
 }

@@ -37,7 +37,9 @@ extension String {
 
     /// How many terminal columns the text takes.
     public var terminalWidth: Int {
-        reduce(0) { $0 + $1.terminalWidth }
+        // ASCII text, most of a table, takes a column a character.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return count }
+        return reduce(0) { $0 + $1.terminalWidth }
     }
 
     /// The text padded with spaces to `width` columns.
@@ -49,6 +51,7 @@ extension String {
 extension Character {
     /// 2 for East Asian wide characters and emoji, 0 for combining marks and joiners, 1 otherwise.
     var terminalWidth: Int {
+        if isASCII { return 1 }
         guard let scalar = unicodeScalars.first else { return 0 }
         if unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
             || unicodeScalars.contains(where: { $0.value == 0xFE0F })

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 
 @testable import TaskWidgetCore
@@ -41,6 +42,22 @@ import Testing
         let later = TaskItem(id: Fixed.uuid("00000000-0000-4000-8000-000000000001"), title: "c", sortOrder: 0, createdAt: early.adding(seconds: 1))
         let first = TaskItem(id: Fixed.uuid("FFFFFFFF-0000-4000-8000-000000000001"), title: "d", sortOrder: -1, createdAt: early.adding(seconds: 9))
         #expect([later, b, first, a].sorted(by: TaskItem.precedes).map(\.title) == ["d", "a", "b", "c"])
+    }
+
+    /// The orders compare ids as `UUID`s, which order as their text does (`uuidString`, and the
+    /// store's lowercase text) without making it; the short id is that text's start, made from the
+    /// bytes too. Four digits make long shared prefixes and leading zeros common.
+    @Test func idsOrderAsTheirTextDoesAndShortIDsStartIt() async {
+        let ids = Gen<Character?>.element(of: Array("09af")).array(of: 32).map { digits -> UUID in
+            var text = String(digits.map { $0! })
+            for offset in [8, 13, 18, 23] { text.insert("-", at: text.index(text.startIndex, offsetBy: offset)) }
+            return UUID(uuidString: text)!
+        }
+        await SeededProperty.check(count: 3000, seed: 0x1D_02DE, input: zip(ids, ids)) { left, right in
+            #expect((left < right) == (left.uuidString < right.uuidString), "\(left) \(right)")
+            #expect((left < right) == (left.uuidString.lowercased() < right.uuidString.lowercased()), "\(left) \(right)")
+            #expect(left.shortID == String(left.uuidString.lowercased().prefix(8)), "\(left)")
+        }
     }
 
     @Test func listsAndHabitsOrderByTheirFields() {
