@@ -137,12 +137,14 @@ public struct Listing: Sendable {
 
     private static func table(header: [String], cells rows: [[Cell]]) -> String {
         let rows = [header.map { Cell($0) }] + rows
-        let widths = header.indices.map { column in rows.map { $0[column].text.terminalWidth }.max() ?? 0 }
-        return rows.map { row in
-            let line = row.enumerated().map { column, cell in
-                (cell.styled ?? cell.text) + String(repeating: " ", count: max(0, widths[column] - cell.text.terminalWidth))
+        let cellWidths = rows.map { $0.map(\.text.terminalWidth) }
+        let widths = header.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        return zip(rows, cellWidths).map { row, rowWidths in
+            var line = zip(row, rowWidths).enumerated().map { column, cell in
+                (cell.0.styled ?? cell.0.text) + String(repeating: " ", count: max(0, widths[column] - cell.1))
             }.joined(separator: "  ")
-            return String(line.reversed().drop { $0 == " " }.reversed())
+            while line.last == " " { line.removeLast() }
+            return line
         }.joined(separator: "\n") + "\n"
     }
 

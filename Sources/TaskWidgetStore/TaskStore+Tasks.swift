@@ -47,10 +47,9 @@ extension TaskStore {
     /// Display order: the Inbox first, then each list in list order; within each, ``TaskItem/precedes(_:_:)``.
     static func orderedTasks(_ tasks: [TaskItem], lists: [TaskList]) -> [TaskItem] {
         let rank = Dictionary(uniqueKeysWithValues: lists.sorted(by: TaskList.precedes).enumerated().map { ($1.id, $0) })
-        return tasks.sorted { lhs, rhs in
-            let (left, right) = (lhs.listID.flatMap { rank[$0] } ?? -1, rhs.listID.flatMap { rank[$0] } ?? -1)
-            return left != right ? left < right : TaskItem.precedes(lhs, rhs)
-        }
+        return tasks.map { (rank: $0.listID.flatMap { rank[$0] } ?? -1, task: $0) }
+            .sorted { lhs, rhs in lhs.rank != rhs.rank ? lhs.rank < rhs.rank : TaskItem.precedes(lhs.task, rhs.task) }
+            .map(\.task)
     }
 
     /// The task whose id starts with `idPrefix` (4 or more hex digits).
