@@ -140,8 +140,9 @@ public struct Listing: Sendable {
         let cellWidths = rows.map { $0.map(\.text.terminalWidth) }
         let widths = header.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
         return zip(rows, cellWidths).map { row, rowWidths in
-            var line = zip(row, rowWidths).enumerated().map { column, cell in
-                (cell.0.styled ?? cell.0.text) + String(repeating: " ", count: max(0, widths[column] - cell.1))
+            var line = zip(row, rowWidths).enumerated().map { column, cellAndWidth in
+                let (cell, width) = cellAndWidth
+                return (cell.styled ?? cell.text) + String(repeating: " ", count: max(0, widths[column] - width))
             }.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
             return line

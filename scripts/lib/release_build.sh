@@ -4,10 +4,12 @@
 # The programs link the Swift runtime and Foundation statically (--static-swift-stdlib). The
 # runtime is C++, and the toolchain's static-stdlib-args.lnk links it with `-lstdc++`, which the
 # linker takes as the shared libstdc++.so. Loading that library and binding its symbols cost every
-# start about a millisecond (1.6 M instructions for a C program that only loads it; `status` at
-# 10k tasks: 41.4 → 39.5 M instructions). The linker takes the first libstdc++ it finds on its
-# search path, so a folder that holds only libstdc++.a, searched first, links it statically: no
-# other library of ours uses C++, so the process has one copy.
+# start about a millisecond (an empty C program that loads it and libgcc_s: 1.6 M instructions
+# more; `status` at 10k tasks: 41.4 → 39.5 M instructions). The linker takes the first libstdc++
+# it finds on its search path, so a folder that holds only libstdc++.a, searched first, links it
+# statically. All the C++ in a program (the Swift runtime, Foundation's ICU, TOMLKit's toml++) then
+# uses that one copy, and no shared library the programs load uses C++ (Cairo, Pango and HarfBuzz
+# do not load libstdc++), so a process has one copy.
 
 # build_release PRODUCT [SWIFT-BUILD-ARGUMENTS…]: builds PRODUCT into .build/release.
 # taskwidget-sync keeps the shared libstdc++: it loads it anyway (libxml2 → the system's ICU), and
