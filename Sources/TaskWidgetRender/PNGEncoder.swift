@@ -1,6 +1,7 @@
 internal import CLibPNG
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Encodes Cairo image data as PNG, for speed: no filter, zlib level 2, and the two halves of the
 /// image compressed at once. Cairo's own writer tries every filter on every row, which costs most
@@ -178,24 +179,21 @@ enum ZlibStream {
 
     /// The raw deflate stream of the rows of `part`, and their Adler-32.
     private static func deflateRaw(_ part: Range<Int>, rowBytes: Int, level: Int32, isLast: Bool, writeRow: RowWriter) -> (deflated: [UInt8], adler: UInt) {
-        var stream = z_stream()
-        // -15: a raw stream with a 32 KB window; 8: zlib's default memory level.
-        let started = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        precondition(started == Z_OK, "zlib cannot start: out of memory")
-        defer { deflateEnd(&stream) }
+        let workspace = Workspace.take(level: level)
+        defer { workspace.putBack() }
+        let stream = workspace.stream
         let batch = max(1, window / rowBytes)
-        var rows = [UInt8](repeating: 0, count: (batch + 1) * rowBytes)
+        if workspace.rows.count < (batch + 1) * rowBytes { workspace.rows = [UInt8](repeating: 0, count: (batch + 1) * rowBytes) }
         var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var adler: UInt = 1
-        rows.withUnsafeMutableBufferPointer { rows in
+        workspace.rows.withUnsafeMutableBufferPointer { rows in
             // The rows just before the part, as its dictionary.
             let primers = max(0, part.lowerBound - batch - 1)..<part.lowerBound
             if !primers.isEmpty {
                 for (slot, row) in primers.enumerated() { writeRow(row, UnsafeMutableBufferPointer(rebasing: rows[slot * rowBytes..<(slot + 1) * rowBytes])) }
                 let count = primers.count * rowBytes
                 let used = min(count, window)
-                deflateSetDictionary(&stream, rows.baseAddress! + count - used, UInt32(used))
+                deflateSetDictionary(stream, rows.baseAddress! + count - used, UInt32(used))
             }
             var next = part.lowerBound
             while next < part.upperBound {
@@ -203,22 +201,63 @@ enum ZlibStream {
                 for slot in 0..<count { writeRow(next + slot, UnsafeMutableBufferPointer(rebasing: rows[slot * rowBytes..<(slot + 1) * rowBytes])) }
                 next += count
                 adler = adler32(adler, rows.baseAddress!, UInt32(count * rowBytes))
-                stream.next_in = rows.baseAddress!
-                stream.avail_in = UInt32(count * rowBytes)
+                stream.pointee.next_in = rows.baseAddress!
+                stream.pointee.avail_in = UInt32(count * rowBytes)
                 let flush = next < part.upperBound ? Z_NO_FLUSH : isLast ? Z_FINISH : Z_SYNC_FLUSH
                 // zlib's loop: deflate until it leaves room in the output, which means it took all the input.
                 repeat {
-                    let produced = chunk.withUnsafeMutableBufferPointer { chunk in
-                        stream.next_out = chunk.baseAddress
-                        stream.avail_out = UInt32(chunk.count)
-                        let status = deflate(&stream, flush)
+                    let produced = workspace.chunk.withUnsafeMutableBufferPointer { chunk in
+                        stream.pointee.next_out = chunk.baseAddress
+                        stream.pointee.avail_out = UInt32(chunk.count)
+                        let status = deflate(stream, flush)
                         precondition(status != Z_STREAM_ERROR, "zlib's state is broken")
-                        return chunk.count - Int(stream.avail_out)
+                        return chunk.count - Int(stream.pointee.avail_out)
                     }
-                    output += chunk[..<produced]
-                } while stream.avail_out == 0
+                    output += workspace.chunk[..<produced]
+                } while stream.pointee.avail_out == 0
             }
         }
         return (output, adler)
+    }
+
+    /// A part's zlib state and buffers (about 400 KB), kept for the next image instead of freed.
+    /// A process that draws image after image (`serve`) would otherwise allocate them again each
+    /// time, on whichever thread compresses the part; when that thread's heap had never held them,
+    /// they were faulted in a page at a time: about 90 page faults, a tenth of an uncached image
+    /// in `serve`. There are never more than the most parts compressed at once.
+    /// `@unchecked`: a workspace is used by one thread at a time, the one that took it from
+    /// ``idle``, and handed over through the lock.
+    private final class Workspace: @unchecked Sendable {
+        /// Workspaces not in use.
+        private static let idle = Mutex<[Workspace]>([])
+
+        /// zlib keeps a pointer to its `z_stream`, which therefore never moves.
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        let level: Int32
+        /// Rows written for zlib, a batch at a time.
+        var rows: [UInt8] = []
+        /// What zlib writes, before it is appended to the part's output.
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
+        private init(level: Int32) {
+            self.level = level
+            stream.initialize(to: z_stream())
+            // -15: a raw stream with a 32 KB window; 8: zlib's default memory level.
+            let started = deflateInit2_(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            precondition(started == Z_OK, "zlib cannot start: out of memory")
+        }
+
+        /// An idle workspace compressing at `level`, reset to start a new stream, or a new one.
+        static func take(level: Int32) -> Workspace {
+            let kept = idle.withLock { idle in idle.lastIndex { $0.level == level }.map { idle.remove(at: $0) } }
+            guard let kept else { return Workspace(level: level) }
+            deflateReset(kept.stream)
+            return kept
+        }
+
+        /// Makes the workspace available to the next part.
+        func putBack() {
+            Self.idle.withLock { $0.append(self) }
+        }
     }
 }
