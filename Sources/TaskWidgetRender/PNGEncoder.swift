@@ -37,6 +37,7 @@ enum PNGEncoder {
         // Cairo's words are 0xAARRGGBB in native byte order: B, G, R, A in memory on the
         // little-endian machines Linux runs on.
         precondition(UInt32(1).littleEndian == 1, "the PNG encoder assumes a little-endian machine")
+        precondition(width > 0 && height > 0, "a PNG has at least one pixel")
         // Each row: its filter type (0, none), then its pixels.
         let pixelBytes =
             switch pixels {
@@ -212,7 +213,8 @@ enum ZlibStream {
                 for (slot, row) in primers.enumerated() { writeRow(row, UnsafeMutableBufferPointer(rebasing: rows[slot * rowBytes..<(slot + 1) * rowBytes])) }
                 let count = primers.count * rowBytes
                 let used = min(count, window)
-                deflateSetDictionary(stream, rows.baseAddress! + count - used, UInt32(used))
+                let primed = deflateSetDictionary(stream, rows.baseAddress! + count - used, UInt32(used))
+                precondition(primed == Z_OK, "zlib's state is broken")
             }
             var next = part.lowerBound
             while next < part.upperBound {
@@ -270,7 +272,8 @@ enum ZlibStream {
         static func take(level: Int32) -> Workspace {
             let kept = idle.withLock { idle in idle.lastIndex { $0.level == level }.map { idle.remove(at: $0) } }
             guard let kept else { return Workspace(level: level) }
-            deflateReset(kept.stream)
+            let reset = deflateReset(kept.stream)
+            precondition(reset == Z_OK, "zlib's state is broken")
             return kept
         }
 

@@ -32,9 +32,9 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
     /// For a process that draws image after image (`serve`): keeps the memory of one image for the
     /// next. An image is drawn in blocks of a megabyte and more (a medium widget at @2x: 1 MB of
     /// pixels), which glibc gives back to the kernel when they are freed and faults in again, a
-    /// page at a time, at the next drawing: 170 page faults, a tenth of an uncached image's time in
-    /// `serve`. After this, blocks under 16 MB come from the heap, and up to 32 MB of free heap is
-    /// kept. (zlib's state is kept by the PNG encoder itself.)
+    /// page at a time, at the next drawing (242 pages for those pixels). After this, blocks under
+    /// 16 MB come from the heap, and up to 32 MB of free heap is kept. (zlib's state is kept by the
+    /// PNG encoder itself.)
     public static func keepMemoryBetweenImages() {
         mallopt(M_MMAP_THRESHOLD, 16 << 20)
         mallopt(M_TRIM_THRESHOLD, 32 << 20)
