@@ -140,9 +140,8 @@ public struct Listing: Sendable {
         let cellWidths = rows.map { $0.map(\.text.terminalWidth) }
         let widths = header.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
         return zip(rows, cellWidths).map { row, rowWidths in
-            var line = zip(row, rowWidths).enumerated().map { column, cellAndWidth in
-                let (cell, width) = cellAndWidth
-                return (cell.styled ?? cell.text) + String(repeating: " ", count: max(0, widths[column] - width))
+            var line = row.indices.map { column in
+                (row[column].styled ?? row[column].text) + String(repeating: " ", count: max(0, widths[column] - rowWidths[column]))
             }.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
             return line
