@@ -115,7 +115,10 @@ public struct StatusRenderer: Sendable {
             // JSON strings hold no raw line breaks, so breaks and the indentation after them are layout.
             output = output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
                 .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }.joined()
-            guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else {
+            // Data(buffer:) copies the bytes; Data(output.utf8) would first ask whether the view
+            // conforms to ContiguousBytes, a walk over every conformance record of the program.
+            let bytes = output.withUTF8 { Data(buffer: $0) }
+            guard (try? JSONSerialization.jsonObject(with: bytes)) != nil else {
                 throw TaskWidgetError(
                     .badTemplate, "template \(source) does not render valid JSON for \(format.rawValue): fix the template", context: "template")
             }
