@@ -14,10 +14,10 @@ struct StatusLineOptions: ParsableArguments {
         guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
     }
 
-    /// The renderer of the format, with the user's template when there is one.
-    func renderer() throws -> StatusRenderer {
-        try StatusRenderer(
-            format: format, template: .resolve(format: format, path: template, environment: ProcessInfo.processInfo.environment))
+    /// The renderer of the format, with the user's template when there is one (`environment`
+    /// locates the configuration folder).
+    func renderer(environment: [String: String]) throws -> StatusRenderer {
+        try StatusRenderer(format: format, template: .resolve(format: format, path: template, environment: environment))
     }
 }
 

@@ -31,7 +31,7 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         do {
             let context = try options.context()
-            let renderer = try line.renderer()
+            let renderer = try line.renderer(environment: context.environment)
             let request = context.timelineRequest(view: try scope.selectedView())
             let entry = TimelineProvider().currentEntry(for: request, snapshot: try context.storeForReading().timelineSnapshot(for: request))
             print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: line.maxWidth))

@@ -74,7 +74,7 @@ struct Ls: ParsableCommand {
         let context = try options.context()
         let view = try scope.selectedView()
         let tasks = try context.storeForReading().tasks(in: view.scope, includeCompleted: all).filter { view.includes($0.task, at: context.now) }
-        let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+        let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: context.environment)
         let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor)
         print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view.scope, includesCompleted: all), terminator: "")
     }

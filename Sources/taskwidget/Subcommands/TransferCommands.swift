@@ -67,7 +67,7 @@ struct Demo: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let location = options.store == nil ? try StoreLocation.demo(environment: ProcessInfo.processInfo.environment) : context.location
+        let location = options.store == nil ? try StoreLocation.demo(environment: context.environment) : context.location
         let store = try TaskStore.open(at: location, mode: .readWrite, logger: context.logger)
         try store.fillWithDemoData(now: context.now, calendar: context.calendar)
         let path = store.path.shellQuoted

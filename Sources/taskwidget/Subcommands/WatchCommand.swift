@@ -54,8 +54,8 @@ struct WatchCommand: ParsableCommand {
         // Before anything can start a thread: every thread inherits the blocked signals.
         FollowLoop.blockSignals()
         let context = try options.context()
-        let renderer = try line.renderer()
-        let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+        let renderer = try line.renderer(environment: context.environment)
+        let configuration = try Configuration.load(environment: context.environment)
         let (views, shown) = try Self.cycle(of: configuration, starting: scope)
         var outputs: [any EntryOutput] = []
         var widgetFamily: WidgetFamily?
