@@ -113,8 +113,7 @@ public struct StatusRenderer: Sendable {
         // One line: raw line breaks are layout in a JSON template, and separators elsewhere.
         if format.isJSON {
             // JSON strings hold no raw line breaks, so breaks and the indentation after them are layout.
-            output = output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-                .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }.joined()
+            output = Self.joiningLines(output)
             // Data(buffer:) copies the bytes; Data(output.utf8) would first ask whether the view
             // conforms to ContiguousBytes, a walk over every conformance record of the program.
             let bytes = output.withUTF8 { Data(buffer: $0) }
@@ -133,5 +132,17 @@ public struct StatusRenderer: Sendable {
         let isContent = { (scalar: Unicode.Scalar) in scalar != " " && scalar != "\t" }
         guard let first = scalars.firstIndex(where: isContent), let last = scalars.lastIndex(where: isContent) else { return "" }
         return String(scalars[first...last])
+    }
+
+    /// `text` without its line breaks (LF, CR and CR LF), nor the spaces and tabs that begin each
+    /// of its lines. Line breaks are found in the UTF-8 bytes, as they always end a character:
+    /// splitting the characters took about 0.4 M instructions for the default waybar line.
+    static func joiningLines(_ text: String) -> String {
+        var joined = ""
+        joined.reserveCapacity(text.utf8.count)
+        for line in text.utf8.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+            joined += Substring(line).drop(while: { $0 == " " || $0 == "\t" })
+        }
+        return joined
     }
 }

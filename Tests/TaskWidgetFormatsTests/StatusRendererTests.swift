@@ -269,6 +269,21 @@ import Testing
         #expect(try renderer.line(for: try Self.entry(title: "Buy milk"), timeZone: StatusFixture.zone, now: nil) == #"{"text": "Buy milk"}"#)
     }
 
+    /// A JSON line is joined as its lines split at every line break, each without the spaces and
+    /// tabs that begin it. Each case would come out differently if breaks were looked for among
+    /// characters but not found (CR LF is one), or indentation among bytes: a space that a
+    /// combining accent follows is one character with it, and stays.
+    @Test(arguments: [
+        ("{\n  \"a\": 1,\n\t\"b\": 2\n}", "{\"a\": 1,\"b\": 2}"),
+        ("{\r\n  \"a\":\r 1\r\n}", "{\"a\":1}"),
+        ("  \"x\n \t ⚠ y\"", "\"x⚠ y\""),
+        ("\"x\n \u{301}y\"", "\"x \u{301}y\""),
+        ("\n\n \r\n", ""),
+    ])
+    func jsonLinesAreJoinedWithoutTheirIndentation(text: String, joined: String) {
+        #expect(StatusRenderer.joiningLines(text) == joined)
+    }
+
     // MARK: Error lines
 
     @Test func errorLinesAreValidForEveryHost() throws {
