@@ -158,4 +158,16 @@ import Testing
         #expect(StatusFormat.tmux.escape(text) == #"A & <b> "q" 100% ##1"#)
         #expect(StatusFormat.waybar.escape(#"back\slash"#) == #"back\\slash"#)
     }
+
+    /// Printable ASCII without special characters is returned as it is, without the rules' scalar
+    /// by scalar work. A trailing "é", special to no host, makes any text take that work: each
+    /// ASCII character, between letters and in the tricky inputs, comes out the same both ways.
+    @Test(arguments: StatusFormat.allCases)
+    func asciiTextIsEscapedAsTheScalarRulesDo(format: StatusFormat) {
+        let texts = (0..<0x80).map { "a" + String(UnicodeScalar(UInt8($0))) + "b" } + Self.tricky
+        for text in texts {
+            let (fast, scalarByScalar) = (format.escape(text) + "é", format.escape(text + "é"))
+            #expect(fast.unicodeScalars.elementsEqual(scalarByScalar.unicodeScalars), "\(format): \(text.debugDescription)")
+        }
+    }
 }

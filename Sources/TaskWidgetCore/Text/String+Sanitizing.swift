@@ -15,14 +15,18 @@ extension String {
 
     /// The text without control characters and line or paragraph separators.
     public var removingControlCharacters: String {
-        String(String.UnicodeScalarView(unicodeScalars.filter { !$0.isControlOrLineBreak }))
+        // Most text has none, and is kept as it is instead of being built again.
+        guard unicodeScalars.contains(where: \.isControlOrLineBreak) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.filter { !$0.isControlOrLineBreak }))
     }
 }
 
 extension Unicode.Scalar {
     /// Control characters (Cc) and line or paragraph separators: never allowed in one-line text.
     public var isControlOrLineBreak: Bool {
-        switch properties.generalCategory {
+        // ASCII's controls, without looking the category up in Unicode's tables.
+        if isASCII { return value < 0x20 || value == 0x7F }
+        return switch properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
         }
