@@ -70,10 +70,22 @@ public enum CommandRunner {
         }
         let status = root.exitCode(for: error)
         guard status != .success else { root.exit(withError: error) }
-        var firstLine = root.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
-        if firstLine.hasSuffix(".") { firstLine.removeLast() }
-        writeToStandardError("taskwidget: \(firstLine.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")
+        var line = oneLine(root.message(for: error))
+        if line.hasSuffix(".") { line.removeLast() }
+        writeToStandardError("taskwidget: \(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")
         return status.rawValue
+    }
+
+    /// The first line of ArgumentParser's `message`. The values an option takes, which it lists
+    /// one per line under "one of the following:" when there are six or more, are folded into that
+    /// line as it writes shorter lists: "one of 'a', 'b' or 'c'".
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n")
+        guard let first = lines.first else { return "bad usage" }
+        let values = lines.dropFirst().map { $0.hasPrefix("  - ") ? "'\($0.dropFirst(4))'" : nil }
+        let heading = " the following:"
+        guard first.hasSuffix(heading), let last = values.last ?? nil, !values.contains(nil) else { return String(first) }
+        return first.dropLast(heading.count) + " " + values.dropLast().compactMap { $0 }.joined(separator: ", ") + " or " + last
     }
 
     /// `taskwidget: MESSAGE` on stderr, and with `--verbose` the cause underneath.

@@ -75,6 +75,17 @@ import Testing
         try Self.populatedSandbox().expectRefused(arguments, status: 64)
     }
 
+    /// ArgumentParser lists six values or more one per line: the one line of the error still names
+    /// them all, as it does fewer.
+    @Test func aBadValueOfAnOptionNamesTheValuesItTakes() throws {
+        let sandbox = try Sandbox()
+        let format = try sandbox.run(["status", "--format", "bogus"])
+        #expect(format.status == 64 && format.stderrLines.count == 1)
+        #expect(format.stderr.contains("one of 'text', 'json', 'waybar', 'i3bar', 'polybar' or 'tmux' (see `taskwidget status --help`)"), "\(format.stderr)")
+        let color = try sandbox.run(["ls", "--color", "bogus"])
+        #expect(color.status == 64 && color.stderr.contains("one of 'auto', 'always' or 'never' (see `taskwidget ls --help`)"), "\(color.stderr)")
+    }
+
     @Test func ambiguousPrefixListsTheCandidates() throws {
         let sandbox = try Self.populatedSandbox()
         let result = try sandbox.run(["done", "abcd"])
