@@ -82,10 +82,11 @@ public enum CommandRunner {
     static func oneLine(_ message: String) -> String {
         let lines = message.split(separator: "\n")
         guard let first = lines.first else { return "bad usage" }
-        let values = lines.dropFirst().map { $0.hasPrefix("  - ") ? "'\($0.dropFirst(4))'" : nil }
-        let heading = " the following:"
-        guard first.hasSuffix(heading), let last = values.last ?? nil, !values.contains(nil) else { return String(first) }
-        return first.dropLast(heading.count) + " " + values.dropLast().compactMap { $0 }.joined(separator: ", ") + " or " + last
+        let (heading, items) = (" the following:", lines.dropFirst())
+        guard first.hasSuffix(heading), let last = items.last, items.allSatisfy({ $0.hasPrefix("  - ") }) else { return String(first) }
+        let quoted = { (item: Substring) in "'\(item.dropFirst(4))'" }
+        let list = items.count == 1 ? quoted(last) : items.dropLast().map(quoted).joined(separator: ", ") + " or " + quoted(last)
+        return first.dropLast(heading.count) + " " + list
     }
 
     /// `taskwidget: MESSAGE` on stderr, and with `--verbose` the cause underneath.

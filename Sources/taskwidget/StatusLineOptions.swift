@@ -24,7 +24,7 @@ struct StatusLineOptions: ParsableArguments {
 extension StatusFormat: ExpressibleByArgument {
     // The same values as ArgumentParser's defaults for a CaseIterable and RawRepresentable type,
     // without their key path over a generic type and their reduce, which look conformances up at
-    // every run (every `status`, 0.8 M instructions).
+    // every run.
     static var allValueStrings: [String] { allCases.map { $0.rawValue } }
     /// No value has a description of its own.
     static var allValueDescriptions: [String: String] { [:] }
