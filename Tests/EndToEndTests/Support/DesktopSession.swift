@@ -39,10 +39,12 @@ final class DesktopSession {
             throw DesktopError("Xvfb did not start: see \(folder.path)/xvfb.log")
         }
         display = ":" + number
+        // dunst runs the script through sh, which only reads it. Executed itself, it failed now and
+        // then with ETXTBSY: a process that another test forked while this one wrote the file can
+        // hold the file open for writing.
         let pick = folder.appendingPathComponent("pick-action")
-        try "#!/bin/sh\ngrep -m 1 \",$(cat '\(folder.path)/action')]$\"\n".write(to: pick, atomically: true, encoding: .utf8)
-        chmod(pick.path, 0o755)
-        try Self.dunstConfig.replacingOccurrences(of: "PICK", with: pick.path)
+        try "grep -m 1 \",$(cat '\(folder.path)/action')]$\"\n".write(to: pick, atomically: true, encoding: .utf8)
+        try Self.dunstConfig.replacingOccurrences(of: "PICK", with: "/bin/sh \(pick.path)")
             .write(to: folder.appendingPathComponent("dunstrc"), atomically: true, encoding: .utf8)
         try Self.busConfig(address: busAddress, services: folder.appendingPathComponent("services").path)
             .write(to: folder.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
