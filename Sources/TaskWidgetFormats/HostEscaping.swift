@@ -7,8 +7,7 @@ import TaskWidgetCore
 public enum HostEscaping {
     /// Control characters and line breaks removed: for one line of plain text.
     public static func plain(_ text: String) -> String {
-        if isPrintableASCII(text, without: { _ in false }) { return text }
-        return text.removingControlCharacters
+        text.removingControlCharacters
     }
 
     /// Pango markup: `& < > ' "` as entities (what `g_markup_escape_text` does).
@@ -17,8 +16,7 @@ public enum HostEscaping {
     /// after a prepended mark (U+0600) or before a combining one is one `Character` to Swift, and
     /// still a `<` to Pango.
     public static func pango(_ text: String) -> String {
-        if isPrintableASCII(text, without: { "&<>'\"".utf8.contains($0) }) { return text }
-        return mapScalars(of: plain(text)) { scalar in
+        mapScalars(of: plain(text)) { scalar in
             switch scalar {
             case "&": "&amp;"
             case "<": "&lt;"
@@ -32,7 +30,6 @@ public enum HostEscaping {
 
     /// The inside of a JSON string (without the quotes).
     public static func json(_ text: String) -> String {
-        if isPrintableASCII(text, without: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) { return text }
         var escaped = ""
         JSONValue.writeEscaped(text, to: &escaped)
         return escaped
@@ -42,26 +39,18 @@ public enum HostEscaping {
     /// title, whatever follows it. Polybar (3.6, Debian 12, and later) has no escape for `%`: `%%`
     /// shows two signs and still starts a tag when `{` follows (polybar/polybar#2748).
     public static func polybar(_ text: String) -> String {
-        if isPrintableASCII(text, without: { $0 == UInt8(ascii: "%") }) { return text }
-        return mapScalars(of: plain(text)) { $0 == "%" ? "%\u{200B}" : nil }
+        mapScalars(of: plain(text)) { $0 == "%" ? "%\u{200B}" : nil }
     }
 
     /// tmux: `#` doubled, so that no `#[style]`, `#{format}` or `#(command)` can come from a title.
     public static func tmux(_ text: String) -> String {
-        if isPrintableASCII(text, without: { $0 == UInt8(ascii: "#") }) { return text }
-        return mapScalars(of: plain(text)) { $0 == "#" ? "##" : nil }
-    }
-
-    /// Whether `text` is all printable ASCII (space to `~`: no control character) with no byte
-    /// that `isSpecial`: text that a rule leaves as it is. Most titles are, and this one look at
-    /// their bytes spares the rules' work scalar by scalar.
-    private static func isPrintableASCII(_ text: String, without isSpecial: (UInt8) -> Bool) -> Bool {
-        text.utf8.allSatisfy { (0x20..<0x7F).contains($0) && !isSpecial($0) }
+        mapScalars(of: plain(text)) { $0 == "#" ? "##" : nil }
     }
 
     /// `text` with each scalar that `replacement` maps replaced, scalar by scalar (see ``pango(_:)``:
     /// `String.replacing` matches whole characters, and misses a `%` that a mark joins).
     private static func mapScalars(of text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        // Most text has nothing to replace, and is kept as it is instead of being built again.
         guard text.unicodeScalars.contains(where: { replacement($0) != nil }) else { return text }
         var output = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -159,9 +159,9 @@ import Testing
         #expect(StatusFormat.waybar.escape(#"back\slash"#) == #"back\\slash"#)
     }
 
-    /// Printable ASCII without special characters is returned as it is, without the rules' scalar
-    /// by scalar work. A trailing "é", special to no host, makes any text take that work: each
-    /// ASCII character, between letters and in the tricky inputs, comes out the same both ways.
+    /// Text that no rule changes is returned as it is, other text is escaped scalar by scalar: either
+    /// way a trailing "é", special to no host, only comes out appended. Checked for each ASCII
+    /// character between letters and for the tricky inputs.
     @Test(arguments: StatusFormat.allCases)
     func asciiTextIsEscapedAsTheScalarRulesDo(format: StatusFormat) {
         let texts = (0..<0x80).map { "a" + String(UnicodeScalar(UInt8($0))) + "b" } + Self.tricky

@@ -76,21 +76,31 @@ public enum JSONValue: Sendable, Equatable {
 
     /// The inside of a JSON string: ``writeQuoted(_:to:)`` without the quotes.
     public static func writeEscaped(_ text: String, to output: inout String) {
+        // Most text needs no escape, and is appended whole instead of scalar by scalar.
+        guard text.unicodeScalars.contains(where: { escape($0) != nil }) else {
+            output += text
+            return
+        }
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{8}": output += "\\b"
-            case "\u{C}": output += "\\f"
-            case "\u{2028}", "\u{2029}": output += "\\u" + String(scalar.value, radix: 16)
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
+            if let escaped = escape(scalar) { output += escaped } else { output.unicodeScalars.append(scalar) }
+        }
+    }
+
+    /// How `scalar` is written inside a JSON string, or nil when it is written as it is.
+    private static func escape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        case "\u{8}": return "\\b"
+        case "\u{C}": return "\\f"
+        case "\u{2028}", "\u{2029}": return "\\u" + String(scalar.value, radix: 16)
+        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: return nil
         }
     }
 }
