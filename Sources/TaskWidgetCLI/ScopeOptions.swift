@@ -1,5 +1,4 @@
 public import ArgumentParser
-import Foundation
 public import TaskWidgetConfig
 public import TaskWidgetCore
 
@@ -29,10 +28,19 @@ public struct ScopeOptions: ParsableArguments {
     /// Whether no option was given: all tasks, or what a command's settings choose.
     public var isEmpty: Bool { list == nil && !inbox && view == nil }
 
-    /// The tasks these options name: the view of `configuration` (by default config.toml, read
-    /// only when a view is named), or the scope.
-    public func selectedView(configuration: Configuration? = nil) throws -> TaskView {
+    /// The tasks these options name: a view of the run's config.toml (read only when a view is
+    /// named, from where `context`'s environment says), or the scope.
+    public func selectedView(in context: CommandContext) throws -> TaskView {
+        try selectedView { try Configuration.load(environment: context.environment) }
+    }
+
+    /// The tasks these options name: a view of `configuration`, or the scope.
+    public func selectedView(configuration: Configuration) throws -> TaskView {
+        try selectedView { configuration }
+    }
+
+    private func selectedView(loading configuration: () throws -> Configuration) throws -> TaskView {
         guard let view else { return TaskView(scope: list.map(TaskScope.list) ?? (inbox ? .inbox : .all)) }
-        return try (configuration ?? Configuration.load(environment: ProcessInfo.processInfo.environment)).view(named: view)
+        return try configuration().view(named: view)
     }
 }

@@ -22,7 +22,7 @@ struct TopTaskOptions: ParsableArguments {
     /// does (`complete`) when nothing is open.
     func ids(_ ids: [String], store: TaskStore, context: CommandContext, action: String) throws -> [String] {
         guard top else { return ids }
-        let view = try scope.selectedView()
+        let view = try scope.selectedView(in: context)
         let request = context.timelineRequest(view: view)
         let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
         guard let task = entry.next else {

@@ -60,7 +60,7 @@ struct RenderCommand: ParsableCommand {
         let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         try drawing.start()
         let store = try context.storeForReading()
-        let request = context.timelineRequest(view: try scope.selectedView(), family: spec.family)
+        let request = context.timelineRequest(view: try scope.selectedView(in: context), family: spec.family)
         if let output {
             let snapshot = try store.timelineSnapshot(for: request)
             let entry = try at.map { try Self.entry(at: context.date($0, for: .due), in: TimelineProvider().timeline(for: request, snapshot: snapshot)) }

@@ -32,7 +32,7 @@ struct StatusCommand: ParsableCommand {
         do {
             let context = try options.context()
             let renderer = try line.renderer(environment: context.environment)
-            let request = context.timelineRequest(view: try scope.selectedView())
+            let request = context.timelineRequest(view: try scope.selectedView(in: context))
             let entry = TimelineProvider().currentEntry(for: request, snapshot: try context.storeForReading().timelineSnapshot(for: request))
             print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: line.maxWidth))
         } catch let error as TaskWidgetError {

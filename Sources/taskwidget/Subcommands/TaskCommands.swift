@@ -72,7 +72,7 @@ struct Ls: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let view = try scope.selectedView()
+        let view = try scope.selectedView(in: context)
         let tasks = try context.storeForReading().tasks(in: view.scope, includeCompleted: all).filter { view.includes($0.task, at: context.now) }
         let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: context.environment)
         let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor)

@@ -28,7 +28,7 @@ struct TimelineCommand: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let request = context.timelineRequest(view: try scope.selectedView())
+        let request = context.timelineRequest(view: try scope.selectedView(in: context))
         let timeline = TimelineProvider().timeline(for: request, snapshot: try context.storeForReading().timelineSnapshot(for: request))
         print(format == .json ? TimelineJSON.document(timeline) : TimelineText.document(timeline), terminator: "")
     }
