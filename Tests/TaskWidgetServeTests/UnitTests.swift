@@ -39,11 +39,20 @@ import Testing
     }
 
     @Test(arguments: [
-        "medium.gif", "huge.png", "0x480.png", "800x0.png", "800x.png", "x480.png", "800x480x2.png", "100000x100000.png",
-        "+800x480.png", "medium", "",
+        "medium.gif", "huge.png", "800x.png", "x480.png", "800x480x2.png", "+800x480.png", "800x-480.png", "medium", "",
     ])
     func namesThatAreNoWidgetAreNotFound(name: String) {
         #expect(throws: ServeHTTPError.notFound) { try WidgetImageSpec(name: name[...], query: []) }
+    }
+
+    @Test(arguments: ["0x480.png", "800x0.png", "63x480.png", "800x4097.png", "100000x100000.png", "99999999999999999999x480.bmp"])
+    func canvasesOutOfRangeAreBadSizes(name: String) {
+        #expect(throws: ServeHTTPError.badSize) { try WidgetImageSpec(name: name[...], query: []) }
+    }
+
+    @Test func canvasesAtTheLimitsAreServed() throws {
+        #expect(try WidgetImageSpec(name: "64x4096.png", query: []).size == WidgetSize(width: 64, height: 4096))
+        #expect(try WidgetImageSpec(name: "4096×64.png", query: []).size == WidgetSize(width: 4096, height: 64))
     }
 
     @Test(arguments: [("scale", "4"), ("theme", "blue"), ("depth", "3"), ("rotate", "45"), ("scale", ""), ("scale", "3")])

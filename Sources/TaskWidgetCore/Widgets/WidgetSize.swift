@@ -27,17 +27,22 @@ public struct WidgetSize: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `WxH` (`800x480`, also `800×480`); each side in ``allowedPoints``.
     public init(parsing text: String) throws {
-        let sides = text.lowercased().split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "×" })
-        // Digits only: `Int` would take "+800" too.
-        guard sides.count == 2, sides.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
-            let width = Int(sides[0]), let height = Int(sides[1]),
-            Self.allowedPoints.contains(width), Self.allowedPoints.contains(height)
+        guard let (width, height) = Self.sides(of: text), Self.allowedPoints.contains(width), Self.allowedPoints.contains(height)
         else {
             throw TaskWidgetError(
                 .invalidInput,
                 "“\(text)” is not a size: give WIDTHxHEIGHT in points, each from \(Self.allowedPoints.lowerBound) to \(Self.allowedPoints.upperBound), e.g. --size 800x480")
         }
         self.init(width: width, height: height)
+    }
+
+    /// The sides that `WxH` (or `W×H`) names, in range or not (a side too long for `Int` is
+    /// `Int.max`); `nil` when `text` is not two runs of digits around an x.
+    public static func sides(of text: some StringProtocol) -> (width: Int, height: Int)? {
+        let sides = text.lowercased().split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "×" })
+        // Digits only: `Int` would take "+800" too.
+        guard sides.count == 2, sides.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }) else { return nil }
+        return (Int(sides[0]) ?? .max, Int(sides[1]) ?? .max)
     }
 
     public var description: String { "\(width)x\(height)" }

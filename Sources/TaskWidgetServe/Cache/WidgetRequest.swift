@@ -6,8 +6,8 @@ extension WidgetImageSpec {
 
     /// What `GET /widget/{name}?scale=&theme=&depth=&rotate=` asks for: `name` is
     /// `small|medium|large|WxH` (points) and `.png` or `.bmp`. Unknown query keys are ignored
-    /// (pollers add cache busters such as `?v=`); a known key with a bad value is a 400, a name
-    /// that is no widget a 404.
+    /// (pollers add cache busters such as `?v=`); a known key with a bad value or a `WxH` with a
+    /// side out of range is a 400, a name that is no widget a 404.
     init(name: Substring, query: some Sequence<(key: Substring, value: Substring)>) throws(ServeHTTPError) {
         guard let dot = name.lastIndex(of: "."), let format = Format(rawValue: String(name[name.index(after: dot)...])) else {
             throw .notFound
@@ -15,7 +15,7 @@ extension WidgetImageSpec {
         let stem = name[..<dot]
         let family = WidgetFamily(rawValue: String(stem))
         let size: WidgetSize? = family == nil ? try? WidgetSize(parsing: String(stem)) : nil
-        guard family != nil || size != nil else { throw .notFound }
+        guard family != nil || size != nil else { throw WidgetSize.sides(of: stem) == nil ? .notFound : .badSize }
         var (scale, theme, depth, rotation) = (1, WidgetTheme.light, Int?.none, 0)
         for (key, value) in query {
             switch key {

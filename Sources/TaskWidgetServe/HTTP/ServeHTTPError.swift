@@ -44,6 +44,10 @@ extension ServeHTTPError {
     public static func badParameter(_ name: String, expected: String) -> Self {
         .init(.badRequest, "bad parameter \(name): expected \(expected)")
     }
+    /// 400 for a widget canvas (`/widget/WxH.png`) with a side out of range.
+    public static let badSize = Self(
+        .badRequest,
+        "bad size: expected WIDTHxHEIGHT in points, each side from \(WidgetSize.allowedPoints.lowerBound) to \(WidgetSize.allowedPoints.upperBound)")
     /// 404 for an unknown path.
     public static let notFound = Self(.notFound, "not found")
     /// 503 while the store cannot be read; the message says why and what to do (it is for the
