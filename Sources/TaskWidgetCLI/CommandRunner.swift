@@ -78,12 +78,17 @@ public enum CommandRunner {
 
     /// The first line of ArgumentParser's `message`. The values an option takes, which it lists
     /// one per line under "one of the following:" when there are six or more, are folded into that
-    /// line as it writes shorter lists: "one of 'a', 'b' or 'c'".
+    /// line as it writes shorter lists: "one of 'a', 'b' or 'c'". Two values are a choice as well:
+    /// "one of 'png' or 'bmp'", where ArgumentParser writes "and".
     static func oneLine(_ message: String) -> String {
         let lines = message.split(separator: "\n")
         guard let first = lines.first else { return "bad usage" }
         let (heading, items) = (" the following:", lines.dropFirst())
-        guard first.hasSuffix(heading), let last = items.last, items.allSatisfy({ $0.hasPrefix("  - ") }) else { return String(first) }
+        guard first.hasSuffix(heading), let last = items.last, items.allSatisfy({ $0.hasPrefix("  - ") }) else {
+            guard let values = first.range(of: "provide one of '"), let and = first.range(of: "' and '", range: values.upperBound..<first.endIndex)
+            else { return String(first) }
+            return first.replacingCharacters(in: and, with: "' or '")
+        }
         let quoted = { (item: Substring) in "'\(item.dropFirst(4))'" }
         let list = items.count == 1 ? quoted(last) : items.dropLast().map(quoted).joined(separator: ", ") + " or " + quoted(last)
         return first.dropLast(heading.count) + " " + list

@@ -76,7 +76,7 @@ import Testing
     }
 
     /// ArgumentParser lists six values or more one per line: the one line of the error still names
-    /// them all, as it does fewer.
+    /// them all, as it does fewer; two values are a choice ("or") too.
     @Test func aBadValueOfAnOptionNamesTheValuesItTakes() throws {
         let sandbox = try Sandbox()
         let format = try sandbox.run(["status", "--format", "bogus"])
@@ -84,6 +84,9 @@ import Testing
         #expect(format.stderr.contains("one of 'text', 'json', 'waybar', 'i3bar', 'polybar' or 'tmux' (see `taskwidget status --help`)"), "\(format.stderr)")
         let color = try sandbox.run(["ls", "--color", "bogus"])
         #expect(color.status == 64 && color.stderr.contains("one of 'auto', 'always' or 'never' (see `taskwidget ls --help`)"), "\(color.stderr)")
+        let listing = try sandbox.run(["ls", "--format", "yaml"])
+        #expect(listing.status == 64 && listing.stderrLines.count == 1)
+        #expect(listing.stderr.contains("the value 'yaml' is invalid for '--format <format>'. Please provide one of 'table' or 'json' (see `taskwidget ls --help`)"), "\(listing.stderr)")
     }
 
     @Test func ambiguousPrefixListsTheCandidates() throws {
