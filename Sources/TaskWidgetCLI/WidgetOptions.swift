@@ -3,8 +3,8 @@ public import TaskWidgetCore
 
 /// `--family --size --scale --theme`: which PNG widget to draw (`render`, and `watch --render-dir`).
 ///
-/// No option has a default value for ArgumentParser: ``spec()`` applies them, and the help states
-/// them (see `StatusLineOptions` for what a default value costs every parse).
+/// No option has a default value for ArgumentParser: `WidgetImageSpec` applies them, and the help
+/// states them (see `StatusLineOptions` for what a default value costs every parse).
 public struct WidgetOptions: ParsableArguments {
     @Option(help: "small, medium or large (default: medium; large with --size).") var family: WidgetFamily?
     @Option(help: ArgumentHelp("A canvas of WIDTHxHEIGHT points for a dashboard, e.g. 800x480.", valueName: "WxH")) var size: String?
@@ -18,7 +18,7 @@ public struct WidgetOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
-        guard WidgetImageSpec.scales.contains(scale ?? 1) else { throw ValidationError("--scale must be 1, 2 or 3") }
+        if let scale, !WidgetImageSpec.scales.contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
         do { _ = try spec() } catch let error as TaskWidgetError { throw ValidationError(error.message) }
     }
 
@@ -26,8 +26,8 @@ public struct WidgetOptions: ParsableArguments {
     public func spec() throws -> WidgetImageSpec {
         let canvas = try size.map(WidgetSize.init(parsing:))
         return try WidgetImageSpec(
-            family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale ?? 1, theme: theme ?? .light, depth: depth,
-            format: imageFormat ?? .png, rotation: rotate ?? 0)
+            family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme, depth: depth, format: imageFormat,
+            rotation: rotate)
     }
 }
 

@@ -42,11 +42,13 @@ public struct WidgetImageSpec: Sendable, Hashable {
     public static let rotations = [0, 90, 180, 270]
 
     /// Throws an ``TaskWidgetError/Code/invalidInput`` error for a scale, depth or turn that is
-    /// not supported, or a BMP that is not 1-bit (a BMP is 1-bit when no depth is given).
+    /// not supported, or a BMP that is not 1-bit (a BMP is 1-bit when no depth is given). A scale,
+    /// theme, format or turn that is `nil` is the default: @1x, light, PNG, upright.
     public init(
-        family: WidgetFamily, size: WidgetSize? = nil, scale: Int = 1, theme: WidgetTheme = .light, depth: Int? = nil,
-        format: Format = .png, rotation: Int = 0
+        family: WidgetFamily, size: WidgetSize? = nil, scale: Int? = nil, theme: WidgetTheme? = nil, depth: Int? = nil,
+        format: Format? = nil, rotation: Int? = nil
     ) throws {
+        let (scale, theme, format, rotation) = (scale ?? 1, theme ?? .light, format ?? .png, rotation ?? 0)
         guard Self.scales.contains(scale) else {
             throw TaskWidgetError(.invalidInput, "scale \(scale) is not supported: use 1, 2 or 3")
         }

@@ -16,7 +16,7 @@ extension WidgetImageSpec {
         let family = WidgetFamily(rawValue: String(stem))
         let size: WidgetSize? = family == nil ? try? WidgetSize(parsing: String(stem)) : nil
         guard family != nil || size != nil else { throw WidgetSize.sides(of: stem) == nil ? .notFound : .badSize }
-        var (scale, theme, depth, rotation) = (1, WidgetTheme.light, Int?.none, 0)
+        var (scale, theme, depth, rotation): (Int?, WidgetTheme?, Int?, Int?) = (nil, nil, nil, nil)
         for (key, value) in query {
             switch key {
             case "scale":
@@ -39,14 +39,13 @@ extension WidgetImageSpec {
                 continue
             }
         }
-        let points = size ?? WidgetSize(family ?? .large)
-        guard max(points.width, points.height) * scale <= Self.maximumServedSide else {
-            throw .badParameter("scale", expected: "a size of at most \(Self.maximumServedSide) pixels a side")
-        }
         do {
             try self.init(family: family ?? .large, size: size, scale: scale, theme: theme, depth: depth, format: format, rotation: rotation)
         } catch {
             throw .badParameter("depth", expected: "1 for a BMP")
+        }
+        guard max(self.size.width, self.size.height) * self.scale <= Self.maximumServedSide else {
+            throw .badParameter("scale", expected: "a size of at most \(Self.maximumServedSide) pixels a side")
         }
     }
 }
