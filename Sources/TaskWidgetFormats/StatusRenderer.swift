@@ -105,9 +105,12 @@ public struct StatusRenderer: Sendable {
         }
     }
 
+    /// The characters a title is cut to when no `--max-width` is given.
+    public static let defaultMaxWidth = 40
+
     /// One line for `entry`. `now` is the exact moment of a one-shot status (for "in 15 min");
     /// `nil` in watch mode. JSON formats are checked to parse; a broken user template is an error.
-    public func line(for entry: TimelineEntry, timeZone: TimeZone, now: Instant?, maxWidth: Int = 40) throws -> String {
+    public func line(for entry: TimelineEntry, timeZone: TimeZone, now: Instant?, maxWidth: Int = defaultMaxWidth) throws -> String {
         let context = StatusContext(entry: entry, timeZone: timeZone, now: now, maxWidth: maxWidth)
         var output = template.render(context.object)
         // One line: raw line breaks are layout in a JSON template, and separators elsewhere.

@@ -50,7 +50,7 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     /// Shows `views[viewIndex]` first. `clockSpeed` is the speed of the clock the instants come
     /// from (``WatchClock/speed``).
     public init(
-        views: [Source], showing viewIndex: Int = 0, renderer: StatusRenderer, maxWidth: Int = 40, sink: any LineSink,
+        views: [Source], showing viewIndex: Int = 0, renderer: StatusRenderer, maxWidth: Int = StatusRenderer.defaultMaxWidth, sink: any LineSink,
         outputs: [any EntryOutput] = [], clockSpeed: Int64 = 1, logger: Logger
     ) {
         precondition(views.indices.contains(viewIndex), "no view \(viewIndex) among \(views.count)")

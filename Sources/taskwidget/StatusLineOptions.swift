@@ -15,11 +15,13 @@ struct StatusLineOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: ArgumentHelp("The kind of line (default: text).", valueName: "format"))
     private var chosenFormat: StatusFormat?
     @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
-    @Option(name: .customLong("max-width"), help: ArgumentHelp("Cut titles to this many characters (default: 40).", valueName: "n"))
+    @Option(
+        name: .customLong("max-width"),
+        help: ArgumentHelp("Cut titles to this many characters (default: \(StatusRenderer.defaultMaxWidth)).", valueName: "n"))
     private var chosenMaxWidth: Int?
 
     var format: StatusFormat { chosenFormat ?? .text }
-    var maxWidth: Int { chosenMaxWidth ?? 40 }
+    var maxWidth: Int { chosenMaxWidth ?? StatusRenderer.defaultMaxWidth }
 
     func validate() throws {
         guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
