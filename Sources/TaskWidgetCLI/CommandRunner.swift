@@ -84,14 +84,15 @@ public enum CommandRunner {
         let lines = message.split(separator: "\n")
         guard let first = lines.first else { return "bad usage" }
         let (heading, items) = (" the following:", lines.dropFirst())
-        guard first.hasSuffix(heading), let last = items.last, items.allSatisfy({ $0.hasPrefix("  - ") }) else {
-            guard let values = first.range(of: "provide one of '"), let and = first.range(of: "' and '", range: values.upperBound..<first.endIndex)
-            else { return String(first) }
+        if first.hasSuffix(heading), let last = items.last, items.allSatisfy({ $0.hasPrefix("  - ") }) {
+            let quoted = { (item: Substring) in "'\(item.dropFirst(4))'" }
+            let list = items.count == 1 ? quoted(last) : items.dropLast().map(quoted).joined(separator: ", ") + " or " + quoted(last)
+            return first.dropLast(heading.count) + " " + list
+        }
+        if let values = first.range(of: "provide one of '"), let and = first.range(of: "' and '", range: values.upperBound..<first.endIndex) {
             return first.replacingCharacters(in: and, with: "' or '")
         }
-        let quoted = { (item: Substring) in "'\(item.dropFirst(4))'" }
-        let list = items.count == 1 ? quoted(last) : items.dropLast().map(quoted).joined(separator: ", ") + " or " + quoted(last)
-        return first.dropLast(heading.count) + " " + list
+        return String(first)
     }
 
     /// `taskwidget: MESSAGE` on stderr, and with `--verbose` the cause underneath.
