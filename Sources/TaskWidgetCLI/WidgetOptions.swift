@@ -4,7 +4,8 @@ public import TaskWidgetCore
 /// `--family --size --scale --theme`: which PNG widget to draw (`render`, and `watch --render-dir`).
 ///
 /// No option has a default value for ArgumentParser: `WidgetImageSpec` applies them, and the help
-/// states them (see `StatusLineOptions` for what a default value costs every parse).
+/// states them. ArgumentParser describes a default value at every parse, through dynamic casts
+/// whose first look-ups walk all of the program's conformance records.
 public struct WidgetOptions: ParsableArguments {
     @Option(help: "small, medium or large (default: medium; large with --size).") var family: WidgetFamily?
     @Option(help: ArgumentHelp("A canvas of WIDTHxHEIGHT points for a dashboard, e.g. 800x480.", valueName: "WxH")) var size: String?

@@ -24,8 +24,9 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
         self.spec = spec
     }
 
-    /// Throws a usage error for a scale outside ``WidgetImageSpec/scales``.
-    public init(family: WidgetFamily, size: WidgetSize? = nil, scale: Int = 1, theme: WidgetTheme = .light) throws {
+    /// Throws a usage error for a scale outside ``WidgetImageSpec/scales``. A `nil` scale or theme
+    /// is the spec's default.
+    public init(family: WidgetFamily, size: WidgetSize? = nil, scale: Int? = nil, theme: WidgetTheme? = nil) throws {
         try self.init(spec: WidgetImageSpec(family: family, size: size, scale: scale, theme: theme))
     }
 
