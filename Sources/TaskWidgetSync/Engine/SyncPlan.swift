@@ -147,13 +147,16 @@ struct SyncPlanner {
         for task in snapshot.tasks where binding(forList: task.listID) != nil && !snapshot.tasksOfOtherAccounts.contains(task.id) {
             keys.insert(task.id)
         }
-        var nextSortOrder = Dictionary(grouping: snapshot.tasks, by: { $0.listID?.uuidString ?? "" })
+        // By list; `nil` is the Inbox.
+        var nextSortOrder = Dictionary(grouping: snapshot.tasks, by: \.listID)
             .mapValues { ($0.map(\.sortOrder).max() ?? -1) + 1 }
 
         // A task whose object is not valid iCalendar is left alone on both sides until it is fixed.
         let leftAlone = Set(snapshot.objects.filter { $0.base == nil }.map(\.taskID))
             .union(skipped.compactMap { objectByHref[$0.href.path]?.taskID })
-        for taskID in keys.sorted(by: { $0.uuidString < $1.uuidString }) where !leftAlone.contains(taskID) {
+        // In the order of their UUID strings, which is the order of their bytes: comparing the
+        // strings would format two of them at every comparison.
+        for taskID in keys.sorted() where !leftAlone.contains(taskID) {
             // The object this account knows for the task (one: a move leaves the old one behind
             // only until its DELETE went through).
             let known = (objectsByTask[taskID] ?? []).first { $0.base != nil }
@@ -202,9 +205,8 @@ struct SyncPlanner {
                 var written = (task ?? TaskItem(id: taskID, title: fields.title, createdAt: fields.createdAt ?? fields.modifiedAt ?? now))
                     .applying(fields)
                 if fields.sortOrder == nil && (task == nil || task?.listID != written.listID) {
-                    let key = written.listID?.uuidString ?? ""
-                    written.sortOrder = nextSortOrder[key, default: 0]
-                    nextSortOrder[key] = written.sortOrder + 1
+                    written.sortOrder = nextSortOrder[written.listID, default: 0]
+                    nextSortOrder[written.listID] = written.sortOrder + 1
                 }
                 plan.local.tasksToSave.append(written)
                 plan.local.expectedTasks[taskID] = .some(task)
@@ -220,8 +222,9 @@ struct SyncPlanner {
             }
 
             // The server, and what the store remembers of its object until the write is done.
-            let uid = remoteObject?.uid ?? known?.uid ?? SyncIdentity.uid(for: taskID)
-            let storedUID = uid == SyncIdentity.uid(for: taskID) ? nil : uid
+            let ownUID = SyncIdentity.uid(for: taskID)
+            let uid = remoteObject?.uid ?? known?.uid ?? ownUID
+            let storedUID = uid == ownUID ? nil : uid
             let current: SyncedObject? = remoteObject.map { object in
                 SyncedObject(
                     account: account, href: object.href.path, collectionHref: object.collectionHref.path, taskID: taskID,
