@@ -27,7 +27,8 @@ struct SyncCommand: AsyncParsableCommand {
               taskwidget sync
               taskwidget sync --account home
 
-            Prints one line per account: pulled, pushed, conflicts merged, deleted.
+            Prints one line per account: pulled, pushed, conflicts merged, deleted. On a \
+            terminal, the push counts its requests meanwhile (one per changed task).
 
             Exit status: 0 ok, 64 bad usage or configuration, 65 damaged store, 69 the server \
             cannot be used (address, password, refused), 74 I/O, 75 try again later (server down, \
@@ -94,9 +95,15 @@ struct SyncCommand: AsyncParsableCommand {
         }
         let client = CalDAVClient(
             accountURL: url, credentials: try account.credentials(), transport: transport, logger: context.logger)
+        // On a terminal, the push counts its changes on one line, cleared at the end (a first sync
+        // sends one request per task). Not among log lines, nor into a pipe or a file.
+        let showsProgress = isatty(STDERR_FILENO) == 1 && context.logger.logLevel >= .warning
+        let name = account.name
+        let progress: @Sendable (Int, Int) -> Void = { done, total in writeToStandardError("\r\(name): pushing \(done) of \(total)…") }
         let engine = SyncEngine(
             store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
-            receivesNewLists: isFirst, logger: context.logger)
+            receivesNewLists: isFirst, progress: showsProgress ? progress : nil, logger: context.logger)
+        defer { if showsProgress { writeToStandardError("\r\u{1B}[K") } }
         return try await engine.run(dryRun: dryRun)
     }
 

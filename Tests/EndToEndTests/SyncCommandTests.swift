@@ -346,6 +346,28 @@ import Testing
         }
     }
 
+    @Test func aPushCountsItsChangesOnATerminalAndNowhereElse() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            for title in ["One", "Two", "Three"] { try mine.sandbox.succeed(["add", title]) }
+            let seen = try mine.syncOnTerminal()
+            #expect(seen.status == 0, "\(seen.stdout)")
+            // One line, rewritten after each request, then cleared for the summary.
+            let progress = (1...3).map { "\rrad: pushing \($0) of 3…" }.joined()
+            #expect(seen.stdout == progress + "\r\u{1B}[Krad: pulled 0, pushed 3, 0 conflicts merged, deleted 0\r\n")
+
+            // Into a pipe, and with log lines: no progress.
+            try mine.sandbox.succeed(["add", "Four"])
+            let piped = try mine.sync()
+            #expect(piped.stdout == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0\n")
+            #expect(piped.stderr.isEmpty)
+            try mine.sandbox.succeed(["add", "Five"])
+            let logged = try mine.syncOnTerminal(["--verbose"])
+            #expect(logged.status == 0)
+            #expect(!logged.stdout.contains("pushing"))
+        }
+    }
+
     // MARK: HTTPS
 
     /// HTTPS goes through the system's CA store: a self-signed server is refused (69), and

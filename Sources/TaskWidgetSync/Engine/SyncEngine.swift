@@ -51,7 +51,8 @@ public struct SyncReport: Sendable {
 /// named after their UID, so a repeated create meets its own object instead of a duplicate.
 ///
 /// ```swift
-/// let engine = SyncEngine(store: store, account: account, client: client, timeZone: zone, now: now, logger: logger)
+/// let engine = SyncEngine(
+///     store: store, account: account, client: client, timeZone: zone, now: now, receivesNewLists: true, logger: logger)
 /// print(try await engine.run(dryRun: false).summary)
 /// ```
 public struct SyncEngine: Sendable {
@@ -62,6 +63,8 @@ public struct SyncEngine: Sendable {
     public let now: Instant
     /// Whether lists of this store that no account syncs yet are made on this account's server.
     public let receivesNewLists: Bool
+    /// Told after each change sent to the server: how many are done, of how many.
+    public let progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
     let logger: Logger
     /// Rounds of re-reading and merging a task whose write met a 412.
     static let maximumConflictRounds = 3
@@ -70,7 +73,7 @@ public struct SyncEngine: Sendable {
 
     public init(
         store: TaskStore, account: SyncAccount, client: CalDAVClient, timeZone: TimeZone, now: Instant,
-        receivesNewLists: Bool, logger: Logger
+        receivesNewLists: Bool, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil, logger: Logger
     ) {
         self.store = store
         self.account = account
@@ -78,6 +81,7 @@ public struct SyncEngine: Sendable {
         self.timeZone = timeZone
         self.now = now
         self.receivesNewLists = receivesNewLists
+        self.progress = progress
         self.logger = logger
     }
 
@@ -305,8 +309,9 @@ public struct SyncEngine: Sendable {
             pending = SyncChanges()
         }
         do {
-            for operation in operations {
+            for (index, operation) in operations.enumerated() {
                 try await perform(operation, collectionURLs: collectionURLs, recording: &pending, report: &report)
+                progress?(index + 1, operations.count)
                 written.append(operation.collectionHref)
                 if pending.objectsToSave.count + pending.objectsToForget.count >= Self.recordBatchSize { try record() }
             }

@@ -34,6 +34,13 @@ struct SyncSandbox: ~Copyable {
         try sandbox.run(["sync"] + arguments + (now.map { ["--now", $0] } ?? []))
     }
 
+    /// `taskwidget sync ARGUMENTS` on a terminal, as a user runs it: util-linux's `script` gives
+    /// it one, and `stdout` holds all it wrote there (errors too), with the terminal's `\r\n`.
+    func syncOnTerminal(_ arguments: [String] = []) throws -> RunResult {
+        try ProcessRunner.run(
+            "/usr/bin/script", ["-q", "-e", "-c", sandbox.shellCommand(["sync"] + arguments), "/dev/null"], environment: sandbox.environment)
+    }
+
     /// `taskwidget sync` that must succeed; returns its summary line.
     @discardableResult
     func syncSucceeds(_ arguments: [String] = [], now: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
