@@ -167,10 +167,16 @@ extension TaskStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         try write { db in
-            for (id, expected) in changes.expectedTasks {
-                let current = try TaskItem.fetchOne(db, key: id.storedText)
-                guard current == expected else { throw Self.storeChangedDuringSync }
+            // The tasks as they are now, a few hundred per query (one bound variable each) instead
+            // of a query per task: a first pull expects a thousand tasks to be absent. In id order,
+            // so that the same changes make the same queries.
+            let expectedIDs = changes.expectedTasks.keys.sorted()
+            var current: [UUID: TaskItem] = [:]
+            for start in stride(from: 0, to: expectedIDs.count, by: Self.keysPerQuery) {
+                let keys = expectedIDs[start..<min(start + Self.keysPerQuery, expectedIDs.count)].map(\.storedText)
+                for task in try TaskItem.fetchAll(db, keys: keys) { current[task.id] = task }
             }
+            for (id, expected) in changes.expectedTasks where current[id] != expected { throw Self.storeChangedDuringSync }
             if let home = changes.home {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO syncAccount (account, accountURL, homeURL) VALUES (?, ?, ?)",
@@ -178,9 +184,13 @@ extension TaskStore {
             }
             for list in changes.listsToSave { try list.save(db) }
             for id in changes.tasksToDelete { _ = try TaskItem.deleteOne(db, key: id.storedText) }
+            var existingLists: Set<UUID> = []
             for task in changes.tasksToSave {
-                if let listID = task.listID, try !TaskList.exists(db, key: listID.storedText) {
-                    throw TaskWidgetError(.damagedStore, "sync would put a task in a list that does not exist", context: "sync: missing list")
+                if let listID = task.listID, !existingLists.contains(listID) {
+                    guard try TaskList.exists(db, key: listID.storedText) else {
+                        throw TaskWidgetError(.damagedStore, "sync would put a task in a list that does not exist", context: "sync: missing list")
+                    }
+                    existingLists.insert(listID)
                 }
                 try task.save(db)
             }
@@ -224,6 +234,10 @@ extension TaskStore {
             }
         }
     }
+
+    /// How many keys ``applySync(_:account:)`` reads per query: well under SQLite's limit on bound
+    /// variables (32 766 since 3.32, 999 before).
+    static let keysPerQuery = 500
 
     /// The error ``applySync(_:account:)`` throws when another command wrote a task meanwhile.
     static let storeChangedDuringSync = TaskWidgetError(

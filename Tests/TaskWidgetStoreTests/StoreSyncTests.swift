@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetCore
+@testable import TaskWidgetStore
+@testable import TaskWidgetTestSupport
+
+/// `applySync`: a sync's changes land only when every task is still as its merge saw it.
+@Suite struct StoreSyncTests: StoreSuite {
+    let fixture: TemporaryStore
+
+    init() throws {
+        fixture = try TemporaryStore()
+    }
+
+    /// New tasks, each expected to be absent until the changes are applied.
+    func pulled(_ count: Int) -> SyncChanges {
+        var changes = SyncChanges()
+        for index in 0..<count {
+            let task = TaskItem(title: "Pulled \(index)", sortOrder: index, createdAt: at(index))
+            changes.tasksToSave.append(task)
+            changes.expectedTasks[task.id] = .some(nil)
+        }
+        return changes
+    }
+
+    /// Expects `changes` to be refused as "the store changed", and nothing of them applied.
+    func expectStoreChanged(_ changes: SyncChanges, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = #expect(throws: TaskWidgetError.self, sourceLocation: sourceLocation) { try store.applySync(changes, account: "home") }
+        #expect(error.map(TaskStore.isStoreChangedDuringSync) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
+    }
+
+    @Test func changesExpectingMoreTasksThanOneQueryReadsAreApplied() throws {
+        let changes = pulled(TaskStore.keysPerQuery * 2 + 1)
+        try store.applySync(changes, account: "home")
+        #expect(try store.tasks(in: .inbox, includeCompleted: true).count == changes.tasksToSave.count)
+    }
+
+    @Test func aTaskAddedMeanwhileStopsTheChanges() throws {
+        var changes = pulled(TaskStore.keysPerQuery + 1)
+        // The task of the second query (tasks are read in id order) exists already: another
+        // command added it.
+        let added = try #require(changes.tasksToSave.max { $0.id < $1.id })
+        try store.importing(StoreExport(lists: [], tasks: [added]), source: "fixture")
+        try expectStoreChanged(changes)
+        #expect(try store.tasks(in: .inbox, includeCompleted: true).map(\.task.id) == [added.id])
+
+        // Expected as it is now, the changes apply.
+        changes.expectedTasks[added.id] = .some(added)
+        try store.applySync(changes, account: "home")
+        #expect(try store.tasks(in: .inbox, includeCompleted: true).count == changes.tasksToSave.count)
+    }
+
+    @Test func aTaskEditedOrDeletedMeanwhileStopsTheChanges() throws {
+        let first = try store.addTask(NewTask(title: "Call Bob"), now: at(0)).task
+        var renamed = first
+        renamed.title = "Call Ann"
+        var changes = SyncChanges()
+        changes.tasksToSave = [renamed]
+        changes.expectedTasks[first.id] = .some(first)
+
+        _ = try store.editTask(first.id.storedText, TaskChanges(title: "Call Bob now"), now: at(1))
+        try expectStoreChanged(changes)
+        _ = try store.deleteTasks([first.id.storedText], now: at(2))
+        try expectStoreChanged(changes)
+        #expect(try store.tasks(in: .inbox, includeCompleted: true).isEmpty)
+    }
+}
