@@ -358,20 +358,24 @@ import Testing
     /// An event loop no other test's client shares.
     static let ownEventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-    /// The port stays bound without listening, so that no other test's server can take it, and the
-    /// client has an event loop of its own: on NIO's shared ones, another test's large body (in a
-    /// debug build) held the loop past the connect timeout, and the refusal read as "did not answer
-    /// in time" (CI).
+    /// The port stays bound without listening, so that no other test's server can take it. The
+    /// client has an event loop of its own (on NIO's shared ones, another test's large body in a
+    /// debug build held the loop past the connect timeout), and the test runs on threads of its
+    /// own: the request's deadline starts when it is sent, and while end-to-end tests blocked both
+    /// cooperative threads, the request waited past it to start (CI, 192 s). Either way the refusal
+    /// read as "did not answer in time".
     @Test func connectionRefusedIsTransient() async throws {
         let refusing = try RefusingPort()
-        try await HTTPClientTransport.withTransport(eventLoopGroup: Self.ownEventLoop) { transport in
-            let client = CalDAVClient(
-                accountURL: URL(string: "http://127.0.0.1:\(refusing.port)/")!,
-                credentials: CalDAVCredentials(username: "u", password: "p"), transport: transport)
-            let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
-            #expect(error?.code == .connectionFailed)
-            #expect(error?.message == "Cannot connect to 127.0.0.1.")
-            #expect(error?.exitStatus == 75)
+        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+            try await HTTPClientTransport.withTransport(eventLoopGroup: Self.ownEventLoop) { transport in
+                let client = CalDAVClient(
+                    accountURL: URL(string: "http://127.0.0.1:\(refusing.port)/")!,
+                    credentials: CalDAVCredentials(username: "u", password: "p"), transport: transport)
+                let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
+                #expect(error?.code == .connectionFailed, "\(error?.detailedDescription ?? "")")
+                #expect(error?.message == "Cannot connect to 127.0.0.1.")
+                #expect(error?.exitStatus == 75)
+            }
         }
     }
 
