@@ -19,7 +19,6 @@ public struct WidgetOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
-        if let scale, !WidgetImageSpec.scales.contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
         do { _ = try spec() } catch let error as TaskWidgetError { throw ValidationError(error.message) }
     }
 
