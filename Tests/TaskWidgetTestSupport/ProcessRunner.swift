@@ -38,15 +38,17 @@ enum ProcessRunner {
         if let input { try? stdin.fileHandleForWriting.write(contentsOf: input) }
         try stdin.fileHandleForWriting.close()
         // Read both pipes to their end before waiting, so a large output cannot block the child.
-        let group = DispatchGroup()
+        // Standard error on a thread of its own: a read on Dispatch's global queue held one of its
+        // few threads for as long as the program ran, and with two such reads every timer of the
+        // test process (`Task.sleep`, a request's deadline) waited for them.
+        let errorRead = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var errorData = Data()
-        group.enter()
-        DispatchQueue.global().async {
+        Thread {
             errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
+            errorRead.signal()
+        }.start()
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        errorRead.wait()
         process.waitUntilExit()
         return RunResult(
             status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
