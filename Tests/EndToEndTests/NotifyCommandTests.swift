@@ -9,7 +9,7 @@ import Testing
 /// `--verbose` (ids only) and for what dunst shows, with deadlines, never for a fixed time.
 ///
 /// Serialized: each test runs an X server, a bus, dunst and notify on a 2-core machine.
-@Suite(.serialized) struct NotifyCommandTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "notify end-to-end")) struct NotifyCommandTests {
     /// The log line of a reminder shown by the server.
     static let shown = "reminder shown"
     static let serverAvailable = "a notification server is available"

@@ -6,7 +6,7 @@ import Testing
 /// `taskwidget sync` against a real Radicale (Debian's, with htpasswd auth, started by each test
 /// on a free loopback port), run through the built binaries as a user runs them (SPEC §12).
 /// Serialized: each test already runs a server, a proxy or two, and Python clients.
-@Suite(.serialized) struct SyncCommandTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "sync end-to-end")) struct SyncCommandTests {
     /// Sunday 22 November 2026, Berlin: the sandboxes' clock, and later instants for later edits.
     static let monday = "2026-11-23T10:00:00+01:00"
     static let tuesday = "2026-11-24T10:00:00+01:00"
