@@ -11,11 +11,14 @@ import Testing
     static let monday = "2026-11-23T10:00:00+01:00"
     static let tuesday = "2026-11-24T10:00:00+01:00"
     static let wednesday = "2026-11-25T10:00:00+01:00"
+    /// The suite's own server slot: it runs one server at a time, and in the shared slots each of
+    /// its tests waited behind the in-process CalDAV tests' servers (a test took 200 s in CI).
+    static let serverSlot = ServerSlots(count: 1)
 
     // MARK: Round trips
 
     @Test func tasksListsDatesStatesAndRemindersRoundTripBothWays() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             try mine.sandbox.succeed(["list", "add", "Work", "--color", "1E90FF"])
             let allDay = try mine.sandbox.succeed(["add", "File taxes", "--due", "2026-11-27"]).trimmingCharacters(in: .newlines)
@@ -87,7 +90,7 @@ import Testing
     }
 
     @Test func anotherClientsPropertiesSurviveARoundTripWithATitleEditedHere() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             let longTitle = String(repeating: "東京で会議の資料を準備する", count: 12).prefix(150)
             #expect(longTitle.count == 150)
@@ -132,7 +135,7 @@ import Testing
     // MARK: Conflicts
 
     @Test func twoStoresSyncingThroughOneServerEndWithTheSameExport() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let a = try SyncSandbox(server: server)
             let b = try SyncSandbox(server: server)
             let rename = try a.sandbox.succeed(["add", "Pay rent", "--due", "2026-11-30"]).trimmingCharacters(in: .newlines)
@@ -170,7 +173,7 @@ import Testing
     }
 
     @Test func aCompletedTaskIsNotReopenedByAnotherClientsOlderCopy() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             let id = try mine.sandbox.succeed(["add", "Submit form"]).trimmingCharacters(in: .newlines)
             try mine.syncSucceeds()
@@ -198,7 +201,7 @@ import Testing
         ("only:PUT:status500", 75),
     ])
     func aFailingServerChangesNothingHereAndTheNextSyncFinishes(rule: String, status: Int32) async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             try await withProxy(server) { proxy in
             let mine = try SyncSandbox(server: server, url: proxy.baseURL)
             try mine.sandbox.succeed(["add", "Local task"])
@@ -258,7 +261,7 @@ import Testing
     }
 
     @Test func aCalendarObjectThatIsNotICalendarIsLeftAloneAndTheRestSyncs() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             try await withProxy(server) { proxy in
             let mine = try SyncSandbox(server: server, url: proxy.baseURL)
             _ = try await PythonCalDAV.saveTodo(
@@ -282,7 +285,7 @@ import Testing
     }
 
     @Test func aTenMegabyteCalendarObjectSyncsBothWays() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             let note = String(repeating: "0123456789abcdef", count: 10 * 1024 * 1024 / 16)
             _ = try await PythonCalDAV.saveTodo(
@@ -331,7 +334,7 @@ import Testing
     }
 
     @Test func aDryRunPrintsThePlanAndChangesNothingAnywhere() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             let id = try mine.sandbox.succeed(["add", "Local task", "--list", "Home", "--new-list"]).trimmingCharacters(in: .newlines)
             _ = try await PythonCalDAV.saveTodo(
@@ -347,7 +350,7 @@ import Testing
     }
 
     @Test func aPushCountsItsChangesOnATerminalAndNowhereElse() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             for title in ["One", "Two", "Three"] { try mine.sandbox.succeed(["add", title]) }
             let seen = try mine.syncOnTerminal()
@@ -377,7 +380,7 @@ import Testing
     @Test func httpsUsesTheSystemCAStore() async throws {
         var options = RadicaleServer.Options()
         options.tls = true
-        try await RadicaleServer.withServer(options) { server in
+        try await RadicaleServer.withServer(options, slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             try mine.sandbox.succeed(["add", "Over TLS"])
             let refused = try mine.sync()

@@ -79,12 +79,14 @@ public final class RadicaleServer: Sendable {
     public var storageRoot: URL { directory.appendingPathComponent("collections/collection-root") }
 
     /// The servers of ``withServer(_:_:)`` that may run at once, in the whole test process.
-    static let slots = ServerSlots(count: 3)
+    public static let slots = ServerSlots(count: 3)
 
     /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws. At most
-    /// three run at once (``slots``); the others wait for one to stop.
+    /// three run at once (``slots``); the others wait for one to stop. A serialized suite passes
+    /// a slot of its own, so that its chain of tests does not wait, at each test, behind every
+    /// other suite's servers.
     public static func withServer<Result>(
-        _ options: Options = Options(), _ body: (RadicaleServer) async throws -> Result
+        _ options: Options = Options(), slots: ServerSlots = slots, _ body: (RadicaleServer) async throws -> Result
     ) async throws -> Result {
         try await slots.withSlot {
             let server = try await start(options)

@@ -2,17 +2,17 @@
 /// slot each: a dozen servers started and driven together (Python, at 70–100 ms of CPU a second
 /// each) kept both cores of the test machine busy for seconds, and the timing tests running beside
 /// them (a server's 1 s cut of a slow client) came up to 36 s late.
-actor ServerSlots {
+public actor ServerSlots {
     private let count: Int
     private var taken = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(count: Int) {
+    public init(count: Int) {
         self.count = count
     }
 
     /// Runs `body` once a slot is free, and frees it after, also when `body` throws.
-    nonisolated func withSlot<Result>(_ body: () async throws -> Result) async throws -> Result {
+    public nonisolated func withSlot<Result>(_ body: () async throws -> Result) async throws -> Result {
         await take()
         do {
             let result = try await body()
