@@ -5,9 +5,10 @@ import Testing
 /// (``ProcessRunner`` waits for them).
 ///
 /// On Swift's cooperative pool (one thread per core, two here), every end-to-end test blocks a
-/// thread while its programs run. A serialized suite's long chain of tests (a CalDAV server and
-/// several syncs each, or a notification daemon per test) then waited behind all the other suites
-/// and ended the run about a minute after them.
+/// thread while its programs run, so each step of a serialized suite's long chain (a CalDAV server
+/// and several syncs per test, or a notification daemon per test) waited for a thread behind the
+/// other suites' tests. (Most of the sync chain's wait was for a server slot, though: see
+/// `SyncCommandTests.serverSlot`.)
 ///
 /// ```swift
 /// @Suite(.serialized, .runsPrograms(onThreadNamed: "sync end-to-end")) struct SyncCommandTests { … }
