@@ -78,7 +78,8 @@ public final class RadicaleServer: Sendable {
     /// The storage folder Radicale writes: `collections/collection-root/USER/COLLECTION/*.ics`.
     public var storageRoot: URL { directory.appendingPathComponent("collections/collection-root") }
 
-    /// The servers of ``withServer(_:_:)`` that may run at once, in the whole test process.
+    /// The servers of ``withServer(_:slots:_:)`` that may run at once, in the whole test process,
+    /// unless a suite passes slots of its own.
     public static let slots = ServerSlots(count: 3)
 
     /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws. At most
