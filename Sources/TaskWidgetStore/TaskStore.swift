@@ -3,12 +3,14 @@ import GRDB
 import GRDBSQLite
 import Glibc
 public import Logging
+import Synchronization
 import TaskWidgetCore
 
 /// The user's tasks, lists and habits in one SQLite file (SPEC §3).
 ///
-/// Writers open it with ``open(at:mode:logger:)`` in `.readWrite` mode, which creates and migrates
-/// the file; display commands use `.readOnly`, which never creates, migrates or modifies it.
+/// Writers open it with ``open(at:mode:logger:)`` in `.readWrite` mode, which migrates the file,
+/// and creates it with the first write that commits; display commands use `.readOnly`, which never
+/// creates, migrates or modifies it.
 ///
 /// ```swift
 /// let store = try TaskStore.open(at: location, mode: .readWrite, logger: logger)
@@ -23,24 +25,50 @@ public final class TaskStore: Sendable {
 
     public let path: String
     public let mode: AccessMode
-    let database: any DatabaseWriter
+    private let location: StoreLocation
+    private let configuration: Configuration
+    private let connection: Mutex<Connection>
     /// Whether the store keeps the open-task counts (migration v3); a store no writer has upgraded
     /// yet is counted by scanning its open tasks.
     let keepsOpenTaskCounts: Bool
     let logger: Logger
 
-    private init(path: String, mode: AccessMode, database: any DatabaseWriter, keepsOpenTaskCounts: Bool, logger: Logger) {
-        self.path = path
+    /// The database the store reads and writes now.
+    private enum Connection {
+        /// The store's file (or, for a reader of a store not created yet, an empty one in memory).
+        case opened(any DatabaseWriter)
+        /// A writer's store that does not exist yet: it reads as this empty one in memory until the
+        /// first write that commits creates the file, so that a failed command leaves none behind.
+        case notCreated(empty: DatabaseQueue)
+    }
+
+    private init(
+        location: StoreLocation, mode: AccessMode, configuration: Configuration, connection: Connection, keepsOpenTaskCounts: Bool,
+        logger: Logger
+    ) {
+        self.path = location.path
+        self.location = location
         self.mode = mode
-        self.database = database
+        self.configuration = configuration
+        self.connection = Mutex(connection)
         self.keepsOpenTaskCounts = keepsOpenTaskCounts
         self.logger = logger
     }
 
-    /// Opens the store. In `.readWrite` mode a missing file is created (and the default folder with
-    /// it) and migrated. In `.readOnly` mode nothing is written: a store missing at the default
-    /// location reads as an empty one (a first run shows "No open tasks", not an error), and one
-    /// missing at a path the user named is an error.
+    /// The database the store reads and writes now.
+    var database: any DatabaseWriter {
+        connection.withLock { connection in
+            switch connection {
+            case .opened(let database): database
+            case .notCreated(let empty): empty
+            }
+        }
+    }
+
+    /// Opens the store. In `.readWrite` mode a store found is migrated, and a missing one (with the
+    /// default folder) is created by the first write that commits. In `.readOnly` mode nothing is
+    /// written: a store missing at the default location reads as an empty one (a first run shows
+    /// "No open tasks", not an error), and one missing at a path the user named is an error.
     public static func open(at location: StoreLocation, mode: AccessMode, logger: Logger) throws -> TaskStore {
         let path = location.path
         let exists = try checkPath(location, mode: mode)
@@ -62,47 +90,71 @@ public final class TaskStore: Sendable {
         }
         do {
             // One connection either way: a command reads or writes once and exits.
-            let database: DatabaseQueue
-            var applied: Set<String>
+            let connection: Connection
+            let applied: Set<String>
             switch mode {
+            case .readWrite where exists:
+                let database: DatabaseQueue
+                (database, applied) = try openForWriting(path, configuration: configuration)
+                connection = .opened(database)
             case .readWrite:
-                if !exists { try createComplete(at: location, configuration: configuration) }
-                database = try DatabaseQueue(path: path, configuration: configuration)
-                // Refuse a foreign or newer database before anything can write to it.
-                applied = try checkSchema(database, path: path, allowEmpty: true)
-                // WAL, which the store has had since it was created (this only converts a file that
-                // was empty). Every acknowledged write reaches the disk (seed NFR6: zero data loss).
-                try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
-                if !applied.isSuperset(of: Migrations.migrator.migrations) {
-                    try migrate(database, path: path)
-                    applied = Set(Migrations.migrator.migrations)
-                    emptyTheWAL(of: database)  // the new indexes and counts of a big store
-                }
+                connection = .notCreated(empty: try emptyInMemory())
+                applied = Set(Migrations.migrator.migrations)
             case .readOnly where !exists:
-                // No store yet at the default location: an empty one in memory, with the whole schema.
-                database = try DatabaseQueue()
-                try Migrations.migrator.migrate(database)
+                connection = .opened(try emptyInMemory())
                 applied = Set(Migrations.migrator.migrations)
             case .readOnly:
-                database = try DatabaseQueue(path: readOnlyURI(path), configuration: configuration)
+                let database = try DatabaseQueue(path: readOnlyURI(path), configuration: configuration)
                 applied = try checkSchema(database, path: path)
+                connection = .opened(database)
             }
             logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)", "exists": "\(exists)"])
             return TaskStore(
-                path: path, mode: mode, database: database, keepsOpenTaskCounts: applied.contains(Migrations.openTaskCounts),
-                logger: logger)
+                location: location, mode: mode, configuration: configuration, connection: connection,
+                keepsOpenTaskCounts: applied.contains(Migrations.openTaskCounts), logger: logger)
         } catch {
             throw StoreErrors.map(error, path: path)
         }
     }
 
-    /// Runs `body` in one write transaction; any error rolls everything back.
+    /// A store file opened for writing: refused if foreign or newer, converted to WAL if empty, and
+    /// migrated. Returns its connection and the migrations it has.
+    private static func openForWriting(_ path: String, configuration: Configuration) throws -> (DatabaseQueue, Set<String>) {
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        // Refuse a foreign or newer database before anything can write to it.
+        var applied = try checkSchema(database, path: path, allowEmpty: true)
+        // WAL, which the store has had since it was created (this only converts a file that was
+        // empty). Every acknowledged write reaches the disk (seed NFR6: zero data loss).
+        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
+        if !applied.isSuperset(of: Migrations.migrator.migrations) {
+            try migrate(database, path: path)
+            applied = Set(Migrations.migrator.migrations)
+            emptyTheWAL(of: database)  // the new indexes and counts of a big store
+        }
+        return (database, applied)
+    }
+
+    /// An empty store in memory, with the whole schema: what a store not created yet reads as.
+    private static func emptyInMemory() throws -> DatabaseQueue {
+        let database = try DatabaseQueue()
+        try Migrations.migrator.migrate(database)
+        return database
+    }
+
+    /// Runs `body` in one write transaction; any error rolls everything back. The first write to a
+    /// store that does not exist yet creates it, and only if `body` succeeds.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
         guard mode == .readWrite else {
             throw TaskWidgetError(.permissionDenied, "the store was opened read-only", context: path)
         }
         do {
-            return try database.write(body)
+            if case .opened(let database) = connection.withLock({ $0 }) { return try database.write(body) }
+            return try connection.withLock { connection in
+                if case .opened(let database) = connection { return try database.write(body) }
+                let (database, result) = try Self.create(at: location, configuration: configuration, writingFirst: body)
+                connection = .opened(database)
+                return result
+            }
         } catch {
             throw StoreErrors.map(error, path: path)
         }
@@ -161,8 +213,8 @@ public final class TaskStore: Sendable {
     }
 
     /// Refuses what cannot be a store file; returns whether the store exists. For a missing store
-    /// that a writer will create, checks (or, at the default location, creates) its folder; a
-    /// reader accepts a missing store at the default location only.
+    /// that a writer will create, checks its folder (at the default location, the first write
+    /// creates it); a reader accepts a missing store at the default location only.
     private static func checkPath(_ location: StoreLocation, mode: AccessMode) throws -> Bool {
         let path = location.path
         // A store another process links into place between two looks is found by the second one.
@@ -195,17 +247,7 @@ public final class TaskStore: Sendable {
             let fileManager = FileManager.default
             let folderPath = location.folder
             var isDirectory: ObjCBool = false
-            if location.isDefault && !fileManager.fileExists(atPath: folderPath) {
-                do {
-                    try fileManager.createDirectory(
-                        atPath: folderPath, withIntermediateDirectories: true,
-                        attributes: [.posixPermissions: 0o700])
-                } catch {
-                    throw TaskWidgetError(
-                        .permissionDenied, "cannot create the folder \(folderPath): check its permissions", context: folderPath,
-                        cause: error)
-                }
-            }
+            if location.isDefault && !fileManager.fileExists(atPath: folderPath) { return false }
             guard fileManager.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue
             else {
                 throw TaskWidgetError(
@@ -220,21 +262,60 @@ public final class TaskStore: Sendable {
         }
     }
 
-    /// Creates a new store with its whole schema beside its path, then links it into place: a
-    /// reader never finds a store whose migrations are half done (GRDB commits each on its own),
-    /// and of several processes creating the store at once, one links its file and the others use it.
-    private static func createComplete(at location: StoreLocation, configuration: Configuration) throws {
+    /// Creates the store with its first write and returns its connection and what `body` returned.
+    ///
+    /// A new file beside the store's path gets the whole schema and `body`'s changes, and is linked
+    /// into place once both are committed. So a reader never finds a store whose migrations are half
+    /// done (GRDB commits each on its own), and a first command that fails leaves no store, nor the
+    /// folders it made for the default one. Of several processes creating the store at once, one links its file,
+    /// and the others run `body` again in that store.
+    private static func create<T>(
+        at location: StoreLocation, configuration: Configuration, writingFirst body: (Database) throws -> T
+    ) throws -> (DatabaseQueue, T) {
         let path = location.path
-        let temporary = path + ".new-\(UUID().uuidString)"
-        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
-        let queue = try DatabaseQueue(path: temporary, configuration: configuration)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
-        try migrate(queue, path: path)
-        try queue.close()  // the last connection: everything is checkpointed into the file
-        guard link(temporary, path) == 0 || errno == EEXIST else {
-            throw TaskWidgetError.system(errno, "cannot create the store \(path)", advice: "check the folder", context: path)
+        let madeFolders = try makeDefaultFolder(of: location)
+        let linked: Bool
+        let result: T
+        do {
+            let temporary = path + ".new-\(UUID().uuidString)"
+            defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            try migrate(queue, path: path)
+            result = try queue.write(body)
+            try queue.close()  // the last connection: everything is checkpointed into the file
+            linked = link(temporary, path) == 0
+            guard linked || errno == EEXIST else {
+                throw TaskWidgetError.system(errno, "cannot create the store \(path)", advice: "check the folder", context: path)
+            }
+        } catch {
+            for folder in madeFolders { rmdir(folder) }
+            throw error
         }
         AtomicFile.syncFolder(location.folder)
+        let (database, _) = try openForWriting(path, configuration: configuration)
+        return (database, linked ? result : try database.write(body))
+    }
+
+    /// Creates the default store's folder (private to the user) if it is missing; returns the
+    /// folders it made, the innermost first.
+    private static func makeDefaultFolder(of location: StoreLocation) throws -> [String] {
+        var missing: [String] = []
+        var folder = URL(fileURLWithPath: location.folder)
+        while location.isDefault && folder.path != "/" && !FileManager.default.fileExists(atPath: folder.path) {
+            missing.append(folder.path)
+            folder.deleteLastPathComponent()
+        }
+        guard !missing.isEmpty else { return [] }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: location.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw TaskWidgetError(
+                .permissionDenied, "cannot create the folder \(location.folder): check its permissions", context: location.folder,
+                cause: error)
+        }
+        return missing
     }
 
     /// Brings the schema up to date. Several processes may race to migrate a new store: the loser's

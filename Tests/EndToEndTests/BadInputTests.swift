@@ -147,6 +147,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
     }
 
+    /// SPEC §4: nothing about a failed command changes the store, and creating it is a change. A
+    /// typo in `--store` or an id that is not there must leave no empty store, which a bar would
+    /// show as "No open tasks" instead of the error. The first command that works creates it.
+    @Test func aWriteThatFailsOnAMissingStoreCreatesNothing() throws {
+        let sandbox = try Sandbox()
+        for command in [
+            ["done", "abcd"], ["edit", "abcd", "--title", "x"], ["add", "x", "--list", "Nope"], ["list", "rename", "A", "B"],
+            ["habit", "check", "Walk"], ["snooze", "--top", "--by", "1h"],
+        ] {
+            let result = try sandbox.run(command)
+            #expect(result.status == 64 && result.stderrLines.count == 1, "\(command): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
+        try sandbox.succeed(["add", "Pay rent"])
+        #expect(FileManager.default.fileExists(atPath: sandbox.storePath))
+    }
+
     /// Every command that opens the store (watch is run apart). `{png}` and `{import}` stand for
     /// files in the sandbox: a widget render would write, and a valid (empty) export.
     static let storeReaders: [[String]] = [

@@ -58,7 +58,7 @@ import Testing
         #expect(try folder.entries() == [])
     }
 
-    @Test func openingReadWriteAtTheDefaultLocationCreatesTheFolder() throws {
+    @Test func theFirstWriteAtTheDefaultLocationCreatesTheFolder() throws {
         let name = "data/taskwidget/tasks.sqlite"
         let store = try open(name, .readWrite, isDefault: true)
         _ = try store.addTask(NewTask(title: "first"), now: Self.now)
@@ -70,10 +70,42 @@ import Testing
         #expect(try reader.tasks(in: .all, includeCompleted: true).map(\.task.title) == ["first"])
     }
 
-    @Test func openingReadWriteInAnExistingFolderCreatesAWorkingStore() throws {
+    @Test func aStoreIsCreatedByTheFirstWriteThatCommits() throws {
         let store = try open("tasks.sqlite", .readWrite)
         #expect(try store.export() == StoreExport())
+        #expect(try folder.entries() == [])
+        _ = try store.addTask(NewTask(title: "first"), now: Self.now)
         #expect(try folder.entries().contains("tasks.sqlite"))
+        _ = try store.addTask(NewTask(title: "second"), now: Self.now)
+        let reader = try open("tasks.sqlite", .readOnly)
+        #expect(try reader.tasks(in: .all, includeCompleted: true).map(\.task.title) == ["first", "second"])
+    }
+
+    /// SPEC §4: nothing about a failed command changes the store, so a first command that fails
+    /// (a typo in `--store`, an id that is not there) must not leave an empty store behind, which a
+    /// status bar would then show as "No open tasks" instead of an error.
+    @Test(arguments: [false, true])
+    func aFirstWriteThatFailsLeavesNoStoreNorTheFoldersItMade(isDefault: Bool) throws {
+        let name = isDefault ? "data/taskwidget/tasks.sqlite" : "tasks.sqlite"
+        let store = try open(name, .readWrite, isDefault: isDefault)
+        expectError(.notFound) { try store.completeTasks(["abcd"], now: Self.now) }
+        expectError(.notFound) { _ = try store.addTask(NewTask(title: "x", listName: "Nope"), now: Self.now) }
+        #expect(try folder.entries() == [])
+        _ = try store.addTask(NewTask(title: "kept"), now: Self.now)
+        #expect(try open(name, .readOnly).tasks(in: .all, includeCompleted: true).map(\.task.title) == ["kept"])
+    }
+
+    /// Two writers that both found no store: one links its new file into place, and the other's
+    /// first write goes to that store, not to a file of its own.
+    @Test func twoWritersCreatingTheStoreAtOnceWriteToTheSameOne() throws {
+        let first = try open("tasks.sqlite", .readWrite)
+        let second = try open("tasks.sqlite", .readWrite)
+        _ = try first.addTask(NewTask(title: "one"), now: Self.now)
+        _ = try second.addTask(NewTask(title: "two"), now: Self.now)
+        _ = try first.addTask(NewTask(title: "three"), now: Self.now)
+        let titles = try open("tasks.sqlite", .readOnly).tasks(in: .all, includeCompleted: true).map(\.task.title)
+        #expect(titles.sorted() == ["one", "three", "two"])
+        #expect(try folder.entries() == ["tasks.sqlite", "tasks.sqlite-shm", "tasks.sqlite-wal"])
     }
 
     @Test(arguments: modes)

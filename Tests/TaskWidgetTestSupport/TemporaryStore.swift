@@ -43,6 +43,7 @@ final class TemporaryStore: Sendable {
         folder = try TemporaryFolder()
         path = folder.path("tasks.sqlite")
         store = try Self.open(path, mode: .readWrite)
+        try store.write { _ in }  // the first write that commits creates the file
     }
 
     /// Opens the store file at `path` (a location the user named, not the default one).
