@@ -23,7 +23,7 @@ import Testing
         #expect(try Validation.title(text) == expected)
     }
 
-    @Test(arguments: ["", " ", "\t\n", "\u{3000}", "\u{2028}"])
+    @Test(arguments: ["", " ", "\t\n", "\u{3000}", "\u{2028}", "\u{200B}", " \u{200D}\u{FE0F} "])
     func emptyTitlesAreRefused(text: String) throws {
         let error = expectError(.invalidInput) { try Validation.title(text) }
         #expect(error?.message.contains("empty") == true)
@@ -32,6 +32,8 @@ import Testing
     @Test(arguments: [
         "a\nb", "a\rb", "a\r\nb", "a\tb", "bell\u{0007}", "a\u{0000}b", "a\u{001B}[31mred", "a\u{007F}b",
         "a\u{0085}b", "a\u{009B}b", "a\u{2028}b", "a\u{2029}b",
+        // Direction overrides, embeddings and isolates turn the rest of a bar's line around.
+        "rlo \u{202E} evil", "a\u{202A}b", "a\u{2066}b\u{2069}",
     ])
     func controlCharactersAndLineBreaksAreRefused(text: String) throws {
         let error = expectError(.invalidInput) { try Validation.title(text) }

@@ -9,13 +9,20 @@ public enum Validation {
     /// which a count of characters alone lets through and every status line would then carry.
     public static let maximumBytesPerCharacter = 40
 
-    /// Trims surrounding whitespace and checks a task title: not empty, no control characters or
-    /// line breaks, at most ``maximumTitleLength`` characters and 40 bytes of UTF-8 per character
+    /// Trims surrounding whitespace and checks a task title: not empty nor only invisible
+    /// characters, no control characters or line breaks, at most ``maximumTitleLength`` characters and 40 bytes of UTF-8 per character
     /// of that limit.
     public static func title(_ text: String, noun: String = "title") throws -> String {
         let trimmed = text.trimmingWhitespace
-        guard !trimmed.isEmpty else {
-            throw TaskWidgetError(.invalidInput, "the \(noun) is empty: give some text, e.g. \"Pay rent\"")
+        // Invisible characters alone (a zero-width space) would show as a blank row.
+        guard trimmed.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint })
+        else {
+            let example = switch noun {
+            case "list name": "Home"
+            case "habit name": "Drink water"
+            default: "Pay rent"
+            }
+            throw TaskWidgetError(.invalidInput, "the \(noun) is empty: give some text, e.g. \"\(example)\"")
         }
         guard !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
             throw TaskWidgetError(

@@ -22,10 +22,13 @@ extension String {
 }
 
 extension Unicode.Scalar {
-    /// Control characters (Cc) and line or paragraph separators: never allowed in one-line text.
+    /// Control characters (Cc), line or paragraph separators, and the explicit direction controls
+    /// (embeddings, overrides and isolates, U+202A–U+202E and U+2066–U+2069, which turn the rest of
+    /// a line around in a terminal or a bar): never allowed in one-line text.
     public var isControlOrLineBreak: Bool {
         // ASCII's controls, without looking the category up in Unicode's tables.
         if isASCII { return value < 0x20 || value == 0x7F }
+        if (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) { return true }
         return switch properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
