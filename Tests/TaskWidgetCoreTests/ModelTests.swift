@@ -360,6 +360,23 @@ import Testing
         #expect(zone.identifier == expected)
     }
 
+    /// POSIX counts a `TZ` offset west of Greenwich: `TZ=UTC+3 date` is three hours behind UTC, and
+    /// taskwidget's days must be the ones `date` shows (a Foundation name `UTC+3` is three hours
+    /// ahead). `--tz` takes zone names as Foundation reads them.
+    @Test(arguments: [
+        ("UTC+3", -10_800), ("UTC-3", 10_800), ("GMT3", -10_800), ("JST-9", 32_400), ("<+0530>-5:30", 19_800),
+        ("XYZ+10:15:30", -36_930), ("GMT0", 0),
+    ])
+    func aPOSIXOffsetInTZCountsWestOfGreenwich(value: String, secondsFromGMT: Int) throws {
+        let zone = try RunSettings.timeZone(argument: nil, environment: ["TZ": value], system: Self.auckland)
+        #expect(zone.secondsFromGMT() == secondsFromGMT)
+    }
+
+    @Test(arguments: ["EST5EDT", "Etc/GMT+3", "UTC", "CET-1CEST,M3.5.0,M10.5.0/3", "UT+3", "UTC+25", "UTC+3:60", "UTC+003"])
+    func onlyAFixedPOSIXOffsetIsReadAsOne(value: String) {
+        #expect(RunSettings.posixFixedOffset(value) == nil)
+    }
+
     @Test(arguments: [
         ("Mars/Olympus", [:]),
         ("Mars/Olympus", ["TZ": "Europe/Berlin"]),

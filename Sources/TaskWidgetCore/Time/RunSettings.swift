@@ -21,13 +21,42 @@ public enum RunSettings {
                 guard let range = resolved.range(of: "zoneinfo/") else { return system }
                 name = String(resolved[range.upperBound...])
             }
-            guard let zone = TimeZone(identifier: name) else {
+            guard let zone = posixFixedOffset(name) ?? TimeZone(identifier: name) else {
                 throw TaskWidgetError(
                     .invalidInput, "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to a name like Europe/Berlin, or pass --tz")
             }
             return zone
         }
         return system
+    }
+
+    /// The zone of a POSIX `TZ` value with a fixed offset and no daylight saving time: `UTC+3`,
+    /// `JST-9`, `<+0530>-5:30`. POSIX counts the offset west of Greenwich, so `UTC+3` is three hours
+    /// behind UTC, as `date` shows it, where Foundation would read the name `UTC+3` as three hours
+    /// ahead. `nil` for anything else (zone names, rules with daylight saving time).
+    static func posixFixedOffset(_ value: String) -> TimeZone? {
+        var rest = Substring(value)
+        if rest.first == "<" {
+            guard let end = rest.firstIndex(of: ">"), rest.distance(from: rest.startIndex, to: end) > 3 else { return nil }
+            rest = rest[rest.index(after: end)...]
+        } else {
+            let name = rest.prefix { $0.isASCII && $0.isLetter }
+            guard name.count >= 3 else { return nil }
+            rest = rest.dropFirst(name.count)
+        }
+        var west = true
+        if let sign = rest.first, sign == "+" || sign == "-" {
+            west = sign == "+"
+            rest = rest.dropFirst()
+        }
+        let fields = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(fields.count),
+            fields.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return nil }
+        let numbers = fields.compactMap { Int($0) }
+        let seconds = numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
+        guard numbers[0] <= 24, numbers.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
+        return TimeZone(secondsFromGMT: west ? -seconds : seconds)
     }
 
     /// `--now ISO8601`, else the clock, to the millisecond the store keeps.
