@@ -138,8 +138,8 @@ import Testing
         #expect(try Data(contentsOf: piped) == Data(contentsOf: file))
         #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("-").path))
 
-        let timeline = sandbox.folder.appendingPathComponent("timeline")
-        try FileManager.default.createDirectory(at: timeline, withIntermediateDirectories: true)
+        // The folder is made, as in the README's `--out-dir output/timeline`.
+        let timeline = sandbox.folder.appendingPathComponent("output/timeline")
         try sandbox.succeed(["render", "--timeline", "--out-dir", timeline.path])
         let index = try JSONSerialization.jsonObject(with: Data(contentsOf: timeline.appendingPathComponent("index.json"))) as? [String: Any]
         let entries = try #require(index?["entries"] as? [[String: Any]])

@@ -47,6 +47,17 @@ public enum AtomicFile {
         if durability == .durable { syncFolder(folder.path) }
     }
 
+    /// Creates `folder` and the folders above it that are missing (as `mkdir -p` does).
+    public static func makeFolder(_ folder: String) throws {
+        var path = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            path += "/" + component
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+                throw TaskWidgetError.system(errno, "cannot create the folder \(path)", advice: "check the path and its permissions", context: path)
+            }
+        }
+    }
+
     /// Flushes `folder`'s entries to disk, so that a file renamed or linked into it stays there.
     public static func syncFolder(_ folder: String) {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

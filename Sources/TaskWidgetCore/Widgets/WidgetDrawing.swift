@@ -10,7 +10,7 @@ public protocol WidgetDrawing {
 }
 
 extension WidgetDrawing {
-    /// Renders a whole timeline into `folder` (SPEC §7): one image `entry-EPOCH.png` per entry whose
+    /// Renders a whole timeline into `folder`, created if missing (SPEC §7): one image `entry-EPOCH.png` per entry whose
     /// image differs from the previous entry's (entries that look the same share a file), then
     /// `index.json` mapping every entry date to its file. Each file is written atomically and the
     /// index last, so a reader of the index always finds complete images; `entry-*.png` files of
@@ -23,6 +23,7 @@ extension WidgetDrawing {
     /// ```
     @discardableResult
     public func renderTimeline(_ timeline: Timeline, into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+        try AtomicFile.makeFolder(folder.path)
         let zone = timeline.timeZone
         var files: [String] = []
         var written = 0

@@ -41,7 +41,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw the entry the timeline shows at this moment, within 24 h of now (e.g. 17:00, \"in 2h\").", valueName: "when"))
     var at: String?
     @Flag(help: "Render the whole timeline into --out-dir.") var timeline = false
-    @Option(help: ArgumentHelp("The folder for --timeline (it must exist).", valueName: "dir")) var outDir: String?
+    @Option(help: ArgumentHelp("The folder for --timeline (created if missing).", valueName: "dir")) var outDir: String?
 
     func validate() throws {
         switch (output, timeline, outDir) {
