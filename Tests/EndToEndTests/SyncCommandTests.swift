@@ -349,6 +349,20 @@ import Testing
         }
     }
 
+    /// The Inbox's collection ("Tasks") is made by the first real sync; the dry run before it
+    /// shows the Inbox's tasks going there, as it shows a new list's.
+    @Test func aDryRunShowsTheInboxTasksOfACollectionStillToBeMade() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let id = try mine.sandbox.succeed(["add", "Inbox task"]).trimmingCharacters(in: .newlines)
+            let plan = try mine.syncSucceeds(["--dry-run"])
+            #expect(plan.hasPrefix("rad (dry run, nothing changed): pulled 0, pushed 1, 0 conflicts merged, deleted 0"), "\(plan)")
+            #expect(plan.contains("Inbox (new collection): push 1: \(id)"), "\(plan)")
+            #expect(try mine.serverObjects().isEmpty)
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+        }
+    }
+
     @Test func aPushCountsItsChangesOnATerminalAndNowhereElse() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)

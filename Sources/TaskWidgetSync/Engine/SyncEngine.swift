@@ -558,10 +558,14 @@ public struct SyncEngine: Sendable {
         for list in binding.listsToMake {
             byCollection["new:" + list.id.uuidString] = SyncReport.CollectionPlan(name: list.name, href: "(new)", isNew: true)
         }
+        let newInboxKey = "new:inbox"
+        if binding.inboxToMake != nil {
+            byCollection[newInboxKey] = SyncReport.CollectionPlan(name: "Inbox", href: "(new)", isNew: true)
+        }
         let tasks = Dictionary(plan.local.tasksToSave.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let snapshotTasks = Dictionary(snapshot.tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let bindingByList = Dictionary(binding.bindings.compactMap { b in b.listID.map { ($0, b.href.path) } }, uniquingKeysWith: { first, _ in first })
-        let inboxHref = binding.bindings.first(where: \.isInbox)?.href.path
+        let inboxHref = binding.bindings.first(where: \.isInbox)?.href.path ?? (binding.inboxToMake != nil ? newInboxKey : nil)
         func key(forList listID: UUID?) -> String? {
             guard let listID else { return inboxHref }
             return bindingByList[listID] ?? (binding.listsToMake.contains { $0.id == listID } ? "new:" + listID.uuidString : nil)
@@ -582,11 +586,12 @@ public struct SyncEngine: Sendable {
                 byCollection[object.collectionHref]?.deletedRemotely.append(id.shortID)
             }
         }
-        // Tasks in lists whose collection is still to be made are pushed there.
+        // Tasks in lists whose collection is still to be made (the Inbox's too) are pushed there.
         for list in binding.listsToMake {
             let ids = snapshot.tasks.filter { $0.listID == list.id }.map(\.id.shortID)
             byCollection["new:" + list.id.uuidString]?.pushed += ids
         }
+        byCollection[newInboxKey]?.pushed += snapshot.tasks.filter { $0.listID == nil }.map(\.id.shortID)
         report.collections = byCollection.values.sorted { $0.href < $1.href }
         report.pushed = report.collections.reduce(0) { $0 + $1.pushed.count }
         report.deleted += report.collections.reduce(0) { $0 + $1.deletedRemotely.count }
