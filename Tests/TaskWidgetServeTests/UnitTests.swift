@@ -4,7 +4,9 @@ import NIOCore
 import Synchronization
 import TaskWidgetConfig
 import TaskWidgetCore
+import TaskWidgetFormats
 import TaskWidgetStore
+import TaskWidgetWatch
 import Testing
 
 @testable import TaskWidgetServe
@@ -166,6 +168,26 @@ import Testing
         #expect(first.representation.hash == second.representation.hash && first.isAvailable)
     }
 
+    /// A later entry that shows the same is no change a viewer sees, but the JSON line (its `date`
+    /// and `nextChange`) and the timeline document (its `generatedAt`) carry its dates: they are
+    /// made again, and the images are not drawn again.
+    @Test func aLaterEntryThatShowsTheSameRenewsTheLinesAndTheTimelineNotTheImages() async throws {
+        let drawings = Counter()
+        let environment = try ServeEnvironment()
+        let cache = try Self.countingCache(drawings)
+        cache.publish(try environment.state(), failure: nil)
+        let spec = try WidgetImageSpec(family: .small)
+        let (image, json, text, document) = (try await cache.widget(spec), try cache.line(.json), try cache.line(.text), try cache.timelineDocument())
+        let later = ServeEnvironment.now.adding(seconds: 600)
+        #expect(cache.publish(try environment.state(at: later), failure: nil) == nil)
+        #expect(try await cache.widget(spec).representation.hash == image.representation.hash)
+        #expect(drawings.value == 1)
+        #expect(try cache.line(.text).hash == text.hash)
+        let laterJSON = String(buffer: try cache.line(.json).body)
+        #expect(try cache.line(.json).hash != json.hash && laterJSON.contains("\"date\":\"2026-11-23T09:10:00+01:00\""), "\(laterJSON)")
+        #expect(try cache.timelineDocument().hash != document.hash)
+    }
+
     /// A stream whose reader fell behind keeps the newest 8 items: heartbeats must not be what
     /// pushes the last change out (a 0.8 s stall at 100 ms heartbeats did, in a CI run).
     @Test func heartbeatsNeverPushAChangeOutOfAStreamThatFellBehind() async throws {
@@ -223,3 +245,27 @@ final class Counter: Sendable {
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }
+
+/// The follower reads the timeline again at its `reloadAfter`, so that `/timeline.json` is never
+/// served past it (an entry's next change can come later: on the 15-minute grid from another start).
+@Suite struct DashboardFollowerTests {
+    @Test func theTimelineIsReadAgainAtItsReloadTime() throws {
+        let environment = try ServeEnvironment()
+        let source = StoreFollower(
+            location: environment.location, calendar: LocalCalendar(timeZone: ServeEnvironment.zone), view: TaskView(), family: .large,
+            logger: quietLogger)
+        var follower = DashboardFollower(source: source, cache: environment.cache, broadcaster: environment.broadcaster, logger: quietLogger)
+        let at = { (seconds: Int64) in
+            WatchInstant(wall: (ServeEnvironment.now.secondsSince1970 + seconds) * 1_000_000_000, monotonic: (1_000 + seconds) * 1_000_000_000)
+        }
+        try follower.start(at: at(7 * 60))  // 09:07: the timeline must be read again at 09:22
+        let reload = ServeEnvironment.now.adding(seconds: 22 * 60)
+        #expect(environment.cache.current.state?.timeline.reloadAfter == reload)
+        try follower.handle([], at: at(15 * 60))  // the 09:15 entry, whose next change is at 09:30
+        #expect(follower.entryDeadline == reload)
+        try follower.handle([], at: at(22 * 60))
+        #expect(environment.cache.current.state?.timeline.generatedAt == reload)
+        #expect(String(buffer: try environment.cache.timelineDocument().body).contains("\"generatedAt\": \"2026-11-23T09:22:00+01:00\""))
+    }
+}
+

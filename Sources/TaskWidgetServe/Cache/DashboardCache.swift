@@ -29,6 +29,9 @@ public final class DashboardCache: Sendable {
         /// The next changes of the status line, for the page.
         public var upcoming: [UpcomingLine]
         fileprivate var identity: String
+        /// Increases with every publication, `version` only with those a viewer sees: a
+        /// representation made from an earlier one is not kept.
+        fileprivate var generation: UInt64 = 0
         fileprivate var widgets: [WidgetImageSpec: Representation] = [:]
         fileprivate var lines: [StatusFormat: Representation] = [:]
         fileprivate var timeline: Representation?
@@ -79,10 +82,16 @@ public final class DashboardCache: Sendable {
             for waiter in firstWaiters.withLock({ waiters in defer { waiters = nil }; return waiters ?? [] }) { waiter.resume() }
         }
         return published.withLock { current -> DashboardEvent? in
-            let next = Self.publication(version: current.version + 1, state: state, failure: failure, renderers: renderers)
+            var next = Self.publication(version: current.version + 1, state: state, failure: failure, renderers: renderers)
+            next.generation = current.generation + 1
             guard next.identity != current.identity else {
-                // The same content: keep the representations, take the newer timeline (its dates).
+                // The same content: keep the images, take the newer entry and timeline, and make
+                // the lines and the timeline document again, whose text carries their dates
+                // (`date` and `nextChange` in the JSON line, `generatedAt` in the document).
                 current.state = state
+                current.generation = next.generation
+                current.lines = [:]
+                current.timeline = nil
                 return nil
             }
             current = next
@@ -170,11 +179,11 @@ public final class DashboardCache: Sendable {
         cached: (Published) -> Representation?, store: (inout Published, Representation) -> Void,
         make: (DashboardState?, TaskWidgetError?) throws -> Representation
     ) throws -> (representation: Representation, isAvailable: Bool) {
-        let (version, state, failure, existing) = published.withLock { ($0.version, $0.state, $0.failure, cached($0)) }
+        let (generation, state, failure, existing) = published.withLock { ($0.generation, $0.state, $0.failure, cached($0)) }
         if let existing { return (existing, state != nil) }
         let made = try make(state, failure)
         published.withLock { current in
-            if current.version == version { store(&current, made) }
+            if current.generation == generation { store(&current, made) }
         }
         return (made, state != nil)
     }

@@ -22,7 +22,12 @@ public struct DashboardFollower<Source: FollowedSource>: Follower where Source.V
         self.logger = logger
     }
 
-    public var entryDeadline: Instant? { currentEntry?.nextChange }
+    /// The current entry's next change, or the timeline's `reloadAfter` when it comes first: then
+    /// the timeline is read again, so that `/timeline.json` is never one past its own reload time.
+    public var entryDeadline: Instant? {
+        guard let nextChange = currentEntry?.nextChange else { return nil }
+        return min(nextChange, following.value?.reloadAfter ?? nextChange)
+    }
     public var followUpDeadline: Int64? { following.followUpDeadline }
 
     public mutating func start(at now: WatchInstant) throws {

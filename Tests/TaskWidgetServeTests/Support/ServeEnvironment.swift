@@ -56,9 +56,9 @@ final class ServeEnvironment: Sendable {
 
     var location: StoreLocation { StoreLocation(path: store.path, isDefault: false) }
 
-    /// The state of the store at ``now``, as the follower reads it.
-    func state() throws -> DashboardState {
-        let instant = now
+    /// The state of the store at `instant` (default ``now``), as the follower reads it.
+    func state(at instant: Instant? = nil) throws -> DashboardState {
+        let instant = instant ?? now
         let request = TimelineRequest(now: instant, calendar: LocalCalendar(timeZone: Self.zone), family: .large)
         let timeline = try TL.timeline(for: request, from: store.reopen(mode: .readOnly))
         return DashboardState(timeline: timeline, entry: timeline.entry(at: instant)!)
