@@ -109,13 +109,15 @@ enum StatusFixture {
 
 /// The hosts' rules written again here, so that the checks do not use the code they check.
 enum Independent {
-    /// Cc, Zl and Zp removed: what a one-line plain text may not contain.
+    /// Cc, Zl, Zp and the direction controls removed: what a one-line plain text may not contain.
     static func stripControls(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }))
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
+        // The bidi controls other than the marks (LRM, RLM, ALM): overrides, embeddings, isolates.
+        if scalar.properties.isBidiControl { return !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar) }
+        return switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
         }

@@ -5,7 +5,7 @@ enum HostileText {
     /// Scalar ranges a title draws from, each as likely as the others.
     static let scalarRanges: [ClosedRange<UInt32>] = [
         0x20...0x7E, 0x20...0x7E, 0x20...0x7E,  // ASCII, three times as likely
-        0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C...0x061C,  // bidi controls
+        0x200E...0x200F, 0x061C...0x061C,  // bidi marks
         0x0300...0x036F, 0x20D0...0x20F0,  // combining marks
         0x0600...0x0605, 0x06DD...0x06DD, 0x070F...0x070F, 0x110BD...0x110BD,  // prepended marks
         0x200B...0x200D, 0xFE0F...0xFE0F, 0xFEFF...0xFEFF, 0xE0020...0xE007F,  // format, tags
@@ -14,8 +14,11 @@ enum HostileText {
         0x00A0...0x00A0, 0x1680...0x1680, 0x2000...0x200A, 0x3000...0x3000,  // spaces
         0xFFFD...0xFFFF, 0xFDD0...0xFDEF, 0xE000...0xE000, 0x10FFFE...0x10FFFF,  // replacement, noncharacters
     ]
-    /// What a title may not contain, and anything at all (surrogates become U+FFFD).
-    static let controlRanges: [ClosedRange<UInt32>] = [0x00...0x1F, 0x7F...0x9F, 0x2028...0x2029, 0x0000...0x10FFFF]
+    /// What a title may not contain (controls, line breaks, direction overrides, embeddings and
+    /// isolates), and anything at all (surrogates become U+FFFD).
+    static let controlRanges: [ClosedRange<UInt32>] = [
+        0x00...0x1F, 0x7F...0x9F, 0x2028...0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x0000...0x10FFFF,
+    ]
     /// What hosts would read as markup, tags, escapes or template syntax.
     static let tokens = [
         "&", "&amp;", "&#39;", "&lt;", "<", ">", "<b>", "</span>", "<span color='red'>", "'", "\"", "\\", "\\u0041",

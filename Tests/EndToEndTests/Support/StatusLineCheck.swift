@@ -45,10 +45,12 @@ enum StatusLineCheck {
         try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     }
 
-    /// Cc, Zl and Zp: what a one-line text may not contain (the unit tests' `Independent.isControl`;
+    /// Cc, Zl, Zp and the direction controls: what a one-line text may not contain (the unit tests' `Independent.isControl`;
     /// test targets are separate modules, so the rule is written again here).
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
+        // The bidi controls other than the marks (LRM, RLM, ALM): overrides, embeddings, isolates.
+        if scalar.properties.isBidiControl { return !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar) }
+        return switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
         }
