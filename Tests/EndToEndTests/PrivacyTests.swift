@@ -143,4 +143,22 @@ import Testing
         // The log names the failure by its code; the message, which names every list, goes to the bar only.
         #expect(!watch.stderrText.contains(other) && !watch.stderrText.contains(renamed), "\(watch.stderrText)")
     }
+
+    /// serve, scoped to one list, with a page, a status line and an image asked for: its own lines
+    /// and those of the libraries it runs on (ServiceLifecycle names each service by its
+    /// description, which spelt out the view with its list's name) carry neither names nor titles.
+    @Test(.timeLimit(.minutes(1)))
+    func serveLogsNoTitlesOrNames() throws {
+        let sandbox = try Sandbox()
+        let (home, rent) = (Self.marker("list"), Self.marker("title"))
+        try sandbox.succeed(["add", rent, "--new-list", "--list", home, "--due", "2026-11-22T18:00:00+01:00"])
+        let server = try ServeProcess(sandbox, ["--list", home, "--verbose"])
+        #expect(try server.request("/").status == 200)
+        #expect(try server.request("/status?format=waybar").text.contains(rent))
+        #expect(try server.request("/widget/small.png").status == 200)
+        #expect(server.terminate() == 0)
+        let logged = server.process.stderrText
+        #expect(logged.contains("Starting service"), "debug logging is on: \(logged)")
+        #expect(!logged.contains(home) && !logged.contains(rent), "\(logged)")
+    }
 }

@@ -69,3 +69,11 @@ public struct DashboardFollowing: Service {
         broadcaster.finish()
     }
 }
+
+/// ServiceLifecycle names services in its log lines by their description, which Swift would
+/// otherwise write out field by field: the view, with the name of the list it shows (logs never
+/// carry names, SPEC §2).
+extension DashboardFollowing: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { "DashboardFollowing" }
+    public var debugDescription: String { description }
+}
