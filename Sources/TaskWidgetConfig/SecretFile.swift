@@ -6,12 +6,16 @@ import TaskWidgetCore
 /// account's password): only its owner may read it, and messages name the file, never the secret.
 public enum SecretFile {
     /// The first line of the file at `path`, without its line break. `what` names the file in
-    /// errors ("the token file"). A file that others may read, or an empty one, is refused.
+    /// errors ("the token file"). What is not a file, a file that others may read, and one whose
+    /// first line is empty or blank are refused.
     public static func read(_ path: String, what: String) throws -> String {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw TaskWidgetError(
                 .badConfig, "cannot read \(what) \(path): check that it exists", context: "\(what) missing", cause: SystemError(errno))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw TaskWidgetError(.badConfig, "\(what) \(path) is not a file: give the path of the file", context: "\(what) not a file")
         }
         guard status.st_mode & 0o077 == 0 else {
             throw TaskWidgetError(
@@ -22,7 +26,7 @@ public enum SecretFile {
             throw TaskWidgetError(.badConfig, "cannot read \(what) \(path): check its permissions", context: "\(what) unreadable")
         }
         let secret = firstLine(of: data)
-        guard !secret.isEmpty else {
+        guard !secret.allSatisfy(\.isWhitespace) else {
             throw TaskWidgetError(.badConfig, "\(what) \(path) is empty: put the secret on its first line", context: "\(what) empty")
         }
         return secret

@@ -11,11 +11,23 @@ enum ServeToken {
         XDGPaths(environment: environment).configHome.map { XDGPaths.taskwidgetFolder(in: $0) + "/serve.token" }
     }
 
+    /// The fewest characters a token may have: guessing one must take more than a lifetime of
+    /// requests (`serve token` makes 43).
+    static let minimumLength = 16
+
     /// The token of the file given, else of the default file if there is one; `nil` for none.
     static func read(explicitPath: String?, environment: [String: String]) throws -> String? {
-        if let explicitPath { return try SecretFile.read(explicitPath, what: "the token file") }
-        guard let path = defaultPath(environment: environment), FileManager.default.fileExists(atPath: path) else { return nil }
-        return try SecretFile.read(path, what: "the token file")
+        guard let path = explicitPath ?? defaultPath(environment: environment),
+            explicitPath != nil || FileManager.default.fileExists(atPath: path)
+        else { return nil }
+        let token = try SecretFile.read(path, what: "the token file")
+        guard token.count >= minimumLength else {
+            throw TaskWidgetError(
+                .badConfig,
+                "the token in \(path) is too short to keep anyone out (\(token.count) of at least \(minimumLength) characters): use one that `taskwidget serve token` makes",
+                context: "token too short")
+        }
+        return token
     }
 }
 
@@ -26,8 +38,8 @@ struct TokenCommand: ParsableCommand {
         abstract: "Print the token clients must send, making one first if there is none.",
         discussion: """
             The token lives in serve.token in the config folder (~/.config/taskwidget), readable by \
-            you only; serve uses it from then on, on loopback too. Delete the file to serve loopback \
-            without a token again.
+            you only; serve uses it from its next start, on loopback too (restart a serve that runs). \
+            Delete the file to serve loopback without a token again.
 
             Examples:
               taskwidget serve token
@@ -43,7 +55,7 @@ struct TokenCommand: ParsableCommand {
             throw TaskWidgetError(.badConfig, "no config folder: set HOME or XDG_CONFIG_HOME, or pass --file")
         }
         let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file")
-        if isNew { writeToStandardError("taskwidget: made a new token in \(path)\n") }
+        if isNew { writeToStandardError("taskwidget: made a new token in \(path); a serve that runs uses it once restarted\n") }
         print(token)
     }
 }

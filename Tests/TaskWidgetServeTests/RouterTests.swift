@@ -197,7 +197,7 @@ import Testing
         let refusal = expectError(.invalidInput) {
             try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "0.0.0.0", port: 0), logger: quietLogger)
         }
-        #expect(refusal?.message == "listening on 0.0.0.0 needs a token: pass --token-file FILE, or listen on 127.0.0.1")
+        #expect(refusal?.message == "listening on 0.0.0.0 needs a token: make one with `taskwidget serve token`, or listen on 127.0.0.1")
         _ = try makeServeApplication(
             environment.dependencies(token: "t"), listen: ListenAddress(host: "0.0.0.0", port: 0), logger: quietLogger)
     }

@@ -74,7 +74,7 @@ public func makeServeApplication(
 ) throws -> Application<RouterResponder<ServeRequestContext>> {
     guard listen.isLoopback || !(dependencies.token ?? "").isEmpty else {
         throw TaskWidgetError(
-            .invalidInput, "listening on \(listen.host) needs a token: pass --token-file FILE, or listen on 127.0.0.1")
+            .invalidInput, "listening on \(listen.host) needs a token: make one with `taskwidget serve token`, or listen on 127.0.0.1")
     }
     let limits = dependencies.limits
     var configuration = ApplicationConfiguration(

@@ -163,7 +163,7 @@ import Testing
         let sandbox = try Sandbox.demo()
         let open = try sandbox.run(["serve", "--listen", "0.0.0.0:0"])
         #expect(open.status == 64)
-        #expect(open.stderr == "taskwidget: listening on 0.0.0.0 needs a token: pass --token-file FILE, or listen on 127.0.0.1\n")
+        #expect(open.stderr == "taskwidget: listening on 0.0.0.0 needs a token: make one with `taskwidget serve token`, or listen on 127.0.0.1\n")
         let file = sandbox.folder.appendingPathComponent("token").path
         try "secret\n".write(toFile: file, atomically: true, encoding: .utf8)
         chmod(file, 0o644)
@@ -171,6 +171,20 @@ import Testing
         #expect(readable.status == 64)
         #expect(readable.stderr == "taskwidget: the token file \(file) can be read by others: run `chmod 600 \(file)`\n")
         #expect(open.stdout.isEmpty && readable.stdout.isEmpty)
+
+        // A folder is not a token file (its mode must not lead to advice to chmod it), and a
+        // blank or short token keeps nobody out.
+        let folder = sandbox.folder.path
+        let notAFile = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", folder])
+        #expect(notAFile.status == 64)
+        #expect(notAFile.stderr == "taskwidget: the token file \(folder) is not a file: give the path of the file\n")
+        chmod(file, 0o600)
+        try "  \n".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file]).stderr.hasSuffix("is empty: put the secret on its first line\n"))
+        try "a\n".write(toFile: file, atomically: false, encoding: .utf8)
+        let short = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file])
+        #expect(short.status == 64)
+        #expect(short.stderr.hasPrefix("taskwidget: the token in \(file) is too short to keep anyone out (1 of at least 16 characters)"))
     }
 
     /// With a token, only requests that carry it are answered, in any of its three places; a
