@@ -107,6 +107,17 @@ import Testing
         #expect(page.contains("&lt;b&gt;&amp;&#39;&quot;&lt;/b&gt;"))
         #expect(!page.contains("<b>"))
     }
+
+    /// A Kindle opens `/?token=…` without JavaScript: the image's URL carries the token itself,
+    /// encoded for a query and escaped for the attribute.
+    @Test func thePageGivesItsTokenToTheImage() throws {
+        let environment = try ServeEnvironment()
+        try environment.publish()
+        let version = environment.cache.current.version
+        let page = DashboardPage.html(published: environment.cache.current, refreshSeconds: 60, token: "a&b\"c<d")
+        #expect(page.contains("src=\"widget/large.png?scale=2&amp;v=\(version)&amp;token=a%26b%22c%3Cd\""))
+        #expect(DashboardPage.html(published: environment.cache.current, refreshSeconds: 60).contains("&amp;v=\(version)\">"))
+    }
 }
 
 @Suite struct ListenAddressTests {

@@ -1,3 +1,4 @@
+import Foundation
 import TaskWidgetCore
 
 /// The dashboard page (`GET /`): the large widget, the status line and its next changes.
@@ -5,11 +6,15 @@ import TaskWidgetCore
 /// With JavaScript it follows `/events` (EventSource) and swaps the text and the image in place; the
 /// image URL carries `?v=VERSION` so that the browser fetches the new bytes, and `<body
 /// data-live>` says whether the stream is open. Without JavaScript the `<noscript>` refresh
-/// reloads the page when the line next changes. A `?token=` in the page's own URL is passed on to
-/// `/events` and the image (an `EventSource` and an `<img>` cannot set headers).
+/// reloads the page when the line next changes. A `?token=` in the page's own URL (`token`) is
+/// passed on to the image, in the page itself so that it shows without JavaScript too, and to
+/// `/events` (an `EventSource` and an `<img>` cannot set headers).
 enum DashboardPage {
-    static func html(published: DashboardCache.Published, refreshSeconds: Int) -> String {
+    static func html(published: DashboardCache.Published, refreshSeconds: Int, token: String? = nil) -> String {
         let version = published.version
+        var queryValue = CharacterSet.urlQueryAllowed
+        queryValue.remove(charactersIn: "&+=#;")
+        let tokenParameter = token.flatMap { $0.addingPercentEncoding(withAllowedCharacters: queryValue) }.map { "&amp;token=" + escape($0) } ?? ""
         let rows = published.upcoming.map { "<tr><th>\(escape($0.time))</th><td>\(escape($0.status))</td></tr>" }.joined()
         return """
             <!doctype html>
@@ -28,7 +33,7 @@ enum DashboardPage {
             </style>
             </head><body data-version="\(version)">
             <main>
-            <img id="widget" alt="The tasks widget" src="widget/large.png?scale=2&amp;v=\(version)">
+            <img id="widget" alt="The tasks widget" src="widget/large.png?scale=2&amp;v=\(version)\(tokenParameter)">
             <section>
             <p id="status">\(escape(published.statusText))</p>
             <h2>Next changes</h2>
@@ -40,7 +45,6 @@ enum DashboardPage {
               var token = new URLSearchParams(location.search).get("token");
               var suffix = token ? "&token=" + encodeURIComponent(token) : "";
               var img = document.getElementById("widget");
-              img.src = img.getAttribute("src") + suffix;
               var events = new EventSource("events" + (token ? "?token=" + encodeURIComponent(token) : ""));
               events.onopen = function () { document.body.dataset.live = "yes"; };
               events.onerror = function () { document.body.dataset.live = "no"; };

@@ -49,10 +49,11 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
             return [serverToken] + devices.apiKeys
         })
 
-    router.get("/") { _, _ -> Response in
+    router.get("/") { request, _ -> Response in
         let published = cache.current
         let page = DashboardPage.html(
-            published: published, refreshSeconds: cache.maxAge(until: published.state?.lineValidUntil))
+            published: published, refreshSeconds: cache.maxAge(until: published.state?.lineValidUntil),
+            token: request.uri.queryParameters["token"].map(String.init))
         return Response(
             status: .ok,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
