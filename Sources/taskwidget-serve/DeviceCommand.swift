@@ -70,7 +70,12 @@ struct DeviceCommand: ParsableCommand {
             if let size { device.size = try WidgetSize(parsing: size) }
             if let depth { device.depth = depth }
             if let imageFormat { device.format = imageFormat }
-            if device.format == .bmp { device.depth = 1 }
+            if device.format == .bmp {
+                if let depth, depth != 1 {
+                    throw TaskWidgetError(.invalidInput, "\(device.id) gets 1-bit BMP images: add --image-format png to give it \(depth) bits")
+                }
+                device.depth = 1
+            }
             if let existing { devices[existing] = device } else { devices.append(device) }
             try DeviceFile.save(devices, path: path)
             print("\(existing == nil ? "added" : "changed") \(device.id) (\(device.friendlyID)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")

@@ -111,6 +111,13 @@ import Testing
 
         let bad = try sandbox.run(["serve", "device", "add", "AA", "--depth", "3"], global: false)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("taskwidget: --depth must be 1, 2 or 4"))
+        // A BMP device keeps 1 bit: a new depth needs PNG, and saying so changes nothing.
+        try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)
+        let deeper = try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--depth", "2"], global: false)
+        #expect(deeper.status == 64)
+        #expect(deeper.stderr == "taskwidget: 11:22:33:44:55:66 gets 1-bit BMP images: add --image-format png to give it 2 bits\n")
+        #expect(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("1872x1404  1-bit  bmp\n"))
+        #expect(try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--depth", "2", "--image-format", "png"], global: false).status == 0)
         let missing = try sandbox.run(["serve", "device", "rm", "00:00"], global: false)
         #expect(missing.status == 64 && missing.stderr == "taskwidget: no device 00:00: see `taskwidget serve device ls`\n")
         #expect(try sandbox.run(["serve", "device", "rm", "aa:bb:cc:dd:ee:ff"], global: false).stdout.hasPrefix("removed AA:BB:CC:DD:EE:FF"))
