@@ -59,7 +59,7 @@ struct AccountCommand: ParsableCommand {
             }
             let account = SyncAccount(name: name, url: url, user: user, passwordCommand: passwordCommand, passwordFile: file, inbox: inbox)
             try SyncAccountsFile.add(account, toConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
-            print("Added the account \(name) to \(path). Try: taskwidget sync --account \(name) --dry-run")
+            print("Added the account \(name) to \(path). Try: taskwidget sync --account \(name.shellQuoted) --dry-run")
         }
     }
 

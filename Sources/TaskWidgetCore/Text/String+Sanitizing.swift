@@ -21,6 +21,16 @@ extension String {
     }
 }
 
+extension String {
+    /// The text as one word for a POSIX shell: as it is when that is safe, else in single quotes
+    /// (for commands that a message suggests: `taskwidget sync --account 'my home'`).
+    public var shellQuoted: String {
+        let plain = allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:@%,=".contains($0)) }
+        guard !plain || isEmpty else { return self }
+        return "'" + map { $0 == "'" ? #"'\''"# : String($0) }.joined() + "'"
+    }
+}
+
 extension Unicode.Scalar {
     /// Control characters (Cc), line or paragraph separators, and the explicit direction controls
     /// (embeddings, overrides and isolates, U+202A–U+202E and U+2066–U+2069, which turn the rest of

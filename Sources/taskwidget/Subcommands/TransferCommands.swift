@@ -79,11 +79,3 @@ struct Demo: ParsableCommand {
             """)
     }
 }
-
-extension String {
-    /// The text as one word for a POSIX shell: as it is when that is safe, else in single quotes.
-    fileprivate var shellQuoted: String {
-        let plain = allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:@%,=".contains($0)) }
-        return plain && !isEmpty ? self : "'" + replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
-}
