@@ -68,12 +68,32 @@ public enum CommandRunner {
             report(error)
             return error.code.exitStatus
         }
+        if let misread = dashedText(in: arguments) {
+            report(misread)
+            return misread.code.exitStatus
+        }
         let status = root.exitCode(for: error)
         guard status != .success else { root.exit(withError: error) }
         var line = oneLine(root.message(for: error))
         if line.hasSuffix(".") { line.removeLast() }
         writeToStandardError("taskwidget: \(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")
         return status.rawValue
+    }
+
+    /// An argument that starts with a dash and holds a space, which no option does: text (a title
+    /// such as "- buy milk") that ArgumentParser read as options, and then asked for what it missed,
+    /// or showed the help for a cluster with an `h` in it, adding nothing. The error says how to
+    /// write it: after `--`, or joined to its option with `=`.
+    static func dashedText(in arguments: [String]) -> TaskWidgetError? {
+        let words = arguments.dropFirst().prefix { $0 != "--" }
+        guard let index = words.firstIndex(where: { $0.count > 1 && $0.hasPrefix("-") && $0.contains(where: \.isWhitespace) && !$0.hasPrefix("--") })
+        else { return nil }
+        let quoted = words[index].removingControlCharacters.shellQuoted
+        let previous = index > words.startIndex ? words[index - 1] : ""
+        let advice = previous.hasPrefix("--") && !previous.contains("=")
+            ? "join it to its option: \(previous)=\(quoted)"
+            : "put -- before it: taskwidget \(words.prefix { !$0.hasPrefix("-") }.prefix(2).joined(separator: " ")) -- \(quoted)"
+        return TaskWidgetError(.invalidInput, "\(quoted) starts with a dash, so it reads as options: \(advice)")
     }
 
     /// The first line of ArgumentParser's `message`. The values an option takes, which it lists

@@ -89,6 +89,25 @@ import Testing
         #expect(listing.stderr.contains("the value 'yaml' is invalid for '--format <format>'. Please provide one of 'table' or 'json' (see `taskwidget ls --help`)"), "\(listing.stderr)")
     }
 
+    /// A title that starts with a dash reads as options: with an `h` among its letters
+    /// ArgumentParser showed the help and exited 0, adding nothing, and without one it asked for a
+    /// title. Either way the error now says how to write it, and the way it gives works.
+    @Test func aTitleThatStartsWithADashIsAnErrorThatSaysHowToWriteIt() throws {
+        let sandbox = try Sandbox()
+        let help = try sandbox.run(["add", "-fix the bike"])
+        #expect(help.status == 64 && help.stdout.isEmpty)
+        #expect(help.stderr == "taskwidget: '-fix the bike' starts with a dash, so it reads as options: put -- before it: taskwidget add -- '-fix the bike'\n")
+        let missing = try sandbox.run(["add", "- buy milk"])
+        #expect(missing.stderr == "taskwidget: '- buy milk' starts with a dash, so it reads as options: put -- before it: taskwidget add -- '- buy milk'\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
+        // Options first, as always before `--`.
+        let id = try sandbox.succeed(["add", "--store", sandbox.storePath, "--", "- buy milk"], global: false).trimmingCharacters(in: .newlines)
+        let edit = try sandbox.run(["edit", id, "--title", "- buy oat milk"])
+        #expect(edit.stderr == "taskwidget: '- buy oat milk' starts with a dash, so it reads as options: join it to its option: --title='- buy oat milk'\n")
+        try sandbox.succeed(["edit", id, "--title=- buy oat milk"])
+        #expect(try sandbox.succeed(["ls"]).contains("- buy oat milk"))
+    }
+
     @Test func ambiguousPrefixListsTheCandidates() throws {
         let sandbox = try Self.populatedSandbox()
         let result = try sandbox.run(["done", "abcd"])
