@@ -17,8 +17,9 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Each collection of tasks on the server is a list here; the account's `inbox` \
             collection holds the Inbox. Changes go both ways: each field keeps the later edit, a \
-            completed task stays completed (only `taskwidget undo` reopens it), and a deletion \
-            reaches the other side unless the task was edited there after it.
+            completed task stays completed (only a user reopens it: `taskwidget undo`, or unticking \
+            it on the phone), and a deletion reaches the other side unless the task was edited \
+            there since the last sync.
 
             Examples:
               taskwidget sync account add home --url https://dav.example.com/ \\
