@@ -70,9 +70,11 @@ public final class DeliveredRemindersFile: DeliveredReminderStorage {
         self.path = path
     }
 
-    /// `$XDG_STATE_HOME/taskwidget/delivered-reminders.json`; `nil` without a home.
-    public static func defaultPath(_ paths: XDGPaths) -> String? {
-        paths.stateHome.map { XDGPaths.taskwidgetFolder(in: $0) + "/delivered-reminders.json" }
+    /// `$XDG_STATE_HOME/taskwidget/delivered-reminders.json`; `nil` without a home. A run at
+    /// another time (`--now`, a preview) keeps its own, `delivered-reminders-preview.json`: what
+    /// it showed of a future reminder must not keep the real run from showing it.
+    public static func defaultPath(_ paths: XDGPaths, isPreview: Bool = false) -> String? {
+        paths.stateHome.map { XDGPaths.taskwidgetFolder(in: $0) + (isPreview ? "/delivered-reminders-preview.json" : "/delivered-reminders.json") }
     }
 
     /// What the file holds; nothing when there is no file yet.

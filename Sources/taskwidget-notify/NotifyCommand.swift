@@ -83,7 +83,7 @@ struct NotifyCommand: ParsableCommand {
             return
         }
         let storage: any DeliveredReminderStorage
-        if let path = DeliveredRemindersFile.defaultPath(paths) {
+        if let path = DeliveredRemindersFile.defaultPath(paths, isPreview: options.now != nil) {
             storage = DeliveredRemindersFile(path: path)
         } else {
             logger.warning("HOME is not set: delivered reminders are kept in memory only, and a restart may show them again")
