@@ -177,4 +177,28 @@ import Testing
             return (name, name.hasSuffix("-shm") ? "present" : try fingerprint(path))
         })
     }
+
+    /// A store its reader may not open (mode 000) is an error line, and watch shows the tasks
+    /// again once the mode lets it read: a `chmod` changes neither bytes nor modification time,
+    /// only the file's attributes, and that event alone must wake it (it waited for a write).
+    @Test(.timeLimit(.minutes(1)))
+    func watchRecoversWhenTheStoreMayBeReadAgain() throws {
+        let sandbox = try Sandbox()
+        let folders = try Folders(sandbox)
+        try sandbox.succeed(["demo", "--store", folders.storePath])
+        let waybar = try sandbox.succeed(["status", "--format", "waybar", "--store", folders.storePath])
+        for path in [folders.storePath, folders.storePath + "-wal", folders.storePath + "-shm"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folders.store.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: folders.storePath)
+        let watch = try Sandbox.streamingAsUnprivilegedUser([
+            "watch", "--format", "waybar", "--store", folders.storePath, "--now", sandbox.now, "--tz", sandbox.timeZone,
+        ])
+        #expect(watch.nextLine()?.contains("⚠ taskwidget") == true, "\(watch.stderrText)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: folders.storePath)
+        #expect(watch.nextLine(within: .seconds(5)).map { $0 + "\n" } == waybar, "\(watch.stderrText)")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
 }
