@@ -131,9 +131,19 @@ import Testing
         #expect(address.host == host && address.port == port && address.isLoopback == loopback)
     }
 
-    @Test(arguments: ["host:port", "host:70000", "[::1", "[::1]x", "a:-1"])
+    @Test(arguments: [
+        "host:port", "host:70000", "[::1", "[::1]x", "a:-1", "http://127.0.0.1:8787", "999.1.1.1:8787", "::1:18702", "[x]:80",
+        "my_host:80", "1.2.3:80",
+    ])
     func rejects(text: String) {
         #expect(ListenAddress(text) == nil)
+    }
+
+    /// Only an address on loopback, or `localhost`, may serve without a token: a name that starts
+    /// with `127.` may stand for any address.
+    @Test func aNameIsNotLoopbackForItsFirstDigits() throws {
+        #expect(try #require(ListenAddress("127.example.com:80")).isLoopback == false)
+        #expect(try #require(ListenAddress("nas.local:80")).isLoopback == false)
     }
 }
 

@@ -1,4 +1,5 @@
 public import Hummingbird
+import Glibc
 import HummingbirdCore
 public import Logging
 public import NIOCore
@@ -44,12 +45,29 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             guard let parsed = Int(portText), (0...65_535).contains(parsed) else { return nil }
             port = parsed
         }
+        // Brackets hold an IPv6 address only.
+        let isAddress = Self.isAddress(String(host)) && (host.contains(":") || !text.hasPrefix("["))
+        guard host.isEmpty || isAddress || (Self.isHostName(host) && !text.hasPrefix("[")) else { return nil }
         self.init(host: host.isEmpty ? "127.0.0.1" : String(host), port: port)
     }
 
-    /// Whether only this machine can connect: then serving without a token is allowed.
+    /// Whether only this machine can connect: then serving without a token is allowed. A name is
+    /// only `localhost`: `127.example.com` may name any address.
     public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        host == "localhost" || host == "::1" || (host.hasPrefix("127.") && Self.isAddress(host))
+    }
+
+    /// An IPv4 or IPv6 address written out.
+    static func isAddress(_ text: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(text.contains(":") ? AF_INET6 : AF_INET, text, &address) == 1
+    }
+
+    /// A host name: letters, digits, hyphens and dots, not all digits (`999.1.1.1` is a mistyped
+    /// address, `http://…` a URL).
+    static func isHostName(_ text: Substring) -> Bool {
+        text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+            && text.contains { $0.isLetter }
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
