@@ -62,7 +62,12 @@ struct SyncCommand: AsyncParsableCommand {
         let store = try context.storeForWriting()
         let lock = try SyncLock(storePath: store.path)
         defer { lock.release() }
+        // The exit status of the first failure that "try again later" would not mend, else of the
+        // first: a timer that retries on 75 must not hide a wrong password behind a server down.
         var firstFailure: TaskWidgetError?
+        func keep(_ failure: TaskWidgetError) {
+            if firstFailure == nil || (firstFailure?.code == .temporaryFailure && failure.code != .temporaryFailure) { firstFailure = failure }
+        }
         try await HTTPClientTransport.withTransport(logger: context.logger) { transport in
             let counting = CountingTransport(transport)
             for account in accounts {
@@ -76,11 +81,11 @@ struct SyncCommand: AsyncParsableCommand {
                     context.logger.debug("sync failed", metadata: ["account": "\(account.name)", "error": "\(error.detailedDescription)"])
                     if accounts.count == 1 { throw failure }
                     CommandRunner.report(failure)
-                    firstFailure = firstFailure ?? failure
+                    keep(failure)
                 } catch let error as TaskWidgetError {
                     if accounts.count == 1 { throw error }
                     CommandRunner.report(error)
-                    firstFailure = firstFailure ?? error
+                    keep(error)
                 }
             }
         }

@@ -260,6 +260,27 @@ import Testing
         #expect(try mine.sandbox.integrity() == "ok")
     }
 
+    /// Of several accounts, one down (try again later, 75) before one with a wrong password (69):
+    /// the exit status is 69, which a timer that retries on 75 reports; the good account syncs.
+    @Test func aFailureThatRetryingWillNotMendDecidesTheExitStatus() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let wrongPassword = mine.sandbox.folder.appendingPathComponent("wrong.password").path
+            try Data("not the password\n".utf8).write(to: URL(fileURLWithPath: wrongPassword))
+            chmod(wrongPassword, 0o600)
+            for (name, url) in [("down", "http://127.0.0.1:1/"), ("wrong", server.baseURL.absoluteString)] {
+                try mine.sandbox.succeed([
+                    "sync", "account", "add", name, "--url", url, "--user", server.username, "--password-file", wrongPassword,
+                ])
+            }
+            try mine.sandbox.succeed(["add", "Local task"])
+            let result = try mine.sync()
+            #expect(result.status == 69, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("rad: pulled 0, pushed 1"), "\(result.stdout)")
+            #expect(result.stderrLines.count == 2 && result.stderr.contains("“down”") && result.stderr.contains("“wrong”"), "\(result.stderr)")
+        }
+    }
+
     @Test func aCalendarObjectThatIsNotICalendarIsLeftAloneAndTheRestSyncs() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             try await withProxy(server) { proxy in
