@@ -129,7 +129,7 @@ import Testing
     func deeplyNestedImportFilesAreRefused(open: String, depth: Int) throws {
         let sandbox = try Self.sandbox()
         let file = try write(Data(String(repeating: open, count: depth).utf8), "deep.json", in: sandbox)
-        let message = depth > 64 ? "arrays and objects are nested more than 64 deep" : "the JSON is malformed"
+        let message = depth > 64 ? "arrays and objects are nested more than 64 deep" : "the JSON ends too soon"
         try sandbox.expectRefused(["import", file], status: 65, message: message)
     }
 

@@ -261,6 +261,22 @@ import Testing
         let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
         #expect(error?.message.hasPrefix("backup.json") == true)
         #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
+        // In our words, not the decoder's.
+        #expect(error?.message.contains("Cannot initialize") == false && error?.message.contains("Attempted to") == false, "\(error?.message ?? "")")
+    }
+
+    /// JSON that does not parse says where; a file cut short says so; a number its field cannot
+    /// take, which Foundation's decoder calls invalid JSON, says that instead.
+    @Test func aDocumentTheDecoderRefusesWithoutAFieldSaysWhatIsWrong() throws {
+        let cases = [
+            (Self.validDocument.replacingOccurrences(of: #""sortOrder": 0}"#, with: #""sortOrder": 1.5}"#), "a number does not fit its field"),
+            (String(Self.validDocument.prefix(200)), "the JSON ends too soon: the file may be cut short"),
+            ("{\n  \"schema\": tru\n}", "the JSON is malformed at line 2, column"),
+        ]
+        for (text, expected) in cases {
+            let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+            #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
+        }
     }
 
     /// Regression: the error quoted the bad value raw (`Cannot initialize TaskState from invalid

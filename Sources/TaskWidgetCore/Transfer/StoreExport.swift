@@ -68,7 +68,7 @@ public struct StoreExport: Codable, Sendable, Equatable {
         do {
             export = try decoder.decode(StoreExport.self, from: data)
         } catch let error as DecodingError {
-            throw TaskWidgetError(.badImport, "\(source) is not a taskwidget export: \(error.summary)")
+            throw TaskWidgetError(.badImport, "\(source) is not a taskwidget export: \(error.summary(of: data))")
         } catch {
             throw TaskWidgetError(.badImport, "\(source) is not valid JSON: check the file")
         }
@@ -162,8 +162,9 @@ extension StoreExport {
 }
 
 extension DecodingError {
-    /// `tasks[3].dueDate: expected an ISO 8601 instant…`: where the document is wrong, and how.
-    var summary: String {
+    /// `tasks[3].dueDate: expected an ISO 8601 instant…`: where the document (`data`) is wrong,
+    /// and how.
+    func summary(of data: Data) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the document" : text)
@@ -177,11 +178,39 @@ extension DecodingError {
             // The description may quote the bad value (Foundation's does for an unknown enum case):
             // keep the message one short line whatever the file holds.
             let description = context.debugDescription.removingControlCharacters
-            return context.codingPath.isEmpty
-                ? "the JSON is malformed"
-                : "\(path(context.codingPath)): \(description.truncated(to: 100, maxBytesPerUnit: 4))"
+            guard !context.codingPath.isEmpty else { return Self.jsonProblem(data) }
+            let field = path(context.codingPath)
+            // Foundation's wording for a UUID and for a value an enum does not have.
+            if description.hasPrefix("Attempted to decode UUID") {
+                return "\(field) is not an id: ids are UUIDs, such as 3F2A4B6C-1D2E-4F30-8A1B-2C3D4E5F6071"
+            }
+            if let range = description.firstRange(of: "from invalid String value ") {
+                let value = String(description[range.upperBound...]).sanitizedForMessage
+                return "\(field) is “\(value)”, which is not a value it takes: compare it with what `taskwidget export` writes"
+            }
+            return "\(field): \(description.truncated(to: 100, maxBytesPerUnit: 4))"
         @unknown default:
             return "the document is malformed"
+        }
+    }
+
+    /// What is wrong with a document the decoder refused without naming a field: JSON that does
+    /// not parse (where), or cut short, or a number its field cannot take (`"sortOrder": 1.5`),
+    /// which Foundation's decoder reports as invalid JSON.
+    static func jsonProblem(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+            return "a number does not fit its field (a fraction where a whole number goes, or one too large): compare it with what `taskwidget export` writes"
+        } catch {
+            let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            if description.contains("end of file") { return "the JSON ends too soon: the file may be cut short" }
+            guard let range = description.firstRange(of: "character "),
+                let offset = Int(description[range.upperBound...].prefix { $0.isNumber }), offset <= data.count
+            else { return "the JSON is malformed" }
+            let before = [UInt8](data.prefix(offset))
+            let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            return "the JSON is malformed at line \(line), column \(column)"
         }
     }
 }
