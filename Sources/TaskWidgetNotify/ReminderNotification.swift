@@ -25,11 +25,12 @@ public struct ReminderNotification: Sendable {
     }
 
     /// The notification for `reminder` shown at `now`; `missed` when it comes later than its
-    /// date (notify was not running, the machine slept, the clock jumped).
+    /// date (notify was not running, the machine slept, the clock jumped). A due date shown late
+    /// is no missed reminder: its label (`Overdue · 14:15`) says it all.
     public func notification(for reminder: Reminder, at now: Instant, missed: Bool) -> DesktopNotification {
         let task = reminder.item.task
         var parts: [String] = []
-        if missed { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
+        if missed && reminder.kind == .reminder { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
         if let due = labeler.label(for: task, at: now) { parts.append(due) }
         parts.append(reminder.item.list?.name ?? "Inbox")
         var actions = [

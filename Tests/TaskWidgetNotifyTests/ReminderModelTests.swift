@@ -41,7 +41,7 @@ import Testing
         #expect(snapshot.stillAsks(for: ReminderKey(taskID: UUID(), date: Self.now.adding(seconds: -7200)), atDue: false) == nil)
     }
 
-    @Test func theNotificationSaysWhenTheTaskIsDueAndInWhichList() {
+    @Test func theNotificationSaysWhenTheTaskIsDueAndInWhichList() throws {
         let work = TaskList(name: "Work", createdAt: Self.now)
         let presentation = ReminderNotification(calendar: Self.calendar, offersClick: false)
         let snapshot = ReminderSnapshot(
@@ -55,6 +55,12 @@ import Testing
         #expect(onTime.body == "Tomorrow 17:27 · Work")
         #expect(onTime.urgency == .normal)
         #expect("\(onTime)".contains("<4 characters>") && !"\(onTime)".contains("Work"))
+        // With --at-due, a due date shown late is overdue, not a missed reminder (the task may
+        // have none).
+        let dueLate = ReminderSnapshot(tasks: [item(remind: nil, due: -600)], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+        let due = try #require(dueLate.reminders(atDue: true).first)
+        #expect(due.kind == .due)
+        #expect(presentation.notification(for: due, at: Self.now, missed: true).body == "Overdue · 16:17 · Inbox")
     }
 
     @Test func deliveredRemindersRoundTripInAStableFileWithoutTitles() throws {
