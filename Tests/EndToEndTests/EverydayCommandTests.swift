@@ -30,7 +30,9 @@ import Testing
 
         let again = try sandbox.run(["demo", "--now", sandbox.now], global: false)
         #expect(again.status == 64)
-        #expect(again.stderrLines == ["taskwidget: the store \(demoStore) already has data: pass `--store PATH` with a new file for the demo"])
+        #expect(again.stderrLines == [
+            "taskwidget: the demo store \(demoStore) is there from an earlier demo: remove it for a new one (rm -f \(demoStore) \(demoStore)-wal \(demoStore)-shm), or pass --store PATH"
+        ])
         #expect(again.stdout.isEmpty)
     }
 
