@@ -48,6 +48,13 @@ public enum CommandRunner {
     /// by themselves, they then leave the `--generate-completion-script` check to the root, which
     /// alone answers it (1.6 M instructions).
     static func parse(_ root: any ParsableCommand.Type, _ arguments: [String]) throws -> any ParsableCommand {
+        // ArgumentParser answers `help NAME` for an unknown NAME with the root's help, and exit 0.
+        if arguments.first == "help", let name = arguments.dropFirst().first, !name.hasPrefix("-"),
+            !root.configuration.subcommands.contains(where: { $0.configuration.commandName == name })
+        {
+            throw TaskWidgetError(
+                .invalidInput, "there is no command “\(name.sanitizedForMessage)”: `\(root.configuration.commandName ?? "taskwidget") --help` lists them")
+        }
         if let name = arguments.first,
             let command = root.configuration.subcommands.first(where: { $0.configuration.commandName == name }),
             command.configuration.subcommands.isEmpty,

@@ -108,6 +108,14 @@ import Testing
         #expect(try sandbox.succeed(["ls"]).contains("- buy oat milk"))
     }
 
+    @Test func helpForACommandThatIsNotThereIsAUsageError() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run(["help", "nope"], global: false)
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr == "taskwidget: there is no command “nope”: `taskwidget --help` lists them\n")
+        #expect(try sandbox.run(["help", "list", "add"], global: false).stdout.contains("taskwidget list add"))
+    }
+
     @Test func ambiguousPrefixListsTheCandidates() throws {
         let sandbox = try Self.populatedSandbox()
         let result = try sandbox.run(["done", "abcd"])
