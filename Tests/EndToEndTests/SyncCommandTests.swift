@@ -62,7 +62,12 @@ import Testing
                     "UID:utc-done", "DTSTAMP:20261122T120000Z", "LAST-MODIFIED:20261122T120000Z", "SUMMARY:Renew passport",
                     "DUE:20261130T080000Z", "STATUS:COMPLETED", "COMPLETED:20261122T110000Z",
                 ]), in: "Tasks", server: server)
-            #expect(try mine.syncSucceeds() == "rad: pulled 2, pushed 0, 0 conflicts merged, deleted 0")
+            // Done without a COMPLETED time (CANCELLED, from another client): its time is the
+            // object's, and nothing about it goes back to the server at the next sync.
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:cancelled-no-time", "DTSTAMP:20261122T120000Z", "SUMMARY:Old plan", "STATUS:CANCELLED"]), in: "Tasks",
+                server: server)
+            #expect(try mine.syncSucceeds() == "rad: pulled 3, pushed 0, 0 conflicts merged, deleted 0")
             let newYork = try #require(try mine.task(titled: "Call New York"))
             #expect(newYork["dueDate"] as? String == "2026-11-28T14:00:00Z")
             #expect(newYork["reminderDate"] as? String == "2026-11-28T13:30:00Z")
@@ -70,11 +75,12 @@ import Testing
             let passport = try #require(try mine.task(titled: "Renew passport"))
             #expect(passport["isCompleted"] as? Bool == true)
             #expect(passport["completedAt"] as? String == "2026-11-22T11:00:00Z")
+            #expect(try mine.task(titled: "Old plan")?["completedAt"] as? String == "2026-11-22T12:00:00Z")
             #expect(try mine.sandbox.succeed(["list", "ls"]).contains("Work"))
 
             // A second store on the same account gets the same tasks and lists, field for field.
             let other = try SyncSandbox(server: server)
-            #expect(try other.syncSucceeds() == "rad: pulled 6, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try other.syncSucceeds() == "rad: pulled 7, pushed 0, 0 conflicts merged, deleted 0")
             #expect(try other.export() == mine.export())
 
             // Nothing changed: one request (the home's listing), and nothing written anywhere.
