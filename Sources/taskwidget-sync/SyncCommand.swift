@@ -89,7 +89,10 @@ struct SyncCommand: AsyncParsableCommand {
                 }
             }
         }
-        if let firstFailure { Foundation.exit(firstFailure.code.exitStatus) }
+        if let firstFailure {
+            lock.release()  // exit runs no defer
+            Foundation.exit(firstFailure.code.exitStatus)
+        }
     }
 
     private func sync(

@@ -25,9 +25,12 @@ struct SyncGlobalOptions: ParsableArguments {
 /// however it ends). A second sync started meanwhile (a timer and a hand) says so and exits 75.
 struct SyncLock {
     let descriptor: Int32
+    let storePath: String
+    let path: String
 
     init(storePath: String) throws {
         let path = storePath + ".sync-lock"
+        (self.storePath, self.path) = (storePath, path)
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw TaskWidgetError.system(errno, "cannot create \(path)", advice: "check the store's folder", context: path)
@@ -38,7 +41,10 @@ struct SyncLock {
         }
     }
 
+    /// Unlocks; a sync that made no store (it failed first, or it was a dry run) takes its lock
+    /// file away too, still holding it, so that nothing is left beside a store that is not there.
     func release() {
+        if access(storePath, F_OK) != 0 { unlink(path) }
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }

@@ -266,6 +266,21 @@ import Testing
         #expect(try mine.sandbox.integrity() == "ok")
     }
 
+    /// A first sync that fails, and a dry run, leave no store and no lock file: a typo in
+    /// TASKWIDGET_STORE must not turn into a new store beside the old one.
+    @Test func aSyncThatMakesNoStoreLeavesNothingBehind() throws {
+        let sandbox = try Sandbox()
+        let passwordFile = sandbox.folder.appendingPathComponent("dav.password").path
+        try Data("secret\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        chmod(passwordFile, 0o600)
+        try sandbox.succeed(["sync", "account", "add", "down", "--url", "http://127.0.0.1:1/", "--user", "a", "--password-file", passwordFile])
+        let before = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted()
+        for arguments in [["sync"], ["sync", "--dry-run"]] {
+            #expect(try sandbox.run(arguments).status == 75)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == before, "\(arguments)")
+        }
+    }
+
     /// Of several accounts, one down (try again later, 75) before one with a wrong password (69):
     /// the exit status is 69, which a timer that retries on 75 reports; the good account syncs.
     @Test func aFailureThatRetryingWillNotMendDecidesTheExitStatus() async throws {
