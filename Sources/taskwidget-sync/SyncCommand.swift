@@ -60,7 +60,7 @@ struct SyncCommand: AsyncParsableCommand {
             accounts = [try NameLookup.find(account, in: accounts, named: \.name, kind: "sync account")]
         }
         let store = try context.storeForWriting()
-        let lock = try SyncLock(storePath: store.path)
+        let lock = try SyncLock(store: context.location)
         defer { lock.release() }
         // The exit status of the first failure that "try again later" would not mend, else of the
         // first: a timer that retries on 75 must not hide a wrong password behind a server down.

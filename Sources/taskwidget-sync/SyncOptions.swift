@@ -4,6 +4,7 @@ import Glibc
 import TaskWidgetCLI
 import TaskWidgetConfig
 import TaskWidgetCore
+import TaskWidgetStore
 
 /// The options of every sync command: taskwidget's own, and the configuration file that holds
 /// the accounts.
@@ -23,21 +24,37 @@ struct SyncGlobalOptions: ParsableArguments {
 
 /// One sync at a time per store: a lock file beside it (`flock`, released when the process ends,
 /// however it ends). A second sync started meanwhile (a timer and a hand) says so and exits 75.
+/// The default store's folder is made for it when missing, as the store's first write would.
 struct SyncLock {
     let descriptor: Int32
     let storePath: String
     let path: String
 
-    init(storePath: String) throws {
-        let path = storePath + ".sync-lock"
-        (self.storePath, self.path) = (storePath, path)
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw TaskWidgetError.system(errno, "cannot create \(path)", advice: "check the store's folder", context: path)
+    init(store location: StoreLocation) throws {
+        let path = location.path + ".sync-lock"
+        (storePath, self.path) = (location.path, path)
+        if location.isDefault && !FileManager.default.fileExists(atPath: location.folder) {
+            try? FileManager.default.createDirectory(
+                atPath: location.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        while true {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw TaskWidgetError.system(errno, "cannot create \(path)", advice: "check the store's folder", context: path)
+            }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                close(descriptor)
+                throw TaskWidgetError(.temporaryFailure, "another sync of this store is running: try again when it is done", context: "sync locked")
+            }
+            // A sync that ended meanwhile may have removed the file this one locked (``release()``):
+            // then the lock is on a file nobody else will find, and it is taken again.
+            var opened = stat()
+            var named = stat()
+            if fstat(descriptor, &opened) == 0, stat(path, &named) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino {
+                self.descriptor = descriptor
+                return
+            }
             close(descriptor)
-            throw TaskWidgetError(.temporaryFailure, "another sync of this store is running: try again when it is done", context: "sync locked")
         }
     }
 

@@ -279,6 +279,12 @@ import Testing
             #expect(try sandbox.run(arguments).status == 75)
             #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == before, "\(arguments)")
         }
+        // At the default location, whose folder a first sync finds missing: it makes the folder
+        // for its lock (it failed with 74 on the lock before), and leaves no store in it.
+        let defaultFolder = sandbox.folder.appendingPathComponent("data/taskwidget")
+        let atDefault = try sandbox.run(["sync", "--now", sandbox.now], global: false)
+        #expect(atDefault.status == 75, "\(atDefault.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: defaultFolder.path) == [])
     }
 
     /// Of several accounts, one down (try again later, 75) before one with a wrong password (69):
