@@ -26,6 +26,7 @@ public enum CommandRunner {
     public static func main<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) async -> Never {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
+            try checkHelpRequest(root, Array(arguments.dropFirst()))
             var command = try Root.parseAsRoot(Array(arguments.dropFirst()))
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
@@ -48,13 +49,7 @@ public enum CommandRunner {
     /// by themselves, they then leave the `--generate-completion-script` check to the root, which
     /// alone answers it (1.6 M instructions).
     static func parse(_ root: any ParsableCommand.Type, _ arguments: [String]) throws -> any ParsableCommand {
-        // ArgumentParser answers `help NAME` for an unknown NAME with the root's help, and exit 0.
-        if arguments.first == "help", let name = arguments.dropFirst().first, !name.hasPrefix("-"),
-            !root.configuration.subcommands.contains(where: { $0.configuration.commandName == name })
-        {
-            throw TaskWidgetError(
-                .invalidInput, "there is no command “\(name.sanitizedForMessage)”: `\(root.configuration.commandName ?? "taskwidget") --help` lists them")
-        }
+        try checkHelpRequest(root, arguments)
         if let name = arguments.first,
             let command = root.configuration.subcommands.first(where: { $0.configuration.commandName == name }),
             command.configuration.subcommands.isEmpty,
@@ -67,6 +62,16 @@ public enum CommandRunner {
             return parsed
         }
         return try root.parseAsRoot(arguments)
+    }
+
+    /// `help NAME` for a NAME that is no command of `root` is a usage error: ArgumentParser answers
+    /// it with the root's help, and exit 0.
+    static func checkHelpRequest(_ root: any ParsableCommand.Type, _ arguments: [String]) throws {
+        guard arguments.first == "help", let name = arguments.dropFirst().first, !name.hasPrefix("-"),
+            !root.configuration.subcommands.contains(where: { $0.configuration.commandName == name })
+        else { return }
+        throw TaskWidgetError(
+            .invalidInput, "there is no command “\(name.sanitizedForMessage)”: `\(root.configuration.commandName ?? "taskwidget") --help` lists them")
     }
 
     /// Reports `error` in one line on stderr and gives the exit status it documents.
@@ -93,14 +98,11 @@ public enum CommandRunner {
     /// write it: after `--`, or joined to its option with `=`.
     static func dashedText(in arguments: [String]) -> TaskWidgetError? {
         let words = arguments.dropFirst().prefix { $0 != "--" }
-        guard let index = words.firstIndex(where: { $0.count > 1 && $0.hasPrefix("-") && $0.contains(where: \.isWhitespace) && !$0.hasPrefix("--") })
+        guard let text = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.contains(where: \.isWhitespace) && !$0.hasPrefix("--") })
         else { return nil }
-        let quoted = words[index].removingControlCharacters.shellQuoted
-        let previous = index > words.startIndex ? words[index - 1] : ""
-        let advice = previous.hasPrefix("--") && !previous.contains("=")
-            ? "join it to its option: \(previous)=\(quoted)"
-            : "put -- before it: taskwidget \(words.prefix { !$0.hasPrefix("-") }.prefix(2).joined(separator: " ")) -- \(quoted)"
-        return TaskWidgetError(.invalidInput, "\(quoted) starts with a dash, so it reads as options: \(advice)")
+        let quoted = text.removingControlCharacters.shellQuoted
+        return TaskWidgetError(
+            .invalidInput, "\(quoted) starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION=\(quoted)")
     }
 
     /// The first line of ArgumentParser's `message`. The values an option takes, which it lists
