@@ -24,7 +24,7 @@ enum ServeToken {
         guard token.count >= minimumLength else {
             throw TaskWidgetError(
                 .badConfig,
-                "the token in \(path) is too short to keep anyone out (\(token.count) of at least \(minimumLength) characters): use one that `taskwidget serve token` makes",
+                "the token in \(path) is too short to keep anyone out (\(token.count) of at least \(minimumLength) characters): delete the file and make one with `taskwidget serve token --file \(path.shellQuoted)`",
                 context: "token too short")
         }
         return token
