@@ -14,9 +14,7 @@ public enum Validation {
     /// of that limit.
     public static func title(_ text: String, noun: String = "title") throws -> String {
         let trimmed = text.trimmingWhitespace
-        // Invisible characters alone (a zero-width space) would show as a blank row.
-        guard trimmed.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint })
-        else {
+        guard hasVisibleText(trimmed) else {
             let example = switch noun {
             case "list name": "Home"
             case "habit name": "Drink water"
@@ -44,17 +42,25 @@ public enum Validation {
 
     /// A title or name that came from elsewhere (a CalDAV server: another client's task or
     /// calendar), made to follow the title rules instead of being refused: line breaks and tabs
-    /// become spaces, other control characters go, and it is cut to the limits; an empty one is
-    /// `fallback`.
+    /// become spaces, other control characters (direction controls too) go, and it is cut to the
+    /// limits; an empty one, or one of invisible characters only, is `fallback`.
     public static func titleFromElsewhere(_ text: String, fallback: String = "Untitled") -> String {
         let spaced = String(
             String.UnicodeScalarView(
                 text.unicodeScalars.compactMap { scalar in
                     guard scalar.isControlOrLineBreak else { return scalar }
-                    return scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar.properties.generalCategory != .control ? " " : nil
+                    let category = scalar.properties.generalCategory
+                    let breaks = scalar == "\n" || scalar == "\t" || scalar == "\r" || category == .lineSeparator || category == .paragraphSeparator
+                    return breaks ? " " : nil
                 }))
         let trimmed = spaced.trimmingWhitespace.truncated(to: maximumTitleLength, maxBytesPerUnit: maximumBytesPerCharacter)
-        return trimmed.isEmpty ? fallback : trimmed
+        return hasVisibleText(trimmed) ? trimmed : fallback
+    }
+
+    /// Whether `text` has a character that shows: not only white space and invisible ones (a
+    /// zero-width space), which would show as a blank row.
+    static func hasVisibleText(_ text: String) -> Bool {
+        text.unicodeScalars.contains { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }
     }
 
     /// Checks a list or habit name with the title rules; `Inbox` is reserved for tasks without a list.
