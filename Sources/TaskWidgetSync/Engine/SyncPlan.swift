@@ -177,9 +177,12 @@ struct SyncPlanner {
                 fields.title = Validation.titleFromElsewhere(fields.title)
                 fields.sortOrder = fields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
                 fields.createdAt = fields.createdAt ?? base?.createdAt ?? fields.modifiedAt
-                // Done without a COMPLETED time (other clients' CANCELLED): the object's time, as
-                // the store would take, so that the next sync does not see it change here.
-                if fields.state == .completed, fields.completedAt == nil { fields.completedAt = base?.completedAt ?? fields.modifiedAt }
+                // Done without a COMPLETED time (other clients' CANCELLED): the time agreed before,
+                // else the store's own, else the object's, so that the time the store keeps is the
+                // one the base remembers, and the next sync does not see it change here.
+                if fields.state == .completed, fields.completedAt == nil {
+                    fields.completedAt = base?.completedAt ?? task?.completedAt ?? fields.modifiedAt
+                }
                 remote = .present(fields)
             } else if let known, !removedHrefs.contains(known.href), !vanished.contains(known.collectionHref), let base {
                 remote = .present(base)
