@@ -138,7 +138,7 @@ public final class DashboardCache: Sendable {
     /// On ``drawer``: the image from the cache if another request drew it meanwhile, else drawn now.
     private func drawOnce(_ spec: WidgetImageSpec) throws -> (representation: Representation, isAvailable: Bool) {
         try representation(
-            cached: { $0.widgets[spec] }, store: { $0.widgets.count < maximumWidgets ? $0.widgets[spec] = $1 : () }
+            cached: { $0.widgets[spec] }, store: { $0.widgets.count < maximumWidgets ? $0.widgets[spec] = $1 : () }, keptAcrossEntries: true
         ) { state, failure in
             let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.message(of: failure))
             return Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
@@ -175,17 +175,21 @@ public final class DashboardCache: Sendable {
         }.representation
     }
 
+    /// The representation `cached` finds, else the one `make` makes, which `store` keeps unless a
+    /// publication came meanwhile: any for lines and the timeline document, one that changes what
+    /// a viewer sees for what is `keptAcrossEntries` (images).
     private func representation(
-        cached: (Published) -> Representation?, store: (inout Published, Representation) -> Void,
+        cached: (Published) -> Representation?, store: (inout Published, Representation) -> Void, keptAcrossEntries: Bool = false,
         make: (DashboardState?, TaskWidgetError?) throws -> Representation
     ) throws -> (representation: Representation, isAvailable: Bool) {
-        let (generation, state, failure, existing) = published.withLock { ($0.generation, $0.state, $0.failure, cached($0)) }
+        let stamp = { (published: Published) in keptAcrossEntries ? published.version : published.generation }
+        let (readAt, state, failure, existing) = published.withLock { (stamp($0), $0.state, $0.failure, cached($0)) }
         if let existing { return (existing, state != nil) }
-        let made = try make(state, failure)
+        let representation = try make(state, failure)
         published.withLock { current in
-            if current.generation == generation { store(&current, made) }
+            if stamp(current) == readAt { store(&current, representation) }
         }
-        return (made, state != nil)
+        return (representation, state != nil)
     }
 
     private static func publication(
