@@ -27,7 +27,12 @@ extension String {
     public var shellQuoted: String {
         let plain = allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:@%,=".contains($0)) }
         guard !plain || isEmpty else { return self }
-        return "'" + map { $0 == "'" ? #"'\''"# : String($0) }.joined() + "'"
+        // By scalar: a quote with a combining mark on it is one Character, but still a quote.
+        var quoted = "'"
+        for scalar in unicodeScalars {
+            if scalar == "'" { quoted += #"'\''"# } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
     }
 }
 

@@ -209,7 +209,8 @@ extension DecodingError {
             else { return "the JSON is malformed" }
             let before = [UInt8](data.prefix(offset))
             let line = before.count { $0 == UInt8(ascii: "\n") } + 1
-            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+            let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1  // characters, as an editor counts
             return "the JSON is malformed at line \(line), column \(column)"
         }
     }
