@@ -68,11 +68,12 @@ struct Demo: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let location = options.store == nil ? try StoreLocation.demo(environment: context.environment) : context.location
+        let isDemoStoreThere = options.store == nil && FileManager.default.fileExists(atPath: location.path)
         let store = try TaskStore.open(at: location, mode: .readWrite, logger: context.logger)
         let path = store.path.shellQuoted
         do {
             try store.fillWithDemoData(now: context.now, calendar: context.calendar)
-        } catch let error as TaskWidgetError where error.code == .invalidInput && options.store == nil {
+        } catch let error as TaskWidgetError where error.code == .invalidInput && isDemoStoreThere {
             // The demo's own store, from an earlier demo (its dates are that day's): safe to remove.
             throw TaskWidgetError(
                 .invalidInput, "the demo store \(store.path) is there from an earlier demo: remove it for a new one (rm -f \(path) \((store.path + "-wal").shellQuoted) \((store.path + "-shm").shellQuoted)), or pass --store PATH")
