@@ -372,6 +372,15 @@ import Testing
         #expect(zone.secondsFromGMT() == secondsFromGMT)
     }
 
+    /// In `--tz` such a name would read one way there and the other in `TZ`: it is refused, with
+    /// the zone that says which way.
+    @Test func aFixedOffsetInTheTZOptionIsRefusedWithAZoneThatSaysWhichWay() throws {
+        let error = expectError(.invalidInput) { try RunSettings.timeZone(argument: "UTC+3", environment: [:], system: Self.auckland) }
+        #expect(error?.message == "--tz UTC+3 reads two ways (TZ counts its offset west of UTC): use a zone name like Europe/Moscow, or Etc/GMT-3 for 3 hours ahead of UTC")
+        #expect(try RunSettings.timeZone(argument: "Etc/GMT-3", environment: [:], system: Self.auckland).secondsFromGMT() == 10_800)
+        #expect(try RunSettings.timeZone(argument: "GMT0", environment: [:], system: Self.auckland).secondsFromGMT() == 0)
+    }
+
     @Test(arguments: ["EST5EDT", "Etc/GMT+3", "UTC", "CET-1CEST,M3.5.0,M10.5.0/3", "UT+3", "UTC+25", "UTC+3:60", "UTC+003"])
     func onlyAFixedPOSIXOffsetIsReadAsOne(value: String) {
         #expect(RunSettings.posixFixedOffset(value) == nil)

@@ -5,6 +5,16 @@ public enum RunSettings {
     /// `--tz ZONE`, else `TZ`, else the system zone. An unknown zone is an error, never UTC.
     public static func timeZone(argument: String?, environment: [String: String], system: TimeZone) throws -> TimeZone {
         if let argument {
+            // `UTC+3` is three hours ahead to Foundation and ISO 8601, and behind to POSIX (and to
+            // `TZ` here): refused rather than read one way.
+            if let offset = posixFixedOffset(argument), offset.secondsFromGMT() != 0 {
+                let ahead = -offset.secondsFromGMT()  // as ISO 8601 reads the sign
+                let hours = abs(ahead) / 3600
+                let etc = ahead % 3600 == 0 ? ", or Etc/GMT\(ahead > 0 ? "-" : "+")\(hours) for \(hours) hours \(ahead > 0 ? "ahead of" : "behind") UTC" : ""
+                throw TaskWidgetError(
+                    .invalidInput,
+                    "--tz \(argument.sanitizedForMessage) reads two ways (TZ counts its offset west of UTC): use a zone name like Europe/Moscow\(etc)")
+            }
             guard let zone = TimeZone(identifier: argument) else {
                 throw TaskWidgetError(
                     .invalidInput, "unknown time zone “\(argument.sanitizedForMessage)” in --tz: use a name like Europe/Berlin or UTC")
