@@ -40,6 +40,16 @@ import Testing
         #expect(error?.message.contains("control character") == true)
     }
 
+    /// A server's title is made to follow the same rules instead of being refused.
+    @Test(arguments: [
+        ("Pay\nrent", "Pay rent"), ("a\tb\u{2028}c", "a b c"), ("bell\u{0007}", "bell"), ("rlo \u{202E}evil", "rlo evil"),
+        ("a\u{2066}b\u{2069}", "ab"), ("\u{200B}", "Untitled"), (" \u{200D} ", "Untitled"), ("🏳️‍🌈", "🏳️‍🌈"),
+    ])
+    func aTitleFromElsewhereFollowsTheRules(text: String, expected: String) {
+        #expect(Validation.titleFromElsewhere(text) == expected)
+        #expect((try? Validation.title(Validation.titleFromElsewhere(text))) != nil)
+    }
+
     @Test func theLengthLimitCountsCharactersAfterTrimming() throws {
         let limit = Validation.maximumTitleLength
         #expect(limit == 1000)
