@@ -104,6 +104,10 @@ private final class FollowEvents {
     private let folder: String
     /// The store's file and the files SQLite writes beside it (not `-shm`: readers write it too).
     private let names: Set<String>
+    /// The store's own file name: the one whose attribute changes (a `chmod`) concern it. SQLite
+    /// run as root changes the owner of the `-wal` at every open, the follower's own too, which
+    /// would wake it at start and then at every follow-up check.
+    private let storeName: String
     /// The store's folder, or while it does not exist its nearest existing ancestor.
     private var watched: (descriptor: Int32, folder: String)?
     /// What `poll` sleeps on: signals, the two timers, inotify, and standard output (no events
@@ -125,6 +129,7 @@ private final class FollowEvents {
         folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         names = [name, name + "-wal", name + "-journal"]
+        storeName = name
         self.timerClock = timerClock
         self.followsStandardOutput = followsStandardOutput
         self.stop = stop
@@ -251,7 +256,7 @@ private final class FollowEvents {
                     } else if watched?.folder != folder {
                         // Something appeared in an ancestor: maybe the store's folder, or a step to it.
                         folderChanged = true
-                    } else if names.contains(name) {
+                    } else if names.contains(name), event.mask != UInt32(IN_ATTRIB) || name == storeName {
                         concernsStore = true
                     }
                 }
