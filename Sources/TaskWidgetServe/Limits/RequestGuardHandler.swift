@@ -1,7 +1,9 @@
 import HTTPTypes
 public import Logging
 public import NIOCore
+import NIOHTTP1
 public import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
 /// Per-connection limits that Hummingbird 2.28.1 does not offer, as a NIO handler placed with
 /// `HTTP1Channel.Configuration(additionalChannelHandlers:)`, i.e. after the HTTP/1 decoder (it sees
@@ -12,6 +14,9 @@ public import NIOHTTPTypes
 ///   `maxUploadSize` only limits what a handler chooses to collect, and after a response Hummingbird
 ///   *drains* any unread body, however large.)
 /// - **Body time.** From head to end of body at most `bodyTimeout`, however steadily it trickles.
+/// - **Malformed requests.** A head over the size limits, an unknown method or a request NIO cannot
+///   parse gets a one-line JSON error (431, 501 or 400) and the connection is closed. (Hummingbird
+///   answers these with an empty 400.)
 /// - **Write stall.** A socket that stays unwritable (the client reads nothing) for
 ///   `writeStallTimeout` is closed; otherwise a response or an `/events` stream would hold its
 ///   connection, and a connection slot, forever.
@@ -49,7 +54,7 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
         case .head(let head):
             bodyBytes = 0
             if let declared = head.headerFields[.contentLength].flatMap(Int.init), declared > maximumBodySize {
-                reject(context: context)
+                reject(context: context, with: ServeHTTPError(.contentTooLarge, "request body too large"))
                 return
             }
             let hasBody =
@@ -75,6 +80,34 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
             bodyDeadline = nil
         }
         context.fireChannelRead(data)
+    }
+
+    /// A request that cannot be parsed, answered here unless Hummingbird already has a request of the
+    /// connection (then it ends the connection itself).
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !isRejecting else { return }  // what the decoder says of the bytes after its error
+        guard responsesPending == 0, let answer = Self.answer(to: error) else {
+            context.fireErrorCaught(error)
+            return
+        }
+        logger.info("refused a request it could not parse", metadata: ["status": "\(answer.status.code)"])
+        reject(context: context, with: answer)
+    }
+
+    /// The answer to a request the HTTP/1 decoder or the conversion to HTTP types refused.
+    static func answer(to error: any Error) -> ServeHTTPError? {
+        switch error {
+        case HTTPParserError.headerOverflow:
+            ServeHTTPError(.requestHeaderFieldsTooLarge, "request head too large")
+        case HTTPParserError.invalidMethod:
+            ServeHTTPError(.notImplemented, "unknown method")
+        case let conversion as HTTP1TypeConversionError where conversion == .invalidMethod:
+            ServeHTTPError(.notImplemented, "unknown method")
+        case is HTTPParserError, is HTTP1TypeConversionError:
+            ServeHTTPError(.badRequest, "malformed request")
+        default:
+            nil
+        }
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -106,17 +139,17 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
         context.fireChannelInactive()
     }
 
-    /// 413 and close. The response is written here, below Hummingbird, only when no earlier
+    /// `error` and close. The response is written here, below Hummingbird, only when no earlier
     /// (pipelined) response is still being written: otherwise the two would interleave.
-    private func reject(context: ChannelHandlerContext) {
+    private func reject(context: ChannelHandlerContext, with error: ServeHTTPError) {
         isRejecting = true
         guard responsesPending == 0 else {
             context.close(promise: nil)
             return
         }
-        let body = ByteBuffer(string: ServeHTTPError(.contentTooLarge, "request body too large").jsonLine)
+        let body = ByteBuffer(string: error.jsonLine)
         let head = HTTPResponse(
-            status: .contentTooLarge,
+            status: error.status,
             headerFields: [
                 .contentType: "application/json; charset=utf-8",
                 .contentLength: String(body.readableBytes),
