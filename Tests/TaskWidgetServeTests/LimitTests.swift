@@ -73,6 +73,42 @@ import Testing
         }
     }
 
+    /// A connection that the request does not keep alive (HTTP/1.0 by default, `Connection: Close`
+    /// in any case) is closed after its answer, not held for the idle timeout (30 s here).
+    @Test(arguments: [
+        "GET /healthz HTTP/1.0\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: TE, close\r\n\r\n",
+    ])
+    func connectionNotKeptAliveIsClosed(request: String) async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                connection.send(request)
+                let answer = connection.receive(timeout: 20)
+                #expect(answer.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                #expect(answer.text.hasSuffix("\r\n\r\nok\n"))
+                #expect(answer.closed)
+            }
+        }
+    }
+
+    @Test func http10KeepAliveIsKept() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                for _ in 0..<2 {
+                    connection.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                    let answer = connection.receive(timeout: 5) { $0.hasSuffix("ok\n") }
+                    #expect(answer.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                    #expect(!answer.closed)
+                }
+            }
+        }
+    }
+
     /// A head that trickles in for ever is cut, and others are served meanwhile. The test trickles
     /// until the cut, for at most a minute, and prints when it came (and, when late, what the
     /// process's threads did meanwhile): in the full suite on two busy

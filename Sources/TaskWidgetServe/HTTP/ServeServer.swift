@@ -113,7 +113,7 @@ public func makeServeApplication(
             maxHeaderFieldCount: limits.maximumHeaderCount))
     return Application(
         router: buildServeRouter(dependencies),
-        server: .http1(configuration: http1),
+        server: HTTPServerBuilder { responder in ServeHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: http1)) },
         configuration: configuration,
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? listen.port) },
