@@ -150,6 +150,9 @@ extension SyncReport {
             add("push", collection.pushed)
             add("delete here", collection.deletedLocally)
             add("delete there", collection.deletedRemotely)
+            if collection.isListDeletedHere {
+                parts.append(collection.holdsOnlyTasks ? "delete the collection once empty (its list was deleted here)" : "keep the collection (it may hold events)")
+            }
             let header = "  \(collection.name) \(collection.isNew ? "(new collection)" : collection.href)"
             lines.append(parts.isEmpty ? "\(header): no change" : "\(header): \(parts.joined(separator: "; "))")
         }

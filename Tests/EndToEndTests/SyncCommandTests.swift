@@ -200,6 +200,95 @@ import Testing
         }
     }
 
+    // MARK: Deleted lists
+
+    /// The collections in the user's folder on the server, by name.
+    static func collectionFolders(_ server: RadicaleServer) -> Set<String> {
+        let root = server.storageRoot.appendingPathComponent(server.username).path
+        return Set(((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { !$0.hasPrefix(".") })
+    }
+
+    /// A list deleted here is deleted on the server too, as a phone's deletion of a list is, and
+    /// does not come back (it came back at once, empty).
+    @Test func aListDeletedHereIsDeletedOnTheServerAndStaysDeleted() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let id = try mine.sandbox.succeed(["add", "Buy bread", "--list", "Errands", "--new-list"]).trimmingCharacters(in: .newlines)
+            try mine.sandbox.succeed(["add", "Inbox task"])
+            try mine.syncSucceeds()
+            let withErrands = Self.collectionFolders(server)
+            #expect(withErrands.count == 2)
+            try mine.sandbox.succeed(["list", "rm", "Errands", "--yes"])
+            let plan = try mine.syncSucceeds(["--dry-run"])
+            #expect(plan.contains(": delete there 1: \(id); delete the collection once empty (its list was deleted here)"), "\(plan)")
+            #expect(Self.collectionFolders(server) == withErrands)
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 1, 1 deleted list removed from the server")
+            #expect(Self.collectionFolders(server).count == 1)
+            #expect(try mine.serverObject(containing: "SUMMARY:Buy bread") == nil)
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try mine.sandbox.succeed(["list", "ls"]).hasPrefix("No lists."))
+            #expect(try mine.tasks().map { $0["title"] as? String } == ["Inbox task"])
+        }
+    }
+
+    /// A deletion loses to an edit made after it (SPEC §12): a list deleted here whose task was
+    /// edited on the phone since comes back with that task, and the other task's deletion holds.
+    @Test func aListDeletedHereComesBackWithATaskEditedThereSince() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let kept = try mine.sandbox.succeed(["add", "Buy bread", "--list", "Errands", "--new-list"]).trimmingCharacters(in: .newlines)
+            try mine.sandbox.succeed(["add", "Buy jam", "--list", "Errands"])
+            try mine.syncSucceeds()
+            try mine.sandbox.succeed(["list", "rm", "Errands", "--yes", "--now", Self.monday])
+            let uid = try #require(try mine.serverObject(containing: "SUMMARY:Buy bread").flatMap { text in
+                text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
+            })
+            try await PythonCalDAV.editTodo(uid: uid, replacing: "SUMMARY:Buy bread", with: "SUMMARY:Buy rye bread", server: server)
+            try await PythonCalDAV.editTodo(
+                uid: uid, replacing: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261124T090000Z", server: server)
+            try mine.syncSucceeds(now: Self.wednesday)
+            #expect(try mine.tasks().map { $0["title"] as? String } == ["Buy rye bread"])
+            #expect((try mine.task(titled: "Buy rye bread")?["id"] as? String)?.lowercased().hasPrefix(kept) == true)
+            #expect(try mine.sandbox.succeed(["list", "ls"]).contains("Errands"))
+            #expect(try mine.serverObject(containing: "SUMMARY:Buy jam") == nil)
+            #expect(Self.collectionFolders(server).count == 2)
+        }
+    }
+
+    /// A calendar that may hold events is never deleted: its tasks' deletions go out, its events
+    /// stay, and the list does not come back until one of its tasks changes there.
+    @Test func aCalendarThatMayHoldEventsStaysWhenItsListIsDeletedHere() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            _ = try await RadicaleServer.runPython(
+                """
+                import sys, caldav
+                url, user, password, todo, event = sys.argv[1:6]
+                principal = caldav.DAVClient(url=url, username=user, password=password).principal()
+                family = principal.make_calendar(name="Family", supported_calendar_component_set=["VEVENT", "VTODO"])
+                family.save_todo(todo)
+                family.save_event(event)
+                """,
+                arguments: [
+                    server.baseURL.absoluteString, server.username, server.password,
+                    foreignTodo(["UID:family-todo", "DTSTAMP:20261122T120000Z", "LAST-MODIFIED:20261122T120000Z", "SUMMARY:Water the plants"]),
+                    (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//other client//EN", "BEGIN:VEVENT", "UID:family-event",
+                      "DTSTAMP:20261122T120000Z", "DTSTART:20261128T100000Z", "DTEND:20261128T110000Z", "SUMMARY:Birthday",
+                      "END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n"),
+                ])
+            try mine.syncSucceeds()
+            #expect(try mine.sandbox.succeed(["list", "ls"]).contains("Family"))
+            try mine.sandbox.succeed(["list", "rm", "Family", "--yes"])
+            let plan = try mine.syncSucceeds(["--dry-run"])
+            #expect(plan.contains("keep the collection (it may hold events)"), "\(plan)")
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 1")
+            #expect(try mine.serverObject(containing: "SUMMARY:Water the plants") == nil)
+            #expect(try mine.serverObject(containing: "SUMMARY:Birthday") != nil)
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(!(try mine.sandbox.succeed(["list", "ls"]).contains("Family")))
+        }
+    }
+
     // MARK: Faults
 
     @Test(arguments: [

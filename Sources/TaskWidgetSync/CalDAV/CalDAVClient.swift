@@ -512,6 +512,14 @@ public struct CalDAVClient: Sendable {
         try check(response, "DELETE", finalURL, accepting: [200, 202, 204])
     }
 
+    /// Deletes a whole collection (`DELETE` on its URL, RFC 4918 §9.6.1), with everything in it.
+    /// One that is gone already counts as deleted.
+    public func deleteCollection(at collection: URL) async throws(CalDAVError) {
+        let (response, finalURL) = try await exchange("DELETE", collection, headers: [])
+        if response.status == 404 || response.status == 410 { return }
+        try check(response, "DELETE", finalURL, accepting: [200, 202, 204])
+    }
+
     // MARK: - HTTP
 
     private static let xmlContentType = (name: "Content-Type", value: "application/xml; charset=utf-8")

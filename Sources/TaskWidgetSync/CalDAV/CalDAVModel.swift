@@ -125,6 +125,10 @@ public struct CalendarCollection: Hashable, Sendable, Codable {
     /// Whether tasks (`VTODO`) may be stored here.
     public var allowsTasks: Bool { supportedComponents?.contains("VTODO") ?? true }
 
+    /// Whether nothing but tasks may be stored here: a task list, not a calendar that may also hold
+    /// events.
+    public var holdsOnlyTasks: Bool { supportedComponents == ["VTODO"] }
+
     /// The collection's href (path on the server).
     public var href: DAVHref { (DAVHref(serverHref: url.absoluteString, relativeTo: url) ?? DAVHref(path: "/")).asCollection }
 

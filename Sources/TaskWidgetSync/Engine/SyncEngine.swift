@@ -21,6 +21,11 @@ public struct SyncReport: Sendable {
         public var deletedRemotely: [String] = []
         /// Whether the collection is made on the server for a list of this store.
         public var isNew = false
+        /// Whether its list was deleted here: then the collection is deleted there once empty,
+        /// unless it may hold events.
+        public var isListDeletedHere = false
+        /// Whether it may hold events, so that it is never deleted.
+        public var holdsOnlyTasks = true
     }
 
     public var account: String
@@ -28,6 +33,8 @@ public struct SyncReport: Sendable {
     public var pushed = 0
     public var conflicts = 0
     public var deleted = 0
+    /// Collections deleted on the server because their list was deleted here.
+    public var collectionsDeleted = 0
     /// Calendar objects that are not valid iCalendar, left alone on both sides.
     public var skipped: [String] = []
     /// HTTP requests made.
@@ -37,6 +44,7 @@ public struct SyncReport: Sendable {
     /// The one summary line: `home: pulled 3, pushed 1, 1 conflict merged, deleted 0`.
     public var summary: String {
         var text = "\(account): pulled \(pulled), pushed \(pushed), \(conflicts) conflict\(conflicts == 1 ? "" : "s") merged, deleted \(deleted)"
+        if collectionsDeleted > 0 { text += ", \(collectionsDeleted) deleted list\(collectionsDeleted == 1 ? "" : "s") removed from the server" }
         if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
         return text
     }
@@ -93,10 +101,17 @@ public struct SyncEngine: Sendable {
         let (home, discovered) = try await calendarHome(snapshot)
         let listing = try await listTaskCollections(in: home, snapshot: snapshot)
         var binding = bind(listing, snapshot: snapshot, home: home)
-        if !dryRun {
-            binding = try await makeCollections(binding)
+        var pull = try await pull(binding.bindings, objects: snapshot.objects)
+        let edited = Set(pull.fetched.map(\.collectionHref.path)).intersection(binding.listsDeletedHere.map(\.href.path))
+        if !edited.isEmpty {
+            logger.info("a list deleted here was edited on the server since; it comes back", metadata: ["lists": "\(edited.count)"])
+            binding = bind(listing, snapshot: snapshot, home: home, restoring: edited)
         }
-        let pull = try await pull(binding.bindings, objects: snapshot.objects)
+        if !dryRun {
+            let known = Set(binding.bindings.map(\.href))
+            binding = try await makeCollections(binding)
+            pull.add(try await self.pull(binding.bindings.filter { !known.contains($0.href) }, objects: []))
+        }
         var plan = planner(snapshot, binding: binding, pull: pull).plan()
         logger.debug(
             "planned", metadata: [
@@ -128,7 +143,33 @@ public struct SyncEngine: Sendable {
         let urls = Dictionary(binding.bindings.map { ($0.href.path, $0.url) }, uniquingKeysWith: { first, _ in first })
         let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
         try await refreshTokens(of: Set(pushed), bindings: binding.bindings)
+        try await deleteCollections(ofListsDeletedHere: binding.listsDeletedHere, report: &report)
         return report
+    }
+
+    /// Deletes on the server the collections of lists deleted here, as the deletion of a list on
+    /// a phone does, once they are empty: their tasks' deletions went out as single deletes (each
+    /// with `If-Match`, so a task edited there meanwhile is merged, not lost). A calendar that may
+    /// also hold events is never deleted; it stays, bound to nothing, until one of its tasks
+    /// changes there.
+    private func deleteCollections(ofListsDeletedHere collections: [CollectionBinding], report: inout SyncReport) async throws {
+        for collection in collections where collection.server?.holdsOnlyTasks == true {
+            guard try await client.listEntityTags(in: collection.url).etags.isEmpty else {
+                logger.info("the collection of a list deleted here still holds objects; it stays")
+                continue
+            }
+            switch await Self.attempt({ () async throws(CalDAVError) in try await client.deleteCollection(at: collection.url) }) {
+            case .success: break
+            case .failure(let error) where [.forbidden, .notSupported, .conflict].contains(error.code):
+                logger.notice("the server does not allow deleting a collection; it stays", metadata: ["status": "\(error.status ?? 0)"])
+                continue
+            case .failure(let error): throw error
+            }
+            var forget = SyncChanges()
+            forget.collectionsToForget = [collection.href.path]
+            try store.applySync(forget, account: account.name)
+            report.collectionsDeleted += 1
+        }
     }
 
     // MARK: - Collections
@@ -156,9 +197,17 @@ public struct SyncEngine: Sendable {
         var listsToMake: [TaskList]
         var inboxToMake: String?
         var home: URL
+        /// Collections whose list was deleted here since the last sync. They stay bound to it, so
+        /// that its tasks' deletions reach the server, and once empty they are deleted there too
+        /// (``deleteCollections(ofListsDeletedHere:report:)``).
+        var listsDeletedHere: [CollectionBinding] = []
     }
 
-    func bind(_ listing: [CalendarCollection], snapshot: SyncSnapshot, home: URL) -> Binding {
+    /// Binds the listed collections to lists: the ones the store knows, the configured Inbox, and
+    /// new lists for the rest. A known collection whose list was deleted here stays bound to the
+    /// deleted list unless it is in `restoring` (its tasks were edited on the server since: then
+    /// its list comes back, as an edit wins over a deletion).
+    func bind(_ listing: [CalendarCollection], snapshot: SyncSnapshot, home: URL, restoring: Set<String> = []) -> Binding {
         let stored = Dictionary(snapshot.collections.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         let inboxName = account.inbox?.trimmingWhitespace
         var lists = snapshot.lists
@@ -171,6 +220,13 @@ public struct SyncEngine: Sendable {
                 hasInbox = hasInbox || known.isInbox
                 result.bindings.append(
                     CollectionBinding(href: href, url: collection.url, listID: known.listID, isInbox: known.isInbox, server: collection, stored: known))
+                continue
+            }
+            if let known = stored[href.path], known.listID != nil, !restoring.contains(href.path) {
+                let binding = CollectionBinding(
+                    href: href, url: collection.url, listID: known.listID, isInbox: false, server: collection, stored: known)
+                result.bindings.append(binding)
+                result.listsDeletedHere.append(binding)
                 continue
             }
             let name = collection.displayName.map { Validation.titleFromElsewhere($0) } ?? Validation.titleFromElsewhere(href.lastComponent)
@@ -247,6 +303,13 @@ public struct SyncEngine: Sendable {
         var removed: [DAVHref] = []
         var skipped: [(href: DAVHref, collectionHref: DAVHref, etag: String?, text: String)] = []
         var states: [DAVHref: CollectionSyncState] = [:]
+
+        mutating func add(_ other: Pull) {
+            fetched += other.fetched
+            removed += other.removed
+            skipped += other.skipped
+            states.merge(other.states) { _, new in new }
+        }
     }
 
     /// Fetches what changed in each collection since the last sync: nothing for one whose
@@ -550,10 +613,12 @@ public struct SyncEngine: Sendable {
         report.skipped = plan.skipped.map(\.path)
         let listNames = Dictionary((snapshot.lists + binding.newLists).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         var byCollection: [String: SyncReport.CollectionPlan] = [:]
+        let deletedHere = Set(binding.listsDeletedHere.map(\.href))
         for collection in binding.bindings {
+            let name = collection.isInbox ? "Inbox" : collection.listID.flatMap { listNames[$0] }
             byCollection[collection.href.path] = SyncReport.CollectionPlan(
-                name: collection.isInbox ? "Inbox" : collection.listID.flatMap { listNames[$0] } ?? collection.href.lastComponent,
-                href: collection.href.path)
+                name: name ?? collection.server?.displayName ?? collection.href.lastComponent, href: collection.href.path,
+                isListDeletedHere: deletedHere.contains(collection.href), holdsOnlyTasks: collection.server?.holdsOnlyTasks ?? false)
         }
         for list in binding.listsToMake {
             byCollection["new:" + list.id.uuidString] = SyncReport.CollectionPlan(name: list.name, href: "(new)", isNew: true)
