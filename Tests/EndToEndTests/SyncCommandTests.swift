@@ -289,6 +289,31 @@ import Testing
         }
     }
 
+    /// A list deleted on the phone whose task was edited here since keeps that task (the edit
+    /// wins), and the same sync makes the list's collection again and pushes it: it took a second
+    /// sync.
+    @Test func aCollectionDeletedThereIsMadeAgainInTheSameSyncForATaskEditedHere() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let edited = try mine.sandbox.succeed(["add", "Buy bread", "--list", "Errands", "--new-list"]).trimmingCharacters(in: .newlines)
+            try mine.sandbox.succeed(["add", "Buy jam", "--list", "Errands"])
+            try mine.syncSucceeds()
+            _ = try await RadicaleServer.runPython(
+                """
+                import sys, caldav
+                url, user, password = sys.argv[1:4]
+                principal = caldav.DAVClient(url=url, username=user, password=password).principal()
+                [calendar.delete() for calendar in principal.calendars() if calendar.name == "Errands"]
+                """, arguments: [server.baseURL.absoluteString, server.username, server.password])
+            #expect(try mine.serverObject(containing: "SUMMARY:Buy bread") == nil)
+            try mine.sandbox.succeed(["edit", edited, "--title", "Buy brown bread", "--now", Self.monday])
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 1")
+            #expect(try mine.tasks().map { $0["title"] as? String } == ["Buy brown bread"])
+            #expect(try mine.serverObject(containing: "SUMMARY:Buy brown bread") != nil)
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+        }
+    }
+
     // MARK: Faults
 
     @Test(arguments: [

@@ -41,6 +41,18 @@ public struct SyncReport: Sendable {
     public var requests = 0
     public var collections: [CollectionPlan] = []
 
+    /// This report and a later round's, counted together.
+    func adding(_ other: SyncReport) -> SyncReport {
+        var sum = self
+        sum.pulled += other.pulled
+        sum.pushed += other.pushed
+        sum.conflicts += other.conflicts
+        sum.deleted += other.deleted
+        sum.collectionsDeleted += other.collectionsDeleted
+        sum.skipped += other.skipped.filter { !skipped.contains($0) }
+        return sum
+    }
+
     /// The one summary line: `home: pulled 3, pushed 1, 1 conflict merged, deleted 0`.
     public var summary: String {
         var text = "\(account): pulled \(pulled), pushed \(pushed), \(conflicts) conflict\(conflicts == 1 ? "" : "s") merged, deleted \(deleted)"
@@ -96,7 +108,20 @@ public struct SyncEngine: Sendable {
     var mapping: TodoMapping { TodoMapping(timeZone: timeZone) }
 
     /// Syncs the account; with `dryRun`, works out the plan and changes nothing anywhere.
+    ///
+    /// When a collection was deleted on the server and its list keeps tasks edited here since (an
+    /// edit wins over a deletion), a second round makes the collection again and pushes them, so
+    /// that one sync leaves both sides alike.
     public func run(dryRun: Bool) async throws -> SyncReport {
+        let (report, keepsListsOfDeletedCollections) = try await runOnce(dryRun: dryRun)
+        guard keepsListsOfDeletedCollections, !dryRun else { return report }
+        logger.debug("a collection deleted on the server keeps a list here; making it again")
+        return report.adding(try await runOnce(dryRun: false).report)
+    }
+
+    /// One round of ``run(dryRun:)``; also says whether a list stays here whose collection the
+    /// server deleted.
+    private func runOnce(dryRun: Bool) async throws -> (report: SyncReport, keepsListsOfDeletedCollections: Bool) {
         var snapshot = try store.syncSnapshot(account: account.name)
         let (home, discovered) = try await calendarHome(snapshot)
         let listing = try await listTaskCollections(in: home, snapshot: snapshot)
@@ -122,7 +147,7 @@ public struct SyncEngine: Sendable {
         if discovered { plan.local.home = (account.url, home.absoluteString) }
         var report = SyncReport(account: account.name)
         if dryRun {
-            return summarize(plan, binding: binding, snapshot: snapshot, into: report)
+            return (summarize(plan, binding: binding, snapshot: snapshot, into: report), false)
         }
         // Another command may write the store meanwhile: merge again on a new snapshot.
         for round in 1...Self.maximumConflictRounds {
@@ -144,7 +169,10 @@ public struct SyncEngine: Sendable {
         let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
         try await refreshTokens(of: Set(pushed), bindings: binding.bindings)
         try await deleteCollections(ofListsDeletedHere: binding.listsDeletedHere, report: &report)
-        return report
+        let forgotten = Set(plan.local.collectionsToForget)
+        let listsOfForgotten = Set(snapshot.collections.filter { forgotten.contains($0.href) }.compactMap(\.listID))
+        let keepsLists = try !listsOfForgotten.isDisjoint(with: store.syncSnapshot(account: account.name).lists.map(\.id))
+        return (report, keepsLists && receivesNewLists)
     }
 
     /// Deletes on the server the collections of lists deleted here, as the deletion of a list on
