@@ -14,7 +14,9 @@
 #   in a long-running process (the `Render medium @2x` benchmark of Benchmarks/: draw and encode in
 #   memory) against the C baseline's frame loop with the fast libpng writer. Both draw the same image;
 # - serve (taskwidget-serve): a cached image and a status line under wrk (2 threads, 32
-#   connections on loopback, 10 s), and an uncached first image against that frame
+#   connections on loopback, 10 s) at the fixed time, and the status line again on the live clock
+#   (the demo's tasks are all overdue by then, so that most entries look alike: the costliest case
+#   for the scans that find when an answer next changes), and an uncached first image against that frame
 #   (scripts/bench/serve_figures.py), and also against the same frame drawn 200 ms after the last
 #   one (the `Render medium @2x after a pause` benchmark), as serve draws a new image;
 # - sync (taskwidget-sync) against a private Radicale: the first push and pull of 1 000 tasks and a
@@ -114,20 +116,29 @@ declare -A sync_figures
 while IFS='=' read -r key value; do sync_figures[$key]=$value; done < <(python3 scripts/bench/sync_figures.py "$PWD/.build/release" "$work/sync" | tr ' ' '\n')
 echo "Measuring serve…" >&2
 read -r first_image first_image_max < <(python3 scripts/bench/serve_figures.py "$taskwidget" "$work/demo.sqlite" "$now")
-"$taskwidget" serve --store "$work/demo.sqlite" --now "$now" --clock-speed 0 --listen 127.0.0.1:0 >"$work/serve.out" &
-serve_pid=$!
-trap 'kill $serve_pid 2>/dev/null || true' EXIT
-until grep -q '^serving' "$work/serve.out" 2>/dev/null; do sleep 0.1; done
-base=$(sed -n 's|^serving \(http://[^ ]*\)/ .*|\1|p' "$work/serve.out")
+start_serve() {  # $@: serve's clock options; sets serve_pid and base
+  "$taskwidget" serve --store "$work/demo.sqlite" "$@" --listen 127.0.0.1:0 >"$work/serve.out" &
+  serve_pid=$!
+  trap 'kill $serve_pid 2>/dev/null || true' EXIT
+  until grep -q '^serving' "$work/serve.out" 2>/dev/null; do sleep 0.1; done
+  base=$(sed -n 's|^serving \(http://[^ ]*\)/ .*|\1|p' "$work/serve.out")
+}
+stop_serve() {
+  kill -TERM $serve_pid && wait $serve_pid
+  trap - EXIT
+}
 load() {  # $1: path; prints `requests/s p99_ms` from wrk's --latency report
   curl -sf -o /dev/null "$base$1"  # drawn once: from here on the cache answers
   wrk -t2 -c32 -d10s --latency "$base$1" >"$work/wrk.txt"
   awk '/^Requests\/sec:/ { rps = $2 } $1 == "99%" { p = $2; ms = p ~ /us$/ ? p / 1000 : p ~ /ms$/ ? p + 0 : p * 1000 } END { printf "%.0f %.2f\n", rps, ms }' "$work/wrk.txt"
 }
+start_serve --now "$now" --clock-speed 0
 read -r image_rps image_p99 < <(load "/widget/medium.png?scale=2")
 read -r status_rps status_p99 < <(load "/status?format=waybar")
-kill -TERM $serve_pid && wait $serve_pid
-trap - EXIT
+stop_serve
+start_serve
+read -r live_status_rps live_status_p99 < <(load "/status?format=waybar")
+stop_serve
 
 status_1k=$(median "$work/status-1000.json")
 printf '\n| measure | median | instructions | target | baseline on the same data |\n|---|---|---|---|---|\n'
@@ -158,6 +169,7 @@ printf '| render medium @2x, one frame in a long-running process | %s ms | | ≤
   "$frame_ours" "$frame_c" "$(ratio "$frame_ours" "$frame_c")"
 printf '| serve: cached image under wrk (32 connections) | %s req/s, p99 %s ms | | ≥ 5000 req/s, p99 ≤ 10 ms | |\n' "$image_rps" "$image_p99"
 printf '| serve: status line under wrk (32 connections) | %s req/s, p99 %s ms | | ≥ 5000 req/s, p99 ≤ 10 ms | |\n' "$status_rps" "$status_p99"
+printf '| serve: status line under wrk, live clock (every demo task overdue) | %s req/s, p99 %s ms | | ≥ 5000 req/s, p99 ≤ 10 ms | |\n' "$live_status_rps" "$live_status_p99"
 printf '| render medium @2x, one frame 200 ms after the last (the same benchmark paused) | %s ms | | | %s the frame above |\n' \
   "$frame_paused" "$(ratio "$frame_paused" "$frame_ours")"
 printf '| serve: uncached first image, medium @2x (median of 15; max) | %s ms (max %s ms) | | ≤ 1.2× the frame | %s the frame; %s the frame after a pause |\n' \
