@@ -299,7 +299,7 @@ public final class TaskStore: Sendable {
 
     /// Creates the default store's folder (private to the user) if it is missing; returns the
     /// folders it made, the innermost first.
-    private static func makeDefaultFolder(of location: StoreLocation) throws -> [String] {
+    public static func makeDefaultFolder(of location: StoreLocation) throws -> [String] {
         var missing: [String] = []
         var folder = URL(fileURLWithPath: location.folder)
         while location.isDefault && folder.path != "/" && !FileManager.default.fileExists(atPath: folder.path) {

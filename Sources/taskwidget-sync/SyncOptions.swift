@@ -24,23 +24,27 @@ struct SyncGlobalOptions: ParsableArguments {
 
 /// One sync at a time per store: a lock file beside it (`flock`, released when the process ends,
 /// however it ends). A second sync started meanwhile (a timer and a hand) says so and exits 75.
-/// The default store's folder is made for it when missing, as the store's first write would.
+/// The default store's folder is made for it when missing, as the store's first write would, and
+/// removed again when the sync made no store.
 struct SyncLock {
     let descriptor: Int32
     let storePath: String
     let path: String
+    /// The folders made for the lock (deepest first), removed again when no store came of the sync.
+    let madeFolders: [String]
 
     init(store location: StoreLocation) throws {
         let path = location.path + ".sync-lock"
         (storePath, self.path) = (location.path, path)
-        if location.isDefault && !FileManager.default.fileExists(atPath: location.folder) {
-            try? FileManager.default.createDirectory(
-                atPath: location.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
+        let madeFolders = try TaskStore.makeDefaultFolder(of: location)
+        self.madeFolders = madeFolders
+        func removeMadeFolders() { for folder in madeFolders { rmdir(folder) } }
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                throw TaskWidgetError.system(errno, "cannot create \(path)", advice: "check the store's folder", context: path)
+                let error = TaskWidgetError.system(errno, "cannot create \(path)", advice: "check the store's folder", context: path)
+                removeMadeFolders()
+                throw error
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 close(descriptor)
@@ -61,8 +65,10 @@ struct SyncLock {
     /// Unlocks; a sync that made no store (it failed first, or it was a dry run) takes its lock
     /// file away too, still holding it, so that nothing is left beside a store that is not there.
     func release() {
-        if access(storePath, F_OK) != 0 { unlink(path) }
+        let madeNoStore = access(storePath, F_OK) != 0
+        if madeNoStore { unlink(path) }
         flock(descriptor, LOCK_UN)
         close(descriptor)
+        if madeNoStore { for folder in madeFolders { rmdir(folder) } }
     }
 }

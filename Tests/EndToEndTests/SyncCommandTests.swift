@@ -394,11 +394,13 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == before, "\(arguments)")
         }
         // At the default location, whose folder a first sync finds missing: it makes the folder
-        // for its lock (it failed with 74 on the lock before), and leaves no store in it.
+        // for its lock (it failed with 74 on the lock before), and as it made no store, it
+        // removes the folder again (it left it empty).
         let defaultFolder = sandbox.folder.appendingPathComponent("data/taskwidget")
         let atDefault = try sandbox.run(["sync", "--now", sandbox.now], global: false)
         #expect(atDefault.status == 75, "\(atDefault.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: defaultFolder.path) == [])
+        #expect(!FileManager.default.fileExists(atPath: defaultFolder.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == before)
     }
 
     /// Of several accounts, one down (try again later, 75) before one with a wrong password (69):
