@@ -44,6 +44,37 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// Answers 405 with `Allow` for a path the router serves, asked with a method it does not answer
+/// there (`POST /status`, `GET /api/log`): the router itself says 404, as for a path it does not
+/// serve at all (RFC 9110 §15.5.6).
+public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Each route's path, split into segments (`{name}` matches any one), and its `Allow` value.
+    let routes: [(segments: [Substring], allow: String)]
+
+    /// - Parameter routes: each route's path pattern (`/widget/{name}`) and the methods it answers,
+    ///   as `Allow` lists them (`GET, HEAD`).
+    public init(routes: [(path: String, allow: String)]) {
+        self.routes = routes.map { ($0.path.split(separator: "/"), $0.allow) }
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            // Only the router throws HTTPError's 404; the routes' own are ServeHTTPError.
+            let segments = request.uri.path.split(separator: "/")
+            let route = routes.first { route in
+                route.segments.count == segments.count
+                    && zip(route.segments, segments).allSatisfy { pattern, segment in pattern.hasPrefix("{") || pattern == segment }
+            }
+            guard let route else { throw error }
+            throw ServeHTTPError(.methodNotAllowed, "method not allowed: use \(route.allow)", headers: [.allow: route.allow])
+        }
+    }
+}
+
 /// One log line per request: method, route, status, duration. Never the query string (it may
 /// carry `?token=`), never headers (`Authorization`, `Access-Token`), never a body.
 ///

@@ -28,8 +28,9 @@ public struct ServeDependencies: Sendable {
 /// Builds the whole HTTP surface of `taskwidget serve` (SPEC §11).
 ///
 /// Middleware order, outermost first: access log (sees the final status), errors → JSON (so that
-/// 401 and the router's own 404 are JSON too), auth. Middleware must be added before the routes:
-/// Hummingbird applies it only to routes added after it (the 404 responder gets all of it).
+/// 401 and the router's own 404 are JSON too), auth, 405 for a known path asked with another
+/// method. Middleware must be added before the routes: Hummingbird applies it only to routes added
+/// after it (the 404 responder gets all of it).
 /// `HEAD` is derived from every `GET` by `.autoGenerateHeadEndpoints` (same headers, no body);
 /// `/events` has its own `HEAD` so that a `HEAD` does not subscribe.
 public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeRequestContext> {
@@ -48,6 +49,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
             guard let serverToken else { return [] }
             return [serverToken] + devices.apiKeys
         })
+    router.add(middleware: MethodNotAllowedMiddleware(routes: serveRoutes))
 
     router.get("/") { request, _ -> Response in
         let published = cache.current
@@ -96,6 +98,12 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
     addTRMNLRoutes(to: router, cache: cache, devices: devices)
     return router
 }
+
+/// Every route below and in ``addTRMNLRoutes(to:cache:devices:)``, with the methods it answers, for
+/// 405's `Allow` (a `GET` route answers `HEAD` too). `RouterTests` checks each against the router.
+let serveRoutes: [(path: String, allow: String)] =
+    ["/", "/events", "/widget/{name}", "/status", "/timeline.json", "/healthz", "/api/setup", "/api/display"].map { ($0, "GET, HEAD") }
+    + [("/api/log", "POST")]
 
 /// `text/event-stream`, never cached, never buffered by nginx.
 let eventStreamHeaders: HTTPFields = [
