@@ -73,6 +73,26 @@ import Testing
         }
     }
 
+    /// A body that turns malformed after its request was answered (405 before the body was read)
+    /// ends the connection without a second answer, which the client would take for the answer to
+    /// its next request.
+    @Test func aMalformedBodyAfterTheAnswerClosesWithoutASecondAnswer() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                connection.send("POST /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let first = connection.receive(timeout: 10) { $0.hasSuffix("\"}\n") }
+                #expect(first.text.hasPrefix("HTTP/1.1 405 "))
+                connection.send("zz\r\nnot a chunk\r\n")
+                let rest = connection.receive(timeout: 10)
+                #expect(rest.text.isEmpty, "a second answer: \(rest.text)")
+                #expect(rest.closed)
+                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 200 OK"))
+            }
+        }
+    }
+
     /// A connection that the request does not keep alive (HTTP/1.0 by default, `Connection: Close`
     /// in any case) is closed after its answer, not held for the idle timeout (30 s here).
     @Test(arguments: [

@@ -6,10 +6,8 @@ import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1 channel with ``ConnectionCloseHandler`` in front of its conversion to HTTP
 /// types, which drops the request's HTTP version.
-struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+struct ServeHTTP1Channel: ServerChildChannel {
     let base: HTTP1Channel
-
-    var responder: Responder { base.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in

@@ -35,6 +35,8 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
 
     /// Requests whose head went up the pipeline and whose response has not ended.
     private var responsesPending = 0
+    /// Whether a request's head went up and its end has not come yet.
+    private var isInsideRequest = false
     private var bodyBytes = 0
     private var isRejecting = false
     private var bodyDeadline: Scheduled<Void>?
@@ -67,6 +69,7 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
                 }
             }
             responsesPending += 1
+            isInsideRequest = true
         case .body(let buffer):
             bodyBytes += buffer.readableBytes
             if bodyBytes > maximumBodySize {
@@ -76,18 +79,26 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
                 return
             }
         case .end:
+            isInsideRequest = false
             bodyDeadline?.cancel()
             bodyDeadline = nil
         }
         context.fireChannelRead(data)
     }
 
-    /// A request that cannot be parsed, answered here unless Hummingbird already has a request of the
-    /// connection (then it ends the connection itself).
+    /// A request that cannot be parsed, answered here when it is a new one. Inside a request whose
+    /// answer is being made, Hummingbird ends the connection itself; inside one already answered
+    /// (a 401 before its body came), the connection is closed: a second answer would confuse the
+    /// client.
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard !isRejecting else { return }  // what the decoder says of the bytes after its error
         guard responsesPending == 0, let answer = Self.answer(to: error) else {
             context.fireErrorCaught(error)
+            return
+        }
+        guard !isInsideRequest else {
+            isRejecting = true
+            context.close(promise: nil)
             return
         }
         logger.info("refused a request it could not parse", metadata: ["status": "\(answer.status.code)"])
