@@ -1,4 +1,5 @@
 import HTTPTypes
+import Synchronization
 import NIOHTTP1
 import TaskWidgetCore
 public import Hummingbird
@@ -44,17 +45,44 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// The methods each of the router's paths answers, learnt from the router once its routes are
+/// added (``MethodNotAllowedMiddleware`` must be added before them).
+public final class RouteMethods: Sendable {
+    private let routes = Mutex<[(segments: [Substring], allow: String)]>([])
+
+    public init() {}
+
+    /// Learns the routes: each one's path pattern (`/widget/{name}`) and method. A path with `GET`
+    /// answers `HEAD` too (the router derives it: `.autoGenerateHeadEndpoints`).
+    public func learn(_ routes: [(path: String, method: String)]) {
+        let byPath = Dictionary(grouping: routes, by: \.path).mapValues { routes in
+            let methods = Set(routes.map(\.method))
+            return (methods.contains("GET") ? methods.union(["HEAD"]) : methods).sorted().joined(separator: ", ")
+        }
+        self.routes.withLock { table in table = byPath.map { path, allow in (path.split(separator: "/"), allow) } }
+    }
+
+    /// The `Allow` value of the route that matches `path`, if any (`{…}` matches one segment).
+    func allow(for path: String) -> String? {
+        let segments = path.split(separator: "/")
+        return routes.withLock { table in
+            table.first { route in
+                route.segments.count == segments.count
+                    && zip(route.segments, segments).allSatisfy { pattern, segment in pattern.hasPrefix("{") || pattern == segment }
+            }?.allow
+        }
+    }
+}
+
 /// Answers 405 with `Allow` for a path the router serves, asked with a method it does not answer
 /// there (`POST /status`, `GET /api/log`): the router itself says 404, as for a path it does not
 /// serve at all (RFC 9110 §15.5.6).
 public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Each route's path, split into segments (`{name}` matches any one), and its `Allow` value.
-    let routes: [(segments: [Substring], allow: String)]
+    let routes: RouteMethods
 
-    /// - Parameter routes: each route's path pattern (`/widget/{name}`) and the methods it answers,
-    ///   as `Allow` lists them (`GET, HEAD`).
-    public init(routes: [(path: String, allow: String)]) {
-        self.routes = routes.map { ($0.path.split(separator: "/"), $0.allow) }
+    /// - Parameter routes: filled once the router's routes are added.
+    public init(routes: RouteMethods) {
+        self.routes = routes
     }
 
     public func handle(
@@ -64,13 +92,8 @@ public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddlew
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             // Only the router throws HTTPError's 404; the routes' own are ServeHTTPError.
-            let segments = request.uri.path.split(separator: "/")
-            let route = routes.first { route in
-                route.segments.count == segments.count
-                    && zip(route.segments, segments).allSatisfy { pattern, segment in pattern.hasPrefix("{") || pattern == segment }
-            }
-            guard let route else { throw error }
-            throw ServeHTTPError(.methodNotAllowed, "method not allowed: use \(route.allow)", headers: [.allow: route.allow])
+            guard let allow = routes.allow(for: request.uri.path) else { throw error }
+            throw ServeHTTPError(.methodNotAllowed, "method not allowed: use \(allow)", headers: [.allow: allow])
         }
     }
 }

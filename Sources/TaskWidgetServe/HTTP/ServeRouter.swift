@@ -49,7 +49,8 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
             guard let serverToken else { return [] }
             return [serverToken] + devices.apiKeys
         })
-    router.add(middleware: MethodNotAllowedMiddleware(routes: serveRoutes))
+    let routeMethods = RouteMethods()
+    router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
 
     router.get("/") { request, _ -> Response in
         let published = cache.current
@@ -96,14 +97,9 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
     }
 
     addTRMNLRoutes(to: router, cache: cache, devices: devices)
+    routeMethods.learn(router.routes.map { ("\($0.path)", $0.method.rawValue) })
     return router
 }
-
-/// Every route below and in ``addTRMNLRoutes(to:cache:devices:)``, with the methods it answers, for
-/// 405's `Allow` (a `GET` route answers `HEAD` too). `RouterTests` checks each against the router.
-let serveRoutes: [(path: String, allow: String)] =
-    ["/", "/events", "/widget/{name}", "/status", "/timeline.json", "/healthz", "/api/setup", "/api/display"].map { ($0, "GET, HEAD") }
-    + [("/api/log", "POST")]
 
 /// `text/event-stream`, never cached, never buffered by nginx.
 let eventStreamHeaders: HTTPFields = [
