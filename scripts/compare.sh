@@ -117,6 +117,7 @@ while IFS='=' read -r key value; do sync_figures[$key]=$value; done < <(python3 
 echo "Measuring serve…" >&2
 read -r first_image first_image_max < <(python3 scripts/bench/serve_figures.py "$taskwidget" "$work/demo.sqlite" "$now")
 start_serve() {  # $@: serve's clock options; sets serve_pid and base
+  : >"$work/serve.out"  # (else the wait below can read the last server's line)
   "$taskwidget" serve --store "$work/demo.sqlite" "$@" --listen 127.0.0.1:0 >"$work/serve.out" &
   serve_pid=$!
   trap 'kill $serve_pid 2>/dev/null || true' EXIT
