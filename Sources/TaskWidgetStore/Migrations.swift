@@ -24,6 +24,9 @@ enum Migrations {
     /// branch's fourth migration can be taken for it.
     static let syncState = "v4-sync"
 
+    /// The migration that keeps deleted lists that a server knows of until sync has deleted them there.
+    static let listTombstones = "v5-list-tombstones"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -135,6 +138,11 @@ enum Migrations {
                     CREATE INDEX syncObject_by_task ON syncObject(taskID);
                     CREATE TABLE taskTombstone (taskID TEXT PRIMARY KEY NOT NULL, deletedAt INTEGER NOT NULL);
                     """)
+        }
+        migrator.registerMigration(listTombstones) { db in
+            // A list deleted here whose collection a server holds, until sync has deleted the
+            // collection there (or found that it cannot).
+            try db.execute(sql: "CREATE TABLE listTombstone (listID TEXT PRIMARY KEY NOT NULL, deletedAt INTEGER NOT NULL)")
         }
         return migrator
     }

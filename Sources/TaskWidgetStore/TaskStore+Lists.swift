@@ -86,6 +86,7 @@ extension TaskStore {
             let taskIDs = try String.fetchAll(db, sql: "SELECT id FROM task WHERE listID = ?", arguments: [list.id.storedText])
             try list.delete(db)
             try Self.recordTombstones(for: taskIDs.compactMap(UUID.init(uuidString:)), at: now, in: db)
+            try Self.recordTombstone(forList: list.id, at: now, in: db)
             return (list, taskIDs.count)
         }
     }

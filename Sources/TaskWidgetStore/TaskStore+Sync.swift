@@ -88,6 +88,8 @@ public struct SyncSnapshot: Sendable {
     public var lists: [TaskList]
     public var tasks: [TaskItem]
     public var tombstones: [TaskTombstone]
+    /// Lists deleted here whose collection some account's server may still hold.
+    public var listTombstones: Set<UUID>
 }
 
 /// What one sync writes to the store, all in one transaction.
@@ -113,12 +115,16 @@ public struct SyncChanges: Sendable {
     public var objectsToForget: [String] = []
     /// Tombstones whose deletion has reached the server (or lost to a later edit).
     public var tombstonesToClear: [UUID] = []
+    /// Deleted lists whose collection sync has dealt with (deleted it there, or left it), or
+    /// that came back.
+    public var listTombstonesToClear: [UUID] = []
 
     public init() {}
 
     public var isEmpty: Bool {
         home == nil && listsToSave.isEmpty && tasksToSave.isEmpty && tasksToDelete.isEmpty && listsToDelete.isEmpty && collectionsToSave.isEmpty
             && collectionsToForget.isEmpty && objectsToSave.isEmpty && objectsToForget.isEmpty && tombstonesToClear.isEmpty
+            && listTombstonesToClear.isEmpty
     }
 }
 
@@ -154,7 +160,8 @@ extension TaskStore {
                 home: home, collections: collections,
                 listsOfOtherAccounts: Set(otherLists.compactMap(UUID.init(uuidString:))), objects: objects, tasksOfOtherAccounts: Set(others.compactMap(UUID.init(uuidString:))),
                 lists: try TaskList.fetchAllInOrder(db), tasks: try TaskItem.fetchAll(db),
-                tombstones: tombstones)
+                tombstones: tombstones,
+                listTombstones: Set(try String.fetchAll(db, sql: "SELECT listID FROM listTombstone").compactMap(UUID.init(uuidString:))))
         }
     }
 
@@ -232,6 +239,9 @@ extension TaskStore {
             for id in changes.tombstonesToClear {
                 try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [id.storedText])
             }
+            for id in changes.listTombstonesToClear {
+                try db.execute(sql: "DELETE FROM listTombstone WHERE listID = ?", arguments: [id.storedText])
+            }
         }
     }
 
@@ -250,6 +260,17 @@ extension TaskStore {
 
     /// Keeps a tombstone for each of `tasks` that a server knows of, so that the deletion reaches
     /// it (`rm`, `list rm`); tasks no server has are simply gone.
+    /// Remembers a deleted list whose collection a sync account holds, so that sync deletes the
+    /// collection there too.
+    static func recordTombstone(forList list: UUID, at now: Instant, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO listTombstone (listID, deletedAt)
+                SELECT ?, ? WHERE EXISTS (SELECT 1 FROM syncCollection WHERE listID = ?)
+                """,
+            arguments: [list.storedText, now, list.storedText])
+    }
+
     static func recordTombstones(for tasks: [UUID], at now: Instant, in db: Database) throws {
         for id in tasks {
             try db.execute(

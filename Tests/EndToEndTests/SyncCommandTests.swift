@@ -255,6 +255,31 @@ import Testing
         }
     }
 
+    /// A task edited on the phone *before* its list was deleted here loses to the deletion: the
+    /// list does not come back (empty, as it did when any change there brought it back), and the
+    /// collection goes.
+    @Test func aListDeletedHereStaysDeletedWhenItsTaskWasEditedThereBefore() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["add", "Buy bread", "--list", "Errands", "--new-list"])
+            try mine.syncSucceeds()
+            let uid = try #require(try mine.serverObject(containing: "SUMMARY:Buy bread").flatMap { text in
+                text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
+            })
+            try await PythonCalDAV.editTodo(uid: uid, replacing: "SUMMARY:Buy bread", with: "SUMMARY:Buy rye bread", server: server)
+            try await PythonCalDAV.editTodo(
+                uid: uid, replacing: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261122T200000Z", server: server)
+            try mine.sandbox.succeed(["list", "rm", "Errands", "--yes", "--now", Self.monday])
+            #expect(
+                try mine.syncSucceeds(now: Self.tuesday)
+                    == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 1, 1 deleted list removed from the server")
+            #expect(try mine.sandbox.succeed(["list", "ls"]).hasPrefix("No lists."))
+            #expect(try mine.tasks().isEmpty)
+            #expect(Self.collectionFolders(server).count == 1)
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+        }
+    }
+
     /// A calendar that may hold events is never deleted: its tasks' deletions go out, its events
     /// stay, and the list does not come back until one of its tasks changes there.
     @Test func aCalendarThatMayHoldEventsStaysWhenItsListIsDeletedHere() async throws {

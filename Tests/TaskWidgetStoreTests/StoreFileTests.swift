@@ -186,6 +186,7 @@ import Testing
             try db.execute(sql: "DROP INDEX task_open_in_order; DROP INDEX task_open_by_state")
             try TemporaryStore.dropOpenTaskCounts(db)
             try db.execute(sql: "DROP TABLE syncAccount; DROP TABLE syncCollection; DROP TABLE syncObject; DROP TABLE taskTombstone")
+            try db.execute(sql: "DROP TABLE listTombstone")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier != 'v1'")
         }
         try queue.close()

@@ -512,10 +512,31 @@ public struct CalDAVClient: Sendable {
         try check(response, "DELETE", finalURL, accepting: [200, 202, 204])
     }
 
-    /// Deletes a whole collection (`DELETE` on its URL, RFC 4918 §9.6.1), with everything in it.
-    /// One that is gone already counts as deleted.
-    public func deleteCollection(at collection: URL) async throws(CalDAVError) {
-        let (response, finalURL) = try await exchange("DELETE", collection, headers: [])
+    /// Everything in a collection (`PROPFIND Depth: 1`): every member's href, objects and
+    /// collections alike, and the collection's own entity tag when the server gives one.
+    public func collectionContents(at collection: URL) async throws(CalDAVError) -> (members: [DAVHref], etag: String?) {
+        let (status, finalURL) = try await propfind(collection, depth: "1", ["d:getetag", "d:resourcetype"])
+        let collectionHref = DAVHref(serverHref: finalURL.absoluteString, relativeTo: finalURL)?.asCollection
+        var members: [DAVHref] = []
+        var etag: String?
+        for response in status.responses {
+            guard let raw = response.hrefs.first, let href = DAVHref(serverHref: raw, relativeTo: finalURL) else { continue }
+            if href.asCollection == collectionHref {
+                // (a weak tag never matches an If-Match, RFC 9110 §13.1.1: none is sent then)
+                etag = response.property(DAVNamespace.dav, "getetag")?.trimmedText.flatMap(EntityTag.normalize).flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            } else {
+                members.append(href)
+            }
+        }
+        return (members, etag)
+    }
+
+    /// Deletes a whole collection (`DELETE` on its URL, RFC 4918 §9.6.1), with everything in it;
+    /// with `If-Match` when `etag` is given. One that is gone already counts as deleted.
+    ///
+    /// Throws ``CalDAVError/Code/preconditionFailed`` when it changed meanwhile.
+    public func deleteCollection(at collection: URL, ifMatch etag: String?) async throws(CalDAVError) {
+        let (response, finalURL) = try await exchange("DELETE", collection, headers: etag.map { [("If-Match", $0)] } ?? [])
         if response.status == 404 || response.status == 410 { return }
         try check(response, "DELETE", finalURL, accepting: [200, 202, 204])
     }

@@ -24,8 +24,8 @@ public struct SyncReport: Sendable {
         /// Whether its list was deleted here: then the collection is deleted there once empty,
         /// unless it may hold events.
         public var isListDeletedHere = false
-        /// Whether it may hold events, so that it is never deleted.
-        public var holdsOnlyTasks = true
+        /// Whether it holds nothing but tasks (a collection that may hold events is never deleted).
+        public var holdsOnlyTasks = false
     }
 
     public var account: String
@@ -90,6 +90,8 @@ public struct SyncEngine: Sendable {
     static let maximumConflictRounds = 3
     /// Pushes recorded in the store per transaction.
     static let recordBatchSize = 100
+    /// What a server answers to a collection it does not let this client make or delete.
+    static let refusals: Set<CalDAVError.Code> = [.forbidden, .notSupported, .conflict]
 
     public init(
         store: TaskStore, account: SyncAccount, client: CalDAVClient, timeZone: TimeZone, now: Instant,
@@ -111,7 +113,8 @@ public struct SyncEngine: Sendable {
     ///
     /// When a collection was deleted on the server and its list keeps tasks edited here since (an
     /// edit wins over a deletion), a second round makes the collection again and pushes them, so
-    /// that one sync leaves both sides alike.
+    /// that one sync leaves both sides alike. Only on the account that receives new lists: on the
+    /// others, the list goes to that account at its next sync.
     public func run(dryRun: Bool) async throws -> SyncReport {
         let (report, keepsListsOfDeletedCollections) = try await runOnce(dryRun: dryRun)
         guard keepsListsOfDeletedCollections, !dryRun else { return report }
@@ -127,10 +130,12 @@ public struct SyncEngine: Sendable {
         let listing = try await listTaskCollections(in: home, snapshot: snapshot)
         var binding = bind(listing, snapshot: snapshot, home: home)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
-        let edited = Set(pull.fetched.map(\.collectionHref.path)).intersection(binding.listsDeletedHere.map(\.href.path))
-        if !edited.isEmpty {
-            logger.info("a list deleted here was edited on the server since; it comes back", metadata: ["lists": "\(edited.count)"])
-            binding = bind(listing, snapshot: snapshot, home: home, restoring: edited)
+        let restoring = collectionsKeepingTasks(of: binding.detached, snapshot: snapshot, binding: binding, pull: pull)
+        var restoredLists: [UUID] = []
+        if !restoring.isEmpty {
+            logger.info("a task of a list gone here is kept (edited or new on the server); the list comes back", metadata: ["lists": "\(restoring.count)"])
+            restoredLists = binding.detached.filter { restoring.contains($0.href.path) }.compactMap(\.listID)
+            binding = bind(listing, snapshot: snapshot, home: home, restoring: restoring)
         }
         if !dryRun {
             let known = Set(binding.bindings.map(\.href))
@@ -138,6 +143,7 @@ public struct SyncEngine: Sendable {
             pull.add(try await self.pull(binding.bindings.filter { !known.contains($0.href) }, objects: []))
         }
         var plan = planner(snapshot, binding: binding, pull: pull).plan()
+        plan.local.listTombstonesToClear = restoredLists + Self.deletedListsOfVanishedCollections(plan, snapshot)
         logger.debug(
             "planned", metadata: [
                 "fetched": "\(pull.fetched.count)", "removed": "\(pull.removed.count)", "skipped": "\(pull.skipped.count)",
@@ -158,6 +164,7 @@ public struct SyncEngine: Sendable {
                 logger.debug("the store changed during the merge; merging again")
                 snapshot = try store.syncSnapshot(account: account.name)
                 plan = planner(snapshot, binding: binding, pull: pull).plan()
+                plan.local.listTombstonesToClear = restoredLists + Self.deletedListsOfVanishedCollections(plan, snapshot)
                 if discovered { plan.local.home = (account.url, home.absoluteString) }
             }
         }
@@ -175,29 +182,54 @@ public struct SyncEngine: Sendable {
         return (report, keepsLists && receivesNewLists)
     }
 
+    /// The deleted lists whose collection the server deleted too: nothing is left to do for them.
+    private static func deletedListsOfVanishedCollections(_ plan: SyncPlan, _ snapshot: SyncSnapshot) -> [UUID] {
+        let vanished = Set(plan.local.collectionsToForget)
+        return snapshot.collections.filter { vanished.contains($0.href) }.compactMap(\.listID).filter(snapshot.listTombstones.contains)
+    }
+
+    /// The hrefs of `detached` collections a task of which this sync would keep: one edited there
+    /// after its deletion here, or new there. Worked out by planning with them detached.
+    private func collectionsKeepingTasks(
+        of detached: [CollectionBinding], snapshot: SyncSnapshot, binding: Binding, pull: Pull
+    ) -> Set<String> {
+        let hrefs = Set(detached.map(\.href.path))
+        let fetchedThere = Dictionary(
+            pull.fetched.filter { hrefs.contains($0.collectionHref.path) }.map { ($0.taskID, $0.collectionHref.path) },
+            uniquingKeysWith: { first, _ in first })
+        guard !fetchedThere.isEmpty else { return [] }
+        let plan = planner(snapshot, binding: binding, pull: pull).plan()
+        return Set(plan.local.tasksToSave.compactMap { fetchedThere[$0.id] })
+    }
+
     /// Deletes on the server the collections of lists deleted here, as the deletion of a list on
     /// a phone does, once they are empty: their tasks' deletions went out as single deletes (each
-    /// with `If-Match`, so a task edited there meanwhile is merged, not lost). A calendar that may
-    /// also hold events is never deleted; it stays, bound to nothing, until one of its tasks
-    /// changes there.
+    /// with `If-Match`, so a task edited there meanwhile is merged, not lost). Tried once per
+    /// deletion (its list tombstone is cleared whatever the outcome). A collection is left when it
+    /// may hold events, when anything is still in it, or when the server refuses; the delete
+    /// carries the collection's entity tag when the server gives one, so that it fails if anything
+    /// came in meanwhile.
     private func deleteCollections(ofListsDeletedHere collections: [CollectionBinding], report: inout SyncReport) async throws {
+        guard !collections.isEmpty else { return }
+        var changes = SyncChanges()
+        changes.listTombstonesToClear = collections.compactMap(\.listID)
         for collection in collections where collection.server?.holdsOnlyTasks == true {
-            guard try await client.listEntityTags(in: collection.url).etags.isEmpty else {
-                logger.info("the collection of a list deleted here still holds objects; it stays")
+            let contents = try await client.collectionContents(at: collection.url)
+            guard contents.members.isEmpty else {
+                logger.info("the collection of a list deleted here still holds objects; it stays", metadata: ["objects": "\(contents.members.count)"])
                 continue
             }
-            switch await Self.attempt({ () async throws(CalDAVError) in try await client.deleteCollection(at: collection.url) }) {
-            case .success: break
-            case .failure(let error) where [.forbidden, .notSupported, .conflict].contains(error.code):
-                logger.notice("the server does not allow deleting a collection; it stays", metadata: ["status": "\(error.status ?? 0)"])
-                continue
-            case .failure(let error): throw error
+            switch await Self.attempt({ () async throws(CalDAVError) in try await client.deleteCollection(at: collection.url, ifMatch: contents.etag) }) {
+            case .success:
+                changes.collectionsToForget.append(collection.href.path)
+                report.collectionsDeleted += 1
+            case .failure(let error) where Self.refusals.contains(error.code) || error.code == .preconditionFailed:
+                logger.notice("the server did not delete a collection; it stays", metadata: ["status": "\(error.status ?? 0)"])
+            case .failure(let error):
+                throw error
             }
-            var forget = SyncChanges()
-            forget.collectionsToForget = [collection.href.path]
-            try store.applySync(forget, account: account.name)
-            report.collectionsDeleted += 1
         }
+        try store.applySync(changes, account: account.name)
     }
 
     // MARK: - Collections
@@ -225,16 +257,19 @@ public struct SyncEngine: Sendable {
         var listsToMake: [TaskList]
         var inboxToMake: String?
         var home: URL
-        /// Collections whose list was deleted here since the last sync. They stay bound to it, so
-        /// that its tasks' deletions reach the server, and once empty they are deleted there too
-        /// (``deleteCollections(ofListsDeletedHere:report:)``).
+        /// Collections whose list is gone here. They stay bound to it, so that its tasks'
+        /// deletions reach the server, and the list does not come back unless a task of it is kept
+        /// (``bind(_:snapshot:home:restoring:)``).
+        var detached: [CollectionBinding] = []
+        /// Of ``detached``, those whose list was deleted here (`list rm`) since the last sync: they
+        /// are deleted on the server too once empty (``deleteCollections(ofListsDeletedHere:report:)``).
         var listsDeletedHere: [CollectionBinding] = []
     }
 
     /// Binds the listed collections to lists: the ones the store knows, the configured Inbox, and
-    /// new lists for the rest. A known collection whose list was deleted here stays bound to the
-    /// deleted list unless it is in `restoring` (its tasks were edited on the server since: then
-    /// its list comes back, as an edit wins over a deletion).
+    /// new lists for the rest. A known collection whose list is gone here stays bound to the
+    /// gone list unless it is in `restoring` (a task of it is kept, edited on the server after its
+    /// deletion here or new there: then its list comes back, as an edit wins over a deletion).
     func bind(_ listing: [CalendarCollection], snapshot: SyncSnapshot, home: URL, restoring: Set<String> = []) -> Binding {
         let stored = Dictionary(snapshot.collections.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         let inboxName = account.inbox?.trimmingWhitespace
@@ -254,7 +289,8 @@ public struct SyncEngine: Sendable {
                 let binding = CollectionBinding(
                     href: href, url: collection.url, listID: known.listID, isInbox: false, server: collection, stored: known)
                 result.bindings.append(binding)
-                result.listsDeletedHere.append(binding)
+                result.detached.append(binding)
+                if let listID = known.listID, snapshot.listTombstones.contains(listID) { result.listsDeletedHere.append(binding) }
                 continue
             }
             let name = collection.displayName.map { Validation.titleFromElsewhere($0) } ?? Validation.titleFromElsewhere(href.lastComponent)
@@ -315,7 +351,7 @@ public struct SyncEngine: Sendable {
                 binding.bindings.append(
                     CollectionBinding(
                         href: collection.href, url: collection.url, listID: list?.id, isInbox: list == nil, server: collection, stored: nil))
-            } catch where [.forbidden, .notSupported, .conflict].contains(error.code) {
+            } catch where Self.refusals.contains(error.code) {
                 logger.notice("the server does not allow making a collection; the list stays local", metadata: ["status": "\(error.status ?? 0)"])
             }
         }
@@ -518,6 +554,12 @@ public struct SyncEngine: Sendable {
             case .none: break
             case .write(let fields):
                 let written = (task ?? TaskItem(id: taskID, title: fields.title, createdAt: fields.createdAt ?? now)).applying(fields)
+                if let listID = written.listID, !snapshot.lists.contains(where: { $0.id == listID }) {
+                    // An edit there wins over the deletion of its list here: the next sync's pull
+                    // reads the edit, and brings the list back with it (``bind(_:snapshot:home:restoring:)``).
+                    logger.debug("a task of a list deleted here changed on the server meanwhile; left to the next sync")
+                    return
+                }
                 changes.tasksToSave = [written]
                 changes.expectedTasks[taskID] = .some(task)
                 if tombstone != nil { changes.tombstonesToClear = [taskID] }
