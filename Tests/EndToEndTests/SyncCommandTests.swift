@@ -208,6 +208,14 @@ import Testing
         return Set(((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { !$0.hasPrefix(".") })
     }
 
+    /// The phone renames a task of this store's (made at the sandbox's clock) and stamps the edit
+    /// `modified` (iCalendar UTC).
+    static func renameOnThePhone(uid: String, _ title: String, to newTitle: String, modified: String, server: RadicaleServer) async throws {
+        try await PythonCalDAV.editTodo(uid: uid, replacing: "SUMMARY:\(title)", with: "SUMMARY:\(newTitle)", server: server)
+        try await PythonCalDAV.editTodo(
+            uid: uid, replacing: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:\(modified)", server: server)
+    }
+
     /// A list deleted here is deleted on the server too, as a phone's deletion of a list is, and
     /// does not come back (it came back at once, empty).
     @Test func aListDeletedHereIsDeletedOnTheServerAndStaysDeleted() async throws {
@@ -239,13 +247,9 @@ import Testing
             let kept = try mine.sandbox.succeed(["add", "Buy bread", "--list", "Errands", "--new-list"]).trimmingCharacters(in: .newlines)
             try mine.sandbox.succeed(["add", "Buy jam", "--list", "Errands"])
             try mine.syncSucceeds()
+            let uid = try #require(try mine.task(titled: "Buy bread")?["id"] as? String).lowercased()
             try mine.sandbox.succeed(["list", "rm", "Errands", "--yes", "--now", Self.monday])
-            let uid = try #require(try mine.serverObject(containing: "SUMMARY:Buy bread").flatMap { text in
-                text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
-            })
-            try await PythonCalDAV.editTodo(uid: uid, replacing: "SUMMARY:Buy bread", with: "SUMMARY:Buy rye bread", server: server)
-            try await PythonCalDAV.editTodo(
-                uid: uid, replacing: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261124T090000Z", server: server)
+            try await Self.renameOnThePhone(uid: uid, "Buy bread", to: "Buy rye bread", modified: "20261124T090000Z", server: server)
             try mine.syncSucceeds(now: Self.wednesday)
             #expect(try mine.tasks().map { $0["title"] as? String } == ["Buy rye bread"])
             #expect((try mine.task(titled: "Buy rye bread")?["id"] as? String)?.lowercased().hasPrefix(kept) == true)
@@ -263,12 +267,8 @@ import Testing
             let mine = try SyncSandbox(server: server)
             try mine.sandbox.succeed(["add", "Buy bread", "--list", "Errands", "--new-list"])
             try mine.syncSucceeds()
-            let uid = try #require(try mine.serverObject(containing: "SUMMARY:Buy bread").flatMap { text in
-                text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
-            })
-            try await PythonCalDAV.editTodo(uid: uid, replacing: "SUMMARY:Buy bread", with: "SUMMARY:Buy rye bread", server: server)
-            try await PythonCalDAV.editTodo(
-                uid: uid, replacing: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261122T200000Z", server: server)
+            let uid = try #require(try mine.task(titled: "Buy bread")?["id"] as? String).lowercased()
+            try await Self.renameOnThePhone(uid: uid, "Buy bread", to: "Buy rye bread", modified: "20261122T200000Z", server: server)
             try mine.sandbox.succeed(["list", "rm", "Errands", "--yes", "--now", Self.monday])
             #expect(
                 try mine.syncSucceeds(now: Self.tuesday)
