@@ -32,7 +32,7 @@ public struct Listing: Sendable {
             let title = task.title.truncated(to: Self.titleWidth, in: .terminalColumns)
             let due = labeler.label(for: task, at: now) ?? ""
             var row = [
-                Cell(task.id.shortID),
+                Cell(item.shownID),
                 Cell(mark + " " + title, styled: isOverdue && usesColor ? TerminalColor.red(mark) + " " + title : nil),
                 listCell(item.list), Cell(due, styled: isOverdue && usesColor ? TerminalColor.red(due) : nil),
             ]
@@ -91,7 +91,7 @@ public struct Listing: Sendable {
         let rows = tasks.map { item in
             let task = item.task
             return Row(
-                id: task.id.uuidString.lowercased(), shortId: task.id.shortID, title: task.title,
+                id: task.id.uuidString.lowercased(), shortId: item.shownID, title: task.title,
                 state: task.state, isCompleted: task.isCompleted, isOverdue: task.isOverdue(at: now),
                 list: item.list?.name, listColorHex: item.list?.colorHex,
                 dueDate: task.dueDate.map(InstantFormat.utc),

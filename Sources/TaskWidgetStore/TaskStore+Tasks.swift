@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 public import TaskWidgetCore
 
@@ -39,9 +39,34 @@ extension TaskStore {
                 request = request.filter(Column("listID") == list.id.storedText)
             }
             let listByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })
-            return try Self.orderedTasks(request.fetchAll(db), lists: lists)
-                .map { ListedTask(task: $0, list: $0.listID.flatMap { listByID[$0] }) }
+            let tasks = try Self.orderedTasks(request.fetchAll(db), lists: lists)
+            let shownIDs = try Self.distinguishingIDs(of: tasks.map(\.id), in: db)
+            return tasks.map { ListedTask(task: $0, list: $0.listID.flatMap { listByID[$0] }, shownID: shownIDs[$0.id]) }
         }
+    }
+
+    /// The id to show for `id`: its 8 digits, or more when another task's id shares them.
+    public func shownID(of id: UUID) throws -> String {
+        try read { db in try Self.distinguishingIDs(of: [id], in: db)[id] ?? id.shortID }
+    }
+
+    /// For the ids among `ids` whose first 8 digits another task's id shares, the prefix that tells
+    /// them apart (``Foundation/UUID/distinguishingPrefix(among:)``); with 32 bits of id in them, a
+    /// store of 100 000 tasks likely has such a pair. A few ids (`add`, an `ls` of open tasks) are
+    /// looked up on the id index one by one; for many, one pass over all ids finds the shared
+    /// prefixes first.
+    static func distinguishingIDs(of ids: [UUID], in db: Database) throws -> [UUID: String] {
+        var candidates = ids
+        if ids.count > 256 {
+            let shared = Set(try String.fetchAll(db, sql: "SELECT substr(id, 1, 8) FROM task GROUP BY 1 HAVING count(*) > 1"))
+            candidates = ids.filter { shared.contains($0.shortID) }
+        }
+        var shown: [UUID: String] = [:]
+        for id in candidates {
+            let sharing = try String.fetchAll(db, sql: "SELECT id FROM task WHERE id GLOB ?", arguments: [id.shortID + "*"])
+            if sharing.count > 1 { shown[id] = id.distinguishingPrefix(among: sharing.compactMap(UUID.init(uuidString:))) }
+        }
+        return shown
     }
 
     /// Display order: the Inbox first, then each list in list order; within each, ``TaskItem/precedes(_:_:)``.
@@ -170,7 +195,7 @@ extension TaskStore {
             throw TaskWidgetError(
                 .notFound, "no task has the id \(text.sanitizedForMessage): see `taskwidget ls --all` for the ids", context: "task not found")
         default:
-            let candidates = matches.prefix(5).map { "\($0.id.shortID) (\($0.title.sanitizedForMessage))" }
+            let candidates = matches.prefix(5).map { "\($0.id.distinguishingPrefix(among: matches.map(\.id))) (\($0.title.sanitizedForMessage))" }
             throw TaskWidgetError(
                 .ambiguous, "the id \(text.sanitizedForMessage) is ambiguous, it matches \(candidates.joined(separator: ", ")): type more characters",
                 context: "\(matches.count) matches")

@@ -197,3 +197,34 @@ import Testing
         #expect(checked == 33, "help of every command")
     }
 }
+
+/// Ids whose first 8 digits are the same (at 100 000 tasks a store likely has such a pair) are
+/// shown with as many more as tell them apart, so that what `ls` shows always names one task.
+@Suite struct SharedIDPrefixTests {
+    @Test func idsSharingEightDigitsAreShownLongerAndEachNamesOneTask() throws {
+        let sandbox = try Sandbox()
+        let twins = """
+            {"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": [
+              {"id": "ABCD1234-5678-4000-8000-000000000001", "title": "Twin one", "isCompleted": false, "state": "notStarted",
+               "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 5},
+              {"id": "ABCD1234-9ABC-4000-8000-000000000002", "title": "Twin two", "isCompleted": false, "state": "notStarted",
+               "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 6}]}
+            """
+        let file = sandbox.folder.appendingPathComponent("twins.json")
+        try Data(twins.utf8).write(to: file)
+        try sandbox.succeed(["import", file.path])
+        let single = try sandbox.succeed(["add", "Single"]).trimmingCharacters(in: .newlines)
+        #expect(single.count == 8)
+        let table = try sandbox.succeed(["ls"])
+        #expect(table.contains("abcd1234-5  ○ Twin one"), "\(table)")
+        #expect(table.contains("abcd1234-9  ○ Twin two"), "\(table)")
+        #expect(table.contains("\(single)    ○ Single"), "\(table)")
+        let json = try sandbox.succeed(["ls", "--format", "json"])
+        #expect(json.contains(#""shortId" : "abcd1234-5""#) && json.contains(#""shortId" : "\#(single)""#), "\(json)")
+        // The 8 digits alone are ambiguous, and the message shows what tells the two apart.
+        let ambiguous = try sandbox.run(["done", "abcd1234"])
+        #expect(ambiguous.status == 64)
+        #expect(ambiguous.stderr.contains("abcd1234-5 (Twin one), abcd1234-9 (Twin two)"), "\(ambiguous.stderr)")
+        #expect(try sandbox.succeed(["done", "abcd1234-9"]).contains("Twin two"))
+    }
+}

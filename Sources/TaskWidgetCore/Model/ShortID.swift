@@ -8,4 +8,17 @@ extension UUID {
         let digits = String(prefix, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
+
+    /// The shortest prefix of the id as stored (lowercase, with its dashes) that no id of `others`
+    /// starts with, and at least ``shortID``: what to show when another id shares its first 8
+    /// digits, so that it still names one task. (It never ends on a dash: ids differ only in digits.)
+    public func distinguishingPrefix(among others: some Sequence<UUID>) -> String {
+        let text = Array(uuidString.lowercased())
+        var length = 8
+        for other in others where other != self {
+            let shared = zip(text, other.uuidString.lowercased()).prefix { $0 == $1 }.count
+            length = max(length, min(shared + 1, text.count))
+        }
+        return String(text[..<length])
+    }
 }

@@ -39,11 +39,12 @@ struct Add: ParsableCommand {
         let newTask = NewTask(
             title: title, dueDate: try due.map { try context.date($0, for: .due) },
             reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: listName, createsList: newList)
-        let (task, createdList) = try context.storeForWriting().addTask(newTask, now: context.now)
+        let store = try context.storeForWriting()
+        let (task, createdList) = try store.addTask(newTask, now: context.now)
         if let createdList {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
-        print(task.id.shortID)
+        print(try store.shownID(of: task.id))
     }
 }
 

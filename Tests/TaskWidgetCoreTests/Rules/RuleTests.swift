@@ -60,6 +60,21 @@ import Testing
         }
     }
 
+    /// The shortest prefix no other id starts with, 8 digits at least.
+    @Test(arguments: [
+        ("abcd1234-5678-4000-8000-000000000001", ["ffff0000-0000-4000-8000-000000000000"], "abcd1234"),
+        ("abcd1234-5678-4000-8000-000000000001", ["abcd1239-0000-4000-8000-000000000000"], "abcd1234"),
+        ("abcd1234-5678-4000-8000-000000000001", ["abcd1234-9000-4000-8000-000000000000"], "abcd1234-5"),
+        ("abcd1234-5678-4000-8000-000000000001", ["abcd1234-5679-4000-8000-000000000000"], "abcd1234-5678"),
+        ("abcd1234-5678-4000-8000-000000000001", ["abcd1234-5678-9000-8000-000000000000"], "abcd1234-5678-4"),
+        ("abcd1234-5678-4000-8000-000000000001", ["abcd1234-5678-4000-8000-000000000002", "abcd1234-9000-4000-8000-000000000000"],
+         "abcd1234-5678-4000-8000-000000000001"),
+    ])
+    func aDistinguishingPrefixTellsAnIdFromTheOthers(id: String, others: [String], expected: String) throws {
+        let id = try #require(UUID(uuidString: id))
+        #expect(id.distinguishingPrefix(among: others.compactMap(UUID.init(uuidString:)) + [id]) == expected)
+    }
+
     @Test func listsAndHabitsOrderByTheirFields() {
         #expect(TaskList.orderFields == ["sortOrder", "createdAt", "id"])
         #expect(Habit.orderFields == ["createdAt", "id"])
