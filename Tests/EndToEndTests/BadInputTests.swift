@@ -14,16 +14,7 @@ import Testing
         try sandbox.succeed(["list", "add", "Home"])
         try sandbox.succeed(["add", "Pay rent", "--new-list", "--list", "Home", "--due", "tomorrow"])
         try sandbox.succeed(["habit", "add", "Walk"])
-        let twins = """
-            {"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": [
-              {"id": "ABCD0000-0000-4000-8000-000000000001", "title": "Twin one", "isCompleted": false, "state": "notStarted",
-               "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 5},
-              {"id": "ABCD1111-0000-4000-8000-000000000002", "title": "Twin two", "isCompleted": false, "state": "notStarted",
-               "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 6}]}
-            """
-        let file = sandbox.folder.appendingPathComponent("twins.json")
-        try Data(twins.utf8).write(to: file)
-        try sandbox.succeed(["import", file.path])
+        try sandbox.importTasks([("ABCD0000-0000-4000-8000-000000000001", "Twin one"), ("ABCD1111-0000-4000-8000-000000000002", "Twin two")])
         return sandbox
     }
 

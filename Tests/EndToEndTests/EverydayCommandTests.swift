@@ -203,16 +203,7 @@ import Testing
 @Suite struct SharedIDPrefixTests {
     @Test func idsSharingEightDigitsAreShownLongerAndEachNamesOneTask() throws {
         let sandbox = try Sandbox()
-        let twins = """
-            {"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": [
-              {"id": "ABCD1234-5678-4000-8000-000000000001", "title": "Twin one", "isCompleted": false, "state": "notStarted",
-               "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 5},
-              {"id": "ABCD1234-9ABC-4000-8000-000000000002", "title": "Twin two", "isCompleted": false, "state": "notStarted",
-               "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": 6}]}
-            """
-        let file = sandbox.folder.appendingPathComponent("twins.json")
-        try Data(twins.utf8).write(to: file)
-        try sandbox.succeed(["import", file.path])
+        try sandbox.importTasks([("ABCD1234-5678-4000-8000-000000000001", "Twin one"), ("ABCD1234-9ABC-4000-8000-000000000002", "Twin two")])
         let single = try sandbox.succeed(["add", "Single"]).trimmingCharacters(in: .newlines)
         #expect(single.count == 8)
         let table = try sandbox.succeed(["ls"])

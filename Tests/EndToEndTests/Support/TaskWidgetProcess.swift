@@ -74,6 +74,23 @@ struct Sandbox: ~Copyable {
 }
 
 extension Sandbox {
+    /// Imports open Inbox tasks with the given ids (uppercase, as another tool might write them)
+    /// and titles, in this order: ids of a chosen shape, which `add` cannot make.
+    func importTasks(_ tasks: [(id: String, title: String)]) throws {
+        let rows = tasks.enumerated().map { index, task in
+            """
+            {"id": "\(task.id)", "title": "\(task.title)", "isCompleted": false, "state": "notStarted", \
+            "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z", "sortOrder": \(index + 5)}
+            """
+        }
+        let document = #"{"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": ["# + rows.joined(separator: ", ") + "]}"
+        let file = folder.appendingPathComponent("imported-\(UUID().uuidString).json")
+        try Data(document.utf8).write(to: file)
+        try succeed(["import", file.path])
+    }
+}
+
+extension Sandbox {
     /// Runs a command that must fail: `status`, one short `taskwidget: ` line on stderr (that
     /// contains `message`, if given), nothing on stdout (`allowingStdout` for a bar's error line),
     /// no crash, and the store exactly as it was (same export, integrity ok).
