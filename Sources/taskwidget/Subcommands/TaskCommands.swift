@@ -74,10 +74,17 @@ struct Ls: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let view = try scope.selectedView(in: context)
-        let tasks = try context.storeForReading().tasks(in: view.scope, includeCompleted: all).filter { view.includes($0.task, at: context.now) }
+        let store = try context.storeForReading()
+        func listed(includingCompleted: Bool) throws -> [ListedTask] {
+            try store.tasks(in: view.scope, includeCompleted: includingCompleted).filter { view.includes($0.task, at: context.now) }
+        }
+        let tasks = try listed(includingCompleted: all)
+        // With nothing open and nothing completed either, the table says how to add a task, not to
+        // look at --all: it shows everything there is.
+        let showsEverything = try all || (tasks.isEmpty && format == .table && listed(includingCompleted: true).isEmpty)
         let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: context.environment)
         let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor)
-        print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view.scope, includesCompleted: all), terminator: "")
+        print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view.scope, includesCompleted: showsEverything), terminator: "")
     }
 }
 
