@@ -302,7 +302,7 @@ let package = Package(
             dependencies: [
                 "TaskWidgetCore", "TaskWidgetTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            exclude: ["Browser/dashboard_page.py"],
+            exclude: ["Browser/dashboard_page.py", "Support/interrupt_on_terminal.py"],
             swiftSettings: strictSettings
         ),
     ]

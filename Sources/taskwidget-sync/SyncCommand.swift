@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import Logging
 import TaskWidgetCLI
 import TaskWidgetConfig
@@ -112,8 +113,28 @@ struct SyncCommand: AsyncParsableCommand {
         let engine = SyncEngine(
             store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
             receivesNewLists: isFirst, progress: showsProgress ? progress : nil, logger: context.logger)
-        defer { if showsProgress { writeToStandardError("\r\u{1B}[K") } }
+        if showsProgress { Self.clearProgressLineOnInterrupt() }
+        defer {
+            if showsProgress {
+                signal(SIGINT, SIG_DFL)
+                writeToStandardError("\r\u{1B}[K")
+            }
+        }
         return try await engine.run(dryRun: dryRun)
+    }
+
+    /// Ctrl-C during the push clears the progress line before the process ends as SIGINT ends it
+    /// (the shell's prompt then starts on a clean line, and the exit status still says
+    /// "interrupted"). What the push wrote is on the server and its record in the store is at
+    /// most a batch behind, which the next sync reads back without duplicates.
+    private static func clearProgressLineOnInterrupt() {
+        signal(SIGINT) { number in
+            // Only async-signal-safe calls here: write(2), signal(2), raise(3).
+            let clear: StaticString = "\r\u{1B}[K"
+            _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
+            signal(number, SIG_DFL)
+            raise(number)
+        }
     }
 
     /// The one line for a failed exchange: what went wrong, and what to do.
