@@ -178,7 +178,8 @@ public struct SyncEngine: Sendable {
         try await deleteCollections(ofListsDeletedHere: binding.listsDeletedHere, report: &report)
         let forgotten = Set(plan.local.collectionsToForget)
         let listsOfForgotten = Set(snapshot.collections.filter { forgotten.contains($0.href) }.compactMap(\.listID))
-        let keepsLists = try !listsOfForgotten.isDisjoint(with: store.syncSnapshot(account: account.name).lists.map(\.id))
+        // (the store read again only when the server deleted a collection: the merge may keep its list)
+        let keepsLists = try !listsOfForgotten.isEmpty && !listsOfForgotten.isDisjoint(with: store.listSummaries().map(\.list.id))
         return (report, keepsLists && receivesNewLists)
     }
 
@@ -285,12 +286,11 @@ public struct SyncEngine: Sendable {
                     CollectionBinding(href: href, url: collection.url, listID: known.listID, isInbox: known.isInbox, server: collection, stored: known))
                 continue
             }
-            if let known = stored[href.path], known.listID != nil, !restoring.contains(href.path) {
-                let binding = CollectionBinding(
-                    href: href, url: collection.url, listID: known.listID, isInbox: false, server: collection, stored: known)
+            if let known = stored[href.path], let listID = known.listID, !restoring.contains(href.path) {
+                let binding = CollectionBinding(href: href, url: collection.url, listID: listID, isInbox: false, server: collection, stored: known)
                 result.bindings.append(binding)
                 result.detached.append(binding)
-                if let listID = known.listID, snapshot.listTombstones.contains(listID) { result.listsDeletedHere.append(binding) }
+                if snapshot.listTombstones.contains(listID) { result.listsDeletedHere.append(binding) }
                 continue
             }
             let name = collection.displayName.map { Validation.titleFromElsewhere($0) } ?? Validation.titleFromElsewhere(href.lastComponent)
