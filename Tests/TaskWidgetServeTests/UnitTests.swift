@@ -125,6 +125,8 @@ import Testing
         ("127.0.0.1:8080", "127.0.0.1", 8080, true), (":0", "127.0.0.1", 0, true), ("0.0.0.0:80", "0.0.0.0", 80, false),
         ("[::1]:9000", "::1", 9000, true), ("localhost", "localhost", ListenAddress.defaultPort, true),
         ("::", "::", ListenAddress.defaultPort, false), ("127.1.2.3", "127.1.2.3", ListenAddress.defaultPort, true),
+        ("::1", "::1", ListenAddress.defaultPort, true), ("fe80::1", "fe80::1", ListenAddress.defaultPort, false),
+        ("[::1:8787]", "::1:8787", ListenAddress.defaultPort, false),
     ])
     func parses(text: String, host: String, port: Int, loopback: Bool) throws {
         let address = try #require(ListenAddress(text))
@@ -134,6 +136,8 @@ import Testing
     @Test(arguments: [
         "host:port", "host:70000", "[::1", "[::1]x", "a:-1", "http://127.0.0.1:8787", "999.1.1.1:8787", "::1:18702", "[x]:80",
         "my_host:80", "1.2.3:80",
+        // Both an address and ADDRESS:PORT: brackets tell which.
+        "::1:8787", "2001:db8::1:80",
     ])
     func rejects(text: String) {
         #expect(ListenAddress(text) == nil)

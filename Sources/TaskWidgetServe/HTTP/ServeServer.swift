@@ -22,7 +22,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses `HOST:PORT`, `[V6]:PORT`, `:PORT` (loopback), `HOST` or a bare IPv6 address
-    /// (default port).
+    /// (default port) that cannot be read as ADDRESS:PORT.
     public init?(_ text: String) {
         var host: Substring
         var portText: Substring?
@@ -38,6 +38,13 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
         } else {
+            // `::1:8787` is an address, but the user almost surely meant port 8787 on `::1`: an
+            // address that reads as ADDRESS:PORT too must be written in brackets.
+            if let colon = text.lastIndex(of: ":"), Self.isAddress(String(text[..<colon])),
+                UInt16(text[text.index(after: colon)...]) != nil
+            {
+                return nil
+            }
             host = text[...]
         }
         var port = ListenAddress.defaultPort
