@@ -37,8 +37,6 @@ public struct SyncReport: Sendable {
     public var collectionsDeleted = 0
     /// Calendar objects that are not valid iCalendar, left alone on both sides.
     public var skipped: [String] = []
-    /// HTTP requests made.
-    public var requests = 0
     public var collections: [CollectionPlan] = []
 
     /// This report and a later round's, counted together.
