@@ -20,13 +20,14 @@ import Testing
         drawing?.finish()
         #expect(drawing?.helperProcess == nil)
         // It ends at the end of its input, while the drawing still exists: wait for that without
-        // reaping it, on another thread, so that a helper still waiting for input fails the test.
+        // reaping it, on a thread of its own (a blocked Dispatch worker would be one less for the
+        // tests that run beside), so that a helper still waiting for input fails the test.
         let exit = ExitStatus()
-        DispatchQueue.global().async {
+        Thread {
             var info = siginfo_t()
             if waitid(P_PID, id_t(finished), &info, WEXITED | WNOWAIT) == 0 { exit.status = info._sifields._sigchld.si_status }
             exit.done.signal()
-        }
+        }.start()
         #expect(exit.done.wait(timeout: .now() + 60) == .success, "the helper did not end at the end of its input")
         #expect(exit.status == 0)
 
