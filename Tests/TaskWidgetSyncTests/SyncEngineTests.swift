@@ -172,4 +172,66 @@ import Testing
             #expect(try await direct.object(at: href, in: inboxURL).data.contains("STATUS:COMPLETED"))
         }
     }
+
+    /// A transport whose server refuses to delete collections (403), as a shared or managed
+    /// calendar server may.
+    final class RefusingCollectionDeletes: DAVTransport {
+        let base: any DAVTransport
+        init(_ base: any DAVTransport) { self.base = base }
+
+        func send(_ request: DAVRequest) async throws(CalDAVError) -> DAVResponse {
+            if request.method == "DELETE", request.url.absoluteString.hasSuffix("/") { return DAVResponse(status: 403, headers: [], body: Data()) }
+            return try await base.send(request)
+        }
+    }
+
+    /// The collection of a list deleted here that the server refuses to delete stays, the
+    /// report says so (it was only logged), and the deletion is not tried again.
+    @Test func aCollectionTheServerRefusesToDeleteStaysAndTheReportSaysSo() async throws {
+        try await withRadicale { server, _, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "Buy bread", listName: "Errands", createsList: true), now: Self.sunday)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            _ = try fixture.store.deleteList("Errands", now: Self.monday)
+            let report = try await engine(fixture.store, server, RefusingCollectionDeletes(counting), now: Self.monday).run(dryRun: false)
+            #expect(report.collectionsDeleted == 0)
+            #expect(report.summary == """
+                test: pulled 0, pushed 0, 0 conflicts merged, deleted 1
+                test: “Errands” stays on the server: the server did not delete it (HTTP 403)
+                """)
+            counting.reset()
+            let next = try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false)
+            #expect(next.summary == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(counting.requestsByMethod["DELETE"] == nil)
+        }
+    }
+
+    /// An object that comes into the collection of a list deleted here while the sync deletes its
+    /// tasks keeps the collection, and the report says so; the next sync brings the list back
+    /// with that task.
+    @Test func aCollectionThatGotAnObjectMeanwhileStaysAndTheReportSaysSo() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "Buy bread", listName: "Errands", createsList: true), now: Self.sunday)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            let errands = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { !$0.isInbox })
+            let errandsURL = try #require(URL(string: errands.url))
+            _ = try fixture.store.deleteList("Errands", now: Self.monday)
+            // Another client adds a task there just before our task's deletion goes out.
+            let once = Mutex(false)
+            let meanwhile = HookedTransport(counting) { request, _ throws(CalDAVError) in
+                guard request.method == "DELETE", once.withLock({ done in defer { done = true }; return !done }) else { return }
+                _ = try await direct.create(
+                    vtodo(uid: "theirs", summary: "Theirs"), at: CalDAVClient.objectHref(forUID: "theirs", in: errandsURL), in: errandsURL)
+            }
+            let report = try await engine(fixture.store, server, meanwhile, now: Self.monday).run(dryRun: false)
+            #expect(report.summary == """
+                test: pulled 0, pushed 0, 0 conflicts merged, deleted 1
+                test: “Errands” stays on the server: it still holds 1 object that this store does not know
+                """)
+            let next = try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false)
+            #expect(next.pulled == 1)
+            #expect(try fixture.store.listSummaries().map(\.list.name) == ["Errands"])
+        }
+    }
 }

@@ -35,9 +35,37 @@ public struct SyncReport: Sendable {
     public var deleted = 0
     /// Collections deleted on the server because their list was deleted here.
     public var collectionsDeleted = 0
+    /// Collections of lists deleted here that stay on the server, and why.
+    public var collectionsKept: [KeptCollection] = []
     /// Calendar objects that are not valid iCalendar, left alone on both sides.
     public var skipped: [String] = []
     public var collections: [CollectionPlan] = []
+
+    /// A collection whose list was deleted here but that stays on the server.
+    public struct KeptCollection: Sendable, Equatable {
+        public enum Reason: Sendable, Equatable {
+            /// A calendar that may hold events is never deleted; only its tasks were.
+            case mayHoldEvents
+            /// Objects other than the list's tasks are still in it.
+            case holdsObjects(Int)
+            /// The server refused the deletion, or something came in meanwhile (412).
+            case refused(status: Int?)
+        }
+
+        public var name: String
+        public var reason: Reason
+
+        /// `“Family” stays on the server: it may hold events, so only its tasks were deleted`.
+        public var line: String {
+            let why =
+                switch reason {
+                case .mayHoldEvents: "it may hold events, so only its tasks were deleted; delete it in a calendar app if it is no longer needed"
+                case .holdsObjects(let count): "it still holds \(count) object\(count == 1 ? "" : "s") that this store does not know"
+                case .refused(let status): "the server did not delete it\(status.map { " (HTTP \($0))" } ?? "")"
+                }
+            return "“\(name)” stays on the server: \(why)"
+        }
+    }
 
     /// This report and a later round's, counted together.
     func adding(_ other: SyncReport) -> SyncReport {
@@ -47,16 +75,18 @@ public struct SyncReport: Sendable {
         sum.conflicts += other.conflicts
         sum.deleted += other.deleted
         sum.collectionsDeleted += other.collectionsDeleted
+        sum.collectionsKept += other.collectionsKept
         sum.skipped += other.skipped.filter { !skipped.contains($0) }
         return sum
     }
 
-    /// The one summary line: `home: pulled 3, pushed 1, 1 conflict merged, deleted 0`.
+    /// The summary line, `home: pulled 3, pushed 1, 1 conflict merged, deleted 0`, then one line
+    /// per collection of a deleted list that stays on the server.
     public var summary: String {
         var text = "\(account): pulled \(pulled), pushed \(pushed), \(conflicts) conflict\(conflicts == 1 ? "" : "s") merged, deleted \(deleted)"
         if collectionsDeleted > 0 { text += ", \(collectionsDeleted) deleted list\(collectionsDeleted == 1 ? "" : "s") removed from the server" }
         if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
-        return text
+        return ([text] + collectionsKept.map { "\(account): \($0.line)" }).joined(separator: "\n")
     }
 }
 
@@ -212,10 +242,17 @@ public struct SyncEngine: Sendable {
         guard !collections.isEmpty else { return }
         var changes = SyncChanges()
         changes.listTombstonesToClear = collections.compactMap(\.listID)
-        for collection in collections where collection.server?.holdsOnlyTasks == true {
+        for collection in collections {
+            guard let server = collection.server else { continue }
+            let name = server.displayName ?? collection.href.lastComponent
+            guard server.holdsOnlyTasks else {
+                report.collectionsKept.append(.init(name: name, reason: .mayHoldEvents))
+                continue
+            }
             let contents = try await client.collectionContents(at: collection.url)
             guard contents.members.isEmpty else {
                 logger.info("the collection of a list deleted here still holds objects; it stays", metadata: ["objects": "\(contents.members.count)"])
+                report.collectionsKept.append(.init(name: name, reason: .holdsObjects(contents.members.count)))
                 continue
             }
             switch await Self.attempt({ () async throws(CalDAVError) in try await client.deleteCollection(at: collection.url, ifMatch: contents.etag) }) {
@@ -224,6 +261,7 @@ public struct SyncEngine: Sendable {
                 report.collectionsDeleted += 1
             case .failure(let error) where Self.refusals.contains(error.code) || error.code == .preconditionFailed:
                 logger.notice("the server did not delete a collection; it stays", metadata: ["status": "\(error.status ?? 0)"])
+                report.collectionsKept.append(.init(name: name, reason: .refused(status: error.status)))
             case .failure(let error):
                 throw error
             }
