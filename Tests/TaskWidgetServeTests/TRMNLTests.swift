@@ -109,6 +109,33 @@ import Testing
         }
     }
 
+    /// While the store cannot be read, a device gets the image of the failure with 200: its
+    /// firmware shows an image sent with any other status as its own "API error" screen. Other
+    /// clients get it with 503; so does a request with another device's key.
+    @Test func aDeviceGetsTheImageOfAFailureWith200() async throws {
+        try await withApp { client, environment in
+            environment.cache.publish(nil, failure: TaskWidgetError(.storeMissing, "there is no store at /x/tasks.sqlite yet"))
+            let headers: HTTPFields = [.deviceID: Self.original.id, .accessToken: Self.original.apiKey]
+            let display = try Self.json(try await client.execute(uri: "/api/display", method: .get, headers: headers).body)
+            #expect(display["refresh_rate"] as? Int == 60)
+            let url = try #require(display["image_url"] as? String)
+            let parts = try #require(URLComponents(string: url))
+            let uri = parts.percentEncodedPath + "?" + (parts.percentEncodedQuery ?? "")
+            let image = try await client.execute(uri: uri, method: .get, headers: headers)
+            #expect(image.status == .ok)
+            #expect(image.headers[.cacheControl] == "no-store")
+            #expect(image.headers[.eTag] == nil)
+            #expect(PNGHeader(image.body) == PNGHeader(width: 800, height: 480, bitDepth: 1, colorType: 0))
+            #expect(ContentHash(of: image.body).description == display["filename"] as? String)
+
+            let otherKey: HTTPFields = [.deviceID: Self.original.id, .accessToken: Self.grayscale.apiKey]
+            #expect(try await client.execute(uri: uri, method: .get, headers: otherKey).status == .serviceUnavailable)
+            let browser = try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer server-token"])
+            #expect(browser.status == .serviceUnavailable)
+            #expect(browser.body == image.body)
+        }
+    }
+
     @Test func displayWantsTheDevicesOwnKey() async throws {
         try await withApp { client, _ in
             for key in ["server-token", Self.grayscale.apiKey, "", "device-key-12"] {

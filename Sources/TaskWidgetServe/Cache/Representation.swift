@@ -47,14 +47,15 @@ public struct Representation: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
-    /// A 503 that carries these bytes (an image of the failure, for a dashboard that shows
-    /// whatever it gets): never cached, and asked again in a few seconds.
-    public func unavailableResponse() -> Response {
+    /// An answer with `status` (503, or 200 for a client that shows nothing else) that carries
+    /// these bytes (an image of the failure, for a dashboard that shows whatever it gets): never
+    /// cached, and asked again in a few seconds.
+    public func unavailableResponse(status: HTTPResponse.Status) -> Response {
         var headers = headers
         headers[.eTag] = nil
         headers[.cacheControl] = "no-store"
         headers[.retryAfter] = "5"
-        return Response(status: .serviceUnavailable, headers: headers, body: .init(byteBuffer: body))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly (`W/"x"` matches `"x"`).

@@ -74,7 +74,12 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         let name = context.parameters.get("name") ?? ""
         let spec = try WidgetImageSpec(name: name[...], query: request.uri.queryParameters)
         let (image, isAvailable) = try await cache.widget(spec)
-        guard isAvailable else { return image.unavailableResponse() }
+        guard isAvailable else {
+            // A TRMNL device shows an image only when it comes with 200 (else its own "API error"
+            // screen): it gets the image of the failure with 200, every other client with 503.
+            let isDevice = devices.device(sending: request.headers) != nil
+            return image.unavailableResponse(status: isDevice ? .ok : .serviceUnavailable)
+        }
         return image.response(to: request, maxAge: cache.maxAge(until: cache.current.state?.imageValidUntil))
     }
 

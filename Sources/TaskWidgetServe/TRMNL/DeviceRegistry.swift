@@ -1,4 +1,5 @@
 import Foundation
+public import HTTPTypes
 import Synchronization
 public import TaskWidgetConfig
 
@@ -28,6 +29,15 @@ public final class DeviceRegistry: Sendable {
 
     /// The device with MAC `id` (compared case-insensitively: firmware sends upper case).
     public func device(id: String) -> DeviceRecord? { current()[Self.key(id)] }
+
+    /// The device a request comes from: its `ID` is registered and its `Access-Token` is that
+    /// device's key (compared in constant time).
+    public func device(sending headers: HTTPFields) -> DeviceRecord? {
+        guard let id = headers[.deviceID], let device = device(id: id), let key = headers[.accessToken],
+            ConstantTime.equals(Array(device.apiKey.utf8), Array(key.utf8))
+        else { return nil }
+        return device
+    }
 
     /// Every device's API key, for ``AuthMiddleware``.
     public var apiKeys: [[UInt8]] { current().values.map { Array($0.apiKey.utf8) } }
