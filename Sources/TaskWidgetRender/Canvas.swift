@@ -50,16 +50,19 @@ final class Canvas {
     /// Draws one line of text with its baseline at `baseline` and its `anchor` at `x`, cut with an
     /// ellipsis at the end past `maxWidth`. Titles are set as text, never parsed as markup;
     /// `markup` is only for text built here from numbers and fixed words.
+    /// With `maxLines` above 1 (and a `maxWidth`), the text wraps between words onto up to that
+    /// many lines, each aligned on `x` as `anchor` says, and the last is cut with an ellipsis.
     /// Returns the width drawn.
     @discardableResult
     func text(
         _ text: String, markup: Bool = false, style: TextStyle, x: Double, baseline: Double, maxWidth: Double? = nil,
-        anchor: Anchor = .start
+        maxLines: Int = 1, anchor: Anchor = .start
     ) -> Double {
-        var layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, in: context)
+        let wraps = maxLines > 1 && maxWidth != nil
+        var layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: context)
         if pango_layout_get_unknown_glyphs_count(layout) > 0, fonts.hasSystemFallback {
             g_object_unref(UnsafeMutableRawPointer(layout))
-            layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, in: systemContext())
+            layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: systemContext())
         }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()
@@ -67,11 +70,13 @@ final class Canvas {
         let width = Double(logical.width) / Double(PANGO_SCALE)
         // Rows align on baselines: fallback fonts (CJK, emoji) have other ascents than Inter.
         let ascent = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+        // Wrapped lines are aligned by Pango within the layout's width, which starts here.
+        let box = wraps ? (maxWidth ?? 0) * unit : width
         let left =
             switch anchor {
             case .start: x * unit
-            case .center: x * unit - width / 2
-            case .end: x * unit - width
+            case .center: x * unit - box / 2
+            case .end: x * unit - box
             }
         cairo_move_to(cairo, left, baseline * unit - ascent)
         setColor(style.color)
@@ -84,8 +89,11 @@ final class Canvas {
         return width / unit
     }
 
-    /// One line of `text` in `context`'s fonts, cut at `maxWidth` (see ``text(_:markup:style:x:baseline:maxWidth:anchor:)``).
-    private func layout(_ text: String, markup: Bool, style: TextStyle, maxWidth: Double?, in context: OpaquePointer) -> OpaquePointer {
+    /// `text` in `context`'s fonts on up to `maxLines` lines, cut at `maxWidth` (see
+    /// ``text(_:markup:style:x:baseline:maxWidth:maxLines:anchor:)``).
+    private func layout(
+        _ text: String, markup: Bool, style: TextStyle, maxWidth: Double?, maxLines: Int, anchor: Anchor, in context: OpaquePointer
+    ) -> OpaquePointer {
         let layout = pango_layout_new(context)!
         pango_layout_set_font_description(layout, fonts.font(size: style.size * unit, weight: style.weight))
         // One line, laid out left to right even for a right-to-left title (the row reads like the
@@ -100,6 +108,17 @@ final class Canvas {
         if let maxWidth {
             pango_layout_set_width(layout, Int32(max(0, maxWidth * unit) * Double(PANGO_SCALE)))
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
+        if maxLines > 1 {
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            pango_layout_set_height(layout, -Int32(maxLines))  // negative: a number of lines
+            let alignment: PangoAlignment =
+                switch anchor {
+                case .start: PANGO_ALIGN_LEFT
+                case .center: PANGO_ALIGN_CENTER
+                case .end: PANGO_ALIGN_RIGHT
+                }
+            pango_layout_set_alignment(layout, alignment)
         }
         return layout
     }

@@ -5,7 +5,8 @@ import TaskWidgetCore
 struct UnavailableLayout {
     let canvas: Canvas
     let family: WidgetFamily
-    /// Why, in a sentence; cut with an ellipsis when it does not fit.
+    /// Why, in a sentence or two: on as many lines as fit, the last cut with an ellipsis when it
+    /// does not fit.
     let message: String
 
     func draw(roundedCard: Bool) {
@@ -21,8 +22,11 @@ struct UnavailableLayout {
             "Tasks unavailable", style: .init(size: 15, weight: .semibold, color: palette.primary), x: x, baseline: y + 36,
             anchor: .center)
         let padding = family == .small ? 12.0 : 16.0
+        // As many lines of 15 points as the space below holds (3 on a card, more on a canvas).
+        let baseline = y + 53
+        let lines = max(1, Int((canvas.height - baseline - padding) / 15) + 1)
         canvas.text(
-            message, style: .init(size: 12, color: palette.secondary), x: x, baseline: y + 53, maxWidth: canvas.width - 2 * padding,
-            anchor: .center)
+            message, style: .init(size: 12, color: palette.secondary), x: x, baseline: baseline, maxWidth: canvas.width - 2 * padding,
+            maxLines: lines, anchor: .center)
     }
 }

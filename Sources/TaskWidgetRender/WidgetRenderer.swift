@@ -48,9 +48,14 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
     /// The same widget with a notice instead of tasks: a warning sign, "Tasks unavailable" and
     /// `message` (e.g. why the store cannot be read), for a dashboard that must show something.
     public func unavailableImage(message: String) throws -> Data {
-        try render { canvas, roundedCard in
+        try renderUnavailable(message: message).image
+    }
+
+    /// The notice's image, and with `recording` what the drawing did (for the tests).
+    func renderUnavailable(message: String, recording: Bool = false) throws -> RenderedWidget {
+        try render(recording: recording) { canvas, roundedCard in
             UnavailableLayout(canvas: canvas, family: spec.family, message: message).draw(roundedCard: roundedCard)
-        }.image
+        }
     }
 
     /// The image, and with `recording` what the drawing did (for the tests).

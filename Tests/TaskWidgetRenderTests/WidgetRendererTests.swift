@@ -73,6 +73,18 @@ import Testing
         #expect(widget.report.ellipsized.contains(RenderFixture.long))
     }
 
+    /// The notice of a store that cannot be read wraps onto the lines below it: on an e-ink
+    /// canvas the whole advice shows (one line cut it before "taskwidget add"); on a small card
+    /// its third line ends with an ellipsis.
+    @Test func theUnavailableNoticeWrapsItsMessage() throws {
+        let message = "there is no store at /home/someone/.local/share/taskwidget/tasks.sqlite yet: check the path "
+            + "(--store, TASKWIDGET_STORE), or create it with a first `taskwidget add`"
+        let eInk = WidgetRenderer(spec: try WidgetImageSpec(family: .medium, size: WidgetSize(width: 800, height: 480), theme: .mono, depth: 1))
+        #expect(try eInk.renderUnavailable(message: message, recording: true).report.ellipsized.isEmpty)
+        let small = try WidgetRenderer(family: .small)
+        #expect(try small.renderUnavailable(message: message, recording: true).report.ellipsized == [message])
+    }
+
     @Test func titlesAreTextNotMarkup() throws {
         let widget = try RenderFixture.render(.mixed, family: .large)
         #expect(widget.report.rows.map(\.title).contains(RenderFixture.markup))
