@@ -187,6 +187,32 @@ import Testing
         }
     }
 
+    /// A device's key opens only what a device asks for: `/api/setup` gives it to whoever sends
+    /// the device's MAC address, which anyone on the network sees, so it must not read the
+    /// timeline, the status line or the events.
+    @Test func aDeviceKeyOpensOnlyTheDeviceRoutes() async throws {
+        try await withApp(token: "server-token") { client, _ in
+            let key: HTTPFields = [.accessToken: ServeEnvironment.device.apiKey]
+            // HEAD for the event stream: an open stream would not end the test.
+            for (path, method) in [("/status", HTTPRequest.Method.get), ("/timeline.json", .get), ("/", .get), ("/events", .head)] {
+                let status = try await client.execute(uri: path, method: method, headers: key).status
+                #expect(status == .unauthorized, "\(path)")
+            }
+            let inQuery = try await client.execute(uri: "/status?token=\(ServeEnvironment.device.apiKey)", method: .get).status
+            #expect(inQuery == .unauthorized)
+            let image = try await client.execute(uri: "/widget/800x480.png?theme=mono&depth=1", method: .get, headers: key).status
+            #expect(image == .ok)
+            var withID = key
+            withID[.deviceID] = ServeEnvironment.device.id
+            let display = try await client.execute(uri: "/api/display", method: .get, headers: withID).status
+            #expect(display == .ok)
+            let log = try await client.execute(uri: "/api/log", method: .post, headers: key, body: ByteBuffer(string: "{}")).status
+            #expect(log == .noContent)
+            let owner = try await client.execute(uri: "/timeline.json", method: .get, headers: [.authorization: "Bearer server-token"]).status
+            #expect(owner == .ok)
+        }
+    }
+
     /// Nothing published yet, or the store unreadable: 503 with the reason, and for images an
     /// image that says so (never cached).
     @Test func withoutAStateEveryRouteSays503AndImagesShowWhy() async throws {

@@ -137,21 +137,33 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 ///
 /// Accepted, in this order: `Authorization: Bearer TOKEN`, a TRMNL device's `Access-Token: KEY`,
 /// and `?token=TOKEN` for clients that cannot set headers (an `<img>`, a Kindle, `EventSource`).
-/// Every presented value is compared with every secret in constant time (``ConstantTime``). With
-/// no secrets at all (loopback without `--token`), everything is open.
+/// The server's token opens every route; a device's key only the routes a device uses (its
+/// image, `/api/display`, `/api/log`), since `/api/setup` hands the key to whoever sends the
+/// device's MAC address. Every presented value is compared with every secret in constant time
+/// (``ConstantTime``). Without a server token (loopback without `--token`), everything is open.
 public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Where the secrets come from: the server token and the registered devices' keys. Read per
-    /// request so that `serve device add` takes effect without a restart.
-    public typealias Secrets = @Sendable () -> [[UInt8]]
+    /// What opens a route.
+    public struct Secrets: Sendable {
+        /// The server's token; `nil` leaves every route open.
+        public var serverToken: [UInt8]?
+        /// The registered devices' keys.
+        public var deviceKeys: [[UInt8]]
 
-    let secrets: Secrets
+        public init(serverToken: [UInt8]?, deviceKeys: [[UInt8]] = []) {
+            self.serverToken = serverToken
+            self.deviceKeys = deviceKeys
+        }
+    }
+
+    /// Read per request, so that `serve device add` takes effect without a restart.
+    let secrets: @Sendable () -> Secrets
     let openPaths: Set<String>
 
     /// - Parameters:
     ///   - openPaths: paths answered without a token (`/healthz`; `/api/setup`, which a device calls
     ///     before it has a key).
     ///   - secrets: the accepted tokens, as bytes.
-    public init(openPaths: Set<String> = ["/healthz", "/api/setup"], secrets: @escaping Secrets) {
+    public init(openPaths: Set<String> = ["/healthz", "/api/setup"], secrets: @escaping @Sendable () -> Secrets) {
         self.secrets = secrets
         self.openPaths = openPaths
     }
@@ -160,15 +172,21 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let secrets = secrets()
-        if secrets.isEmpty || openPaths.contains(request.uri.path) {
+        guard let serverToken = secrets.serverToken, !openPaths.contains(request.uri.path) else {
             return try await next(request, context)
         }
-        var accepted: UInt8 = 0
+        let accepted = Self.isDevicePath(request.uri.path) ? [serverToken] + secrets.deviceKeys : [serverToken]
+        var matched: UInt8 = 0
         for candidate in Self.presentedTokens(in: request) {
-            accepted |= ConstantTime.equalsAny(secrets, candidate.utf8) ? 1 : 0
+            matched |= ConstantTime.equalsAny(accepted, candidate.utf8) ? 1 : 0
         }
-        guard accepted != 0 else { throw ServeHTTPError.unauthorized }
+        guard matched != 0 else { throw ServeHTTPError.unauthorized }
         return try await next(request, context)
+    }
+
+    /// The routes a TRMNL device calls with its key.
+    static func isDevicePath(_ path: String) -> Bool {
+        path.hasPrefix("/widget/") || path == "/api/display" || path == "/api/log"
     }
 
     /// Every token the request presents, in any of the three places.

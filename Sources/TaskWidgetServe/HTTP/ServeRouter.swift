@@ -44,10 +44,9 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(
-        middleware: AuthMiddleware { () -> [[UInt8]] in
-            // Loopback without --token: open. Otherwise the token and every device's key.
-            guard let serverToken else { return [] }
-            return [serverToken] + devices.apiKeys
+        middleware: AuthMiddleware {
+            // Loopback without --token: open. Otherwise the token, and every device's key.
+            .init(serverToken: serverToken, deviceKeys: serverToken == nil ? [] : devices.apiKeys)
         })
     let routeMethods = RouteMethods()
     router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
