@@ -234,4 +234,33 @@ import Testing
             #expect(try fixture.store.listSummaries().map(\.list.name) == ["Errands"])
         }
     }
+
+    /// A title the store had to clean up (a line break, an empty SUMMARY, one past the length
+    /// limit) stays as the phone wrote it when only another field changes here: the push wrote
+    /// the cleaned-up title back, and 500 characters of the long one were lost.
+    @Test func aTitleCleanedUpHereIsNotWrittenBackWhenAnotherFieldChanges() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
+            let inboxURL = try #require(URL(string: inbox.url))
+            let summaries = ["two\\nlines from the phone", "", String(repeating: "L", count: 1_500)]
+            for (index, summary) in summaries.enumerated() {
+                let uid = "phone-\(index)"
+                _ = try await direct.create(vtodo(uid: uid, summary: summary), at: CalDAVClient.objectHref(forUID: uid, in: inboxURL), in: inboxURL)
+            }
+            #expect(try await engine(fixture.store, server, counting).run(dryRun: false).pulled == 3)
+            for listed in try fixture.store.tasks(in: .all, includeCompleted: false) where listed.task.title != "Local" {
+                _ = try fixture.store.editTask(listed.task.id.uuidString, TaskChanges(dueDate: .set(Self.monday)), now: Self.monday)
+            }
+            #expect(try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false).pushed == 3)
+            for (index, summary) in summaries.enumerated() {
+                let text = try await direct.object(at: CalDAVClient.objectHref(forUID: "phone-\(index)", in: inboxURL), in: inboxURL).data
+                let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
+                #expect(unfolded.contains("\r\nSUMMARY:\(summary)\r\n"), "\(index)")
+                #expect(unfolded.contains("DUE:"), "\(index)")
+            }
+        }
+    }
 }

@@ -168,12 +168,10 @@ struct SyncPlanner {
                 } else { .absent }
 
             let remoteObject = remoteByTask[taskID]
-            var remoteTitle: String?
             let remote: TaskVersion
             if let remoteObject {
                 let listID = bindingByHref[remoteObject.collectionHref]?.listID
                 var fields = remoteObject.fields.taskFields(listID: listID)
-                remoteTitle = fields.title
                 fields.title = Validation.titleFromElsewhere(fields.title)
                 fields.sortOrder = fields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
                 fields.createdAt = fields.createdAt ?? base?.createdAt ?? fields.modifiedAt
@@ -246,9 +244,7 @@ struct SyncPlanner {
                     current.base = merged
                     plan.local.objectsToSave.append(current)
                 }
-            case (.present(var merged), .write):
-                // Keep the server's own spelling of a title that the store had to clean up.
-                if let remoteTitle, merged.title == Validation.titleFromElsewhere(remoteTitle) { merged.title = remoteTitle }
+            case (.present(let merged), .write):
                 if var current, case .present(let remoteFields) = remote {
                     current.base = remoteFields
                     plan.local.objectsToSave.append(current)

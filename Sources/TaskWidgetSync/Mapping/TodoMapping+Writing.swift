@@ -7,7 +7,8 @@ extension TodoMapping {
     ///
     /// What changes, and how:
     /// - SUMMARY, COMPLETED, CREATED, X-APPLE-SORT-ORDER: rewritten in place, keeping their
-    ///   parameters (TZID and VALUE go from date properties, which become UTC).
+    ///   parameters (TZID and VALUE go from date properties, which become UTC). A SUMMARY whose
+    ///   cleaned-up form is the new title stays as it is.
     /// - DUE: a DUE that names the same instant is kept as it is (so a DATE read from the server
     ///   comes back as the same DATE). A changed due is written as a DATE when
     ///   ``TodoFields/dueIsDateOnly`` is set and it is 23:59:00 local (unless DTSTART is a
@@ -80,7 +81,10 @@ extension TodoMapping {
         -> Bool
     {
         var changed = false
-        if new.title != old.title {
+        // A title the store holds cleaned up (a line break, an empty or an over-long SUMMARY: see
+        // `Validation.titleFromElsewhere`) was not changed here: SUMMARY stays as the other
+        // client wrote it.
+        if new.title != old.title, new.title != Validation.titleFromElsewhere(old.title) {
             if !todo.updateProperty("SUMMARY", { $0.textValue = new.title }) {
                 todo.appendProperty(ICalProperty("SUMMARY", text: new.title))
             }
