@@ -188,7 +188,27 @@ import Testing
         let result = try sandbox.run(["watch", "--render-dir", sandbox.folder.appendingPathComponent("missing").path])
         #expect(result.status == 74)
         #expect(result.stderrLines.count == 1 && result.stderr.contains("does not exist: create it first"))
-        #expect(result.stdout.isEmpty)
+        #expect(result.stdout.hasPrefix("⚠ taskwidget: the folder ") && result.stdout.hasSuffix("does not exist: create it first\n"))
+    }
+
+    /// A watch that cannot start (here a mistake in config.toml, which `status` does not read)
+    /// leaves the bar one line of its format that says so, as `status` does: it printed nothing,
+    /// and the bar's module vanished.
+    @Test(arguments: [
+        ("waybar", #"{"text":"⚠ taskwidget","tooltip":""#),
+        ("i3bar", "{\"version\":1,\"click_events\":true}\n[\n[{\"full_text\":\"⚠ taskwidget\""),
+    ])
+    func aWatchThatCannotStartShowsWhyInItsFormat(format: String, start: String) throws {
+        let sandbox = try Sandbox()
+        let config = sandbox.folder.appendingPathComponent(".config/taskwidget/config.toml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[serve]\nlisten = 5\n".utf8).write(to: config)
+        let result = try sandbox.run(["watch", "--format", format])
+        #expect(result.status == 64)
+        #expect(result.stdout.hasPrefix(start), "\(result.stdout)")
+        // waybar's tooltip says why; an i3bar block has no room for it, stderr always does.
+        #expect(result.stdout.contains("serve.listen: expected text in quotes") == (format == "waybar"), "\(result.stdout)")
+        #expect(result.stderr.contains("serve.listen: expected text in quotes"))
     }
 
     /// Idle means asleep: between entries watch waits in poll with no timeout (its timers are

@@ -50,21 +50,48 @@ struct WatchCommand: ParsableCommand {
         if let clockSpeed, clockSpeed < 1 { throw ValidationError("--clock-speed must be at least 1") }
     }
 
-    func run() throws {
-        // Before anything can start a thread: every thread inherits the blocked signals.
-        FollowLoop.blockSignals()
+    /// What a run is made of, set up before its first line.
+    private struct Setup {
+        var context: CommandContext
+        var renderer: StatusRenderer
+        var configuration: Configuration
+        var views: [TaskView]
+        var shown: Int
+        var outputs: [any EntryOutput] = []
+        var widgetFamily: WidgetFamily?
+    }
+
+    private func setUp() throws -> Setup {
         let context = try options.context()
         let renderer = try line.renderer(environment: context.environment)
         let configuration = try Configuration.load(environment: context.environment)
         let (views, shown) = try Self.cycle(of: configuration, starting: scope)
-        var outputs: [any EntryOutput] = []
-        var widgetFamily: WidgetFamily?
+        var setup = Setup(context: context, renderer: renderer, configuration: configuration, views: views, shown: shown)
         if let renderDir {
             let spec = try widget.spec()
             let file = try Self.folder(renderDir).appendingPathComponent(spec.fileName)
-            outputs.append(WidgetFileOutput(drawing: try DrawingHelper(spec: spec, timeZone: context.timeZone), file: file))
-            widgetFamily = spec.family
+            setup.outputs.append(WidgetFileOutput(drawing: try DrawingHelper(spec: spec, timeZone: context.timeZone), file: file))
+            setup.widgetFamily = spec.family
         }
+        return setup
+    }
+
+    func run() throws {
+        // Before anything can start a thread: every thread inherits the blocked signals.
+        FollowLoop.blockSignals()
+        let setup: Setup
+        do {
+            setup = try setUp()
+        } catch let error as TaskWidgetError {
+            // A bar whose watch cannot start (a mistake in config.toml, an unknown view) shows one
+            // line of its format that says so, as `status` does, instead of nothing.
+            let framing = LineFraming(format: line.format)
+            print((framing.header ?? "") + framing.frame(StatusFallback.line(format: line.format, message: error.message), isFirst: true), terminator: "")
+            throw error
+        }
+        let (context, renderer, configuration, views, shown, outputs, widgetFamily) = (
+            setup.context, setup.renderer, setup.configuration, setup.views, setup.shown, setup.outputs, setup.widgetFamily
+        )
         let followers = views.map {
             StoreFollower(location: context.location, calendar: context.calendar, view: $0, family: widgetFamily, logger: context.logger)
         }
