@@ -82,28 +82,29 @@ extension TaskStore {
         try read { db in try Self.resolveTask(idPrefix, in: db) }
     }
 
-    /// Completes the tasks (idempotent) and returns them as they are now.
-    public func completeTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+    /// Completes the tasks (idempotent) and returns them as they are now, each with whether it changed.
+    public func completeTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskUpdate] {
         try modifyTasks(idPrefixes) { $0.complete(at: now) }
     }
 
-    /// Reopens completed tasks (idempotent) and returns them.
-    public func uncompleteTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+    /// Reopens completed tasks (idempotent) and returns them, each with whether it changed.
+    public func uncompleteTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskUpdate] {
         try modifyTasks(idPrefixes) { $0.uncomplete(at: now) }
     }
 
-    /// Marks the tasks active and returns them.
-    public func startTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+    /// Marks the tasks active and returns them, each with whether it changed.
+    public func startTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskUpdate] {
         try modifyTasks(idPrefixes) { $0.start(at: now) }
     }
 
-    /// Puts active tasks back to not started and returns them.
-    public func stopTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
+    /// Puts active tasks back to not started and returns them, each with whether it changed.
+    public func stopTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskUpdate] {
         try modifyTasks(idPrefixes) { $0.stop(at: now) }
     }
 
-    /// Moves the tasks' due dates and reminders later (``TaskItem/snooze(by:at:)``) and returns them.
-    public func snoozeTasks(_ idPrefixes: [String], by seconds: Int64, now: Instant) throws -> [TaskItem] {
+    /// Moves the tasks' due dates and reminders later (``TaskItem/snooze(by:at:)``) and returns
+    /// them, each with whether it changed.
+    public func snoozeTasks(_ idPrefixes: [String], by seconds: Int64, now: Instant) throws -> [TaskUpdate] {
         try modifyTasks(idPrefixes) { $0.snooze(by: seconds, at: now) }
     }
 
@@ -166,13 +167,13 @@ extension TaskStore {
         }
     }
 
-    private func modifyTasks(_ idPrefixes: [String], _ change: @escaping @Sendable (inout TaskItem) -> Void) throws -> [TaskItem] {
+    private func modifyTasks(_ idPrefixes: [String], _ change: @escaping @Sendable (inout TaskItem) -> Void) throws -> [TaskUpdate] {
         try write { db in
             try Self.resolveTasks(idPrefixes, in: db).map { task in
                 var changed = task
                 change(&changed)
                 if changed != task { try changed.update(db) }
-                return changed
+                return TaskUpdate(task: changed, isChanged: changed != task)
             }
         }
     }

@@ -52,8 +52,8 @@ import Testing
         let completed = try tasks(sandbox, ["--all"])
         #expect(completed.first?.isCompleted == true)
         #expect(completed.first?.completedAt == "2026-11-22T15:27:00Z")
-        // Completing twice is not an error.
-        #expect(try sandbox.run(["done", prefix]).status == 0)
+        // Completing twice is not an error, and says the task already was.
+        #expect(try sandbox.succeed(["done", prefix]) == "Already completed \(id) Pay rent\n")
 
         #expect(try sandbox.succeed(["undo", prefix]) == "Reopened \(id) Pay rent\n")
         #expect(try tasks(sandbox).map(\.shortId) == [id])
@@ -61,6 +61,39 @@ import Testing
 
         #expect(try sandbox.succeed(["rm", prefix]) == "Deleted \(id) Pay rent\n")
         #expect(try tasks(sandbox, ["--all"]).isEmpty)
+    }
+
+    /// A state change that finds the task already as asked says so: each of these printed its
+    /// verb ("Snoozed", "Stopped", "Reopened") while the task stayed as it was.
+    @Test func aChangeThatFindsTheTaskAsAskedSaysSo() throws {
+        let sandbox = try Sandbox()
+        let id = try sandbox.succeed(["add", "Call Bob", "--due", "tomorrow 9am"]).trimmingCharacters(in: .newlines)
+        let before = try sandbox.succeed(["ls", "--format", "json"])
+        #expect(try sandbox.succeed(["undo", id]) == "Already open \(id) Call Bob\n")
+        #expect(try sandbox.succeed(["stop", id]) == "Not active \(id) Call Bob\n")
+        #expect(try sandbox.succeed(["ls", "--format", "json"]) == before)
+        #expect(try sandbox.succeed(["start", id]) == "Started \(id) Call Bob\n")
+        #expect(try sandbox.succeed(["start", id]) == "Already started \(id) Call Bob\n")
+        try sandbox.succeed(["done", id])
+        let completed = try sandbox.succeed(["ls", "--all", "--format", "json"])
+        #expect(try sandbox.succeed(["snooze", id]) == "Not snoozed (completed) \(id) Call Bob\n")
+        #expect(try sandbox.succeed(["stop", id]) == "Not active \(id) Call Bob\n")
+        #expect(try sandbox.succeed(["ls", "--all", "--format", "json"]) == completed)
+    }
+
+    /// Lines that name a task show as many digits as tell it from another task whose id starts
+    /// with the same 8.
+    @Test func aConfirmationShowsAnIdThatTellsTheTaskApart() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.folder.appendingPathComponent("twins.json")
+        try Data(#"""
+            {"schema":"taskwidget.export/1","lists":[],"habits":[],"tasks":[
+            {"id":"11111111-2222-4000-8000-000000000001","title":"First twin","state":"notStarted","isCompleted":false,"sortOrder":0,"createdAt":"2026-11-22T10:00:00Z","modifiedAt":"2026-11-22T10:00:00Z"},
+            {"id":"11111111-9999-4000-8000-000000000002","title":"Second twin","state":"notStarted","isCompleted":false,"sortOrder":1,"createdAt":"2026-11-22T10:00:00Z","modifiedAt":"2026-11-22T10:00:00Z"}]}
+            """#.utf8).write(to: file)
+        try sandbox.succeed(["import", file.path])
+        #expect(try sandbox.succeed(["done", "11111111-9"]) == "Completed 11111111-9 Second twin\n")
+        #expect(try sandbox.succeed(["edit", "11111111-2", "--title", "First"]) == "Edited 11111111-2 First\n")
     }
 
     @Test func inboxHoldsTheTasksWithoutAList() throws {

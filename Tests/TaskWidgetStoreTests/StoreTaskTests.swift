@@ -174,7 +174,7 @@ import Testing
 
     @Test func completeSetsTheCompletionAndCompletingAgainKeepsTheFirst() throws {
         let task = try add("Pay rent", second: 0)
-        let completed = try #require(store.completeTasks([task.id.shortID], now: at(60)).first)
+        let completed = try #require(store.completeTasks([task.id.shortID], now: at(60)).first?.task)
         #expect(completed.isCompleted)
         #expect(completed.state == .completed)
         #expect(completed.completedAt == at(60))
@@ -182,20 +182,20 @@ import Testing
         #expect(try store.task(withID: task.id.shortID) == completed)
 
         let again = try store.completeTasks([task.id.shortID], now: at(120))
-        #expect(again == [completed])
+        #expect(again == [TaskUpdate(task: completed, isChanged: false)])
         #expect(try store.task(withID: task.id.shortID) == completed)
     }
 
     @Test func uncompleteReopensAndIsIdempotent() throws {
         let task = try add("Pay rent", second: 0)
         _ = try store.completeTasks([task.id.shortID], now: at(60))
-        let reopened = try #require(store.uncompleteTasks([task.id.shortID], now: at(120)).first)
+        let reopened = try #require(store.uncompleteTasks([task.id.shortID], now: at(120)).first?.task)
         #expect(!reopened.isCompleted)
         #expect(reopened.state == .notStarted)
         #expect(reopened.completedAt == nil)
         #expect(reopened.modifiedAt == at(120))
 
-        #expect(try store.uncompleteTasks([task.id.shortID], now: at(180)) == [reopened])
+        #expect(try store.uncompleteTasks([task.id.shortID], now: at(180)) == [TaskUpdate(task: reopened, isChanged: false)])
         #expect(try store.task(withID: task.id.shortID) == reopened)
     }
 
@@ -203,26 +203,26 @@ import Testing
         let a = try add("a", second: 0)
         let b = try add("b", second: 1)
         let done = try store.completeTasks([a.id.shortID, b.id.uuidString, a.id.shortID], now: at(60))
-        #expect(done.map(\.title) == ["a", "b"])
+        #expect(done.map(\.task.title) == ["a", "b"])
         #expect(try titles(.all) == [])
     }
 
     @Test func startAndStop() throws {
         let task = try add("Fix the tap", second: 0)
-        let started = try #require(store.startTasks([task.id.shortID], now: at(60)).first)
+        let started = try #require(store.startTasks([task.id.shortID], now: at(60)).first?.task)
         #expect(started.state == .active && !started.isCompleted && started.modifiedAt == at(60))
 
-        let stopped = try #require(store.stopTasks([task.id.shortID], now: at(120)).first)
+        let stopped = try #require(store.stopTasks([task.id.shortID], now: at(120)).first?.task)
         #expect(stopped.state == .notStarted && stopped.modifiedAt == at(120))
         // Stopping a task that is not active changes nothing.
-        #expect(try store.stopTasks([task.id.shortID], now: at(180)) == [stopped])
+        #expect(try store.stopTasks([task.id.shortID], now: at(180)) == [TaskUpdate(task: stopped, isChanged: false)])
         #expect(try store.task(withID: task.id.shortID) == stopped)
     }
 
     @Test func startingACompletedTaskReopensIt() throws {
         let task = try add("Fix the tap", second: 0)
         _ = try store.completeTasks([task.id.shortID], now: at(60))
-        let started = try #require(store.startTasks([task.id.shortID], now: at(120)).first)
+        let started = try #require(store.startTasks([task.id.shortID], now: at(120)).first?.task)
         #expect(started.state == .active)
         #expect(!started.isCompleted && started.completedAt == nil)
         #expect(started.modifiedAt == at(120))

@@ -90,15 +90,17 @@ struct Ls: ParsableCommand {
 
 /// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks (with `top`, to the
 /// task a bar shows: its `action` names the change when nothing is open) and say what was done.
+/// Applies `change` to the tasks `ids` name (or the bar's top task) and prints a line per task:
+/// `verb` for one it changed, `unchanged` for one that already was as asked (`Already completed`).
 private func changeTasks(
     _ ids: [String], _ options: GlobalOptions, top: (options: TopTaskOptions, action: String)? = nil, verb: String,
-    _ change: (TaskStore, [String], Instant) throws -> [TaskItem]
+    unchanged: String, _ change: (TaskStore, [String], Instant) throws -> [TaskUpdate]
 ) throws {
     let context = try options.context()
     let store = try context.storeForWriting()
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
-    for task in try change(store, ids, context.now) {
-        print("\(verb) \(task.id.shortID) \(task.title)")
+    for update in try change(store, ids, context.now) {
+        print("\(update.isChanged ? verb : unchanged) \(try store.shownID(of: update.task.id)) \(update.task.title)")
     }
 }
 
@@ -121,7 +123,9 @@ struct Done: ParsableCommand {
     func validate() throws { try top.validate(ids: ids) }
 
     func run() throws {
-        try changeTasks(ids, options, top: (top, "complete"), verb: "Completed") { try $0.completeTasks($1, now: $2) }
+        try changeTasks(ids, options, top: (top, "complete"), verb: "Completed", unchanged: "Already completed") {
+            try $0.completeTasks($1, now: $2)
+        }
     }
 }
 
@@ -133,7 +137,7 @@ struct Undo: ParsableCommand {
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
 
     func run() throws {
-        try changeTasks(ids, options, verb: "Reopened") { try $0.uncompleteTasks($1, now: $2) }
+        try changeTasks(ids, options, verb: "Reopened", unchanged: "Already open") { try $0.uncompleteTasks($1, now: $2) }
     }
 }
 
@@ -155,7 +159,9 @@ struct Start: ParsableCommand {
     func validate() throws { try top.validate(ids: id.map { [$0] } ?? []) }
 
     func run() throws {
-        try changeTasks(id.map { [$0] } ?? [], options, top: (top, "start"), verb: "Started") { try $0.startTasks($1, now: $2) }
+        try changeTasks(id.map { [$0] } ?? [], options, top: (top, "start"), verb: "Started", unchanged: "Already started") {
+            try $0.startTasks($1, now: $2)
+        }
     }
 }
 
@@ -187,7 +193,9 @@ struct Snooze: ParsableCommand {
 
     func run() throws {
         let seconds = DurationText.seconds(by) ?? 3600
-        try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed") { try $0.snoozeTasks($1, by: seconds, now: $2) }
+        try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed", unchanged: "Not snoozed (completed)") {
+            try $0.snoozeTasks($1, by: seconds, now: $2)
+        }
     }
 }
 
@@ -199,7 +207,7 @@ struct Stop: ParsableCommand {
     @Argument(help: "The task's id (4 or more characters).") var id: String
 
     func run() throws {
-        try changeTasks([id], options, verb: "Stopped") { try $0.stopTasks($1, now: $2) }
+        try changeTasks([id], options, verb: "Stopped", unchanged: "Not active") { try $0.stopTasks($1, now: $2) }
     }
 }
 
@@ -236,8 +244,9 @@ struct Edit: ParsableCommand {
         guard !changes.isEmpty else {
             throw ValidationError("nothing to change: give --title, --due, --remind or --list")
         }
-        let task = try context.storeForWriting().editTask(id, changes, now: context.now)
-        print("Edited \(task.id.shortID) \(task.title)")
+        let store = try context.storeForWriting()
+        let task = try store.editTask(id, changes, now: context.now)
+        print("Edited \(try store.shownID(of: task.id)) \(task.title)")
     }
 }
 
@@ -249,7 +258,11 @@ struct Rm: ParsableCommand {
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
 
     func run() throws {
-        try changeTasks(ids, options, verb: "Deleted") { store, ids, now in try store.deleteTasks(ids, now: now) }
+        let context = try options.context()
+        let store = try context.storeForWriting()
+        for task in try store.deleteTasks(ids, now: context.now) {
+            print("Deleted \(task.id.shortID) \(task.title)")
+        }
     }
 }
 
@@ -269,7 +282,8 @@ struct Move: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let task = try context.storeForWriting().moveTask(id, to: position, now: context.now)
-        print("Moved \(task.id.shortID) \(task.title)")
+        let store = try context.storeForWriting()
+        let task = try store.moveTask(id, to: position, now: context.now)
+        print("Moved \(try store.shownID(of: task.id)) \(task.title)")
     }
 }
