@@ -21,7 +21,11 @@ public struct StoreLocation: Sendable, Equatable {
     /// Resolves the store path: `--store PATH`, else `TASKWIDGET_STORE`, else
     /// `$XDG_DATA_HOME/taskwidget/tasks.sqlite` (``XDGPaths/dataHome``).
     public static func resolve(explicitPath: String?, environment: [String: String]) throws -> StoreLocation {
-        if let explicitPath, !explicitPath.isEmpty {
+        if let explicitPath {
+            // An empty --store (an unset shell variable) must not fall through to the user's store.
+            guard !explicitPath.isEmpty else {
+                throw TaskWidgetError(.invalidInput, "--store needs a path: give the store file, or leave --store out for the default")
+            }
             return StoreLocation(path: explicitPath, isDefault: false)
         }
         if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {

@@ -7,14 +7,11 @@ import Testing
 
 /// Where the store is: `--store`, `TASKWIDGET_STORE`, then the XDG data folder.
 @Suite struct StoreLocationTests {
-
-
     @Test(arguments: [
         ("/explicit/s.sqlite", ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
          "/explicit/s.sqlite", false),
         ("relative.sqlite", ["HOME": "/home/u"], "relative.sqlite", false),
         (nil, ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/env/s.sqlite", false),
-        ("", ["TASKWIDGET_STORE": "/env/s.sqlite", "HOME": "/home/u"], "/env/s.sqlite", false),
         (nil, ["TASKWIDGET_STORE": "", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/xdg/taskwidget/tasks.sqlite", true),
         (nil, ["XDG_DATA_HOME": "/xdg"], "/xdg/taskwidget/tasks.sqlite", true),
         (nil, ["XDG_DATA_HOME": "xdg", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
@@ -24,6 +21,15 @@ import Testing
     func storeLocationPrecedence(explicit: String?, environment: [String: String], path: String, isDefault: Bool) throws {
         let location = try StoreLocation.resolve(explicitPath: explicit, environment: environment)
         #expect(location == StoreLocation(path: path, isDefault: isDefault))
+    }
+
+    /// `--store ""` (a shell variable that is not set) is refused: it fell through to
+    /// `TASKWIDGET_STORE` or the default store, the user's own tasks.
+    @Test func anEmptyStorePathIsRefused() throws {
+        let error = expectError(.invalidInput) {
+            try StoreLocation.resolve(explicitPath: "", environment: ["TASKWIDGET_STORE": "/env/s.sqlite", "HOME": "/home/u"])
+        }
+        #expect(error?.message == "--store needs a path: give the store file, or leave --store out for the default")
     }
 
     @Test(arguments: [[:], ["HOME": ""], ["XDG_DATA_HOME": "relative"], ["HOME": "relative/home"], ["TASKWIDGET_STORE": ""]])

@@ -23,7 +23,10 @@ struct Import: ParsableCommand {
         commandName: "import", _superCommandName: "taskwidget",
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
-            Records whose id is already in the store are replaced. The file is checked first: if \
+            A task whose id is already in the store is merged with it as sync merges: each \
+            field keeps the later edit, and a completed task stays completed, so an older \
+            backup neither reopens tasks nor undoes newer edits. Lists and habits whose id is \
+            already in the store are replaced by the file's. The file is checked first: if \
             anything in it is wrong, nothing is imported.
 
             Examples:
