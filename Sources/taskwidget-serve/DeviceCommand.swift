@@ -33,7 +33,13 @@ struct DeviceCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Register a device, or change one (its key stays).")
+            commandName: "add", abstract: "Register a device, or change one (its key stays).",
+            discussion: """
+                Examples:
+                  taskwidget serve device add AA:BB:CC:DD:EE:FF --name kitchen
+                  taskwidget serve device add AA:BB:CC:DD:EE:FF --depth 2       # firmware 1.6 and later
+                  taskwidget serve device add 11:22:33:44:55:66 --size 1872x1404 --depth 4   # TRMNL X
+                """)
 
         @Argument(help: ArgumentHelp("The device's MAC address, as it sends it (e.g. AA:BB:CC:DD:EE:FF).", valueName: "id"))
         var id: String
@@ -44,8 +50,8 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "png (default), or bmp (1-bit BMP3, for old firmware).") var imageFormat: WidgetImageSpec.Format?
 
         func validate() throws {
-            guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ":" || $0 == "-") }) else {
-                throw ValidationError("the device ID is its MAC address, e.g. AA:BB:CC:DD:EE:FF")
+            guard id.wholeMatch(of: /(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}/) != nil else {
+                throw ValidationError("the device ID is its MAC address, six pairs of hex digits such as AA:BB:CC:DD:EE:FF")
             }
             if let depth, ![1, 2, 4].contains(depth) { throw ValidationError("--depth must be 1, 2 or 4") }
             if imageFormat == .bmp, let depth, depth != 1 { throw ValidationError("a BMP is 1-bit: leave out --depth or use png") }
@@ -78,9 +84,9 @@ struct DeviceCommand: ParsableCommand {
             }
             if let existing { devices[existing] = device } else { devices.append(device) }
             try DeviceFile.save(devices, path: path)
-            print("\(existing == nil ? "added" : "changed") \(device.id) (\(device.friendlyID)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")
+            print("\(existing == nil ? "Added" : "Changed") \(device.id) (\(device.friendlyID)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")
             if existing == nil {
-                print("point the device at this server (TRMNL firmware: custom server, http://HOST:8787) and it gets its key at setup")
+                print("Point the device at this server (TRMNL firmware: custom server, http://HOST:8787) and it gets its key at setup")
             }
         }
 
@@ -101,7 +107,7 @@ struct DeviceCommand: ParsableCommand {
         func run() throws {
             let devices = try DeviceFile.load(path: try DeviceCommand.path())
             guard !devices.isEmpty else {
-                print("no devices: add one with `taskwidget serve device add MAC`")
+                print("No devices: add one with `taskwidget serve device add MAC`")
                 return
             }
             let rows = devices.map { [$0.id, $0.friendlyID, $0.name ?? "", $0.size.description, "\($0.depth)-bit", $0.format.rawValue] }
@@ -122,7 +128,7 @@ struct DeviceCommand: ParsableCommand {
             }
             let removed = devices.remove(at: index)
             try DeviceFile.save(devices, path: path)
-            print("removed \(removed.id) (\(removed.friendlyID))")
+            print("Removed \(removed.id) (\(removed.friendlyID))")
         }
     }
 }

@@ -43,7 +43,8 @@ struct TokenCommand: ParsableCommand {
 
             Examples:
               taskwidget serve token
-              curl -H "Authorization: Bearer $(taskwidget serve token)" localhost:8787/status
+              TOKEN=$(taskwidget serve token)
+              curl -H "Authorization: Bearer $TOKEN" localhost:8787/status
             """)
 
     @Option(help: ArgumentHelp("Another token file (e.g. the one [serve] token_file names).", valueName: "file"))

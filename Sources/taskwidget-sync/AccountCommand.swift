@@ -64,7 +64,8 @@ struct AccountCommand: ParsableCommand {
     }
 
     struct Ls: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the accounts (never their passwords).")
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "List the accounts (never their passwords).", discussion: "Example: taskwidget sync account ls")
         @OptionGroup var options: SyncGlobalOptions
 
         func run() throws {
@@ -86,7 +87,8 @@ struct AccountCommand: ParsableCommand {
 
     struct Rm: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove an account's table from config.toml (its tasks stay in the store).")
+            commandName: "rm", abstract: "Remove an account's table from config.toml (its tasks stay in the store).",
+            discussion: "Example: taskwidget sync account rm home")
         @OptionGroup var options: SyncGlobalOptions
         @Argument(help: "The account's name.") var name: String
 

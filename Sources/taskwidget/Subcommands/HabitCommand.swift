@@ -29,7 +29,8 @@ struct HabitCommand: ParsableCommand {
 
     struct Ls: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "ls", abstract: "Show the habits and how each went on a day.")
+            commandName: "ls", abstract: "Show the habits and how each went on a day.",
+            discussion: "Examples:\n  taskwidget habit ls\n  taskwidget habit ls --date yesterday")
         @OptionGroup var options: GlobalOptions
         @Option(help: ArgumentHelp("today, yesterday or YYYY-MM-DD (default today).", valueName: "day")) var date: String?
 

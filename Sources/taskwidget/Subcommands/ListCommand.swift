@@ -29,7 +29,8 @@ struct ListCommand: ParsableCommand {
 
     struct Ls: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "ls", abstract: "Show the lists with their task counts.")
+            commandName: "ls", abstract: "Show the lists with their task counts.",
+            discussion: "Examples:\n  taskwidget list ls\n  taskwidget list ls --store ~/work.sqlite")
         @OptionGroup var options: GlobalOptions
 
         func run() throws {

@@ -31,7 +31,7 @@ import Testing
         let sandbox = try Self.busyStore()
         for device in Self.devices {
             let added = try sandbox.run(["serve", "device", "add", device.id] + device.options, global: false)
-            #expect(added.status == 0 && added.stdout.hasPrefix("added \(device.id) ("), "\(added.stderr)")
+            #expect(added.status == 0 && added.stdout.hasPrefix("Added \(device.id) ("), "\(added.stderr)")
         }
         let server = try ServeProcess(sandbox)
         let events = try server.events()
@@ -98,7 +98,7 @@ import Testing
     @Test func devicesAreManagedFromTheCommandLine() throws {
         let sandbox = try Sandbox()
         let empty = try sandbox.run(["serve", "device", "ls"], global: false)
-        #expect(empty.stdout == "no devices: add one with `taskwidget serve device add MAC`\n")
+        #expect(empty.stdout == "No devices: add one with `taskwidget serve device add MAC`\n")
         try sandbox.succeed(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--name", "kitchen"], global: false)
         try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--size", "1872x1404", "--depth", "4"], global: false)
         let listing = try sandbox.run(["serve", "device", "ls"], global: false).stdout
@@ -109,8 +109,12 @@ import Testing
         #expect(mode == 0o600, "the keys are secrets")
         #expect(!listing.contains(try String(contentsOfFile: file, encoding: .utf8).firstMatch(of: /api_key = "([^"]+)"/)!.output.1))
 
-        let bad = try sandbox.run(["serve", "device", "add", "AA", "--depth", "3"], global: false)
+        let bad = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--depth", "3"], global: false)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("taskwidget: --depth must be 1, 2 or 4"))
+        for notAMAC in ["notamac", "AA", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG"] {
+            let refused = try sandbox.run(["serve", "device", "add", notAMAC], global: false)
+            #expect(refused.status == 64 && refused.stderr.hasPrefix("taskwidget: the device ID is its MAC address"), "\(notAMAC)")
+        }
         // A BMP device keeps 1 bit: a new depth needs PNG, and saying so changes nothing.
         try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)
         let deeper = try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--depth", "2"], global: false)
@@ -120,7 +124,7 @@ import Testing
         #expect(try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--depth", "2", "--image-format", "png"], global: false).status == 0)
         let missing = try sandbox.run(["serve", "device", "rm", "00:00"], global: false)
         #expect(missing.status == 64 && missing.stderr == "taskwidget: no device 00:00: see `taskwidget serve device ls`\n")
-        #expect(try sandbox.run(["serve", "device", "rm", "aa:bb:cc:dd:ee:ff"], global: false).stdout.hasPrefix("removed AA:BB:CC:DD:EE:FF"))
+        #expect(try sandbox.run(["serve", "device", "rm", "aa:bb:cc:dd:ee:ff"], global: false).stdout.hasPrefix("Removed AA:BB:CC:DD:EE:FF"))
         #expect(!(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("AA:BB")))
     }
 
