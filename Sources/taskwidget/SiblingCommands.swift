@@ -15,7 +15,8 @@ enum SiblingCommands {
     /// installed is an error.
     static func execIfSibling(_ arguments: [String]) throws {
         var rest = Array(arguments.dropFirst())
-        if rest.first == "help", rest.count >= 2, programs[rest[1]] != nil { rest = [rest[1], "--help"] }
+        // `help serve device add` is `serve device add --help`.
+        if rest.first == "help", rest.count >= 2, programs[rest[1]] != nil { rest = Array(rest.dropFirst()) + ["--help"] }
         guard let name = rest.first, let program = programs[name] else { return }
         guard let path = InstalledProgram.path(of: program) else {
             throw TaskWidgetError(

@@ -166,6 +166,15 @@ import Testing
         #expect(help.stdout.contains("taskwidget add \"Pay rent\""))
         let addHelp = try sandbox.run(["add", "--help"], global: false)
         #expect(addHelp.stdout.contains("--due"))
+        // `help` with a command of another program and its subcommands shows that subcommand's
+        // page (it showed the program's overview).
+        for (arguments, page) in [
+            (["help", "serve", "device", "add"], "OVERVIEW: Register a device"), (["help", "sync", "account", "rm"], "OVERVIEW: Remove an account"),
+            (["help", "sync"], "OVERVIEW: Sync"), (["help", "list", "add"], "OVERVIEW: Create a list"),
+        ] {
+            let shown = try sandbox.run(arguments, global: false)
+            #expect(shown.status == 0 && shown.stdout.hasPrefix(page), "\(arguments): \(shown.stdout.prefix(80))")
+        }
         let version = try sandbox.run(["--version"], global: false)
         #expect(version.status == 0 && version.stdout.split(separator: ".").count == 3)
     }
