@@ -158,6 +158,16 @@ import Testing
         #expect(server.process.stderrText.isEmpty, "\(server.process.stderrText)")
     }
 
+    /// A list the store does not have is refused at start with a suggestion, as `ls --list` is:
+    /// serve started, and every route answered 503.
+    @Test(.timeLimit(.minutes(1))) func aListTheStoreDoesNotHaveIsRefusedAtStart() throws {
+        let sandbox = try Sandbox.demo()
+        let refused = try sandbox.run(["serve", "--list", "Wrok", "--listen", "127.0.0.1:0"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr == "taskwidget: no list is named “Wrok”: did you mean “Work”? (create one with `taskwidget list add NAME`)\n")
+        #expect(refused.stdout.isEmpty)
+    }
+
     /// Beyond loopback without a token, serve does not start; a token file others may read is
     /// refused too. Each is one line and exit status 64.
     @Test func listeningBeyondLoopbackNeedsAToken() throws {
