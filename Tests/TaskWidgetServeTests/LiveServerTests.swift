@@ -143,7 +143,7 @@ import Testing
                 #expect(image.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
                 #expect(image.lowercased().contains("content-type: image/png\r\n"))
                 #expect(try rawGET(port: port, "/status").hasPrefix("HTTP/1.1 503"))
-                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 200"))
+                #expect(try rawGET(port: port, "/healthz").hasPrefix("HTTP/1.1 503"))
 
                 let again = try TemporaryStore.open(path, mode: .readWrite)
                 _ = try again.addTask(NewTask(title: "Start over"), now: ServeEnvironment.now)

@@ -94,10 +94,13 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         try cache.timelineDocument().response(to: request, maxAge: cache.maxAge(until: cache.current.state?.timeline.reloadAfter))
     }
 
+    // For a monitor: 503 while the other routes are 503 (the store cannot be read), without the
+    // reason, which may name a path and needs the token.
     router.get("/healthz") { _, _ -> Response in
-        Response(
-            status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        let isServing = cache.current.state != nil
+        return Response(
+            status: isServing ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: isServing ? "ok\n" : "the store cannot be read\n")))
     }
 
     addTRMNLRoutes(to: router, cache: cache, devices: devices)
