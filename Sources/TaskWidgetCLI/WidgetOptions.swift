@@ -18,6 +18,11 @@ public struct WidgetOptions: ParsableArguments {
 
     public init() {}
 
+    /// Whether any of these options was given.
+    public var isEmpty: Bool {
+        family == nil && size == nil && scale == nil && theme == nil && depth == nil && imageFormat == nil && rotate == nil
+    }
+
     public func validate() throws {
         do { _ = try spec() } catch let error as TaskWidgetError { throw ValidationError(error.message) }
     }

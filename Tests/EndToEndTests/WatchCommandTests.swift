@@ -191,6 +191,16 @@ import Testing
         #expect(result.stdout.hasPrefix("⚠ taskwidget: the folder ") && result.stdout.hasSuffix("does not exist: create it first\n"))
     }
 
+    /// A PNG widget option without --render-dir is an error: watch ignored it.
+    @Test(.timeLimit(.minutes(1))) func widgetOptionsNeedARenderDir() throws {
+        let sandbox = try Sandbox()
+        for option in [["--size", "800x480"], ["--theme", "dark"], ["--family", "small"]] {
+            let result = try sandbox.run(["watch"] + option)
+            #expect(result.status == 64, "\(option)")
+            #expect(result.stderr.hasPrefix("taskwidget: the PNG widget options shape the image of --render-dir"), "\(result.stderr)")
+        }
+    }
+
     /// A watch that cannot start (here a mistake in config.toml, which `status` does not read)
     /// leaves the bar one line of its format that says so, as `status` does: it printed nothing,
     /// and the bar's module vanished.

@@ -48,6 +48,9 @@ struct WatchCommand: ParsableCommand {
 
     func validate() throws {
         if let clockSpeed, clockSpeed < 1 { throw ValidationError("--clock-speed must be at least 1") }
+        if renderDir == nil, !widget.isEmpty {
+            throw ValidationError("the PNG widget options shape the image of --render-dir: add --render-dir DIR, or leave them out")
+        }
     }
 
     /// What a run is made of, set up before its first line.
