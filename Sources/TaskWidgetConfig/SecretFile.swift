@@ -33,12 +33,19 @@ public enum SecretFile {
     }
 
     /// The secret in the file at `path`, made first when there is no file: a new random one,
-    /// written atomically, readable by its owner only. Says whether it was made.
-    public static func readOrCreate(_ path: String, what: String) throws -> (secret: String, isNew: Bool) {
+    /// written atomically, readable by its owner only. Says whether it was made. The folder is
+    /// made when `makesFolder` (taskwidget's own config folder); a folder the user named must
+    /// exist, so that a typo does not leave new folders behind.
+    public static func readOrCreate(_ path: String, what: String, makesFolder: Bool) throws -> (secret: String, isNew: Bool) {
         if FileManager.default.fileExists(atPath: path) { return (try read(path, what: what), false) }
         let secret = randomSecret()
         let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = url.deletingLastPathComponent()
+        if makesFolder {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } else if !FileManager.default.fileExists(atPath: folder.path) {
+            throw TaskWidgetError(.invalidInput, "the folder \(folder.path) for \(what) does not exist: create it first", context: "\(what) folder missing")
+        }
         try AtomicFile.write(Data((secret + "\n").utf8), to: url, permissions: 0o600)
         return (secret, true)
     }

@@ -55,7 +55,7 @@ struct TokenCommand: ParsableCommand {
         guard let path = file ?? ServeToken.defaultPath(environment: environment) else {
             throw TaskWidgetError(.badConfig, "no config folder: set HOME or XDG_CONFIG_HOME, or pass --file")
         }
-        let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file")
+        let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file", makesFolder: file == nil)
         if isNew { writeToStandardError("taskwidget: made a new token in \(path); a serve that runs uses it once restarted\n") }
         print(token)
     }

@@ -199,6 +199,20 @@ import Testing
         #expect(short.stderr == "taskwidget: the token in \(file) is too short to keep anyone out (1 of at least 16 characters): delete the file and make one with `taskwidget serve token --file \(file)`\n")
     }
 
+    /// `serve token --file` makes the file in a folder that exists, and refuses one that does not
+    /// (it made every missing folder of the path, a typo's too).
+    @Test func aTokenFileGoesIntoAFolderThatExists() throws {
+        let sandbox = try Sandbox()
+        let missing = sandbox.folder.appendingPathComponent("no/such/folder/token").path
+        let refused = try sandbox.run(["serve", "token", "--file", missing], global: false)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("taskwidget: the folder \(sandbox.folder.path)/no/such/folder for the token file does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("no").path))
+        let file = sandbox.folder.appendingPathComponent("token").path
+        let made = try sandbox.run(["serve", "token", "--file", file], global: false)
+        #expect(made.status == 0 && made.stdout.count == 44)
+    }
+
     /// With a token, only requests that carry it are answered, in any of its three places; a
     /// wrong token takes as long to refuse whether it is wrong at its first or its last character,
     /// over 1 000 tries of each (a Mann–Whitney test over the timings, taken in random order).
