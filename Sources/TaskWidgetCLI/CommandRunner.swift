@@ -67,11 +67,36 @@ public enum CommandRunner {
     /// `help NAME` for a NAME that is no command of `root` is a usage error: ArgumentParser answers
     /// it with the root's help, and exit 0.
     static func checkHelpRequest(_ root: any ParsableCommand.Type, _ arguments: [String]) throws {
-        guard arguments.first == "help", let name = arguments.dropFirst().first, !name.hasPrefix("-"),
-            !root.configuration.subcommands.contains(where: { $0.configuration.commandName == name })
+        guard arguments.first == "help", let name = arguments.dropFirst().first,
+            let error = unknownCommand(name, of: root, path: root.configuration.commandName ?? "taskwidget")
         else { return }
-        throw TaskWidgetError(
-            .invalidInput, "there is no command “\(name.sanitizedForMessage)”: `\(root.configuration.commandName ?? "taskwidget") --help` lists them")
+        throw error
+    }
+
+    /// `name`, given where a subcommand of `command` goes, if it is none: the error names the
+    /// nearest one (`lst`: did you mean “ls”?), or says where they are listed.
+    static func unknownCommand(_ name: String, of command: any ParsableCommand.Type, path: String) -> TaskWidgetError? {
+        let names = command.configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard !names.isEmpty, !name.hasPrefix("-"), !names.contains(name) else { return nil }
+        let help = "`\(path) --help` lists them"
+        let hint = NameLookup.closest(to: name, among: names).map { "did you mean “\($0)”? (\(help))" } ?? help
+        return TaskWidgetError(.invalidInput, "there is no command “\(name.sanitizedForMessage)”: \(hint)")
+    }
+
+    /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`): the first
+    /// word after a command with subcommands that names none of them.
+    static func mistypedCommand(in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
+        var path = root.configuration.commandName ?? "taskwidget"
+        var command = root
+        for argument in arguments.dropFirst() {
+            if let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument }) {
+                path += " " + argument
+                command = next
+                continue
+            }
+            return unknownCommand(argument, of: command, path: path)
+        }
+        return nil
     }
 
     /// Reports `error` in one line on stderr and gives the exit status it documents.
@@ -83,6 +108,11 @@ public enum CommandRunner {
         if let misread = dashedText(in: arguments) {
             report(misread)
             return misread.code.exitStatus
+        }
+        // A mistyped command, which ArgumentParser calls an unexpected argument.
+        if root.message(for: error).lowercased().contains("unexpected argument"), let mistyped = mistypedCommand(in: arguments, root: root) {
+            report(mistyped)
+            return mistyped.code.exitStatus
         }
         let status = root.exitCode(for: error)
         guard status != .success else { root.exit(withError: error) }

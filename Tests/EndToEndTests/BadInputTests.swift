@@ -110,6 +110,22 @@ import Testing
         #expect(sync.status == 64 && sync.stderr == "taskwidget: there is no command “nope”: `taskwidget sync --help` lists them\n")
     }
 
+    /// A mistyped command names the nearest one, at any depth, as a mistyped option does (it was
+    /// "unexpected argument 'lst'").
+    @Test(arguments: [
+        (["lst"], "there is no command “lst”: did you mean “ls”? (`taskwidget --help` lists them)"),
+        (["help", "statsu"], "there is no command “statsu”: did you mean “status”? (`taskwidget --help` lists them)"),
+        (["list", "lss"], "there is no command “lss”: did you mean “ls”? (`taskwidget list --help` lists them)"),
+        (["habit", "chek", "walk"], "there is no command “chek”: did you mean “check”? (`taskwidget habit --help` lists them)"),
+        (["serve", "devce", "ls"], "there is no command “devce”: did you mean “device”? (`taskwidget serve --help` lists them)"),
+        (["frobnicate"], "there is no command “frobnicate”: `taskwidget --help` lists them"),
+    ])
+    func aMistypedCommandNamesTheNearestOne(arguments: [String], message: String) throws {
+        let result = try Sandbox().run(arguments, global: false)
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr == "taskwidget: \(message)\n")
+    }
+
     @Test func ambiguousPrefixListsTheCandidates() throws {
         let sandbox = try Self.populatedSandbox()
         let result = try sandbox.run(["done", "abcd"])

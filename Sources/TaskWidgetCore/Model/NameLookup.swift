@@ -35,7 +35,7 @@ public enum NameLookup {
     /// The name in `names` nearest to `name` in edit distance (case-insensitive; swapping two
     /// neighbouring letters is one edit), if it is near enough to be a typo: at most one edit in
     /// three letters. The first of equally near names wins.
-    static func closest(to name: String, among names: [String]) -> String? {
+    public static func closest(to name: String, among names: [String]) -> String? {
         let typed = Array(name.trimmingWhitespace.lowercased())
         var nearest: (name: String, distance: Int)?
         for candidate in names {
