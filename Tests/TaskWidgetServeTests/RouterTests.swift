@@ -156,6 +156,12 @@ import Testing
         ("/widget/medium.png?rotate=45", .badRequest, "{\"error\":\"bad parameter rotate: expected 0, 90, 180 or 270\"}\n"),
         ("/widget/medium.png?theme=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
         ("/status?format=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
+        ("/status?list=Work", .badRequest,
+         "{\"error\":\"serve shows the tasks it was started with: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
+        ("/widget/medium.png?inbox", .badRequest,
+         "{\"error\":\"serve shows the tasks it was started with: inbox is chosen at its start (taskwidget serve --inbox), not per request\"}\n"),
+        ("/timeline.json?view=work", .badRequest,
+         "{\"error\":\"serve shows the tasks it was started with: view is chosen at its start (taskwidget serve --view NAME), not per request\"}\n"),
     ])
     func badPathsAndParametersAreOneLineJSON(path: String, status: HTTPResponse.Status, body: String) async throws {
         try await withApp { client, _ in

@@ -98,6 +98,25 @@ public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddlew
     }
 }
 
+/// Answers 400 to `?list=`, `?inbox` and `?view=`: serve shows the one scope it was started with,
+/// so such a parameter would be ignored and the answer taken for that list's.
+public struct ScopeParameterMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The parameters, and the option of `serve` that chooses the same.
+    static var scopes: [(name: String, option: String)] { [("list", "--list NAME"), ("inbox", "--inbox"), ("view", "--view NAME")] }
+
+    public init() {}
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        if request.uri.query != nil, let (name, option) = Self.scopes.first(where: { request.uri.queryParameters[$0.name[...]] != nil }) {
+            throw ServeHTTPError(
+                .badRequest, "serve shows the tasks it was started with: \(name) is chosen at its start (taskwidget serve \(option)), not per request")
+        }
+        return try await next(request, context)
+    }
+}
+
 /// One log line per request: method, route, status, duration. Never the query string (it may
 /// carry `?token=`), never headers (`Authorization`, `Access-Token`), never a body.
 ///

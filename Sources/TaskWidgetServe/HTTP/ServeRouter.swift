@@ -29,7 +29,7 @@ public struct ServeDependencies: Sendable {
 ///
 /// Middleware order, outermost first: access log (sees the final status), errors → JSON (so that
 /// 401 and the router's own 404 are JSON too), auth, 405 for a known path asked with another
-/// method. Middleware must be added before the routes: Hummingbird applies it only to routes added
+/// method, 400 for a scope asked per request. Middleware must be added before the routes: Hummingbird applies it only to routes added
 /// after it (the 404 responder gets all of it).
 /// `HEAD` is derived from every `GET` by `.autoGenerateHeadEndpoints` (same headers, no body);
 /// `/events` has its own `HEAD` so that a `HEAD` does not subscribe.
@@ -50,6 +50,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         })
     let routeMethods = RouteMethods()
     router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
+    router.add(middleware: ScopeParameterMiddleware())
 
     router.get("/") { request, _ -> Response in
         let published = cache.current
