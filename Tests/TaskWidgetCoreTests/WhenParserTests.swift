@@ -223,6 +223,18 @@ import Testing
         #expect(error?.code == .invalidInput)
     }
 
+    /// A capital M alone is refused: read as minutes (units are read in any case), `in 1M` was due
+    /// in a minute for a user who meant a month. `1m`, `1 min` and `1MIN` stay minutes.
+    @Test func aCapitalMIsNeitherMinutesNorMonths() throws {
+        for text in ["in 1M", "+3M", "IN 2 M"] {
+            let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
+            #expect(error?.message.contains("is M minutes or months?") == true, "\(text)")
+        }
+        let inAMinute = try sunday.parse("in 1m", for: .due)
+        #expect(try sunday.parse("in 1 min", for: .due) == inAMinute)
+        #expect(try sunday.parse("in 1MIN", for: .due) == inAMinute)
+    }
+
     /// Regression: `in 999999w` (the year 21192) or a last-day time with a western offset was
     /// stored, and then written by `export` with a five-digit year that `import` refuses.
     @Test(arguments: ["in 999999w", "+999999 weeks", "9999-12-31T23:59-05:00", "9999-12-31T23:59:30-00:01"])

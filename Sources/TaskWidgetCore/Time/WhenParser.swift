@@ -54,6 +54,11 @@ public struct WhenParser: Sendable {
     /// Throws an ``TaskWidgetError/Code/invalidInput`` error naming the accepted forms when the text
     /// is not understood.
     public func parse(_ text: String, for purpose: Purpose) throws(TaskWidgetError) -> Instant {
+        // Units are read in any case, but a capital M alone may mean months, which are no unit.
+        if text.wholeMatch(of: /\s*(?:[iI][nN]\s+|\+)\d{1,6}\s?M\s*/) != nil {
+            throw TaskWidgetError(
+                .invalidInput, "“\(Self.quoted(text))”: is M minutes or months? write m or min for minutes; for months give a date such as 2027-01-31")
+        }
         guard let instant = resolve(Self.normalized(text), for: purpose) else {
             throw Self.error(reading: text, as: "date", forms: Self.whenForms)
         }
