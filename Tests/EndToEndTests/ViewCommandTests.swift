@@ -115,7 +115,8 @@ import Testing
         // watch reads the file whether or not a view is named: [watch] is its own.
         let watch = try sandbox.run(["watch", "--format", "text"])
         #expect(watch.status == 64 && watch.stderrLines.count == 1 && watch.stderr.contains(sandbox.configPath + message), "\(watch.stderr)")
-        #expect(watch.stdout.isEmpty)
+        // And the format's error line, so that a bar shows why its module stopped.
+        #expect(watch.stdout.hasPrefix("⚠ taskwidget: \(sandbox.configPath)\(message)"), "\(watch.stdout)")
     }
 }
 
