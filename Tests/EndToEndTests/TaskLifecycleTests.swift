@@ -81,6 +81,19 @@ import Testing
         #expect(try sandbox.succeed(["ls", "--all", "--format", "json"]) == completed)
     }
 
+    /// A reminder set in the past is kept, with a note that it may never show; a later one, or
+    /// an edit of something else, has no note.
+    @Test func aReminderInThePastIsKeptWithANote() throws {
+        let sandbox = try Sandbox()
+        let past = try sandbox.run(["add", "Call Bob", "--remind", "2020-01-01T10:00"])
+        #expect(past.status == 0)
+        #expect(past.stderr == "taskwidget: note: that reminder time has passed; notify shows a missed reminder only within missed_within (24h by default) of its time\n")
+        let id = past.stdout.trimmingCharacters(in: .newlines)
+        #expect(try sandbox.run(["edit", id, "--title", "Call Bob back"]).stderr.isEmpty)
+        #expect(try sandbox.run(["edit", id, "--remind", "in 1h"]).stderr.isEmpty)
+        #expect(try sandbox.run(["edit", id, "--remind", "2020-01-02T10:00"]).stderr.hasPrefix("taskwidget: note: that reminder time has passed"))
+    }
+
     /// Lines that name a task show as many digits as tell it from another task whose id starts
     /// with the same 8.
     @Test func aConfirmationShowsAnIdThatTellsTheTaskApart() throws {

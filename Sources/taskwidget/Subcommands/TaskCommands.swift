@@ -44,6 +44,7 @@ struct Add: ParsableCommand {
         if let createdList {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
+        noteIfPassed(reminder: task.reminderDate, now: context.now)
         print(try store.shownID(of: task.id))
     }
 }
@@ -90,6 +91,13 @@ struct Ls: ParsableCommand {
 
 /// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks (with `top`, to the
 /// task a bar shows: its `action` names the change when nothing is open) and say what was done.
+/// A reminder set in the past is kept, but it may never show: says so on stderr.
+private func noteIfPassed(reminder: Instant?, now: Instant) {
+    guard let reminder, reminder < now else { return }
+    writeToStandardError(
+        "taskwidget: note: that reminder time has passed; notify shows a missed reminder only within missed_within (24h by default) of its time\n")
+}
+
 /// Applies `change` to the tasks `ids` name (or the bar's top task) and prints a line per task:
 /// `verb` for one it changed, `unchanged` for one that already was as asked (`Already completed`).
 private func changeTasks(
@@ -246,6 +254,7 @@ struct Edit: ParsableCommand {
         }
         let store = try context.storeForWriting()
         let task = try store.editTask(id, changes, now: context.now)
+        if changes.reminderDate != nil { noteIfPassed(reminder: task.reminderDate, now: context.now) }
         print("Edited \(try store.shownID(of: task.id)) \(task.title)")
     }
 }
