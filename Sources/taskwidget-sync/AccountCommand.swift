@@ -69,7 +69,7 @@ struct AccountCommand: ParsableCommand {
         @OptionGroup var options: SyncGlobalOptions
 
         func run() throws {
-            let configuration = try Configuration.load(path: options.configPath, environment: ProcessInfo.processInfo.environment)
+            let configuration = try options.configuration()
             guard !configuration.syncAccounts.isEmpty else {
                 print("No sync accounts. Add one with `taskwidget sync account add NAME --url URL`.")
                 return

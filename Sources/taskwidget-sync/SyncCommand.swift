@@ -51,7 +51,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try options.context()
-        let configuration = try Configuration.load(path: options.configPath, environment: ProcessInfo.processInfo.environment)
+        let configuration = try options.configuration()
         var accounts = configuration.syncAccounts
         guard !accounts.isEmpty else {
             throw TaskWidgetError(

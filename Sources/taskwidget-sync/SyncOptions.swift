@@ -20,6 +20,17 @@ struct SyncGlobalOptions: ParsableArguments {
     }
 
     func context() throws -> CommandContext { try global.context() }
+
+    /// The configuration read from ``configPath``. A file named with `--config` must exist (a
+    /// missing default file is an empty configuration).
+    func configuration() throws -> Configuration {
+        if let config, !FileManager.default.fileExists(atPath: config) {
+            throw TaskWidgetError(
+                .badConfig, "there is no configuration file \(config): check --config, or make it with `taskwidget sync account add NAME --config \(config.shellQuoted) …`",
+                context: "config missing")
+        }
+        return try Configuration.load(path: configPath, environment: ProcessInfo.processInfo.environment)
+    }
 }
 
 /// One sync at a time per store: a lock file beside it (`flock`, released when the process ends,

@@ -110,6 +110,18 @@ import Testing
         #expect(sync.status == 64 && sync.stderr == "taskwidget: there is no command “nope”: `taskwidget sync --help` lists them\n")
     }
 
+    /// A configuration file named with --config must exist: a typo in its path said "there is no
+    /// sync account yet".
+    @Test func aConfigFileThatIsNotThereIsNamed() throws {
+        let sandbox = try Sandbox()
+        let missing = sandbox.folder.appendingPathComponent("sync.toml").path
+        for arguments in [["sync", "--config", missing], ["sync", "account", "ls", "--config", missing]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.hasPrefix("taskwidget: there is no configuration file \(missing): check --config"), "\(result.stderr)")
+        }
+    }
+
     /// A mistyped command names the nearest one, at any depth, as a mistyped option does (it was
     /// "unexpected argument 'lst'").
     @Test(arguments: [
