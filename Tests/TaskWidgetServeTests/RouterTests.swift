@@ -186,7 +186,8 @@ import Testing
             #expect(try await client.execute(uri: "/status?token=server-token", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/status?token=server%2Dtoken", method: .get).status == .ok)
             #expect(
-                try await client.execute(uri: "/widget/800x480.bmp", method: .get, headers: [.accessToken: "device-key-123"]).status == .ok)
+                try await client.execute(uri: "/widget/800x480.png?theme=mono&depth=1", method: .get, headers: [.accessToken: "device-key-123"]).status
+                    == .ok)
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
             // An unknown path needs the token too: no probing for routes without it.
             #expect(try await client.execute(uri: "/nope", method: .get).status == .unauthorized)
@@ -208,6 +209,11 @@ import Testing
             #expect(inQuery == .unauthorized)
             let image = try await client.execute(uri: "/widget/800x480.png?theme=mono&depth=1", method: .get, headers: key).status
             #expect(image == .ok)
+            // Only its own image: any other size, scale or theme shows more than the device does.
+            for other in ["/widget/large.png", "/widget/4096x4096.png", "/widget/800x480.png?theme=mono&depth=1&scale=3", "/widget/800x480.png"] {
+                let status = try await client.execute(uri: other, method: .get, headers: key).status
+                #expect(status == .unauthorized, "\(other)")
+            }
             var withID = key
             withID[.deviceID] = ServeEnvironment.device.id
             let display = try await client.execute(uri: "/api/display", method: .get, headers: withID).status
@@ -236,7 +242,7 @@ import Testing
             #expect(PNGHeader(image.body)?.width == 170)
             #expect(try await client.execute(uri: "/", method: .get).status == .ok)
             let health = try await client.execute(uri: "/healthz", method: .get)
-            #expect(health.status == .serviceUnavailable && String(buffer: health.body) == "the store cannot be read\n")
+            #expect(health.status == .serviceUnavailable && String(buffer: health.body) == "the store cannot be read (or is not read yet)\n")
 
             try environment.publish()
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)

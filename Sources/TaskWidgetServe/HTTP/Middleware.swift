@@ -156,7 +156,7 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 ///
 /// Accepted, in this order: `Authorization: Bearer TOKEN`, a TRMNL device's `Access-Token: KEY`,
 /// and `?token=TOKEN` for clients that cannot set headers (an `<img>`, a Kindle, `EventSource`).
-/// The server's token opens every route; a device's key only the routes a device uses (its
+/// The server's token opens every route; a device's key only what the device asks for (its own
 /// image, `/api/display`, `/api/log`), since `/api/setup` hands the key to whoever sends the
 /// device's MAC address. Every presented value is compared with every secret in constant time
 /// (``ConstantTime``). Without a server token (loopback without `--token`), everything is open.
@@ -166,11 +166,23 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         /// The server's token; `nil` leaves every route open.
         public var serverToken: [UInt8]?
         /// The registered devices' keys.
-        public var deviceKeys: [[UInt8]]
+        public var deviceKeys: [DeviceKey]
 
-        public init(serverToken: [UInt8]?, deviceKeys: [[UInt8]] = []) {
+        public init(serverToken: [UInt8]?, deviceKeys: [DeviceKey] = []) {
             self.serverToken = serverToken
             self.deviceKeys = deviceKeys
+        }
+    }
+
+    /// A device's key, and the one image it opens.
+    public struct DeviceKey: Sendable {
+        public var key: [UInt8]
+        /// The image's path and query, e.g. `/widget/800x480.png?theme=mono&depth=1`.
+        public var imagePath: String
+
+        public init(key: [UInt8], imagePath: String) {
+            self.key = key
+            self.imagePath = imagePath
         }
     }
 
@@ -194,7 +206,7 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let serverToken = secrets.serverToken, !openPaths.contains(request.uri.path) else {
             return try await next(request, context)
         }
-        let accepted = Self.isDevicePath(request.uri.path) ? [serverToken] + secrets.deviceKeys : [serverToken]
+        let accepted = [serverToken] + Self.deviceKeys(opening: request.uri.path, query: request.uri.query, among: secrets.deviceKeys)
         var matched: UInt8 = 0
         for candidate in Self.presentedTokens(in: request) {
             matched |= ConstantTime.equalsAny(accepted, candidate.utf8) ? 1 : 0
@@ -203,9 +215,16 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The routes a TRMNL device calls with its key.
-    static func isDevicePath(_ path: String) -> Bool {
-        path.hasPrefix("/widget/") || path == "/api/display" || path == "/api/log"
+    /// The keys of the devices that may ask for `path` with `query`: any device for
+    /// `/api/display` and `/api/log`, and for an image the device whose image it is.
+    static func deviceKeys(opening path: String, query: String?, among keys: [DeviceKey]) -> [[UInt8]] {
+        switch path {
+        case "/api/display", "/api/log": return keys.map(\.key)
+        case let path where path.hasPrefix("/widget/"):
+            let asked = path + "?" + (query ?? "")
+            return keys.filter { $0.imagePath == asked }.map(\.key)
+        default: return []
+        }
     }
 
     /// Every token the request presents, in any of the three places.

@@ -46,7 +46,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
     router.add(
         middleware: AuthMiddleware {
             // Loopback without --token: open. Otherwise the token, and every device's key.
-            .init(serverToken: serverToken, deviceKeys: serverToken == nil ? [] : devices.apiKeys)
+            .init(serverToken: serverToken, deviceKeys: serverToken == nil ? [] : devices.keys)
         })
     let routeMethods = RouteMethods()
     router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
@@ -101,7 +101,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         let isServing = cache.current.state != nil
         return Response(
             status: isServing ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: isServing ? "ok\n" : "the store cannot be read\n")))
+            body: .init(byteBuffer: ByteBuffer(string: isServing ? "ok\n" : "the store cannot be read (or is not read yet)\n")))
     }
 
     addTRMNLRoutes(to: router, cache: cache, devices: devices)

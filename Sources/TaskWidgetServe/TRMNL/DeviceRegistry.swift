@@ -2,6 +2,7 @@ import Foundation
 public import HTTPTypes
 import Synchronization
 public import TaskWidgetConfig
+import TaskWidgetCore
 
 /// The registered TRMNL devices, read from ``DeviceFile`` and read again when the file changes (a
 /// `serve device add` while the server runs takes effect at the device's next request).
@@ -39,8 +40,10 @@ public final class DeviceRegistry: Sendable {
         return device
     }
 
-    /// Every device's API key, for ``AuthMiddleware``.
-    public var apiKeys: [[UInt8]] { current().values.map { Array($0.apiKey.utf8) } }
+    /// Every device's API key with the path of its image, for ``AuthMiddleware``.
+    public var keys: [AuthMiddleware<ServeRequestContext>.DeviceKey] {
+        current().values.map { .init(key: Array($0.apiKey.utf8), imagePath: $0.imagePath) }
+    }
 
     /// The devices, the file read again if it changed. A file that cannot be read keeps the devices
     /// read before (the server keeps serving; `serve device ls` says what is wrong with it).
@@ -57,4 +60,12 @@ public final class DeviceRegistry: Sendable {
     }
 
     private static func key(_ id: String) -> String { id.uppercased() }
+}
+
+extension DeviceRecord {
+    /// The path and query of the device's image, as `/api/display` hands it out (in `image_url`).
+    var imagePath: String {
+        let spec = imageSpec
+        return "/widget/\(spec.size).\(spec.format.rawValue)?theme=mono&depth=\(spec.depth ?? 1)"
+    }
 }

@@ -53,8 +53,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
 private func imageURL(for device: DeviceRecord, request: Request) -> String {
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
     let host = request.head.authority.flatMap { $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil }
-    let spec = device.imageSpec
-    return "http://\(host ?? "localhost")/widget/\(spec.size).\(spec.format.rawValue)?theme=mono&depth=\(spec.depth ?? 1)"
+    return "http://\(host ?? "localhost")\(device.imagePath)"
 }
 
 private func json(status: HTTPResponse.Status, _ value: JSONValue) -> Response {
