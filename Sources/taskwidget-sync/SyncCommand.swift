@@ -29,7 +29,8 @@ struct SyncCommand: AsyncParsableCommand {
               taskwidget sync
               taskwidget sync --account home
 
-            Prints one line per account: pulled, pushed, conflicts merged, deleted. On a \
+            Prints one line per account: pulled, pushed, conflicts merged, deleted; and a line \
+            for each calendar of a list deleted here that stays on the server, and why. On a \
             terminal, the push counts its requests meanwhile (one per changed task).
 
             Exit status: 0 ok, 64 bad usage or configuration, 65 damaged store, 69 the server \
@@ -75,7 +76,8 @@ struct SyncCommand: AsyncParsableCommand {
                 counting.reset()
                 do {
                     let report = try await sync(account, isFirst: account.name == configuration.syncAccounts.first?.name, store: store, transport: counting, context: context)
-                    print(dryRun ? report.planText : report.summary)
+                    // Names on a terminal only: under a timer, stdout goes to the journal.
+                    print(dryRun ? report.planText : report.summary(namingCollections: isatty(STDOUT_FILENO) == 1))
                     context.logger.debug("sync done", metadata: ["account": "\(account.name)", "requests": "\(counting.requestCount)"])
                 } catch let error as CalDAVError {
                     let failure = Self.userError(error, account: account.name)

@@ -52,18 +52,22 @@ public struct SyncReport: Sendable {
             case refused(status: Int?)
         }
 
+        /// Its display name, cleaned up as a list name from a server is.
         public var name: String
+        /// Its path on the server.
+        public var href: String
         public var reason: Reason
 
-        /// `“Family” stays on the server: it may hold events, so only its tasks were deleted`.
-        public var line: String {
+        /// `“Family” stays on the server: it may hold events, so only its tasks were deleted`; not
+        /// `named`, it is `the calendar /alice/family/`.
+        public func line(named: Bool) -> String {
             let why =
                 switch reason {
                 case .mayHoldEvents: "it may hold events, so only its tasks were deleted; delete it in a calendar app if it is no longer needed"
                 case .holdsObjects(let count): "it still holds \(count) object\(count == 1 ? "" : "s") that this store does not know"
                 case .refused(let status): "the server did not delete it\(status.map { " (HTTP \($0))" } ?? "")"
                 }
-            return "“\(name)” stays on the server: \(why)"
+            return "\(named ? "“\(name)”" : "the calendar \(href)") stays on the server: \(why)"
         }
     }
 
@@ -81,12 +85,17 @@ public struct SyncReport: Sendable {
     }
 
     /// The summary line, `home: pulled 3, pushed 1, 1 conflict merged, deleted 0`, then one line
-    /// per collection of a deleted list that stays on the server.
-    public var summary: String {
+    /// per collection of a deleted list that stays on the server, named by its path: this goes to
+    /// logs and the journal, which never get names.
+    public var summary: String { summary(namingCollections: false) }
+
+    /// ``summary``, with the collections that stay named by their names when `namingCollections`
+    /// (for a terminal).
+    public func summary(namingCollections: Bool) -> String {
         var text = "\(account): pulled \(pulled), pushed \(pushed), \(conflicts) conflict\(conflicts == 1 ? "" : "s") merged, deleted \(deleted)"
         if collectionsDeleted > 0 { text += ", \(collectionsDeleted) deleted list\(collectionsDeleted == 1 ? "" : "s") removed from the server" }
         if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
-        return ([text] + collectionsKept.map { "\(account): \($0.line)" }).joined(separator: "\n")
+        return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
     }
 }
 
@@ -244,15 +253,18 @@ public struct SyncEngine: Sendable {
         changes.listTombstonesToClear = collections.compactMap(\.listID)
         for collection in collections {
             guard let server = collection.server else { continue }
-            let name = server.displayName ?? collection.href.lastComponent
+            let name = Validation.titleFromElsewhere(server.displayName ?? collection.href.lastComponent)
+            func keep(_ reason: SyncReport.KeptCollection.Reason) {
+                report.collectionsKept.append(.init(name: name, href: collection.href.path, reason: reason))
+            }
             guard server.holdsOnlyTasks else {
-                report.collectionsKept.append(.init(name: name, reason: .mayHoldEvents))
+                keep(.mayHoldEvents)
                 continue
             }
             let contents = try await client.collectionContents(at: collection.url)
             guard contents.members.isEmpty else {
                 logger.info("the collection of a list deleted here still holds objects; it stays", metadata: ["objects": "\(contents.members.count)"])
-                report.collectionsKept.append(.init(name: name, reason: .holdsObjects(contents.members.count)))
+                keep(.holdsObjects(contents.members.count))
                 continue
             }
             switch await Self.attempt({ () async throws(CalDAVError) in try await client.deleteCollection(at: collection.url, ifMatch: contents.etag) }) {
@@ -261,7 +273,7 @@ public struct SyncEngine: Sendable {
                 report.collectionsDeleted += 1
             case .failure(let error) where Self.refusals.contains(error.code) || error.code == .preconditionFailed:
                 logger.notice("the server did not delete a collection; it stays", metadata: ["status": "\(error.status ?? 0)"])
-                report.collectionsKept.append(.init(name: name, reason: .refused(status: error.status)))
+                keep(.refused(status: error.status))
             case .failure(let error):
                 throw error
             }
