@@ -50,7 +50,8 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "png (default), or bmp (1-bit BMP3, for old firmware).") var imageFormat: WidgetImageSpec.Format?
 
         func validate() throws {
-            guard id.wholeMatch(of: /(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}/) != nil else {
+            // As the firmware sends it: with colons (the registry ignores case only).
+            guard id.wholeMatch(of: /(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}/) != nil else {
                 throw ValidationError("the device ID is its MAC address, six pairs of hex digits such as AA:BB:CC:DD:EE:FF")
             }
             if let depth, ![1, 2, 4].contains(depth) { throw ValidationError("--depth must be 1, 2 or 4") }

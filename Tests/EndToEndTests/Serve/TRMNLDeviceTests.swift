@@ -111,7 +111,7 @@ import Testing
 
         let bad = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--depth", "3"], global: false)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("taskwidget: --depth must be 1, 2 or 4"))
-        for notAMAC in ["notamac", "AA", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG"] {
+        for notAMAC in ["notamac", "AA", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AA-BB-CC-DD-EE-FF"] {
             let refused = try sandbox.run(["serve", "device", "add", notAMAC], global: false)
             #expect(refused.status == 64 && refused.stderr.hasPrefix("taskwidget: the device ID is its MAC address"), "\(notAMAC)")
         }
