@@ -226,7 +226,7 @@ import Testing
     /// A capital M alone is refused: read as minutes (units are read in any case), `in 1M` was due
     /// in a minute for a user who meant a month. `1m`, `1 min` and `1MIN` stay minutes.
     @Test func aCapitalMIsNeitherMinutesNorMonths() throws {
-        for text in ["in 1M", "+3M", "IN 2 M"] {
+        for text in ["in 1M", "+3M", "IN 2 M", "in 1  M", "in 1\t M"] {
             let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
             #expect(error?.message.contains("is M minutes or months?") == true, "\(text)")
         }

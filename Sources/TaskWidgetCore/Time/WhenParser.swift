@@ -49,13 +49,14 @@ public struct WhenParser: Sendable {
         self.calendar = calendar
     }
 
-    /// Returns the instant `text` names; see ``WhenParser`` for the grammar.
+    /// Returns the instant `text` names; see ``WhenParser`` for the grammar. Words and units are
+    /// read in any case, except a capital `M` alone, which may mean months: it is refused.
     ///
     /// Throws an ``TaskWidgetError/Code/invalidInput`` error naming the accepted forms when the text
     /// is not understood.
     public func parse(_ text: String, for purpose: Purpose) throws(TaskWidgetError) -> Instant {
         // Units are read in any case, but a capital M alone may mean months, which are no unit.
-        if text.wholeMatch(of: /\s*(?:[iI][nN]\s+|\+)\d{1,6}\s?M\s*/) != nil {
+        if text.wholeMatch(of: /\s*(?:[iI][nN]\s+|\+)\d{1,6}\s*M\s*/) != nil {
             throw TaskWidgetError(
                 .invalidInput, "“\(Self.quoted(text))”: is M minutes or months? write m or min for minutes; for months give a date such as 2027-01-31")
         }
