@@ -109,7 +109,8 @@ public enum CommandRunner {
             report(misread)
             return misread.code.exitStatus
         }
-        // A mistyped command, which ArgumentParser calls an unexpected argument.
+        // A mistyped command, which ArgumentParser calls an unexpected argument (its error types
+        // are not public: its message is all there is to tell).
         if root.message(for: error).lowercased().contains("unexpected argument"), let mistyped = mistypedCommand(in: arguments, root: root) {
             report(mistyped)
             return mistyped.code.exitStatus

@@ -18,7 +18,7 @@ public struct WidgetOptions: ParsableArguments {
 
     public init() {}
 
-    /// Whether any of these options was given.
+    /// Whether none of these options was given.
     public var isEmpty: Bool {
         family == nil && size == nil && scale == nil && theme == nil && depth == nil && imageFormat == nil && rotate == nil
     }

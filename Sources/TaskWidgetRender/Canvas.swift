@@ -47,8 +47,8 @@ final class Canvas {
         case start, center, end
     }
 
-    /// Draws one line of text with its baseline at `baseline` and its `anchor` at `x`, cut with an
-    /// ellipsis at the end past `maxWidth`. Titles are set as text, never parsed as markup;
+    /// Draws text (one line unless `maxLines` says more) with its first baseline at `baseline` and
+    /// its `anchor` at `x`, cut with an ellipsis at the end past `maxWidth`. Titles are set as text, never parsed as markup;
     /// `markup` is only for text built here from numbers and fixed words.
     /// With `maxLines` above 1 (and a `maxWidth`), the text wraps between words onto up to that
     /// many lines, each aligned on `x` as `anchor` says, and the last is cut with an ellipsis.

@@ -89,8 +89,6 @@ struct Ls: ParsableCommand {
     }
 }
 
-/// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks (with `top`, to the
-/// task a bar shows: its `action` names the change when nothing is open) and say what was done.
 /// A reminder set in the past is kept, but it may never show: says so on stderr.
 private func noteIfPassed(reminder: Instant?, now: Instant) {
     guard let reminder, reminder < now else { return }
@@ -98,8 +96,10 @@ private func noteIfPassed(reminder: Instant?, now: Instant) {
         "taskwidget: note: that reminder time has passed; notify shows a missed reminder only within missed_within (24h by default) of its time\n")
 }
 
-/// Applies `change` to the tasks `ids` name (or the bar's top task) and prints a line per task:
-/// `verb` for one it changed, `unchanged` for one that already was as asked (`Already completed`).
+/// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks `ids` name (with
+/// `top`, to the task a bar shows: its `action` names the change when nothing is open) and print
+/// a line per task: `verb` for one it changed, `unchanged` for one that already was as asked
+/// (`Already completed`).
 private func changeTasks(
     _ ids: [String], _ options: GlobalOptions, top: (options: TopTaskOptions, action: String)? = nil, verb: String,
     unchanged: String, _ change: (TaskStore, [String], Instant) throws -> [TaskUpdate]
@@ -108,7 +108,9 @@ private func changeTasks(
     let store = try context.storeForWriting()
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
     for update in try change(store, ids, context.now) {
-        print("\(update.isChanged ? verb : unchanged) \(try store.shownID(of: update.task.id)) \(update.task.title)")
+        // The change is made: a failure to read the longer id must not report it as failed.
+        let shownID = (try? store.shownID(of: update.task.id)) ?? update.task.id.shortID
+        print("\(update.isChanged ? verb : unchanged) \(shownID) \(update.task.title)")
     }
 }
 
@@ -255,7 +257,7 @@ struct Edit: ParsableCommand {
         let store = try context.storeForWriting()
         let task = try store.editTask(id, changes, now: context.now)
         if changes.reminderDate != nil { noteIfPassed(reminder: task.reminderDate, now: context.now) }
-        print("Edited \(try store.shownID(of: task.id)) \(task.title)")
+        print("Edited \((try? store.shownID(of: task.id)) ?? task.id.shortID) \(task.title)")
     }
 }
 
@@ -293,6 +295,6 @@ struct Move: ParsableCommand {
         let context = try options.context()
         let store = try context.storeForWriting()
         let task = try store.moveTask(id, to: position, now: context.now)
-        print("Moved \(try store.shownID(of: task.id)) \(task.title)")
+        print("Moved \((try? store.shownID(of: task.id)) ?? task.id.shortID) \(task.title)")
     }
 }

@@ -92,16 +92,14 @@ struct WatchCommand: ParsableCommand {
             print((framing.header ?? "") + framing.frame(StatusFallback.line(format: line.format, message: error.message), isFirst: true), terminator: "")
             throw error
         }
-        let (context, renderer, configuration, views, shown, outputs, widgetFamily) = (
-            setup.context, setup.renderer, setup.configuration, setup.views, setup.shown, setup.outputs, setup.widgetFamily
-        )
+        let (context, views) = (setup.context, setup.views)
         let followers = views.map {
-            StoreFollower(location: context.location, calendar: context.calendar, view: $0, family: widgetFamily, logger: context.logger)
+            StoreFollower(location: context.location, calendar: context.calendar, view: $0, family: setup.widgetFamily, logger: context.logger)
         }
         // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         var session = WatchSession(
-            views: followers, showing: shown, renderer: renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: outputs,
+            views: followers, showing: setup.shown, renderer: setup.renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: setup.outputs,
             clockSpeed: clock.speed, logger: context.logger)
         guard line.format == .i3bar else {
             try FollowLoop.run(
@@ -109,7 +107,8 @@ struct WatchCommand: ParsableCommand {
             return
         }
         let clicks = BarClickInput()
-        let actions = [1: configuration.watch.leftClick, 2: configuration.watch.middleClick, 3: configuration.watch.rightClick]
+        let watchSettings = setup.configuration.watch
+        let actions = [1: watchSettings.leftClick, 2: watchSettings.middleClick, 3: watchSettings.rightClick]
         let (store, zone, virtual) = (context.location.path, context.timeZone.identifier, options.now != nil)
         var clickable = ClickableWatch(session: session, input: clicks, logger: context.logger) { click, index, now in
             guard let action = actions[click.button], action != .none else { return nil }
