@@ -16,8 +16,13 @@ enum ProcessRunner {
     /// caldav) the tests use: UTF-8 and the system's paths only.
     static let systemPython = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
 
+    /// How long a run may take before it is killed: a program that should have ended but runs on
+    /// (a server that should have refused to start) fails its test instead of hanging the run.
+    static let deadline: DispatchTimeInterval = .seconds(300)
+
     /// Runs `executable` with `arguments` and `environment` (nil: this process's), feeding it
-    /// `input`, and returns its exit status and output.
+    /// `input`, and returns its exit status and output; after ``deadline`` it is killed (status
+    /// 9, by the signal).
     static func run(
         _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
     ) throws -> RunResult {
@@ -35,6 +40,12 @@ enum ProcessRunner {
         process.standardError = stderr
         process.standardInput = stdin
         try process.run()
+        let exited = DispatchSemaphore(value: 0)
+        let pid = process.processIdentifier
+        Thread {
+            if exited.wait(timeout: .now() + deadline) == .timedOut { kill(pid, SIGKILL) }
+        }.start()
+        defer { exited.signal() }
         if let input { try? stdin.fileHandleForWriting.write(contentsOf: input) }
         try stdin.fileHandleForWriting.close()
         // Read both pipes to their end before waiting, so a large output cannot block the child.
