@@ -48,6 +48,12 @@ import Testing
             logger: { var logger = Logger(label: "test"); logger.logLevel = .debug; return logger }())
     }
 
+    /// The URL of the Inbox's collection, once a sync has made it.
+    func syncedInboxURL(of store: TaskStore) throws -> URL {
+        let inbox = try #require(try store.syncSnapshot(account: "test").collections.first { $0.isInbox })
+        return try #require(URL(string: inbox.url))
+    }
+
     @Test func aSecondSyncWithNothingChangedIsOneRequest() async throws {
         try await withRadicale { server, _, counting in
             let fixture = try TemporaryStore()
@@ -85,8 +91,7 @@ import Testing
             let stored = try fixture.store.task(withID: task.id.shortID)
             #expect(stored.title == "Buy oat milk")
             #expect(stored.dueDate == Fixed.instant("2026-11-24T09:00:00Z"), "the other client's due date is kept")
-            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
-            let objects = try await direct.listTasks(in: try #require(URL(string: inbox.url)))
+            let objects = try await direct.listTasks(in: try syncedInboxURL(of: fixture.store))
             #expect(objects.count == 1)
             #expect(objects.first?.data.contains("SUMMARY:Buy oat milk") == true)
             #expect(objects.first?.data.contains("DUE:20261124T090000Z") == true)
@@ -113,8 +118,7 @@ import Testing
             #expect(error?.code == .connectionFailed)
             let report = try await engine(fixture.store, server, counting).run(dryRun: false)
             #expect(report.pushed == 2)
-            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
-            let objects = try await direct.listTasks(in: try #require(URL(string: inbox.url)))
+            let objects = try await direct.listTasks(in: try syncedInboxURL(of: fixture.store))
             #expect(objects.count == 5)
             #expect(try await engine(fixture.store, server, counting).run(dryRun: false).summary
                 == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
@@ -126,8 +130,7 @@ import Testing
             let fixture = try TemporaryStore()
             _ = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday)
             _ = try await engine(fixture.store, server, counting).run(dryRun: false)
-            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
-            let inboxURL = try #require(URL(string: inbox.url))
+            let inboxURL = try syncedInboxURL(of: fixture.store)
             for uid in ["r1", "r2", "r3"] {
                 _ = try await direct.create(vtodo(uid: uid, summary: uid), at: CalDAVClient.objectHref(forUID: uid, in: inboxURL), in: inboxURL)
             }
@@ -150,8 +153,7 @@ import Testing
             let fixture = try TemporaryStore()
             let task = try fixture.store.addTask(NewTask(title: "Shared"), now: Self.sunday).task
             _ = try await engine(fixture.store, server, counting).run(dryRun: false)
-            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
-            let inboxURL = try #require(URL(string: inbox.url))
+            let inboxURL = try syncedInboxURL(of: fixture.store)
             let href = CalDAVClient.objectHref(forUID: SyncIdentity.uid(for: task.id), in: inboxURL)
             let theirs = try await direct.object(at: href, in: inboxURL)
             _ = try await direct.update(
@@ -247,8 +249,7 @@ import Testing
             let fixture = try TemporaryStore()
             _ = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday)
             _ = try await engine(fixture.store, server, counting).run(dryRun: false)
-            let inbox = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { $0.isInbox })
-            let inboxURL = try #require(URL(string: inbox.url))
+            let inboxURL = try syncedInboxURL(of: fixture.store)
             let summaries = ["two\\nlines from the phone", "", String(repeating: "L", count: 1_500)]
             for (index, summary) in summaries.enumerated() {
                 let uid = "phone-\(index)"
