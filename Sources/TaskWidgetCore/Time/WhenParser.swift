@@ -7,7 +7,7 @@
 /// - Days: `today`, `tomorrow` and weekday names (`fri`, `friday`, `next fri`), which mean the next
 ///   such day strictly after today, never today (on a Friday, `fri` and `next fri` are a week later).
 /// - `tonight`: today at 20:00.
-/// - Times: `17:00`, `9:05`, `5pm`, `5:30pm`, `12am` (the start of a day), `12pm`, `noon` and `eod`
+/// - Times: `17:00`, `9:05`, `5pm` (or `5 pm`), `5:30pm`, `12am` (the start of a day), `12pm`, `noon` and `eod`
 ///   (the end of the working day, 18:00). A time alone means its next occurrence: today if it is
 ///   still ahead of now, else tomorrow.
 /// - `midnight`: the end of a day, that is 00:00 of the day after: alone, the coming midnight;
@@ -263,9 +263,11 @@ extension WhenParser {
         return index + 1
     }
 
-    /// `text` lowercased, with each run of whitespace as one space and none at the ends.
+    /// `text` lowercased, with each run of whitespace as one space and none at the ends, and none
+    /// before `am` or `pm` after a digit (`5 pm` is `5pm`).
     private static func normalized(_ text: String) -> String {
         text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            .replacing(/(\d) ([ap]m)\b/) { "\($0.output.1)\($0.output.2)" }
     }
 
     /// The one-line usage error for unreadable `text`, quoted without control characters or line
