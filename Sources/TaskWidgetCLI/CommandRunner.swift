@@ -109,6 +109,10 @@ public enum CommandRunner {
             report(misread)
             return misread.code.exitStatus
         }
+        if let dashed = dashedValue(for: root.message(for: error), in: arguments) {
+            report(dashed)
+            return dashed.code.exitStatus
+        }
         // A mistyped command, which ArgumentParser calls an unexpected argument (its error types
         // are not public: its message is all there is to tell).
         if root.message(for: error).lowercased().contains("unexpected argument"), let mistyped = mistypedCommand(in: arguments, root: root) {
@@ -134,6 +138,17 @@ public enum CommandRunner {
         let quoted = text.removingControlCharacters.shellQuoted
         return TaskWidgetError(
             .invalidInput, "\(quoted) starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION=\(quoted)")
+    }
+
+    /// A value that starts with a dash (`--max-width -1`, `--due -2h`) reads as an option, and
+    /// ArgumentParser then says the option's value is missing: the error says to join them.
+    static func dashedValue(for message: String, in arguments: [String]) -> TaskWidgetError? {
+        guard let match = message.firstMatch(of: /^Missing value for '(--[a-z-]+)/),
+            let index = arguments.firstIndex(of: String(match.output.1)), index + 1 < arguments.count,
+            arguments[index + 1].wholeMatch(of: /-[0-9+.][^ ]*/) != nil
+        else { return nil }
+        let (option, value) = (String(match.output.1), arguments[index + 1].removingControlCharacters)
+        return TaskWidgetError(.invalidInput, "\(value) after \(option) reads as an option: join them as \(option)=\(value.shellQuoted)")
     }
 
     /// The first line of ArgumentParser's `message`. The values an option takes, which it lists

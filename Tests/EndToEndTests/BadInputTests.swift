@@ -110,6 +110,17 @@ import Testing
         #expect(sync.status == 64 && sync.stderr == "taskwidget: there is no command “nope”: `taskwidget sync --help` lists them\n")
     }
 
+    /// A value that starts with a dash reads as an option: the error says to join it to its
+    /// option (it said the value was missing), and joined, the option's own check answers.
+    @Test func aValueThatStartsWithADashIsToBeJoined() throws {
+        let sandbox = try Sandbox()
+        let split = try sandbox.run(["status", "--max-width", "-1"])
+        #expect(split.status == 64 && split.stderr == "taskwidget: -1 after --max-width reads as an option: join them as --max-width=-1\n")
+        let joined = try sandbox.run(["status", "--max-width=-1"])
+        #expect(joined.status == 64 && joined.stderr.hasPrefix("taskwidget: --max-width must be at least 4"))
+        #expect(try sandbox.run(["add", "x", "--due", "-2h"]).stderr == "taskwidget: -2h after --due reads as an option: join them as --due=-2h\n")
+    }
+
     /// A configuration file named with --config must exist: a typo in its path said "there is no
     /// sync account yet".
     @Test func aConfigFileThatIsNotThereIsNamed() throws {
