@@ -98,18 +98,21 @@ public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddlew
     }
 }
 
+/// The parameters ``ScopeParameterMiddleware`` refuses, and the option of `serve` that chooses the same.
+private let scopeParameters: [(name: String, option: String)] = [("list", "--list NAME"), ("inbox", "--inbox"), ("view", "--view NAME")]
+
 /// Answers 400 to `?list=`, `?inbox` and `?view=`: serve shows the one scope it was started with,
 /// so such a parameter would be ignored and the answer taken for that list's.
 public struct ScopeParameterMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The parameters, and the option of `serve` that chooses the same.
-    static var scopes: [(name: String, option: String)] { [("list", "--list NAME"), ("inbox", "--inbox"), ("view", "--view NAME")] }
-
     public init() {}
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if request.uri.query != nil, let (name, option) = Self.scopes.first(where: { request.uri.queryParameters[$0.name[...]] != nil }) {
+        // The query is parsed only when it may name a scope: the routes parse it again.
+        if let query = request.uri.query, scopeParameters.contains(where: { query.contains($0.name) }),
+            let (name, option) = scopeParameters.first(where: { request.uri.queryParameters[$0.name[...]] != nil })
+        {
             throw ServeHTTPError(
                 .badRequest, "serve shows the tasks it was started with: \(name) is chosen at its start (taskwidget serve \(option)), not per request")
         }
