@@ -48,6 +48,14 @@ import Testing
             logger: { var logger = Logger(label: "test"); logger.logLevel = .debug; return logger }())
     }
 
+    /// A store with one task ("Local") synced to `server`, and the URL of its Inbox's collection.
+    func storeWithASyncedTask(_ server: RadicaleServer, _ transport: any DAVTransport) async throws -> (TemporaryStore, URL) {
+        let fixture = try TemporaryStore()
+        _ = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday)
+        _ = try await engine(fixture.store, server, transport).run(dryRun: false)
+        return (fixture, try syncedInboxURL(of: fixture.store))
+    }
+
     /// The URL of the Inbox's collection, once a sync has made it.
     func syncedInboxURL(of store: TaskStore) throws -> URL {
         let inbox = try #require(try store.syncSnapshot(account: "test").collections.first { $0.isInbox })
@@ -127,10 +135,7 @@ import Testing
 
     @Test func aFailedPullChangesNothingInTheStore() async throws {
         try await withRadicale { server, direct, counting in
-            let fixture = try TemporaryStore()
-            _ = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday)
-            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
-            let inboxURL = try syncedInboxURL(of: fixture.store)
+            let (fixture, inboxURL) = try await storeWithASyncedTask(server, counting)
             for uid in ["r1", "r2", "r3"] {
                 _ = try await direct.create(vtodo(uid: uid, summary: uid), at: CalDAVClient.objectHref(forUID: uid, in: inboxURL), in: inboxURL)
             }
@@ -246,10 +251,7 @@ import Testing
     /// the cleaned-up title back, and 500 characters of the long one were lost.
     @Test func aTitleCleanedUpHereIsNotWrittenBackWhenAnotherFieldChanges() async throws {
         try await withRadicale { server, direct, counting in
-            let fixture = try TemporaryStore()
-            _ = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday)
-            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
-            let inboxURL = try syncedInboxURL(of: fixture.store)
+            let (fixture, inboxURL) = try await storeWithASyncedTask(server, counting)
             let summaries = ["two\\nlines from the phone", "", String(repeating: "L", count: 1_500)]
             for (index, summary) in summaries.enumerated() {
                 let uid = "phone-\(index)"
