@@ -45,7 +45,7 @@ struct Add: ParsableCommand {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
         noteIfPassed(reminder: task.reminderDate, now: context.now)
-        print(try store.shownID(of: task.id))
+        print(confirmedID(of: task, in: store))
     }
 }
 
@@ -89,6 +89,12 @@ struct Ls: ParsableCommand {
     }
 }
 
+/// The id a confirmation shows for `task`, as `ls` shows it. The change is made by then: a failure
+/// to read the longer id must not report it as failed, so the 8 digits stand in.
+private func confirmedID(of task: TaskItem, in store: TaskStore) -> String {
+    (try? store.shownID(of: task.id)) ?? task.id.shortID
+}
+
 /// A reminder set in the past is kept, but it may never show: says so on stderr.
 private func noteIfPassed(reminder: Instant?, now: Instant) {
     guard let reminder, reminder < now else { return }
@@ -108,9 +114,7 @@ private func changeTasks(
     let store = try context.storeForWriting()
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
     for update in try change(store, ids, context.now) {
-        // The change is made: a failure to read the longer id must not report it as failed.
-        let shownID = (try? store.shownID(of: update.task.id)) ?? update.task.id.shortID
-        print("\(update.isChanged ? verb : unchanged) \(shownID) \(update.task.title)")
+        print("\(update.isChanged ? verb : unchanged) \(confirmedID(of: update.task, in: store)) \(update.task.title)")
     }
 }
 
@@ -257,7 +261,7 @@ struct Edit: ParsableCommand {
         let store = try context.storeForWriting()
         let task = try store.editTask(id, changes, now: context.now)
         if changes.reminderDate != nil { noteIfPassed(reminder: task.reminderDate, now: context.now) }
-        print("Edited \((try? store.shownID(of: task.id)) ?? task.id.shortID) \(task.title)")
+        print("Edited \(confirmedID(of: task, in: store)) \(task.title)")
     }
 }
 
@@ -295,6 +299,6 @@ struct Move: ParsableCommand {
         let context = try options.context()
         let store = try context.storeForWriting()
         let task = try store.moveTask(id, to: position, now: context.now)
-        print("Moved \((try? store.shownID(of: task.id)) ?? task.id.shortID) \(task.title)")
+        print("Moved \(confirmedID(of: task, in: store)) \(task.title)")
     }
 }
