@@ -129,8 +129,11 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
             }
         }
         if let failure {
-            // Logs name the failure by its code, never by its message, which may quote a list's name.
-            if failure.logDescription != reportedFailure { logger.error("\(failure.logDescription)") }
+            // Logs name the failure by its code, never by its message, which may quote a list's
+            // name; a cycle of views says which one failed by its place in the cycle.
+            if failure.logDescription != reportedFailure {
+                logger.error("\(views.count > 1 ? "view \(viewIndex + 1) of \(views.count): " : "")\(failure.logDescription)")
+            }
             line = StatusFallback.line(format: renderer.format, message: failure.message)
         }
         reportedFailure = failure?.logDescription

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import TaskWidgetCore
 import TaskWidgetFormats
+import TaskWidgetTestSupport
 import TaskWidgetWatch
 import Testing
 
@@ -17,15 +18,29 @@ import Testing
     }
 
     /// Three views: one task due today, nothing open, two open undated.
-    func session(showing index: Int = 0) throws -> (WatchSession<FakeSource>, [FakeStore]) {
+    func session(showing index: Int = 0, logger: Logger = Logger(label: "test")) throws -> (WatchSession<FakeSource>, [FakeStore]) {
         let stores = [FakeStore(), FakeStore(), FakeStore()]
         stores[0].dueDates = [Instant(secondsSince1970: Self.start + 3600)]
         stores[1].openCount = 0
         stores[2].openCount = 2
         let renderer = try StatusRenderer(format: .text, template: .init(text: countsTemplate, source: "the counts template"))
         let session = WatchSession(
-            views: stores.map { FakeSource(store: $0) }, showing: index, renderer: renderer, sink: lines, logger: Logger(label: "test"))
+            views: stores.map { FakeSource(store: $0) }, showing: index, renderer: renderer, sink: lines, logger: logger)
         return (session, stores)
+    }
+
+    /// The log names a failing view by its place in the cycle (never by its name or list, which
+    /// the message may quote): it did not say which view failed.
+    @Test func aFailingViewIsNamedInTheLogByItsPlace() throws {
+        let log = LogRecorder()
+        var (session, stores) = try session(logger: log.logger)
+        stores[1].failure = TaskWidgetError(.notFound, "no list is named “Secret”: the lists are Home", context: "list not found")
+        try session.start(at: at(0))
+        try session.handle(.nextView, at: at(2))
+        #expect(lines.written.last?.contains("no list is named") == true)
+        #expect(log.logged.count == 1)
+        #expect(log.logged.first?.hasPrefix("view 2 of 3: ") == true && log.logged.first?.hasSuffix("[notFound] (list not found)") == true)
+        #expect(log.logged.first?.contains("Secret") == false)
     }
 
     @Test func sigusr2ShowsTheNextViewAndWrapsAround() throws {

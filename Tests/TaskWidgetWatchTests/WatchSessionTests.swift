@@ -12,6 +12,8 @@ final class FakeStore {
     var dueDates: [Instant] = []
     var checks = 0
     var timelines = 0
+    /// What reading the store throws, if it fails.
+    var failure: TaskWidgetError?
 }
 
 struct FakeSource: FollowedSource {
@@ -26,6 +28,7 @@ struct FakeSource: FollowedSource {
 
     func read(at now: Instant) throws -> Timeline {
         store.timelines += 1
+        if let failure = store.failure { throw failure }
         let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: Self.zone))
         let snapshot = TimelineSnapshot(
             scopeTitle: nil, openCount: store.openCount, inboxCount: 0,

@@ -90,51 +90,6 @@ let quietLogger: Logger = {
     return logger
 }()
 
-/// The server's log messages, kept so that a test can wait for the one that marks an event it
-/// cannot see from the client's side.
-final class LogRecorder: Sendable {
-    private let messages = NSCondition()
-    nonisolated(unsafe) private var recorded: [String] = []
-
-    var logger: Logger {
-        var logger = Logger(label: "serve-test") { _ in Handler(recorder: self) }
-        logger.logLevel = .info
-        return logger
-    }
-
-    /// Blocks until a message containing `text` was logged, or `timeout` seconds pass.
-    /// - Returns: whether it was logged.
-    func wait(for text: String, timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        messages.lock()
-        defer { messages.unlock() }
-        while !recorded.contains(where: { $0.contains(text) }) {
-            guard messages.wait(until: deadline) else { return false }
-        }
-        return true
-    }
-
-    private func record(_ message: String) {
-        messages.lock()
-        recorded.append(message)
-        messages.broadcast()
-        messages.unlock()
-    }
-
-    private struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) { recorder.record(event.message.description) }
-    }
-}
-
 /// The event loops of the test servers, apart from NIO's shared ones: the sync tests' HTTP client
 /// runs on those, and in a debug build a 10 MB calendar object keeps one of them busy for seconds,
 /// which would hold back a test server's reads and timers (its idle timeout) meanwhile.
