@@ -171,6 +171,9 @@ import Testing
             try sandbox.expectRefused(["import", file.path], status: 65)
         }
         try sandbox.expectRefused(["import", sandbox.folder.appendingPathComponent("missing.json").path], status: 74)
+        // An empty file says so (it said the JSON ends too soon, and /dev/null could not be read).
+        try sandbox.expectRefused(["import", "/dev/null"], status: 65, message: "/dev/null is empty")
+        try sandbox.expectRefused(["import", sandbox.folder.path], status: 74, message: "it is a folder")
     }
 
     @Test func storeInAMissingFolderExits74() throws {

@@ -156,6 +156,14 @@ import Testing
         let piped = try Sandbox()
         #expect(try piped.run(["import", "-"], input: Data(exported.utf8)).status == 0)
         #expect(try piped.succeed(["export"]) == exported)
+
+        // And a process substitution, a pipe behind /dev/fd (it could not be read).
+        let substituted = try Sandbox()
+        let result = try ProcessRunner.run(
+            "/bin/bash", ["-c", #"exec "$0" import <(cat "$1") --store "$2""#, Sandbox.binary.path, file.path, substituted.storePath],
+            environment: substituted.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try substituted.succeed(["export"]) == exported)
     }
 
     // MARK: - Helpers

@@ -57,6 +57,9 @@ public struct StoreExport: Codable, Sendable, Equatable {
     /// (SIGILL) when the 513th `[` is the last byte of its input, and it reads UTF-16 and UTF-32
     /// files as other bytes than the ones checked here.
     public static func decode(_ data: Data, source: String) throws -> StoreExport {
+        guard data.contains(where: { !" \t\r\n".utf8.contains($0) }) else {
+            throw TaskWidgetError(.badImport, "\(source) is empty: give a file that `taskwidget export` wrote")
+        }
         guard String(validating: data, as: UTF8.self) != nil else {
             throw TaskWidgetError(.badImport, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
         }
