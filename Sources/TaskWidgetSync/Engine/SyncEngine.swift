@@ -64,7 +64,7 @@ public struct SyncReport: Sendable {
             let why =
                 switch reason {
                 case .mayHoldEvents: "it may hold events, so only its tasks were deleted; delete it in a calendar app if it is no longer needed"
-                case .holdsObjects(let count): "it still holds \(count) object\(count == 1 ? "" : "s") that this store does not know"
+                case .holdsObjects(let count): "it still holds \(counted(count, "object")) that this store does not know"
                 case .refused(let status): "the server did not delete it\(status.map { " (HTTP \($0))" } ?? "")"
                 }
             return "\(named ? "“\(name)”" : "the calendar \(href)") stays on the server: \(why)"
@@ -92,8 +92,8 @@ public struct SyncReport: Sendable {
     /// ``summary``, with the collections that stay named by their names when `namingCollections`
     /// (for a terminal).
     public func summary(namingCollections: Bool) -> String {
-        var text = "\(account): pulled \(pulled), pushed \(pushed), \(conflicts) conflict\(conflicts == 1 ? "" : "s") merged, deleted \(deleted)"
-        if collectionsDeleted > 0 { text += ", \(collectionsDeleted) deleted list\(collectionsDeleted == 1 ? "" : "s") removed from the server" }
+        var text = "\(account): pulled \(pulled), pushed \(pushed), \(counted(conflicts, "conflict")) merged, deleted \(deleted)"
+        if collectionsDeleted > 0 { text += ", \(counted(collectionsDeleted, "deleted list")) removed from the server" }
         if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
         return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
     }

@@ -102,7 +102,7 @@ struct ListCommand: ParsableCommand {
                 throw ValidationError("deleting a list deletes its tasks too: add --yes to confirm")
             }
             let (list, count) = try context.storeForWriting().deleteList(name, now: context.now)
-            print("Deleted list \(list.name) and its \(count) task\(count == 1 ? "" : "s")")
+            print("Deleted list \(list.name) and its \(counted(count, "task"))")
         }
     }
 }

@@ -40,7 +40,7 @@ struct Import: ParsableCommand {
         let context = try options.context()
         let export = try StoreExport.decode(try readFile(), source: file == "-" ? "standard input" : file)
         let counts = try context.storeForWriting().importing(export, source: file)
-        print("Imported \(counts.lists) lists, \(counts.tasks) tasks and \(counts.habits) habits")
+        print("Imported \(counted(counts.lists, "list")), \(counted(counts.tasks, "task")) and \(counted(counts.habits, "habit"))")
     }
 
     /// The bytes of `file`, read as a stream so that a pipe or a process substitution
