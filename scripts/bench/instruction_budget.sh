@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The instruction budget of `status` (SPEC §9): callgrind counts the instructions that
 # `taskwidget status --format waybar` takes on 10 000 generated tasks, in the static release
-# binary, and this fails when the count is more than 10 % over the committed baseline
-# (Benchmarks/baselines/status-10k.instructions). Instruction counts do not depend on the machine's
-# load, so this is no timed test. scripts/test.sh runs it after the tests.
+# binary, and this fails when the count is more than 5 % over the committed baseline
+# (Benchmarks/baselines/status-10k.instructions): SPEC §9 keeps `status` within 5 % whatever serve,
+# sync and reminders add (issue 18 asked for 10 %, which a 5 % limit also keeps). Instruction counts
+# do not depend on the machine's load, and with a fixed hash seed one count repeats to about 100
+# instructions, so this is no timed test and 5 % is far above its noise. scripts/test.sh runs it
+# after the tests.
 #
 #   scripts/bench/instruction_budget.sh            check against the baseline
 #   scripts/bench/instruction_budget.sh --record   write the count measured now as the baseline
@@ -12,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 baseline_file=Benchmarks/baselines/status-10k.instructions
-allowed_growth_percent=10
+allowed_growth_percent=5
 work=${BUDGET_DIR:-/tmp/taskwidget-budget}
 now=2026-11-22T12:00:00Z
 
