@@ -83,6 +83,20 @@ import Testing
         }
     }
 
+    /// A request without `Host` (HTTP/1.0) gets the address and port that it reached: the URL
+    /// was `http://localhost/…`, without the port.
+    @Test func withoutAHostTheImageURLNamesTheAddressReached() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                connection.send("GET /api/setup HTTP/1.0\r\nID: \(ServeEnvironment.device.id)\r\n\r\n")
+                let answer = connection.receive(timeout: 20)
+                #expect(answer.text.contains("\"image_url\":\"http://127.0.0.1:\(port)/widget/800x480.png?"), "\(answer.text)")
+            }
+        }
+    }
+
     /// `filename` is the same while nothing changes and changes with the image.
     @Test func theFilenameFollowsTheImage() async throws {
         try await withApp { client, environment in

@@ -1,4 +1,5 @@
 public import Hummingbird
+import NIOCore
 
 /// The per-request context of the dashboard server.
 ///
@@ -10,11 +11,22 @@ public struct ServeRequestContext: RequestContext {
     /// Hummingbird's storage: logger, parameters, endpoint path.
     public var coreContext: CoreRequestContextStorage
 
+    /// The connection the request came on, read only for ``localAuthority``.
+    private let channel: any Channel
+
     /// The largest body a handler reads (the TRMNL log).
     public var maxUploadSize: Int { 64 * 1024 }
 
     /// Creates the context Hummingbird makes for each request.
     public init(source: Source) {
         coreContext = .init(source: source)
+        channel = source.channel
+    }
+
+    /// This server's address as the client reached it, `HOST:PORT` (`[::1]:8787`), for a URL back
+    /// to it when the request names no `Host` (HTTP/1.0); `nil` when the connection has none.
+    var localAuthority: String? {
+        guard let address = channel.localAddress, let ip = address.ipAddress, let port = address.port else { return nil }
+        return address.protocol == .inet6 ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     }
 }

@@ -6,7 +6,7 @@ import TaskWidgetCore
 /// TRMNL's "bring your own server" API (SPEC §11, shared/reference/trmnl-byos.md).
 func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCache, devices: DeviceRegistry) {
     /// `GET /api/setup`: open (the device has no key yet); a registered `ID` gets its key.
-    router.get("/api/setup") { request, _ -> Response in
+    router.get("/api/setup") { request, context -> Response in
         guard let id = request.headers[.deviceID], let device = devices.device(id: id) else {
             return json(
                 status: .notFound,
@@ -17,14 +17,14 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
             status: .ok,
             .object([
                 ("status", .int(200)), ("api_key", .string(device.apiKey)), ("friendly_id", .string(device.friendlyID)),
-                ("image_url", .string(imageURL(for: device, request: request))), ("filename", .string(image.hash.description)),
+                ("image_url", .string(imageURL(for: device, request: request, context: context))), ("filename", .string(image.hash.description)),
                 ("message", .string("Welcome to taskwidget")),
             ]))
     }
 
     /// `GET /api/display`: the device polls; `filename` changes exactly when the image does, and
     /// `refresh_rate` is the seconds until it next does (at least a minute, at most 15).
-    router.get("/api/display") { request, _ -> Response in
+    router.get("/api/display") { request, context -> Response in
         guard let device = devices.device(sending: request.headers) else { throw ServeHTTPError.unauthorized }
         // While the store cannot be read, the image of the failure, and a minute until the next look.
         let image = try await cache.widget(device.imageSpec).representation
@@ -32,7 +32,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
         return json(
             status: .ok,
             .object([
-                ("status", .int(0)), ("image_url", .string(imageURL(for: device, request: request))),
+                ("status", .int(0)), ("image_url", .string(imageURL(for: device, request: request, context: context))),
                 ("filename", .string(image.hash.description)), ("refresh_rate", .int(Int64(refreshRate))),
                 ("update_firmware", .bool(false)), ("firmware_url", .null), ("reset_firmware", .bool(false)),
                 ("special_function", .string("none")),
@@ -49,11 +49,12 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
 }
 
 /// Absolute, as the firmware wants: from the `Host` the device used (checked to be a plain
-/// host[:port]), so that it works behind whatever name the device was given.
-private func imageURL(for device: DeviceRecord, request: Request) -> String {
+/// host[:port]), so that it works behind whatever name the device was given; without one, the
+/// address and port the connection reached.
+private func imageURL(for device: DeviceRecord, request: Request, context: ServeRequestContext) -> String {
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
     let host = request.head.authority.flatMap { $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil }
-    return "http://\(host ?? "localhost")\(device.imagePath)"
+    return "http://\(host ?? context.localAuthority ?? "localhost")\(device.imagePath)"
 }
 
 private func json(status: HTTPResponse.Status, _ value: JSONValue) -> Response {
