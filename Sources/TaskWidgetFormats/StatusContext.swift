@@ -228,9 +228,11 @@ struct StatusContext: Sendable {
         return entry.counts.open > 0 ? "ok" : "empty"
     }
 
-    /// Done today out of (done today + still due today), 0–100; 0 when nothing is due.
+    /// Done today out of (done today + still open and due by the end of today, overdue ones
+    /// included), 0–100; 0 when nothing is due. Without the overdue ones, a day whose tasks had all
+    /// fallen due undone read 100.
     var percentage: Int {
-        let total = entry.counts.completedToday + entry.counts.dueToday
+        let total = entry.counts.completedToday + entry.counts.overdue + entry.counts.dueToday
         return total == 0 ? 0 : entry.counts.completedToday * 100 / total
     }
 

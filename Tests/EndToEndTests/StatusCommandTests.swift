@@ -230,7 +230,7 @@ import Testing
         try Data(#"{"text": "{{class}} {{percentage}}%", "class": "{{class}}"}"#.utf8).write(to: templates.appendingPathComponent("waybar.mustache"))
         let result = try sandbox.run(["status", "--format", "waybar"] + Self.zone, environment: ["XDG_CONFIG_HOME": config.path])
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"text": "overdue 25%", "class": "overdue"}"# + "\n")
+        #expect(result.stdout == #"{"text": "overdue 20%", "class": "overdue"}"# + "\n")
         // Another format keeps its default.
         let text = try sandbox.run(["status"] + Self.zone, environment: ["XDG_CONFIG_HOME": config.path])
         #expect(text.stdout == (try Self.golden("text")["store"] ?? "") + "\n")

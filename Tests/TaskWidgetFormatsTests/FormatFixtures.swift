@@ -35,7 +35,7 @@ enum StatusFixture {
     /// The store: lists Home and R&D; an overdue task, three due later today (one within the
     /// hour), one tomorrow, an active undated one, a long undated one, and one completed today.
     ///
-    /// At now: open 7, overdue 1, dueToday 3, dueSoon 1, completedToday 1, inbox 4 (percentage 25).
+    /// At now: open 7, overdue 1, dueToday 3, dueSoon 1, completedToday 1, inbox 4 (percentage 20).
     static var export: StoreExport {
         var builder = StoreBuilder(created: Fixed.instant("2026-11-01T08:00:00Z"))
         let home = builder.list("Home", color: "34C759")

@@ -131,7 +131,7 @@ import Testing
             }
         }
         let store = try #require(decoded.first { $0.0.name == "store" }?.1)
-        #expect(store.class == "overdue" && store.percentage == 25)
+        #expect(store.class == "overdue" && store.percentage == 20)
         #expect(decoded.first { $0.0.name == "list-lab" }?.1.class == "ok")
         #expect(decoded.first { $0.0.name == "inbox" }?.1.class == "due-soon")
         #expect(decoded.first { $0.0.name == "empty" }?.1.class == "empty")

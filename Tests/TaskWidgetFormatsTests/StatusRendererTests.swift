@@ -94,7 +94,8 @@ import Testing
         #expect(i3bar.urgent == (expected == "overdue"))
     }
 
-    /// Done today out of done plus still due today, rounded down; 0 when nothing is due or done.
+    /// Done today out of done plus still due by the end of today (overdue included), rounded down;
+    /// 0 when nothing is due or done.
     @Test func percentageIsDoneOutOfDoneAndDue() throws {
         let facts: [(done: Int, due: Int, percent: UInt8)] = [
             (0, 0, 0), (0, 3, 0), (1, 0, 100), (5, 0, 100), (1, 1, 50), (1, 2, 33), (2, 1, 66), (1, 3, 25), (3, 997, 0),
@@ -104,6 +105,13 @@ import Testing
             let waybar = try JSONDecoder.decodeLine(WaybarLine.self, try StatusFixture.line(.waybar, entry))
             #expect(waybar.percentage == percent, "done \(done), due \(due)")
         }
+        // Overdue tasks are still to do today: three tasks due this morning, one done and two now
+        // overdue, are a third done (it read 100, since only the tasks due later today counted).
+        let morning = try JSONDecoder.decodeLine(
+            WaybarLine.self, try StatusFixture.line(.waybar, try Self.entry(open: 2, overdue: 2, completedToday: 1)))
+        #expect(morning.percentage == 33)
+        #expect(try JSONDecoder.decodeLine(
+            WaybarLine.self, try StatusFixture.line(.waybar, try Self.entry(open: 4, overdue: 1, dueToday: 3, completedToday: 1))).percentage == 20)
         // The percentage is written as a bare integer, as waybar 0.9.17 reads it.
         let line = try StatusFixture.line(.waybar, try Self.entry(open: 2, dueToday: 2, completedToday: 1))
         #expect(line.hasSuffix(#""percentage": 33}"#) || line.hasSuffix(#""percentage":33}"#))
