@@ -228,6 +228,25 @@ import Testing
         #expect(error?.code == .invalidSyncToken)
     }
 
+    /// Only a 404 makes an href missing (its task is then deleted here). One that the multiget
+    /// answer leaves out, or answers with another status, is an error: it counted as missing, so a
+    /// server's hiccup deleted the task here while it stayed on the server.
+    @Test(arguments: ["", #"<d:response><d:href>/a/2.ics</d:href><d:status>HTTP/1.1 500 Internal Server Error</d:status></d:response>"#])
+    func onlyA404MakesAnObjectMissing(secondAnswer: String) async throws {
+        let found = #"<d:response><d:href>/a/1.ics</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag><c:calendar-data xmlns:c="urn:ietf:params:xml:ns:caldav">BEGIN:VCALENDAR</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
+        let gone = #"<d:response><d:href>/a/3.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>"#
+        let hrefs = ["/a/1.ics", "/a/3.ics"].map { DAVHref(path: $0) }
+        let collection = URL(string: "https://dav.example.com/a/")!
+        let fetched = try await client(ScriptedTransport([{ _ in multistatus(found + gone) }])).fetch(hrefs, in: collection)
+        #expect(fetched.objects.map(\.href) == [DAVHref(path: "/a/1.ics")] && fetched.missing == [DAVHref(path: "/a/3.ics")])
+
+        let transport = ScriptedTransport([{ _ in multistatus(found + secondAnswer + gone) }])
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(transport).fetch(hrefs + [DAVHref(path: "/a/2.ics")], in: collection)
+        }
+        #expect(error?.code == .serverError && error?.exitStatus == CalDAVError.exitTemporaryFailure)
+    }
+
     @Test func truncatedSyncCollectionIsContinued() async throws {
         // RFC 6578 §3.6: a 507 on the collection itself means "ask again with the new token".
         let transport = ScriptedTransport([

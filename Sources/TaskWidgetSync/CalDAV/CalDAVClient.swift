@@ -214,7 +214,9 @@ public struct CalDAVClient: Sendable {
     }
 
     /// The objects at `hrefs` with text and entity tag (`REPORT calendar-multiget`, one request per
-    /// ``Configuration/multigetBatchSize`` hrefs); `missing` lists those the server did not have.
+    /// ``Configuration/multigetBatchSize`` hrefs); `missing` lists those the server answered 404
+    /// for. An href the answer leaves out, or answers with another status, is an error: taken as
+    /// missing, its task would be deleted here while it stays on the server.
     public func fetch(_ hrefs: [DAVHref], in collection: URL) async throws(CalDAVError)
         -> (objects: [CalendarObject], missing: [DAVHref])
     {
@@ -232,8 +234,14 @@ public struct CalDAVClient: Sendable {
             case .success(let status):
                 let found = try self.objects(in: status, relativeTo: finalURL)
                 objects += found.objects
-                let foundHrefs = Set(found.objects.map(\.href))
-                missing += batch.filter { !foundHrefs.contains($0) }
+                let fetched = Set(found.objects.map(\.href))
+                let notFound = Set(found.notFound)
+                missing += batch.filter { !fetched.contains($0) && notFound.contains($0) }
+                if batch.contains(where: { !fetched.contains($0) && !notFound.contains($0) }) {
+                    throw CalDAVError(
+                        .serverError, "the server's calendar-multiget answer left out objects it had listed, or could not read them: run sync again later",
+                        method: "REPORT", url: finalURL, status: 207)
+                }
             case .failure(let error) where error.code == .malformedResponse:
                 // An object too large for the XML parser (see listTasks): GET each of the batch.
                 for href in batch {
