@@ -474,6 +474,17 @@ import Testing
             try await PythonCalDAV.editTodo(uid: "broken-1", replacing: "SUMMARY:Broken", with: "SUMMARY:Repaired", server: server)
             try mine.syncSucceeds()
             #expect(try mine.task(titled: "Repaired") != nil)
+
+            // A task synced before whose object turns invalid, and then is fixed, syncs again: it
+            // stayed left alone for good, since the store kept only the invalid object.
+            proxy.setRule("corrupt:UID:fine-1")
+            try await PythonCalDAV.editTodo(uid: "fine-1", replacing: "SUMMARY:Fine", with: "SUMMARY:Edited", server: server)
+            #expect(try mine.sync().stdout.contains("1 left alone (not valid iCalendar)"))
+            #expect(try mine.task(titled: "Fine") != nil)
+            proxy.setRule("pass")
+            try await PythonCalDAV.editTodo(uid: "fine-1", replacing: "SUMMARY:Edited", with: "SUMMARY:Fixed", server: server)
+            try mine.syncSucceeds()
+            #expect(try mine.task(titled: "Fixed") != nil && mine.task(titled: "Fine") == nil)
             }
         }
     }

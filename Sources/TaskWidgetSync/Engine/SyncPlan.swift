@@ -151,8 +151,9 @@ struct SyncPlanner {
         var nextSortOrder = Dictionary(grouping: snapshot.tasks, by: \.listID)
             .mapValues { ($0.map(\.sortOrder).max() ?? -1) + 1 }
 
-        // A task whose object is not valid iCalendar is left alone on both sides until it is fixed.
-        let leftAlone = Set(snapshot.objects.filter { $0.base == nil }.map(\.taskID))
+        // A task whose object is not valid iCalendar is left alone on both sides until it is fixed:
+        // one fetched valid now is fixed (it stayed left alone for good, since the token moved on).
+        let leftAlone = Set(snapshot.objects.filter { $0.base == nil && remoteByTask[$0.taskID] == nil }.map(\.taskID))
             .union(skipped.compactMap { objectByHref[$0.href.path]?.taskID })
         // In the order of their UUID strings, which is the order of their bytes: comparing the
         // strings would format two of them at every comparison.
