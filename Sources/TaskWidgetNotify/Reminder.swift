@@ -4,13 +4,17 @@ public import TaskWidgetCore
 /// Which notification of which task: a task's reminder, or (with `at_due`) its falling due, at
 /// one instant. A task whose reminder and due date coincide gets one notification, so the key is
 /// the task and the instant, not the kind. Delivered reminders are remembered by their keys.
+///
+/// The instant is kept to the second: a sync writes a reminder set with milliseconds (a snooze, an
+/// `--remind in 10m`) back in whole seconds, as CalDAV servers keep it, and the reminder shown
+/// must stay the same one.
 public struct ReminderKey: Sendable, Hashable, Comparable, Codable {
     public var taskID: UUID
     public var date: Instant
 
     public init(taskID: UUID, date: Instant) {
         self.taskID = taskID
-        self.date = date
+        self.date = date.flooredToSecond
     }
 
     /// By date, then by task id: the order reminders are shown in.
@@ -26,7 +30,7 @@ public struct ReminderKey: Sendable, Hashable, Comparable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         taskID = try container.decode(UUID.self, forKey: .taskID)
-        date = try container.decode(Instant.self, forKey: .date)
+        date = try container.decode(Instant.self, forKey: .date).flooredToSecond
     }
 
     /// Ids in lowercase, as taskwidget writes them everywhere.
@@ -108,6 +112,6 @@ public struct ReminderSnapshot: Sendable {
         guard let task = tasks.first(where: { $0.task.id == key.taskID })?.task else {
             return key.date < window.lowerBound ? nil : false
         }
-        return !task.isCompleted && (task.reminderDate == key.date || (atDue && task.dueDate == key.date))
+        return !task.isCompleted && (task.reminderDate?.flooredToSecond == key.date || (atDue && task.dueDate?.flooredToSecond == key.date))
     }
 }

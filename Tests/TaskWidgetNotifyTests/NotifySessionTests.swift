@@ -155,6 +155,20 @@ import Testing
         #expect(notifier.posts.count == 2)
     }
 
+    /// A sync writes a reminder with milliseconds (a snooze's) back in whole seconds: the same
+    /// reminder, not a moved one. It was withdrawn and shown again as missed.
+    @Test func aReminderRoundedToTheSecondByASyncIsNotShownAgain() throws {
+        let id = addTask("Pay rent", remindIn: nil)
+        store.tasks[0].task.reminderDate = Instant(millisecondsSince1970: (Self.start + 2) * 1000 + 345)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2.5))
+        #expect(notifier.posts.count == 1)
+        try change(id, { $0.reminderDate = Self.instant(2) }, session: &session, at: 600)
+        try session.handle([], at: at(700))
+        #expect(notifier.posts.count == 1 && notifier.withdrawn.isEmpty)
+    }
+
     @Test func aPendingReminderMovedEarlierFiresAtItsNewDate() throws {
         let id = addTask("Pay rent", remindIn: 3600)
         var session = session()
