@@ -79,6 +79,10 @@ struct SyncCommand: AsyncParsableCommand {
                     // Names on a terminal only: under a timer, stdout goes to the journal.
                     print(dryRun ? report.planText : report.summary(namingCollections: isatty(STDOUT_FILENO) == 1))
                     context.logger.debug("sync done", metadata: ["account": "\(account.name)", "requests": "\(counting.requestCount)"])
+                    if let refusal = report.refusalError {
+                        CommandRunner.report(refusal)
+                        keep(refusal)
+                    }
                 } catch let error as CalDAVError {
                     let failure = Self.userError(error, account: account.name)
                     context.logger.debug("sync failed", metadata: ["account": "\(account.name)", "error": "\(error.detailedDescription)"])

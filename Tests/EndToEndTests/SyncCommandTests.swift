@@ -489,6 +489,29 @@ import Testing
         }
     }
 
+    /// A write the server refuses for good (a read-only calendar's 403) does not stop the others,
+    /// and the next sync sends it again: it stopped the push, and every later sync, for good.
+    @Test func aWriteTheServerRefusesDoesNotStopTheOthers() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            try await withProxy(server) { proxy in
+            let mine = try SyncSandbox(server: server, url: proxy.baseURL)
+            try mine.sandbox.succeed(["add", "Locked task"])
+            for index in 1...5 { try mine.sandbox.succeed(["add", "Open task \(index)"]) }
+            proxy.setRule("refuse:SUMMARY:Locked")
+            let refused = try mine.sync()
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(refused.stdout.contains("pushed 5") && refused.stdout.contains("1 change refused by the server"), "\(refused.stdout)")
+            #expect(refused.stderrLines.count == 1 && refused.stderr.contains("refused 1 change (HTTP 403)"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("Locked"), "titles never in logs")
+            #expect(try mine.serverObject(containing: "SUMMARY:Open task 5") != nil)
+            #expect(try mine.serverObject(containing: "SUMMARY:Locked task") == nil)
+            proxy.setRule("pass")
+            #expect(try mine.syncSucceeds().contains("pushed 1"))
+            #expect(try mine.serverObject(containing: "SUMMARY:Locked task") != nil)
+            }
+        }
+    }
+
     @Test func aTenMegabyteCalendarObjectSyncsBothWays() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)

@@ -27,6 +27,8 @@ A word may be prefixed to aim the fault at some requests only; the others pass:
     corrupt:TEXT      forwards, but adds a line without a colon after TEXT wherever a response
                       body has it (corrupt:UID:broken-1): a calendar object that is not valid
                       iCalendar, which Radicale itself would never store
+    refuse:TEXT       answers 403 Forbidden to a PUT whose body has TEXT, as a read-only calendar
+                      does (refuse:SUMMARY:Locked); the other requests pass
 
 Radicale speaks HTTP/1.0 and closes after each response, so the proxy handles exactly one
 request per connection. It serves only loopback and stops on SIGTERM. Counts of requests per
@@ -88,10 +90,13 @@ def with_body(head, body):
 LOG_LOCK = threading.Lock()
 
 
-def effective_mode(word, earlier, method):
-    """The mode for this request: `after:N:MODE` and `only:METHOD:MODE` aim MODE at some requests."""
+def effective_mode(word, earlier, method, request):
+    """The mode for this request: `after:N:MODE`, `only:METHOD:MODE` and `refuse:TEXT` aim a
+    fault at some requests."""
     if word.startswith("corrupt:"):
         return word
+    if word.startswith("refuse:"):
+        return "status403" if method == "PUT" and word[len("refuse:"):].encode() in request else "pass"
     parts = word.split(":")
     if len(parts) == 3 and parts[0] == "after":
         return parts[2] if earlier >= int(parts[1]) else "pass"
@@ -116,7 +121,7 @@ def handle(conn, upstream_port, control):
                 earlier = sum(1 for _ in open(control + ".log"))
             except FileNotFoundError:
                 earlier = 0
-            mode = effective_mode(mode, earlier, request_line.split(" ")[0])
+            mode = effective_mode(mode, earlier, request_line.split(" ")[0], request)
             with open(control + ".log", "a") as log:
                 log.write("%s %s\n" % (mode, " ".join(request_line.split(" ")[:2])))
         if mode == "reset":
@@ -124,9 +129,9 @@ def handle(conn, upstream_port, control):
         if mode == "stall":
             threading.Event().wait(120)
             return
-        if mode in ("status500", "status503"):
+        if mode in ("status403", "status500", "status503"):
             code = mode[-3:]
-            reason = {"500": "Internal Server Error", "503": "Service Unavailable"}[code]
+            reason = {"403": "Forbidden", "500": "Internal Server Error", "503": "Service Unavailable"}[code]
             body = b"Internal error, try again later.\n"
             extra = "Retry-After: 1\r\n" if code == "503" else ""
             conn.sendall(

@@ -60,6 +60,12 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
         /// The request was cancelled by the caller (task cancellation or client shut down).
         case cancelled
 
+        /// Whether the server refused one object's write for good (403, 409, a 4xx such as 415 for
+        /// iCalendar it does not take): the other writes can go on.
+        public var refusesOneObject: Bool {
+            self == .forbidden || self == .conflict || self == .unexpectedStatus
+        }
+
         /// Whether trying again later may succeed (exit 75) rather than needing the user (exit 69).
         public var isTransient: Bool {
             switch self {

@@ -39,6 +39,9 @@ public struct SyncReport: Sendable {
     public var collectionsKept: [KeptCollection] = []
     /// Calendar objects that are not valid iCalendar, left alone on both sides.
     public var skipped: [String] = []
+    /// The HTTP statuses of the writes the server refused (a read-only calendar's 403); their
+    /// tasks stay changed here and are sent again at the next sync.
+    public var refused: [Int?] = []
     public var collections: [CollectionPlan] = []
 
     /// A collection whose list was deleted here but that stays on the server.
@@ -81,6 +84,7 @@ public struct SyncReport: Sendable {
         sum.collectionsDeleted += other.collectionsDeleted
         sum.collectionsKept += other.collectionsKept
         sum.skipped += other.skipped.filter { !skipped.contains($0) }
+        sum.refused += other.refused
         return sum
     }
 
@@ -95,7 +99,20 @@ public struct SyncReport: Sendable {
         var text = "\(account): pulled \(pulled), pushed \(pushed), \(counted(conflicts, "conflict")) merged, deleted \(deleted)"
         if collectionsDeleted > 0 { text += ", \(counted(collectionsDeleted, "deleted list")) removed from the server" }
         if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
+        if !refused.isEmpty { text += ", \(counted(refused.count, "change")) refused by the server" }
         return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
+    }
+
+    /// The failure to report when the server refused writes: the rest of the sync went through,
+    /// but those tasks are not on the server.
+    public var refusalError: TaskWidgetError? {
+        guard !refused.isEmpty else { return nil }
+        let statuses = Set(refused.compactMap { $0 }).sorted().map { "HTTP \($0)" }.joined(separator: ", ")
+        return TaskWidgetError(
+            .unavailable,
+            "\(account): the server refused \(counted(refused.count, "change"))\(statuses.isEmpty ? "" : " (\(statuses))"): "
+                + "the calendar may be read-only; the tasks stay changed here, and the next sync sends them again",
+            context: "writes refused")
     }
 }
 
@@ -520,6 +537,8 @@ public struct SyncEngine: Sendable {
                 try await resolveConflict(
                     taskID: taskID, uid: uid, href: href, collection: collection.href, url: collection.url, base: nil,
                     recording: &pending, report: &report)
+            case .failure(let error) where error.code.refusesOneObject:
+                noteRefusal(error, of: taskID, report: &report)
             case .failure(let error):
                 throw error
             }
@@ -541,6 +560,8 @@ public struct SyncEngine: Sendable {
                 try await resolveConflict(
                     taskID: taskID, uid: uid, href: href, collection: DAVHref(path: known.collectionHref), url: url,
                     base: known.base, recording: &pending, report: &report)
+            case .failure(let error) where error.code.refusesOneObject:
+                noteRefusal(error, of: taskID, report: &report)
             case .failure(let error):
                 throw error
             }
@@ -556,10 +577,21 @@ public struct SyncEngine: Sendable {
                 try await resolveConflict(
                     taskID: taskID, uid: known.uid ?? SyncIdentity.uid(for: taskID), href: href,
                     collection: DAVHref(path: known.collectionHref), url: url, base: known.base, recording: &pending, report: &report)
+            case .failure(let error) where error.code.refusesOneObject:
+                noteRefusal(error, of: taskID, report: &report)
             case .failure(let error):
                 throw error
             }
         }
+    }
+
+    /// A write the server refused for good: the other writes go on, the store records nothing for
+    /// this one (so the next sync plans it again), and the report counts it. One refused write
+    /// stopped the push, and every later sync, before it.
+    private func noteRefusal(_ error: CalDAVError, of taskID: UUID, report: inout SyncReport) {
+        report.refused.append(error.status)
+        logger.debug(
+            "the server refused a write", metadata: ["task": "\(taskID.shortID)", "error": "\(error.detailedDescription)"])
     }
 
     /// A write met a 412: the object changed (or appeared) on the server meanwhile. Reads it,
