@@ -10,25 +10,39 @@ struct ConfigSource: Sendable {
 
     /// The line (from 1) where `key` of the table at `tablePath` is set, or where the table
     /// begins when `key` is nil; nil when it cannot be told (dotted keys, inline tables).
+    ///
+    /// It trims with sets of `Character`s: Foundation's `trimmingCharacters(in:)` made the scan of
+    /// a 15-line file cost 0.5 M instructions, and ordering three views 3.5 M, on every `--view`.
     func line(of key: String?, in tablePath: [String]) -> Int? {
         var current: [String] = []
         var headerLine: Int?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+        // "\r\n" is one Character: a Windows line end is a separator of its own.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let line = Self.trimmed(rawLine, Self.blanks)
             if line.hasPrefix("[") {
-                let inside = line.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: "#")[0]
-                current = inside.split(separator: ".").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }
+                // `[views.work]`, `[[x]]`, `[ "views" . 'work' ]  # a comment`
+                let header = Self.trimmed(line.prefix { $0 != "#" }, Self.blanks.union(["[", "]"]))
+                current = header.split(separator: ".").map { String(Self.trimmed($0, Self.quotesAndBlanks)) }
                 if current == tablePath { headerLine = index + 1 }
                 continue
             }
             guard current == tablePath else { continue }
-            if let key, let name = line.split(separator: "=", maxSplits: 1).first,
-                name.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) == key
-            {
+            if let key, let name = line.split(separator: "=", maxSplits: 1).first, Self.trimmed(name, Self.quotesAndBlanks) == key {
                 return index + 1
             }
         }
         return headerLine
+    }
+
+    private static let blanks: Set<Character> = [" ", "\t"]
+    private static let quotesAndBlanks = blanks.union(["\"", "'"])
+
+    /// `text` without the `characters` at either end.
+    private static func trimmed(_ text: Substring, _ characters: Set<Character>) -> Substring {
+        var text = text
+        while let first = text.first, characters.contains(first) { text.removeFirst() }
+        while let last = text.last, characters.contains(last) { text.removeLast() }
+        return text
     }
 }
 
@@ -117,6 +131,8 @@ struct ConfigReader {
             guard let table = value.table else { throw parent.error(name, "expected a table, [\(parent.name).\(name)]") }
             children.append(ConfigReader(table: table, keyPath: parent.keyPath + [name], source: source))
         }
-        return children.sorted { (source.line(of: nil, in: $0.keyPath) ?? .max) < (source.line(of: nil, in: $1.keyPath) ?? .max) }
+        // Each table's line found once, not twice per comparison.
+        return children.map { (line: source.line(of: nil, in: $0.keyPath) ?? .max, reader: $0) }
+            .sorted { $0.line < $1.line }.map(\.reader)
     }
 }

@@ -89,6 +89,9 @@ import Testing
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
         ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),
         ("[watch]\nmiddle_click = \"stop\"\n", "config.toml:2: watch.middle_click: expected one of done, start, snooze, none"),
+        // A comment after a table's header, and Windows line ends (the header went unmatched).
+        ("[views.work]  # my view\nlst = \"Work\"\n", "config.toml:2: views.work.lst: unknown key"),
+        ("[views.a]\r\nlist = \"A\"\r\n\r\n[ views . \"work\" ]\r\nlst = \"Work\"\r\n", "config.toml:5: views.work.lst: unknown key"),
     ])
     func aBadFileSaysWhereAndWhat(text: String, message: String) {
         let error = expectError(.badConfig) { try Configuration.parse(text, path: "config.toml") }
