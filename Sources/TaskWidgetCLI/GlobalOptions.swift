@@ -2,12 +2,13 @@ public import ArgumentParser
 public import Foundation
 public import Logging
 import Synchronization
+public import TaskWidgetConfig
 public import TaskWidgetCore
 public import TaskWidgetStore
 
 /// The options every command takes: where the store is, the time zone and the clock.
 public struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $TASKWIDGET_STORE, else ~/.local/share/taskwidget/tasks.sqlite).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The store file (default: $TASKWIDGET_STORE, else config.toml's store, else ~/.local/share/taskwidget/tasks.sqlite).", valueName: "path"))
     public var store: String?
 
     @Option(name: .long, help: ArgumentHelp("The time zone for days and times (default: $TZ, else the system's).", valueName: "zone"))
@@ -26,11 +27,15 @@ public struct GlobalOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         let calendar = LocalCalendar(timeZone: try RunSettings.timeZone(argument: tz, environment: environment, system: .current))
         let now = try RunSettings.now(argument: self.now, calendar: calendar, clock: Date())
-        let location = try StoreLocation.resolve(explicitPath: store, environment: environment)
+        // config.toml's `store` comes after --store and TASKWIDGET_STORE: the file is read only
+        // when neither names the store (a bar's `status --store …` never reads it).
+        let configuration = store == nil && (environment["TASKWIDGET_STORE"] ?? "").isEmpty ? try Configuration.load(environment: environment) : nil
+        let location = try StoreLocation.resolve(explicitPath: store, environment: environment, configured: configuration?.store)
         var logger = Logger(label: "taskwidget")
         let levelName = verbose ? "debug" : environment["TASKWIDGET_LOG"] ?? "warning"
         logger.logLevel = Logger.Level(rawValue: levelName.lowercased()) ?? .warning
-        return CommandContext(location: location, calendar: calendar, now: now, logger: logger, environment: environment)
+        return CommandContext(
+            location: location, calendar: calendar, now: now, logger: logger, environment: environment, loadedConfiguration: configuration)
     }
 }
 
@@ -43,8 +48,15 @@ public struct CommandContext {
     /// The process's environment, read once: Foundation builds the dictionary anew at every
     /// `ProcessInfo.processInfo.environment` (about 0.35 M instructions).
     public let environment: [String: String]
+    /// config.toml, when it was read to find the store.
+    let loadedConfiguration: Configuration?
 
     public var timeZone: TimeZone { calendar.timeZone }
+
+    /// config.toml (``Configuration/load(path:environment:)``), read once per run.
+    public func configuration() throws -> Configuration {
+        try loadedConfiguration ?? Configuration.load(environment: environment)
+    }
 
     /// The store opened read-only: display commands never create or change it. It stays open until
     /// the process exits, since these commands read it and end: the exit closes it at no cost,

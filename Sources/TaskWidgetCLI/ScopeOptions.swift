@@ -31,7 +31,7 @@ public struct ScopeOptions: ParsableArguments {
     /// The tasks these options name: a view of the run's config.toml (read only when a view is
     /// named, from where `context`'s environment says), or the scope.
     public func selectedView(in context: CommandContext) throws -> TaskView {
-        try selectedView { try Configuration.load(environment: context.environment) }
+        try selectedView { try context.configuration() }
     }
 
     /// The tasks these options name: a view of `configuration`, or the scope.

@@ -18,7 +18,8 @@ import TOMLKit
 public struct Configuration: Sendable {
     /// The file read, `nil` when there is none.
     public var path: String?
-    /// `store`: the store file (a leading `~/` is the home folder).
+    /// `store`: the store file (a leading `~/` is the home folder), used when neither `--store`
+    /// nor `TASKWIDGET_STORE` names one.
     public var store: String?
     /// `[views.NAME]`, in the order the file defines them.
     public var views: [TaskView]
@@ -72,6 +73,10 @@ public struct Configuration: Sendable {
         configuration.path = path
         try reader.allowKeys(["store", "views", "watch", "serve", "sync", "notify"])
         configuration.store = try reader.path("store")
+        // Relative to what? A bar, a timer and a shell each start in another folder.
+        if let store = configuration.store, !store.hasPrefix("/") && !store.hasPrefix("~/") {
+            throw reader.error("store", "give the store file as an absolute path or one starting with ~/")
+        }
         configuration.views = try reader.tables("views").map(TaskView.init(reader:))
         if let watch = try reader.table("watch") {
             configuration.watch = try WatchSettings(reader: watch)

@@ -1,7 +1,8 @@
 import Foundation
 import TaskWidgetCore
 
-/// Where the store file is, resolved from `--store`, `TASKWIDGET_STORE` or the XDG default.
+/// Where the store file is, resolved from `--store`, `TASKWIDGET_STORE`, config.toml's `store` or
+/// the XDG default.
 public struct StoreLocation: Sendable, Equatable {
     public var path: String
     /// The default location's folder is created on first write; a folder the user named must exist.
@@ -18,9 +19,9 @@ public struct StoreLocation: Sendable, Equatable {
         return folder.isEmpty ? "." : folder
     }
 
-    /// Resolves the store path: `--store PATH`, else `TASKWIDGET_STORE`, else
-    /// `$XDG_DATA_HOME/taskwidget/tasks.sqlite` (``XDGPaths/dataHome``).
-    public static func resolve(explicitPath: String?, environment: [String: String]) throws -> StoreLocation {
+    /// Resolves the store path: `--store PATH`, else `TASKWIDGET_STORE`, else `configured` (the
+    /// `store` of config.toml), else `$XDG_DATA_HOME/taskwidget/tasks.sqlite` (``XDGPaths/dataHome``).
+    public static func resolve(explicitPath: String?, environment: [String: String], configured: String? = nil) throws -> StoreLocation {
         if let explicitPath {
             // An empty --store (an unset shell variable) must not fall through to the user's store.
             guard !explicitPath.isEmpty else {
@@ -30,6 +31,9 @@ public struct StoreLocation: Sendable, Equatable {
         }
         if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {
             return StoreLocation(path: path, isDefault: false)
+        }
+        if let configured, !configured.isEmpty {
+            return StoreLocation(path: configured, isDefault: false)
         }
         return try inDataFolder("tasks.sqlite", environment: environment)
     }

@@ -67,7 +67,7 @@ struct NotifyCommand: ParsableCommand {
         let context = try options.context()
         let logger = context.logger
         let location = context.location
-        let settings = ReminderSettings(try Configuration.load(environment: environment).notify, atDue: atDue)
+        let settings = ReminderSettings(try context.configuration().notify, atDue: atDue)
         let paths = XDGPaths(environment: environment)
 
         guard let lockPath = SessionLock.defaultPath(paths) else {

@@ -63,8 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
         // It draws all day: keep the memory of one image for the next.
         WidgetRenderer.keepMemoryBetweenImages()
         let environment = ProcessInfo.processInfo.environment
-        let settings = try Configuration.load(environment: environment)
         let context = try options.context()
+        let settings = try context.configuration()
         guard let address = ListenAddress(listen ?? settings.serve.listen ?? "127.0.0.1") else {
             throw TaskWidgetError(.badConfig, "[serve] listen in \(settings.path ?? "config.toml") takes HOST:PORT, e.g. 127.0.0.1:8787")
         }

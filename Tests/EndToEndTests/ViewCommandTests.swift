@@ -3,8 +3,8 @@ import Testing
 
 @testable import TaskWidgetTestSupport
 
-/// Views of config.toml (`[views.NAME]`) as the display commands take them (`--view NAME`), and
-/// the errors of an unknown view and a bad config file.
+/// Views of config.toml (`[views.NAME]`) as the display commands take them (`--view NAME`), its
+/// `store`, and the errors of an unknown view and a bad config file.
 @Suite struct ViewCommandTests {
     static let config = """
         # Two views: a list, and what is due within a day.
@@ -99,6 +99,30 @@ import Testing
         #expect(serve.status == 64 && serve.stderr.contains("--view and --list exclude each other"), "\(serve.stderr)")
         let unknown = try sandbox.run(["serve", "--view", "wrok", "--listen", "127.0.0.1:0"])
         #expect(unknown.status == 64 && unknown.stderrLines.count == 1 && unknown.stderr.contains("no view is named “wrok”"), "\(unknown.stderr)")
+    }
+
+    /// config.toml's `store` is where commands go when neither --store nor TASKWIDGET_STORE names
+    /// one: it was read and checked, then ignored, so tasks went to the default store.
+    @Test func theConfiguredStoreComesAfterTheOptionAndTheEnvironment() throws {
+        let sandbox = try Sandbox()
+        let configured = sandbox.folder.appendingPathComponent("configured.sqlite").path
+        try sandbox.writeConfig("# my store\nstore = \"~/configured.sqlite\"\n")
+        let add = try sandbox.run(["add", "Where do I go", "--now", sandbox.now], global: false)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try sandbox.succeed(["ls", "--store", configured]).contains("Where do I go"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("data/taskwidget/tasks.sqlite").path))
+        // TASKWIDGET_STORE comes before it, and --store before both.
+        let named = sandbox.folder.appendingPathComponent("named.sqlite").path
+        let fromEnvironment = try sandbox.run(["add", "Named", "--now", sandbox.now], global: false, environment: ["TASKWIDGET_STORE": named])
+        #expect(fromEnvironment.status == 0)
+        #expect(try sandbox.succeed(["ls", "--store", named]).contains("Named"))
+        try sandbox.succeed(["add", "Given"])
+        let listed = try sandbox.succeed(["ls", "--store", configured])
+        #expect(!listed.contains("Given") && !listed.contains("Named"))
+        // A relative path would depend on the folder the bar or timer starts in.
+        try sandbox.writeConfig("\nstore = \"tasks.sqlite\"\n")
+        let relative = try sandbox.run(["ls", "--now", sandbox.now], global: false)
+        #expect(relative.status == 64 && relative.stderr.contains("config.toml:2: store: give the store file as an absolute path"), "\(relative.stderr)")
     }
 
     @Test(arguments: [

@@ -5,7 +5,7 @@ import Testing
 @testable import TaskWidgetStore
 @testable import TaskWidgetTestSupport
 
-/// Where the store is: `--store`, `TASKWIDGET_STORE`, then the XDG data folder.
+/// Where the store is: `--store`, `TASKWIDGET_STORE`, config.toml's `store`, then the XDG data folder.
 @Suite struct StoreLocationTests {
     @Test(arguments: [
         ("/explicit/s.sqlite", ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
@@ -21,6 +21,15 @@ import Testing
     func storeLocationPrecedence(explicit: String?, environment: [String: String], path: String, isDefault: Bool) throws {
         let location = try StoreLocation.resolve(explicitPath: explicit, environment: environment)
         #expect(location == StoreLocation(path: path, isDefault: isDefault))
+    }
+
+    /// config.toml's `store` comes after `--store` and `TASKWIDGET_STORE`, before the default.
+    @Test func theConfiguredStoreComesThird() throws {
+        let environment = ["TASKWIDGET_STORE": "/env/s.sqlite", "HOME": "/home/u"]
+        let configured = "/config/s.sqlite"
+        #expect(try StoreLocation.resolve(explicitPath: "/explicit/s.sqlite", environment: environment, configured: configured).path == "/explicit/s.sqlite")
+        #expect(try StoreLocation.resolve(explicitPath: nil, environment: environment, configured: configured).path == "/env/s.sqlite")
+        #expect(try StoreLocation.resolve(explicitPath: nil, environment: ["HOME": "/home/u"], configured: configured) == StoreLocation(path: configured, isDefault: false))
     }
 
     /// `--store ""` (a shell variable that is not set) is refused: it fell through to
