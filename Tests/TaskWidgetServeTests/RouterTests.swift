@@ -87,6 +87,20 @@ import Testing
         }
     }
 
+    /// The JSON line carries the entry's times, so it keeps only until the next entry (09:15 at
+    /// 09:07); the others until what they show changes (09:30, capped at 15 minutes). It said 900.
+    @Test func theJSONLineKeepsUntilTheNextEntry() async throws {
+        let environment = try ServeEnvironment(now: Fixed.instant("2026-11-23T09:07:00+01:00"))
+        try environment.publish()
+        let app = try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
+        try await app.test(.router) { client in
+            let json = try await client.execute(uri: "/status?format=json", method: .get)
+            let waybar = try await client.execute(uri: "/status?format=waybar", method: .get)
+            #expect(json.headers[.cacheControl] == "max-age=480")
+            #expect(waybar.headers[.cacheControl] == "max-age=900")
+        }
+    }
+
     /// Every format of `/status` is the line `status --format` prints for the same entry;
     /// `/timeline.json` is `timeline --format json` (8 tasks per entry, not the large widget's 12).
     @Test func statusLinesAndTheTimelineAreWhatTheCommandsPrint() async throws {

@@ -88,7 +88,11 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         guard let format = StatusFormat(rawValue: name) else {
             throw ServeHTTPError.badParameter("format", expected: StatusFormat.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        return try cache.line(format).response(to: request, maxAge: cache.maxAge(until: cache.current.state?.lineValidUntil))
+        // The JSON line carries the entry's own times (`date`, `nextChange`): it changes with
+        // every entry, where the other lines change with what they show.
+        let state = cache.current.state
+        let validUntil = format == .json ? state?.entry.nextChange : state?.lineValidUntil
+        return try cache.line(format).response(to: request, maxAge: cache.maxAge(until: validUntil))
     }
 
     router.get("/timeline.json") { request, _ -> Response in
