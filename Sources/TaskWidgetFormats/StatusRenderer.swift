@@ -42,10 +42,7 @@ public struct StatusRenderer: Sendable {
         }
 
         private static func read(_ path: String) throws -> Template {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw TaskWidgetError(.ioFailure, "cannot read the template \(path): check that it exists and is readable", context: path)
-            }
-            return Template(text: String(decoding: data, as: UTF8.self), source: path)
+            Template(text: String(decoding: try InputFile.read(path, named: "the template \(path)"), as: UTF8.self), source: path)
         }
     }
 

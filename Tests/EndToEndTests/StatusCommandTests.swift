@@ -223,6 +223,11 @@ import Testing
         let viaFile = try sandbox.succeed(["status", "--format", "tmux", "--template", file.path, "--list", "R&D <lab> 100% #1"] + Self.zone)
         // tmux escaping applies to the user's template too.
         #expect(viaFile == "mine 0/1 Issue ##42 ##{pane_id} ##(rm -rf /) ##[fg=r…\n")
+        // From a pipe too (`--template /dev/stdin`, `<(…)`): it could not be read.
+        let piped = try sandbox.run(
+            ["status", "--format", "tmux", "--template", "/dev/stdin", "--list", "R&D <lab> 100% #1"] + Self.zone,
+            input: try Data(contentsOf: file))
+        #expect(piped.status == 0 && piped.stdout == viaFile, "\(piped.stderr)")
 
         let config = sandbox.folder.appendingPathComponent("config")
         let templates = config.appendingPathComponent("taskwidget/templates")

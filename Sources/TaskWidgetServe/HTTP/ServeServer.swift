@@ -66,7 +66,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// An IPv4 or IPv6 address written out.
     static func isAddress(_ text: String) -> Bool {
-        var address = in6_addr()
+        var address = Glibc.in6_addr()
         return inet_pton(text.contains(":") ? AF_INET6 : AF_INET, text, &address) == 1
     }
 

@@ -38,33 +38,10 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let export = try StoreExport.decode(try readFile(), source: file == "-" ? "standard input" : file)
+        let name = file == "-" ? "standard input" : file
+        let export = try StoreExport.decode(try InputFile.read(file, named: name), source: name)
         let counts = try context.storeForWriting().importing(export, source: file)
         print("Imported \(counted(counts.lists, "list")), \(counted(counts.tasks, "task")) and \(counted(counts.habits, "habit"))")
-    }
-
-    /// The bytes of `file`, read as a stream so that a pipe or a process substitution
-    /// (`import <(ssh host taskwidget export)`) reads as a file does; `-` is standard input.
-    private func readFile() throws -> Data {
-        let descriptor = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
-        let name = file == "-" ? "standard input" : file
-        guard descriptor >= 0 else {
-            let code = errno
-            throw TaskWidgetError.system(
-                code, "cannot read \(name)", advice: code == EACCES ? "check its permissions" : "give the path of an export file", context: "import file")
-        }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            close(descriptor)
-            throw TaskWidgetError(.notAFile, "cannot read \(name): it is a folder: give the path of an export file", context: "import file")
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: descriptor != STDIN_FILENO)
-        do {
-            return try handle.readToEnd() ?? Data()
-        } catch {
-            let code = ((error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : nil) ?? EIO
-            throw TaskWidgetError.system(code, "cannot read \(name)", advice: "check the file", context: "import file")
-        }
     }
 }
 

@@ -1,0 +1,29 @@
+public import Foundation
+
+/// A file the user named to read from (`import FILE`, `--template FILE`), read as a stream so that
+/// a pipe or a process substitution (`import <(ssh host taskwidget export)`, `/dev/stdin`) reads
+/// as a regular file does: `FileManager.contents(atPath:)` and `Data(contentsOf:)` refuse them.
+public enum InputFile {
+    /// The bytes of the file at `path`, or of standard input for `-`. `name` says what it is in
+    /// errors (`the template ~/t.mustache`); each error says why, in one line.
+    public static func read(_ path: String, named name: String) throws -> Data {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw TaskWidgetError.system(
+                code, "cannot read \(name)", advice: code == EACCES ? "check its permissions" : "check the path", context: "input file")
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            if descriptor != STDIN_FILENO { close(descriptor) }
+            throw TaskWidgetError(.notAFile, "cannot read \(name): it is a folder: give the path of a file", context: "input file")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: descriptor != STDIN_FILENO)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
+            throw TaskWidgetError.system(code, "cannot read \(name)", advice: "check the file", context: "input file")
+        }
+    }
+}
