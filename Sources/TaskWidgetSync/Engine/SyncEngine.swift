@@ -430,7 +430,7 @@ public struct SyncEngine: Sendable {
     struct Pull: Sendable {
         var fetched: [RemoteObject] = []
         var removed: [DAVHref] = []
-        var skipped: [(href: DAVHref, collectionHref: DAVHref, etag: String?, text: String)] = []
+        var skipped: [SkippedObject] = []
         var states: [DAVHref: CollectionSyncState] = [:]
 
         mutating func add(_ other: Pull) {
@@ -471,11 +471,15 @@ public struct SyncEngine: Sendable {
                         RemoteObject(
                             href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data, uid: fields.uid,
                             taskID: SyncIdentity.taskID(forUID: fields.uid), fields: fields))
+                } catch where error.code == .noTodo {
+                    // An event, in a calendar that holds events and tasks: no task, nothing to
+                    // report. Its entity tag is remembered, so that it is not fetched again.
+                    pull.skipped.append(SkippedObject(href: object.href, collectionHref: binding.href, etag: object.etag, text: nil))
                 } catch {
                     logger.warning(
                         "a calendar object is not valid iCalendar; left alone",
                         metadata: ["href": "\(object.href)", "error": "\(error)"])
-                    pull.skipped.append((object.href, binding.href, object.etag, object.data))
+                    pull.skipped.append(SkippedObject(href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data))
                 }
             }
         }

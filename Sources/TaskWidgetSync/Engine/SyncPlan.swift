@@ -27,6 +27,17 @@ struct RemoteObject: Sendable {
     var fields: TodoFields
 }
 
+/// A calendar object fetched in this sync that holds no task: not valid iCalendar (left alone
+/// and reported until it is fixed), or an event (`text` nil: no task, not reported). Either is
+/// remembered with its entity tag, so that it is not fetched again until it changes.
+struct SkippedObject: Sendable {
+    var href: DAVHref
+    var collectionHref: DAVHref
+    var etag: String?
+    /// The text as the server sent it; nil for an event, which the store does not keep.
+    var text: String?
+}
+
 /// One write to the server.
 enum RemoteOperation: Sendable {
     /// PUT a new object (`If-None-Match: *`). `source` is the text to start from (the object's
@@ -83,7 +94,7 @@ struct SyncPlanner {
     var fetched: [RemoteObject]
     /// Hrefs the server no longer has.
     var removed: [DAVHref]
-    var skipped: [(href: DAVHref, collectionHref: DAVHref, etag: String?, text: String)]
+    var skipped: [SkippedObject]
     /// The collections whose listing this sync read, with the token or ctag to remember.
     var pulledStates: [DAVHref: CollectionSyncState]
     /// Lists this sync creates in the store for collections new to it.
@@ -134,12 +145,12 @@ struct SyncPlanner {
         let removedHrefs = Set(removed.map(\.path))
         for href in removed where objectByHref[href.path] != nil { plan.local.objectsToForget.append(href.path) }
         for skipped in skipped {
-            plan.skipped.append(skipped.href)
+            if skipped.text != nil { plan.skipped.append(skipped.href) }
             let taskID = objectByHref[skipped.href.path]?.taskID ?? SyncIdentity.derivedUUID("invalid:" + skipped.href.path)
             plan.local.objectsToSave.append(
                 SyncedObject(
                     account: account, href: skipped.href.path, collectionHref: skipped.collectionHref.path, taskID: taskID,
-                    uid: nil, etag: skipped.etag, icalendar: Data(skipped.text.utf8), base: nil))
+                    uid: nil, etag: skipped.etag, icalendar: Data((skipped.text ?? "").utf8), base: nil))
         }
 
         // Every task this account is concerned with.
