@@ -18,6 +18,8 @@ import TOMLKit
 public struct Configuration: Sendable {
     /// The file read, `nil` when there is none.
     public var path: String?
+    /// Where the file was looked for when there is none, for messages that say where to make it.
+    var pathLookedAt: String?
     /// `store`: the store file (a leading `~/` is the home folder), used when neither `--store`
     /// nor `TASKWIDGET_STORE` names one.
     public var store: String?
@@ -51,7 +53,11 @@ public struct Configuration: Sendable {
     public static func load(path: String? = nil, environment: [String: String]) throws -> Configuration {
         guard let path = path ?? defaultPath(environment: environment) else { return Configuration() }
         guard let data = FileManager.default.contents(atPath: path) else {
-            guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+            guard FileManager.default.fileExists(atPath: path) else {
+                var defaults = Configuration()
+                defaults.pathLookedAt = path
+                return defaults
+            }
             throw TaskWidgetError(.badConfig, "cannot read \(path): check its permissions", context: path)
         }
         return try parse(String(decoding: data, as: UTF8.self), path: path, home: environment["HOME"])
@@ -77,7 +83,13 @@ public struct Configuration: Sendable {
         if let store = configuration.store, !store.hasPrefix("/") && !store.hasPrefix("~/") {
             throw reader.error("store", "give the store file as an absolute path or one starting with ~/")
         }
-        configuration.views = try reader.tables("views").map(TaskView.init(reader:))
+        let viewTables = try reader.tables("views")
+        configuration.views = try viewTables.map(TaskView.init(reader:))
+        // `--view` ignores case, so `[views.Work]` and `[views.work]` would be one name for two views.
+        for (index, view) in configuration.views.enumerated()
+        where configuration.views[..<index].contains(where: { NameLookup.isSame($0.name ?? "", view.name ?? "") }) {
+            throw viewTables[index].error(nil, "another view has this name in other capitals, and view names ignore case: rename one")
+        }
         if let watch = try reader.table("watch") {
             configuration.watch = try WatchSettings(reader: watch)
             for (index, name) in (configuration.watch.views ?? []).enumerated() {
@@ -106,7 +118,7 @@ public struct Configuration: Sendable {
 
     /// The views there are, and where to define one, for messages.
     private var knownViews: String {
-        let file = path ?? "$XDG_CONFIG_HOME/taskwidget/config.toml"
+        let file = path ?? pathLookedAt ?? "$XDG_CONFIG_HOME/taskwidget/config.toml"
         guard !views.isEmpty else { return "there are none yet (define one as a [views.NAME] table in \(file))" }
         let names = views.compactMap(\.name)
         let all = names.contains { NameLookup.isSame($0, TaskView.allName) } ? [] : [TaskView.allName]

@@ -88,7 +88,9 @@ import Testing
         // Without a config file there are no views to list.
         let bare = try Sandbox()
         try bare.succeed(["add", "Something"])
-        try bare.expectRefused(["ls", "--view", "work"], status: 64, message: "there are none yet (define one as a [views.NAME] table in")
+        // It names the file to make, not `$XDG_CONFIG_HOME/…`, whatever the variable says.
+        try bare.expectRefused(
+            ["ls", "--view", "work"], status: 64, message: "there are none yet (define one as a [views.NAME] table in \(bare.configPath))")
     }
 
     @Test func aViewExcludesTheScopeOptions() throws {

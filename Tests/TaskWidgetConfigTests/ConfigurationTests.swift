@@ -89,6 +89,8 @@ import Testing
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
         ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),
         ("[watch]\nmiddle_click = \"stop\"\n", "config.toml:2: watch.middle_click: expected one of done, start, snooze, none"),
+        // Two views whose names differ in case only: the second could never be shown.
+        ("[views.Work]\nlist = \"Work\"\n\n[views.work]\nlist = \"Home\"\n", "config.toml:4: views.work: another view has this name"),
         // A comment after a table's header, and Windows line ends (the header went unmatched).
         ("[views.work]  # my view\nlst = \"Work\"\n", "config.toml:2: views.work.lst: unknown key"),
         ("[views.a]\r\nlist = \"A\"\r\n\r\n[ views . \"work\" ]\r\nlst = \"Work\"\r\n", "config.toml:5: views.work.lst: unknown key"),
