@@ -21,9 +21,9 @@ public struct Listing: Sendable {
     /// any task has a reminder a REMIND column: ``reminderMark`` and when it is (`🔔 Tomorrow 08:00`,
     /// ``DueLabeler/timeLabel(for:at:)``). In colour, an overdue task's mark and due label are red
     /// and each list's name follows a dot of its colour. With no tasks, it says how to see more of
-    /// `scope`, which they were listed from, with or without the completed ones.
-    public func table(_ tasks: [ListedTask], in scope: TaskScope = .all, includesCompleted: Bool = false) -> String {
-        guard !tasks.isEmpty else { return Self.nothingToList(in: scope, includesCompleted: includesCompleted) }
+    /// `view`, which they were listed from, with or without the completed ones.
+    public func table(_ tasks: [ListedTask], in view: TaskView = TaskView(), includesCompleted: Bool = false) -> String {
+        guard !tasks.isEmpty else { return Self.nothingToList(in: view, includesCompleted: includesCompleted) }
         let showsReminders = tasks.contains { $0.task.reminderDate != nil }
         let rows = tasks.map { item -> [Cell] in
             let task = item.task
@@ -52,8 +52,14 @@ public struct Listing: Sendable {
     }
 
     /// What `ls` says when it lists nothing: that nothing is there, and how to see more.
-    private static func nothingToList(in scope: TaskScope, includesCompleted: Bool) -> String {
-        switch (scope, includesCompleted) {
+    private static func nothingToList(in view: TaskView, includesCompleted: Bool) -> String {
+        // A view of config.toml is named as the user named it, with its own option.
+        if let name = view.name {
+            return includesCompleted
+                ? "No tasks in the view \(name) — leave out --view for every task\n"
+                : "No open tasks in the view \(name) — add --all for completed ones, or leave out --view for every task\n"
+        }
+        return switch (view.scope, includesCompleted) {
         case (.all, false): "No open tasks — `taskwidget ls --all` shows completed ones\n"
         case (.all, true): "No tasks yet — add one: taskwidget add \"Buy milk\" --due today\n"
         case (.inbox, false): "No open tasks in the Inbox — add --all for completed ones, or leave out --inbox for every list\n"

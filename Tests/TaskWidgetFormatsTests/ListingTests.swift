@@ -66,15 +66,18 @@ import Testing
     }
 
     /// Nothing to list: say so, and how to see more.
+    /// A view of config.toml is named with its own option (it spoke of --list for `ls --view`).
     @Test(arguments: [
-        (TaskScope.all, false, "No open tasks — `taskwidget ls --all` shows completed ones\n"),
-        (.all, true, "No tasks yet — add one: taskwidget add \"Buy milk\" --due today\n"),
-        (.list("Work"), false, "No open tasks in Work — add --all for completed ones, or leave out --list for every list\n"),
-        (.list("Work"), true, "No tasks in Work — leave out --list for every list\n"),
-        (.inbox, false, "No open tasks in the Inbox — add --all for completed ones, or leave out --inbox for every list\n"),
+        (TaskView(), false, "No open tasks — `taskwidget ls --all` shows completed ones\n"),
+        (TaskView(), true, "No tasks yet — add one: taskwidget add \"Buy milk\" --due today\n"),
+        (TaskView(scope: .list("Work")), false, "No open tasks in Work — add --all for completed ones, or leave out --list for every list\n"),
+        (TaskView(scope: .list("Work")), true, "No tasks in Work — leave out --list for every list\n"),
+        (TaskView(scope: .inbox), false, "No open tasks in the Inbox — add --all for completed ones, or leave out --inbox for every list\n"),
+        (TaskView(name: "soon", scope: .list("Work"), dueWithin: 1800), false,
+         "No open tasks in the view soon — add --all for completed ones, or leave out --view for every task\n"),
     ])
-    func anEmptyListingSaysHowToSeeMore(scope: TaskScope, includesCompleted: Bool, expected: String) throws {
-        #expect(listing.table([], in: scope, includesCompleted: includesCompleted) == expected)
+    func anEmptyListingSaysHowToSeeMore(view: TaskView, includesCompleted: Bool, expected: String) throws {
+        #expect(listing.table([], in: view, includesCompleted: includesCompleted) == expected)
         #expect(try listing.json([]) == "[]\n")
     }
 }

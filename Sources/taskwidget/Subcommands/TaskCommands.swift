@@ -85,7 +85,7 @@ struct Ls: ParsableCommand {
         let showsEverything = try all || (tasks.isEmpty && format == .table && listed(includingCompleted: true).isEmpty)
         let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: context.environment)
         let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor)
-        print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view.scope, includesCompleted: showsEverything), terminator: "")
+        print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view, includesCompleted: showsEverything), terminator: "")
     }
 }
 
