@@ -26,8 +26,10 @@ struct Import: ParsableCommand {
             A task whose id is already in the store is merged with it as sync merges: each \
             field keeps the later edit, and a completed task stays completed, so an older \
             backup neither reopens tasks nor undoes newer edits. Lists and habits whose id is \
-            already in the store are replaced by the file's. The file is checked first: if \
-            anything in it is wrong, nothing is imported.
+            already in the store are replaced by the file's; a list of the file whose name a \
+            list of the store has under another id (two stores that each made a Home) is \
+            refused: rename one of them first. The file is checked first: if anything in it is \
+            wrong, nothing is imported.
 
             Examples:
               taskwidget import backup.json
