@@ -42,9 +42,30 @@ public enum HostEscaping {
         mapScalars(of: plain(text)) { $0 == "%" ? "%\u{200B}" : nil }
     }
 
-    /// tmux: `#` doubled, so that no `#[style]`, `#{format}` or `#(command)` can come from a title.
+    /// tmux, for a line shown through `#(…)` in `status-right` (tmux 3.3): the job's output is
+    /// expanded as a format and then drawn, and each pass turns `##` into `#`, except that the
+    /// first keeps a run of `#`s before `[` whole for the drawing. So each run of `#`s is written
+    /// four times over, or twice before a `[`: a title shows as typed, and no `#[style]`,
+    /// `#{format}` or `#(command)` can come from it. (Only doubled, `C##` showed as `C#`.)
     public static func tmux(_ text: String) -> String {
-        mapScalars(of: plain(text)) { $0 == "#" ? "##" : nil }
+        let text = plain(text)
+        guard text.unicodeScalars.contains("#") else { return text }
+        var output = String.UnicodeScalarView()
+        var run = 0
+        func endRun(before next: Unicode.Scalar?) {
+            output.append(contentsOf: repeatElement("#" as Unicode.Scalar, count: run * (next == "[" ? 2 : 4)))
+            run = 0
+        }
+        for scalar in text.unicodeScalars {
+            if scalar == "#" {
+                run += 1
+            } else {
+                endRun(before: scalar)
+                output.append(scalar)
+            }
+        }
+        endRun(before: nil)
+        return String(output)
     }
 
     /// `text` with each scalar that `replacement` maps replaced, scalar by scalar (see ``pango(_:)``:

@@ -222,7 +222,7 @@ import Testing
         try Data("mine {{overdue}}/{{dueToday}}{{#next}} {{title}}{{/next}}".utf8).write(to: file)
         let viaFile = try sandbox.succeed(["status", "--format", "tmux", "--template", file.path, "--list", "R&D <lab> 100% #1"] + Self.zone)
         // tmux escaping applies to the user's template too.
-        #expect(viaFile == "mine 0/1 Issue ##42 ##{pane_id} ##(rm -rf /) ##[fg=r…\n")
+        #expect(viaFile == "mine 0/1 Issue ####42 ####{pane_id} ####(rm -rf /) ##[fg=r…\n")
         // From a pipe too (`--template /dev/stdin`, `<(…)`): it could not be read.
         let piped = try sandbox.run(
             ["status", "--format", "tmux", "--template", "/dev/stdin", "--list", "R&D <lab> 100% #1"] + Self.zone,

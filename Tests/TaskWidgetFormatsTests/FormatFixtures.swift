@@ -159,6 +159,39 @@ enum Independent {
         return problems
     }
 
+    /// What tmux 3.3 draws for `line`, the output of a `#(…)` job in `status-right`, and the styles
+    /// it applies: the output is first expanded as a format (`##` is `#`, but a run of `#`s before
+    /// `[` is kept whole; `#[` is kept; a lone `#` before `{`, `(` or a letter would expand), then
+    /// drawn (``splitDoubled(_:escape:tags:)`` with `#`). nil when the expansion would run or
+    /// insert anything, or the drawing meets a style that is none of `tags`. (Checked against a
+    /// real tmux by TmuxStatusTests.)
+    static func tmuxDrawn(_ line: String, tags: [String]) -> (text: String, tags: [String])? {
+        var expanded = String.UnicodeScalarView()
+        var rest = Substring(line).unicodeScalars
+        while let scalar = rest.first {
+            guard scalar == "#" else {
+                expanded.append(scalar)
+                rest = rest.dropFirst()
+                continue
+            }
+            let run = rest.prefix(while: { $0 == "#" }).count
+            let after = rest.dropFirst(run).first
+            if after == "[" {
+                expanded.append(contentsOf: rest.prefix(run + 1))
+                rest = rest.dropFirst(run + 1)
+            } else if run >= 2 {
+                expanded.append("#")
+                rest = rest.dropFirst(2)
+            } else if let after, after == "{" || after == "(" || after.properties.isAlphabetic {
+                return nil
+            } else {
+                expanded.append("#")
+                rest = rest.dropFirst()
+            }
+        }
+        return splitDoubled(String(expanded), escape: "#", tags: tags)
+    }
+
     /// Splits a host line into its own tags and the text between them, reading left to right with
     /// `escape` as the doubled escape character: an odd run of escape characters ends with the
     /// start of one of `tags`. Returns nil when a run is odd and no known tag follows. Scalar by

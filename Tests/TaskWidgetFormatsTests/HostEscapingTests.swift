@@ -110,16 +110,18 @@ import Testing
         }
     }
 
-    @Test func tmuxDoublesEveryHashAndDropsLineBreaks() {
-        #expect(HostEscaping.tmux("Issue #42") == "Issue ##42")
-        #expect(HostEscaping.tmux("##") == "####")
-        #expect(HostEscaping.tmux("#{pane_id} #(rm -rf /) #[fg=red]") == "##{pane_id} ##(rm -rf /) ##[fg=red]")
+    /// tmux expands a `#(…)` output and then draws it, and each pass halves a run of `#`s (the
+    /// first keeps one before `[`): doubled only, `C##` showed as `C#` (a new user's report).
+    @Test func tmuxWritesEachHashForBothPassesAndDropsLineBreaks() {
+        #expect(HostEscaping.tmux("Issue #42") == "Issue ####42")
+        #expect(HostEscaping.tmux("C## and ###") == "C######## and ############")
+        #expect(HostEscaping.tmux("#{pane_id} #(rm -rf /) #[fg=red] ##[b]") == "####{pane_id} ####(rm -rf /) ##[fg=red] ####[b]")
         #expect(HostEscaping.tmux("one\ntwo\u{2028}three") == "onetwothree")
         #expect(HostEscaping.tmux("% & <") == "% & <")
         for text in Self.tricky {
             let escaped = HostEscaping.tmux(text)
             #expect(!Independent.hasLineBreak(escaped))
-            #expect(Independent.splitDoubled(escaped, escape: "#", tags: [])?.text == Independent.stripControls(text))
+            #expect(Independent.tmuxDrawn(escaped, tags: [])?.text == Independent.stripControls(text))
         }
     }
 
@@ -132,6 +134,7 @@ import Testing
         #expect(HostEscaping.polybar("\u{600}%{F#f00}") == "\u{600}%\u{200B}{F#f00}")
         #expect(HostEscaping.polybar("%\u{301}") == "%\u{200B}\u{301}")
         #expect(HostEscaping.tmux("\u{600}#[fg=red]") == "\u{600}##[fg=red]")
+        #expect(HostEscaping.tmux("\u{600}#{pane_id}") == "\u{600}####{pane_id}")
         #expect(StatusFormat.waybar.escape("\u{600}<b>") == "\u{600}&lt;b&gt;")
     }
 
@@ -155,7 +158,7 @@ import Testing
         #expect(StatusFormat.waybar.escape(text) == "A &amp; &lt;b&gt; &quot;q&quot; 100% #1")
         #expect(StatusFormat.i3bar.escape(text) == "A &amp; &lt;b&gt; &quot;q&quot; 100% #1")
         #expect(StatusFormat.polybar.escape(text) == #"A & <b> "q" 100%"# + "\u{200B} #1")
-        #expect(StatusFormat.tmux.escape(text) == #"A & <b> "q" 100% ##1"#)
+        #expect(StatusFormat.tmux.escape(text) == #"A & <b> "q" 100% ####1"#)
         #expect(StatusFormat.waybar.escape(#"back\slash"#) == #"back\\slash"#)
     }
 

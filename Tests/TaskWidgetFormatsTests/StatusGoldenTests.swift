@@ -181,13 +181,13 @@ import Testing
         }
     }
 
-    @Test func tmuxMatchesGoldenIsOneLineAndEveryHashFromATitleIsDoubled() throws {
+    @Test func tmuxMatchesGoldenIsOneLineAndEveryHashFromATitleShowsAsTyped() throws {
         let lines = try Self.lines(.tmux)
         try FormatGoldens.compare(Self.golden(lines), toGolden: "tmux.txt")
         for (scenario, line) in lines {
             #expect(!Independent.hasLineBreak(line) && !line.unicodeScalars.contains(where: Independent.isControl), "\(scenario.name)")
             let split = try #require(
-                Independent.splitDoubled(line, escape: "#", tags: Independent.tmuxTags),
+                Independent.tmuxDrawn(line, tags: Independent.tmuxTags),
                 "\(scenario.name): a single # that starts none of our styles: \(line)")
             let entry = try StatusFixture.entry(scenario.export, scope: scenario.scope)
             #expect(split.tags == (entry.counts.overdue > 0 ? ["#[fg=red,bold]", "#[default]"] : []), "\(scenario.name)")
@@ -223,7 +223,10 @@ import Testing
         #expect(Independent.splitPolybar("100%% done") == nil)
         #expect(Independent.splitPolybar("%{F#ff6b6b}1%{F-} 100%\u{200B} %\u{200B}{F#f00}")?.text == "1 100% %{F#f00}")
         #expect(Independent.polybarParsedTags("%{F#ff6b6b}1%{F-} 100%\u{200B} %\u{200B}{F#f00}") == ["%{F#ff6b6b}", "%{F-}"])
-        #expect(Independent.splitDoubled("Issue #42", escape: "#", tags: Independent.tmuxTags) == nil)
+        #expect(Independent.tmuxDrawn("Issue #42", tags: Independent.tmuxTags) == nil)
+        #expect(Independent.tmuxDrawn("Issue ##42 C####", tags: Independent.tmuxTags) == nil)
+        #expect(Independent.tmuxDrawn("#{pane_id}", tags: []) == nil && Independent.tmuxDrawn("#S", tags: []) == nil)
+        #expect(Independent.tmuxDrawn("####{pane_id} ##[b] C########", tags: [])?.text == "#{pane_id} #[b] C##")
         #expect(Independent.polybarParsedTags("100%% %%{F#f00}red%%{F-}") == ["%{F#f00}", "%{F-}"])
         guard let parsed = try PangoParser.parse(["a & b", "<b>x", "<b>a &amp; &#39;b&#39;</b>"]) else { return }
         #expect(parsed[0] != .text("a & b") && parsed[1] != .text("x"))

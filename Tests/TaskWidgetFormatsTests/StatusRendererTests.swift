@@ -308,7 +308,7 @@ import Testing
             #expect(!Independent.hasLineBreak(line), "\(format)")
         }
         #expect(Independent.splitPolybar(StatusFallback.line(format: .polybar, message: message)) != nil)
-        #expect(Independent.splitDoubled(StatusFallback.line(format: .tmux, message: message), escape: "#", tags: Independent.tmuxTags) != nil)
+        #expect(Independent.tmuxDrawn(StatusFallback.line(format: .tmux, message: message), tags: Independent.tmuxTags) != nil)
         guard let parsed = try PangoParser.parse([waybar.tooltip, i3bar.full_text]) else { return }
         #expect(parsed[0] == .text(Independent.stripControls(message)))
         #expect(parsed[1] == .text("⚠ taskwidget"))

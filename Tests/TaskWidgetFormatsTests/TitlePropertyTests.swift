@@ -97,7 +97,7 @@ import Testing
                     let split = Independent.splitPolybar(line)
                     #expect(split.map { Self.scalars(of: $0.text, endWith: atTheEnd) } == true, "\(label): \(line.debugDescription)")
                 case .tmux:
-                    let split = Independent.splitDoubled(line, escape: "#", tags: Independent.tmuxTags)
+                    let split = Independent.tmuxDrawn(line, tags: Independent.tmuxTags)
                     #expect(split?.tags.isEmpty == true, "\(label): \(line.debugDescription)")
                     #expect(split.map { Self.scalars(of: $0.text, endWith: atTheEnd) } == true, "\(label): \(line.debugDescription)")
                 case .json, .waybar, .i3bar:
