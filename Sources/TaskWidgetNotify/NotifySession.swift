@@ -108,7 +108,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Posts every reminder that is due and not shown yet, and finds the next one.
     private mutating func deliverDue(_ snapshot: ReminderSnapshot, at now: Instant) {
         nextReminder = nil
-        let oldest = now.adding(seconds: -settings.missedWithin)
+        // A reminder less than a minute late is on time, whatever `missed_within` says ("0s" dropped
+        // every reminder that the wake-up met a millisecond late).
+        let oldest = now.adding(seconds: -max(settings.missedWithin, ReminderSettings.lateness))
         for reminder in snapshot.reminders(atDue: settings.atDue) {
             let key = reminder.key
             if delivered.contains(key) || posted[key] != nil { continue }

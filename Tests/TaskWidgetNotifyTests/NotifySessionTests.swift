@@ -142,6 +142,16 @@ import Testing
         #expect(notifier.summaries == ["Recent"])
     }
 
+    /// `missed_within = "0s"` drops missed reminders, not one whose wake-up came a little late.
+    @Test func aReminderOnTimeIsShownWhateverMissedWithinSays() throws {
+        addTask("Pay rent", remindIn: 2)
+        addTask("Long ago", remindIn: -7200)
+        var session = session(ReminderSettings(missedWithin: 0))
+        try session.start(at: at(0))
+        try session.handle([], at: at(2.5))
+        #expect(notifier.summaries == ["Pay rent"])
+    }
+
     @Test func aReminderMovedElsewhereClosesItsNotificationAndShowsAgainAtItsNewDate() throws {
         let id = addTask("Pay rent", remindIn: 2)
         var session = session()
