@@ -129,6 +129,8 @@ import Testing
         #expect(CalDAVError(.timedOut, "").exitStatus == 75)
         #expect(CalDAVError(.serverError, "").exitStatus == 75)
         #expect(CalDAVError(.truncatedResponse, "").exitStatus == 75)
+        // A 412 that the retries could not resolve: the next sync will (it said so, with 69).
+        #expect(CalDAVError(.preconditionFailed, "").exitStatus == 75)
         #expect(CalDAVError(.authenticationFailed, "").exitStatus == 69)
         #expect(CalDAVError(.malformedResponse, "").exitStatus == 69)
         #expect(CalDAVError(.tlsFailed, "").exitStatus == 69)

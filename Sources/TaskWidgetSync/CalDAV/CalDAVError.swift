@@ -69,9 +69,11 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
         /// Whether trying again later may succeed (exit 75) rather than needing the user (exit 69).
         public var isTransient: Bool {
             switch self {
-            case .connectionFailed, .timedOut, .truncatedResponse, .serverError, .cancelled:
+            // A 412 reaches the user only when the retries could not outrun another client's
+            // edits: the next sync will.
+            case .connectionFailed, .timedOut, .truncatedResponse, .serverError, .cancelled, .preconditionFailed:
                 return true
-            case .tlsFailed, .authenticationFailed, .forbidden, .notFound, .preconditionFailed, .conflict,
+            case .tlsFailed, .authenticationFailed, .forbidden, .notFound, .conflict,
                 .invalidSyncToken, .notSupported, .unexpectedStatus, .malformedResponse, .responseTooLarge,
                 .badRedirect, .notCalDAV, .invalidURL:
                 return false

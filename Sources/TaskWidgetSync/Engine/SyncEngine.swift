@@ -709,7 +709,7 @@ public struct SyncEngine: Sendable {
             }
         }
         throw CalDAVError(
-            .preconditionFailed, "Another client kept changing a task while this sync wrote it; run sync again.", url: url, status: 412)
+            .preconditionFailed, "Another client kept changing a task while this sync wrote it.", url: url, status: 412)
     }
 
     /// The outcome of a request as a value. The writes switch over it instead of catching a
