@@ -230,6 +230,17 @@ import Testing
         #expect(error?.code == .invalidSyncToken)
     }
 
+    /// A line folded inside a UTF-8 sequence is unfolded before it is decoded: "é" came back as
+    /// "��" (and went to the server so at the next write). Valid text is kept as it came.
+    @Test func aFoldInsideAUTF8SequenceIsMended() throws {
+        let broken = Data("BEGIN:VTODO\r\nSUMMARY:Caf".utf8) + Data([0xC3, 0x0D, 0x0A, 0x20, 0xA9]) + Data("\r\nEND:VTODO\r\n".utf8)
+        #expect(CalDAVClient.text(of: broken) == "BEGIN:VTODO\r\nSUMMARY:Café\r\nEND:VTODO\r\n")
+        let folded = "BEGIN:VTODO\r\nSUMMARY:Caf\r\n é\r\nEND:VTODO\r\n"
+        #expect(CalDAVClient.text(of: Data(folded.utf8)) == folded)
+        let calendar = try ICalendar(parsing: CalDAVClient.text(of: broken))
+        #expect(calendar.serialized().contains("SUMMARY:Café"))
+    }
+
     /// Only a 404 makes an href missing (its task is then deleted here). One that the multiget
     /// answer leaves out, or answers with another status, is an error: it counted as missing, so a
     /// server's hiccup deleted the task here while it stayed on the server.

@@ -471,9 +471,30 @@ public struct CalDAVClient: Sendable {
     public func object(at href: DAVHref, in collection: URL) async throws(CalDAVError) -> CalendarObject {
         let (response, finalURL) = try await exchange("GET", href.url(on: collection), headers: [("Accept", "text/calendar")])
         try check(response, "GET", finalURL, accepting: [200])
-        return CalendarObject(
-            href: href, etag: response.header("ETag").flatMap(EntityTag.normalize),
-            data: String(decoding: response.body, as: UTF8.self))
+        return CalendarObject(href: href, etag: response.header("ETag").flatMap(EntityTag.normalize), data: Self.text(of: response.body))
+    }
+
+    /// The text of an iCalendar body. A client that folded a line inside a UTF-8 sequence (RFC 5545
+    /// §3.1 allows it, and asks readers to mend it) sent bytes that are not UTF-8 until unfolded:
+    /// they are unfolded first, since decoded as they are, "é" came back as "��" at the next write.
+    static func text(of body: Data) -> String {
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        var unfolded = [UInt8]()
+        unfolded.reserveCapacity(body.count)
+        var index = body.startIndex
+        while index < body.endIndex {
+            let byte = body[index]
+            // CRLF or LF, then a space or a tab: a fold.
+            let next = index + 1 < body.endIndex ? body[index + 1] : nil
+            let lineEnd = byte == 0x0D && next == 0x0A ? 2 : byte == 0x0A ? 1 : 0
+            if lineEnd > 0, index + lineEnd < body.endIndex, [0x20, 0x09].contains(body[index + lineEnd]) {
+                index += lineEnd + 1
+                continue
+            }
+            unfolded.append(byte)
+            index += 1
+        }
+        return String(decoding: unfolded, as: UTF8.self)
     }
 
     /// Creates an object that must not exist yet (`PUT` with `If-None-Match: *`) and returns its
