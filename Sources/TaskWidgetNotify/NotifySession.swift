@@ -108,9 +108,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Posts every reminder that is due and not shown yet, and finds the next one.
     private mutating func deliverDue(_ snapshot: ReminderSnapshot, at now: Instant) {
         nextReminder = nil
-        // A reminder less than a minute late is on time, whatever `missed_within` says ("0s" dropped
-        // every reminder that the wake-up met a millisecond late).
-        let oldest = now.adding(seconds: -max(settings.missedWithin, ReminderSettings.lateness))
+        let oldest = now.adding(seconds: -settings.missedWithin)
         for reminder in snapshot.reminders(atDue: settings.atDue) {
             let key = reminder.key
             if delivered.contains(key) || posted[key] != nil { continue }
@@ -257,7 +255,8 @@ extension ReminderSettings {
 
 /// How reminders are delivered (the `[notify]` section of the configuration and `--at-due`).
 public struct ReminderSettings: Sendable, Equatable {
-    /// A missed reminder older than this (seconds) is not shown.
+    /// A missed reminder older than this (seconds) is not shown; at least ``lateness``, since a
+    /// reminder less late than that is on time.
     public var missedWithin: Int64
     /// Also notify when a task falls due.
     public var atDue: Bool
@@ -271,7 +270,10 @@ public struct ReminderSettings: Sendable, Equatable {
     public static var lateness: Int64 { 60 }
 
     public init(missedWithin: Int64 = 86_400, atDue: Bool = false, clickCommand: String? = nil) {
-        self.missedWithin = missedWithin
+        // One bound for what is shown, what is read and what is remembered as delivered: with
+        // "0s", a reminder the wake-up met a millisecond late was dropped, and one shown was
+        // forgotten at once and shown again when dismissed.
+        self.missedWithin = max(missedWithin, Self.lateness)
         self.atDue = atDue
         self.clickCommand = clickCommand
     }

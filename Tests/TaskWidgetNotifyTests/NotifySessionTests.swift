@@ -142,13 +142,19 @@ import Testing
         #expect(notifier.summaries == ["Recent"])
     }
 
-    /// `missed_within = "0s"` drops missed reminders, not one whose wake-up came a little late.
-    @Test func aReminderOnTimeIsShownWhateverMissedWithinSays() throws {
+    /// `missed_within = "0s"` drops missed reminders, not one whose wake-up came a little late,
+    /// and one shown and dismissed stays dismissed (it was forgotten at once, and shown again).
+    @Test func aReminderOnTimeIsShownOnceWhateverMissedWithinSays() throws {
         addTask("Pay rent", remindIn: 2)
         addTask("Long ago", remindIn: -7200)
         var session = session(ReminderSettings(missedWithin: 0))
         try session.start(at: at(0))
         try session.handle([], at: at(2.5))
+        #expect(notifier.summaries == ["Pay rent"])
+        try session.handle([], at: at(3))
+        notifier.events = [.closed(NotificationID(rawValue: 1), .dismissed)]
+        try session.handle([], at: at(12))
+        try session.handle([], at: at(30))
         #expect(notifier.summaries == ["Pay rent"])
     }
 
