@@ -52,7 +52,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try options.context()
-        let configuration = try options.configuration()
+        let configuration = try context.configuration()
         var accounts = configuration.syncAccounts
         guard !accounts.isEmpty else {
             throw TaskWidgetError(

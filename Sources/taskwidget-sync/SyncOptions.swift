@@ -19,7 +19,9 @@ struct SyncGlobalOptions: ParsableArguments {
         config ?? Configuration.defaultPath(environment: ProcessInfo.processInfo.environment)
     }
 
-    func context() throws -> CommandContext { try global.context() }
+    /// The run's context, its store resolved with ``configuration()``'s `store`: `--config FILE`
+    /// names the store too, not only the accounts.
+    func context() throws -> CommandContext { try global.context(configuration: configuration()) }
 
     /// The configuration read from ``configPath``. A file named with `--config` must exist (a
     /// missing default file is an empty configuration).

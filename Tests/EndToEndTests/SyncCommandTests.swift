@@ -490,6 +490,21 @@ import Testing
         }
     }
 
+    /// `sync --config FILE` takes the store from that file too, not only the accounts: it synced
+    /// the store of the default config.toml (or the default store) with the file's accounts.
+    @Test func aConfigFileNamesItsStoreForSync() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let other = mine.sandbox.folder.appendingPathComponent("other.sqlite").path
+            try mine.sandbox.succeed(["add", "In the other store", "--store", other])
+            let file = mine.sandbox.folder.appendingPathComponent("other.toml")
+            try Data(("store = \"~/other.sqlite\"\n\n" + (try String(contentsOfFile: mine.configPath, encoding: .utf8))).utf8).write(to: file)
+            let result = try mine.sandbox.run(["sync", "--config", file.path, "--now", mine.sandbox.now], global: false)
+            #expect(result.status == 0 && result.stdout.hasPrefix("rad: pulled 0, pushed 1,"), "\(result.stdout) \(result.stderr)")
+            #expect(try mine.serverObject(containing: "SUMMARY:In the other store") != nil)
+        }
+    }
+
     /// A write the server refuses for good (a read-only calendar's 403) does not stop the others,
     /// and the next sync sends it again: it stopped the push, and every later sync, for good.
     @Test func aWriteTheServerRefusesDoesNotStopTheOthers() async throws {
