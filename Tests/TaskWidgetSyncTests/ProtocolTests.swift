@@ -129,6 +129,11 @@ import Testing
         #expect(CalDAVError(.timedOut, "").exitStatus == 75)
         #expect(CalDAVError(.serverError, "").exitStatus == 75)
         #expect(CalDAVError(.truncatedResponse, "").exitStatus == 75)
+        // A write refused for good lets the others go on; a 408 (try again) or a 418 is no refusal of the object.
+        #expect([403, 409, 400, 415].allSatisfy { status in
+            CalDAVError(status == 403 ? .forbidden : status == 409 ? .conflict : .unexpectedStatus, "", status: status).refusesOneObject
+        })
+        #expect(!CalDAVError(.serverError, "", status: 408).refusesOneObject && !CalDAVError(.unexpectedStatus, "", status: 418).refusesOneObject)
         // A 412 that the retries could not resolve: the next sync will (it said so, with 69).
         #expect(CalDAVError(.preconditionFailed, "").exitStatus == 75)
         #expect(CalDAVError(.authenticationFailed, "").exitStatus == 69)
@@ -202,7 +207,7 @@ import Testing
 
     @Test(arguments: [
         (401, CalDAVError.Code.authenticationFailed), (403, .forbidden), (404, .notFound), (405, .notSupported),
-        (409, .conflict), (412, .preconditionFailed), (429, .serverError), (500, .serverError), (503, .serverError),
+        (409, .conflict), (412, .preconditionFailed), (408, .serverError), (423, .serverError), (429, .serverError), (500, .serverError), (503, .serverError),
         (418, .unexpectedStatus),
     ])
     func statusesBecomeTypedErrors(status: Int, code: CalDAVError.Code) async {

@@ -667,7 +667,7 @@ public struct CalDAVClient: Sendable {
         case 405, 501: throw fail(.notSupported, "The server does not support \(method) here.")
         case 409: throw fail(.conflict, "The server refused \(method) as conflicting with the current state.")
         case 412: throw fail(.preconditionFailed, "The object changed on the server meanwhile.")
-        case 429, 500...599: throw fail(.serverError, "The server failed (HTTP \(status)); try again later.")
+        case 408, 423, 425, 429, 500...599: throw fail(.serverError, "The server failed (HTTP \(status)); try again later.")
         default: throw fail(.unexpectedStatus, "The server answered \(method) with HTTP \(status).")
         }
     }

@@ -60,12 +60,6 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
         /// The request was cancelled by the caller (task cancellation or client shut down).
         case cancelled
 
-        /// Whether the server refused one object's write for good (403, 409, a 4xx such as 415 for
-        /// iCalendar it does not take): the other writes can go on.
-        public var refusesOneObject: Bool {
-            self == .forbidden || self == .conflict || self == .unexpectedStatus
-        }
-
         /// Whether trying again later may succeed (exit 75) rather than needing the user (exit 69).
         public var isTransient: Bool {
             switch self {
@@ -110,6 +104,13 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
         self.url = url.map(Self.redact)
         self.status = status
         self.cause = cause
+    }
+
+    /// Whether the server refused one object's write for good: 403 (a read-only calendar), 409,
+    /// 400, 413, 415 or 422 (iCalendar it does not take). The other writes can go on; any other
+    /// status stops the push.
+    public var refusesOneObject: Bool {
+        code == .forbidden || code == .conflict || (code == .unexpectedStatus && [400, 413, 415, 422].contains(status ?? 0))
     }
 
     /// The process exit status for this error: 75 when transient, else 69.

@@ -541,7 +541,7 @@ public struct SyncEngine: Sendable {
                 try await resolveConflict(
                     taskID: taskID, uid: uid, href: href, collection: collection.href, url: collection.url, base: nil,
                     recording: &pending, report: &report)
-            case .failure(let error) where error.code.refusesOneObject:
+            case .failure(let error) where error.refusesOneObject:
                 noteRefusal(error, of: taskID, report: &report)
             case .failure(let error):
                 throw error
@@ -564,7 +564,7 @@ public struct SyncEngine: Sendable {
                 try await resolveConflict(
                     taskID: taskID, uid: uid, href: href, collection: DAVHref(path: known.collectionHref), url: url,
                     base: known.base, recording: &pending, report: &report)
-            case .failure(let error) where error.code.refusesOneObject:
+            case .failure(let error) where error.refusesOneObject:
                 noteRefusal(error, of: taskID, report: &report)
             case .failure(let error):
                 throw error
@@ -581,7 +581,7 @@ public struct SyncEngine: Sendable {
                 try await resolveConflict(
                     taskID: taskID, uid: known.uid ?? SyncIdentity.uid(for: taskID), href: href,
                     collection: DAVHref(path: known.collectionHref), url: url, base: known.base, recording: &pending, report: &report)
-            case .failure(let error) where error.code.refusesOneObject:
+            case .failure(let error) where error.refusesOneObject:
                 noteRefusal(error, of: taskID, report: &report)
             case .failure(let error):
                 throw error
