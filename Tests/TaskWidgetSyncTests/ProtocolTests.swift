@@ -246,23 +246,37 @@ import Testing
         #expect(calendar.serialized().contains("SUMMARY:Café"))
     }
 
-    /// Only a 404 makes an href missing (its task is then deleted here). One that the multiget
-    /// answer leaves out, or answers with another status, is an error: it counted as missing, so a
-    /// server's hiccup deleted the task here while it stayed on the server.
+    /// Only a 404 or a 410 makes an href missing (its task is then deleted here). One that the
+    /// multiget answer leaves out, or answers with another status, gets a GET of its own: it counted
+    /// as missing, so a server's hiccup deleted the task here while it stayed on the server.
     @Test(arguments: ["", #"<d:response><d:href>/a/2.ics</d:href><d:status>HTTP/1.1 500 Internal Server Error</d:status></d:response>"#])
     func onlyA404MakesAnObjectMissing(secondAnswer: String) async throws {
         let found = #"<d:response><d:href>/a/1.ics</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag><c:calendar-data xmlns:c="urn:ietf:params:xml:ns:caldav">BEGIN:VCALENDAR</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
-        let gone = #"<d:response><d:href>/a/3.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>"#
-        let hrefs = ["/a/1.ics", "/a/3.ics"].map { DAVHref(path: $0) }
+        let gone = #"<d:response><d:href>/a/3.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response><d:response><d:href>/a/4.ics</d:href><d:status>HTTP/1.1 410 Gone</d:status></d:response>"#
+        let hrefs = ["/a/1.ics", "/a/3.ics", "/a/4.ics"].map { DAVHref(path: $0) }
         let collection = URL(string: "https://dav.example.com/a/")!
         let fetched = try await client(ScriptedTransport([{ _ in multistatus(found + gone) }])).fetch(hrefs, in: collection)
-        #expect(fetched.objects.map(\.href) == [DAVHref(path: "/a/1.ics")] && fetched.missing == [DAVHref(path: "/a/3.ics")])
+        #expect(fetched.objects.map(\.href) == [DAVHref(path: "/a/1.ics")])
+        #expect(fetched.missing == [DAVHref(path: "/a/3.ics"), DAVHref(path: "/a/4.ics")])
 
-        let transport = ScriptedTransport([{ _ in multistatus(found + secondAnswer + gone) }])
-        let error = await #expect(throws: CalDAVError.self) {
-            try await client(transport).fetch(hrefs + [DAVHref(path: "/a/2.ics")], in: collection)
+        // The gap's own GET decides: the object, gone, or an error that keeps the token.
+        let all = hrefs + [DAVHref(path: "/a/2.ics")]
+        let answers: [(DAVResponse, [String], CalDAVError.Code?)] = [
+            (DAVResponse(status: 200, headers: [("ETag", "\"2\"")], body: Data("BEGIN:VCALENDAR".utf8)), ["/a/1.ics", "/a/2.ics"], nil),
+            (DAVResponse(status: 404), ["/a/1.ics"], nil),
+            (DAVResponse(status: 500), [], .serverError),
+        ]
+        for (answer, objects, failure) in answers {
+            let transport = ScriptedTransport([{ _ in multistatus(found + secondAnswer + gone) }, { _ in answer }])
+            do {
+                let result = try await client(transport).fetch(all, in: collection)
+                #expect(failure == nil && result.objects.map(\.href.path).sorted() == objects)
+                #expect(result.missing.contains(DAVHref(path: "/a/2.ics")) == (answer.status == 404))
+            } catch {
+                #expect(error.code == failure && error.exitStatus == CalDAVError.exitTemporaryFailure)
+            }
+            #expect(transport.sent.map(\.method) == ["REPORT", "GET"])
         }
-        #expect(error?.code == .serverError && error?.exitStatus == CalDAVError.exitTemporaryFailure)
     }
 
     @Test func truncatedSyncCollectionIsContinued() async throws {

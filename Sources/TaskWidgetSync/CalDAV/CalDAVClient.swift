@@ -214,9 +214,9 @@ public struct CalDAVClient: Sendable {
     }
 
     /// The objects at `hrefs` with text and entity tag (`REPORT calendar-multiget`, one request per
-    /// ``Configuration/multigetBatchSize`` hrefs); `missing` lists those the server answered 404
-    /// for. An href the answer leaves out, or answers with another status, is an error: taken as
-    /// missing, its task would be deleted here while it stays on the server.
+    /// ``Configuration/multigetBatchSize`` hrefs); `missing` lists those the server answered 404 or
+    /// 410 for. An href the answer leaves out, or answers with another status, gets a `GET` of its
+    /// own: taken as missing, its task would be deleted here while it stays on the server.
     public func fetch(_ hrefs: [DAVHref], in collection: URL) async throws(CalDAVError)
         -> (objects: [CalendarObject], missing: [DAVHref])
     {
@@ -237,10 +237,12 @@ public struct CalDAVClient: Sendable {
                 let fetched = Set(found.objects.map(\.href))
                 let notFound = Set(found.notFound)
                 missing += batch.filter { !fetched.contains($0) && notFound.contains($0) }
-                if batch.contains(where: { !fetched.contains($0) && !notFound.contains($0) }) {
-                    throw CalDAVError(
-                        .serverError, "the server's calendar-multiget answer left out objects it had listed, or could not read them: run sync again later",
-                        method: "REPORT", url: finalURL, status: 207)
+                for href in batch where !fetched.contains(href) && !notFound.contains(href) {
+                    switch await objectResult(at: href, in: collection) {
+                    case .success(let object): objects.append(object)
+                    case .failure(let error) where error.code == .notFound: missing.append(href)
+                    case .failure(let error): throw error
+                    }
                 }
             case .failure(let error) where error.code == .malformedResponse:
                 // An object too large for the XML parser (see listTasks): GET each of the batch.
@@ -297,7 +299,7 @@ public struct CalDAVClient: Sendable {
                 if let data = response.property(DAVNamespace.caldav, "calendar-data")?.text {
                     let etag = response.property(DAVNamespace.dav, "getetag")?.trimmedText.flatMap(EntityTag.normalize)
                     objects.append(CalendarObject(href: href, etag: etag, data: data))
-                } else if response.status == 404 {
+                } else if response.status == 404 || response.status == 410 {
                     notFound.append(href)
                 }
             }
