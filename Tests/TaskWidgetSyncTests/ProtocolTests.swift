@@ -259,11 +259,13 @@ import Testing
         #expect(fetched.objects.map(\.href) == [DAVHref(path: "/a/1.ics")])
         #expect(fetched.missing == [DAVHref(path: "/a/3.ics"), DAVHref(path: "/a/4.ics")])
 
-        // The gap's own GET decides: the object, gone, or an error that keeps the token.
+        // The gap's own GET decides: the object, gone, private (neither), or an error that keeps
+        // the token.
         let all = hrefs + [DAVHref(path: "/a/2.ics")]
         let answers: [(DAVResponse, [String], CalDAVError.Code?)] = [
             (DAVResponse(status: 200, headers: [("ETag", "\"2\"")], body: Data("BEGIN:VCALENDAR".utf8)), ["/a/1.ics", "/a/2.ics"], nil),
             (DAVResponse(status: 404), ["/a/1.ics"], nil),
+            (DAVResponse(status: 403), ["/a/1.ics"], nil),
             (DAVResponse(status: 500), [], .serverError),
         ]
         for (answer, objects, failure) in answers {

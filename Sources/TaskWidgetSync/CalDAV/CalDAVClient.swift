@@ -241,6 +241,7 @@ public struct CalDAVClient: Sendable {
                     switch await objectResult(at: href, in: collection) {
                     case .success(let object): objects.append(object)
                     case .failure(let error) where error.code == .notFound: missing.append(href)
+                    case .failure(let error) where error.code == .forbidden: continue  // private: neither read nor gone
                     case .failure(let error): throw error
                     }
                 }
@@ -250,6 +251,7 @@ public struct CalDAVClient: Sendable {
                     switch await objectResult(at: href, in: collection) {
                     case .success(let object): objects.append(object)
                     case .failure(let error) where error.code == .notFound: missing.append(href)
+                    case .failure(let error) where error.code == .forbidden: continue  // private: neither read nor gone
                     case .failure(let error): throw error
                     }
                 }
