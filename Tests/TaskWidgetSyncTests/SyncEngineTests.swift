@@ -249,6 +249,24 @@ import Testing
     /// A title the store had to clean up (a line break, an empty SUMMARY, one past the length
     /// limit) stays as the phone wrote it when only another field changes here: the push wrote
     /// the cleaned-up title back, and 500 characters of the long one were lost.
+    /// An object that held one of the store's tasks and now holds no VTODO (another client made
+    /// it an event) is reported as left alone; an event new to the store is no news.
+    @Test func anObjectThatHeldATaskAndNowHoldsNoTodoIsReported() async throws {
+        try await withRadicale { server, direct, counting in
+            let (fixture, inboxURL) = try await storeWithASyncedTask(server, counting)
+            let object = try #require(try fixture.store.syncSnapshot(account: "test").objects.first)
+            func event(_ uid: String) -> String {
+                ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//other client//EN", "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20261122T120000Z",
+                 "DTSTART:20261128T100000Z", "SUMMARY:Party", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+            }
+            let uid = object.uid ?? SyncIdentity.uid(for: object.taskID)
+            _ = try await direct.update(event(uid), at: DAVHref(path: object.href), in: inboxURL, ifMatch: object.etag ?? "*")
+            _ = try await direct.create(event("party-2"), at: CalDAVClient.objectHref(forUID: "party-2", in: inboxURL), in: inboxURL)
+            let report = try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false)
+            #expect(report.skipped == [object.href])
+        }
+    }
+
     @Test func aTitleCleanedUpHereIsNotWrittenBackWhenAnotherFieldChanges() async throws {
         try await withRadicale { server, direct, counting in
             let (fixture, inboxURL) = try await storeWithASyncedTask(server, counting)

@@ -471,15 +471,17 @@ public struct SyncEngine: Sendable {
                         RemoteObject(
                             href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data, uid: fields.uid,
                             taskID: SyncIdentity.taskID(forUID: fields.uid), fields: fields))
-                } catch where error.code == .noTodo {
-                    // An event, in a calendar that holds events and tasks: no task, nothing to
-                    // report. Its entity tag is remembered, so that it is not fetched again.
-                    pull.skipped.append(SkippedObject(href: object.href, collectionHref: binding.href, etag: object.etag, text: nil))
                 } catch {
-                    logger.warning(
-                        "a calendar object is not valid iCalendar; left alone",
-                        metadata: ["href": "\(object.href)", "error": "\(error)"])
-                    pull.skipped.append(SkippedObject(href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data))
+                    // An event, in a calendar that holds events and tasks, is no news.
+                    if error.code != .noTodo {
+                        logger.warning(
+                            "a calendar object is not valid iCalendar; left alone",
+                            metadata: ["href": "\(object.href)", "error": "\(error)"])
+                    }
+                    pull.skipped.append(
+                        SkippedObject(
+                            href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data,
+                            holdsNoTodo: error.code == .noTodo))
                 }
             }
         }

@@ -28,14 +28,17 @@ struct RemoteObject: Sendable {
 }
 
 /// A calendar object fetched in this sync that holds no task: not valid iCalendar (left alone
-/// and reported until it is fixed), or an event (`text` nil: no task, not reported). Either is
-/// remembered with its entity tag, so that it is not fetched again until it changes.
+/// and reported until it is fixed), or valid but without a VTODO (an event: not reported, unless
+/// it was one of the store's tasks). Either is remembered with its entity tag, so that it is not
+/// fetched again until it changes.
 struct SkippedObject: Sendable {
     var href: DAVHref
     var collectionHref: DAVHref
     var etag: String?
-    /// The text as the server sent it; nil for an event, which the store does not keep.
-    var text: String?
+    /// The text as the server sent it.
+    var text: String
+    /// Valid iCalendar without a VTODO.
+    var holdsNoTodo: Bool
 }
 
 /// One write to the server.
@@ -145,12 +148,15 @@ struct SyncPlanner {
         let removedHrefs = Set(removed.map(\.path))
         for href in removed where objectByHref[href.path] != nil { plan.local.objectsToForget.append(href.path) }
         for skipped in skipped {
-            if skipped.text != nil { plan.skipped.append(skipped.href) }
+            // An event is no task: not reported, and its text not kept. An object that held one
+            // of the store's tasks is, whatever it holds now.
+            let isReported = !skipped.holdsNoTodo || objectByHref[skipped.href.path]?.base != nil
+            if isReported { plan.skipped.append(skipped.href) }
             let taskID = objectByHref[skipped.href.path]?.taskID ?? SyncIdentity.derivedUUID("invalid:" + skipped.href.path)
             plan.local.objectsToSave.append(
                 SyncedObject(
                     account: account, href: skipped.href.path, collectionHref: skipped.collectionHref.path, taskID: taskID,
-                    uid: nil, etag: skipped.etag, icalendar: Data((skipped.text ?? "").utf8), base: nil))
+                    uid: nil, etag: skipped.etag, icalendar: Data((isReported ? skipped.text : "").utf8), base: nil))
         }
 
         // Every task this account is concerned with.
