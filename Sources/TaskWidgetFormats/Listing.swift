@@ -54,7 +54,7 @@ public struct Listing: Sendable {
     /// What `ls` says when it lists nothing: that nothing is there, and how to see more.
     private static func nothingToList(in view: TaskView, includesCompleted: Bool) -> String {
         // A view of config.toml is named as the user named it, with its own option.
-        if let name = view.name {
+        if let name = view.name?.sanitizedForMessage {
             return includesCompleted
                 ? "No tasks in the view \(name) — leave out --view for every task\n"
                 : "No open tasks in the view \(name) — add --all for completed ones, or leave out --view for every task\n"

@@ -229,8 +229,8 @@ struct StatusContext: Sendable {
     }
 
     /// Done today out of (done today + still open and due by the end of today, overdue ones
-    /// included), 0–100; 0 when nothing is due. Without the overdue ones, a day whose tasks had all
-    /// fallen due undone read 100.
+    /// included), 0–100; 0 when nothing was due or done. Without the overdue ones, a day whose
+    /// tasks had fallen due undone read 100 once one task was done.
     var percentage: Int {
         let total = entry.counts.completedToday + entry.counts.overdue + entry.counts.dueToday
         return total == 0 ? 0 : entry.counts.completedToday * 100 / total

@@ -131,12 +131,13 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
         if let failure {
             // Logs name the failure by its code, never by its message, which may quote a list's
             // name; a cycle of views says which one failed by its place in the cycle.
-            if failure.logDescription != reportedFailure {
-                logger.error("\(views.count > 1 ? "view \(viewIndex + 1) of \(views.count): " : "")\(failure.logDescription)")
-            }
+            let description = (views.count > 1 ? "view \(viewIndex + 1) of \(views.count): " : "") + failure.logDescription
+            if description != reportedFailure { logger.error("\(description)") }
+            reportedFailure = description
             line = StatusFallback.line(format: renderer.format, message: failure.message)
+        } else {
+            reportedFailure = nil
         }
-        reportedFailure = failure?.logDescription
         if let line { try offer(line, at: now) }
     }
 

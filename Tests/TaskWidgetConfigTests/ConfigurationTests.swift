@@ -54,7 +54,7 @@ import Testing
 
     @Test func watchNamesTheViewsToCycleThroughAndWhatClicksDo() throws {
         let text = Self.full + "\n[watch]\nviews = [\"soon\", \"all\", \"Work\"]\nleft_click = \"snooze\"\nright_click = \"none\"\n"
-        let configuration = try Configuration.parse(text, path: "config.toml")
+        let configuration = try Configuration.parse(text, path: "config.toml", home: "/home/u")
         #expect(configuration.watch == WatchSettings(views: ["soon", "all", "Work"], leftClick: .snooze, middleClick: .start, rightClick: .none))
         #expect(try Configuration.parse("", path: "config.toml").watch == WatchSettings())
         // `all` is all tasks, unless a view takes the name.
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func anUnknownViewListsTheViewsAndTheFile() throws {
-        let configuration = try Configuration.parse(Self.full, path: "/home/u/.config/taskwidget/config.toml")
+        let configuration = try Configuration.parse(Self.full, path: "/home/u/.config/taskwidget/config.toml", home: "/home/u")
         let error = expectError(.notFound) { try configuration.view(named: "play") }
         #expect(error?.message == "no view is named “play”: the views are work, soon, inbox, all (defined in /home/u/.config/taskwidget/config.toml)")
         let none = expectError(.notFound) { try Configuration().view(named: "work") }
@@ -89,6 +89,9 @@ import Testing
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
         ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),
         ("[watch]\nmiddle_click = \"stop\"\n", "config.toml:2: watch.middle_click: expected one of done, start, snooze, none"),
+        // `~/` without a HOME would be a folder named "~" wherever the command runs.
+        ("store = \"~/tasks.sqlite\"\n", "config.toml:1: store: HOME is not set"),
+        ("\nstore = \"tasks.sqlite\"\n", "config.toml:2: store: give the store file as an absolute path"),
         // Two views whose names differ in case only: the second could never be shown.
         ("[views.Work]\nlist = \"Work\"\n\n[views.work]\nlist = \"Home\"\n", "config.toml:4: views.work: another view has this name"),
         // A comment after a table's header, and Windows line ends (the header went unmatched).

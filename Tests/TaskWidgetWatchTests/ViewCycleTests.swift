@@ -41,6 +41,10 @@ import Testing
         #expect(log.logged.count == 1)
         #expect(log.logged.first?.hasPrefix("view 2 of 3: ") == true && log.logged.first?.hasSuffix("[notFound] (list not found)") == true)
         #expect(log.logged.first?.contains("Secret") == false)
+        // The next view failing the same way is logged too, by its own place.
+        stores[2].failure = stores[1].failure
+        try session.handle(.nextView, at: at(4))
+        #expect(log.logged.count == 2 && log.logged.last?.hasPrefix("view 3 of 3: ") == true)
     }
 
     @Test func sigusr2ShowsTheNextViewAndWrapsAround() throws {
