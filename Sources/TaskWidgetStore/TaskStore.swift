@@ -241,7 +241,7 @@ public final class TaskStore: Sendable {
             return false
         case .readOnly:
             throw TaskWidgetError(
-                .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE), or create it with a first `taskwidget add`",
+                .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`",
                 context: path)
         case .readWrite:
             let fileManager = FileManager.default

@@ -94,7 +94,7 @@ import Testing
         let folder = sandbox.folder.appendingPathComponent("not/yet")
         let store = folder.appendingPathComponent("tasks.sqlite").path
         let watch = try watch(sandbox, ["--format", "text"], store: store)
-        let missing = "⚠ taskwidget: there is no store at \(store) yet: check the path (--store, TASKWIDGET_STORE), or create it with a first `taskwidget add`"
+        let missing = "⚠ taskwidget: there is no store at \(store) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`"
         #expect(watch.nextLine() == missing)
         // `add` links the new store into place whole, then writes its task: watch may catch the
         // store empty in between, and then shows "No open tasks" first.
