@@ -65,9 +65,7 @@ struct SyncLock {
             }
             // A sync that ended meanwhile may have removed the file this one locked (``release()``):
             // then the lock is on a file nobody else will find, and it is taken again.
-            var opened = stat()
-            var named = stat()
-            if fstat(descriptor, &opened) == 0, stat(path, &named) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino {
+            if TaskWidgetCore.descriptor(descriptor, isFileAt: path) {
                 self.descriptor = descriptor
                 return
             }

@@ -66,7 +66,9 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// An IPv4 or IPv6 address written out.
     static func isAddress(_ text: String) -> Bool {
-        var address = Glibc.in6_addr()
+        // 16 bytes, room for either family: `in6_addr()` is declared by both Glibc and NIO's
+        // CNIOLinux, and a fresh build took NIO's, which this file does not import.
+        var address = [UInt8](repeating: 0, count: 16)
         return inet_pton(text.contains(":") ? AF_INET6 : AF_INET, text, &address) == 1
     }
 
