@@ -71,9 +71,8 @@ enum PasswordCommand {
                 timedOut = true
                 break
             }
-            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-            let ready = poll(&poller, 1, milliseconds)
+            let ready = pollReadable(output[0], milliseconds: milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
