@@ -469,7 +469,7 @@ public struct SyncEngine: Sendable {
                     let fields = try mapping.fields(from: calendar)
                     pull.fetched.append(
                         RemoteObject(
-                            href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data, uid: fields.uid,
+                            object: object, collectionHref: binding.href, uid: fields.uid,
                             taskID: SyncIdentity.taskID(forUID: fields.uid), fields: fields))
                 } catch {
                     // An event, in a calendar that holds events and tasks, is no news.
@@ -480,8 +480,7 @@ public struct SyncEngine: Sendable {
                     }
                     pull.skipped.append(
                         SkippedObject(
-                            href: object.href, collectionHref: binding.href, etag: object.etag, text: object.data,
-                            holdsNoTodo: error.code == .noTodo))
+                            object: object, collectionHref: binding.href, holdsNoTodo: error.code == .noTodo))
                 }
             }
         }

@@ -17,11 +17,9 @@ struct CollectionBinding: Sendable {
 
 /// A calendar object fetched in this sync, parsed.
 struct RemoteObject: Sendable {
-    var href: DAVHref
+    /// Where it is, its entity tag and its text, as the server sent them.
+    var object: CalendarObject
     var collectionHref: DAVHref
-    var etag: String?
-    /// The text as the server sent it.
-    var text: String
     var uid: String
     var taskID: UUID
     var fields: TodoFields
@@ -32,11 +30,9 @@ struct RemoteObject: Sendable {
 /// it was one of the store's tasks). Either is remembered with its entity tag, so that it is not
 /// fetched again until it changes.
 struct SkippedObject: Sendable {
-    var href: DAVHref
+    /// Where it is, its entity tag and its text, as the server sent them.
+    var object: CalendarObject
     var collectionHref: DAVHref
-    var etag: String?
-    /// The text as the server sent it.
-    var text: String
     /// Valid iCalendar without a VTODO.
     var holdsNoTodo: Bool
 }
@@ -150,13 +146,14 @@ struct SyncPlanner {
         for skipped in skipped {
             // An event is no task: not reported, and its text not kept. An object that held one
             // of the store's tasks is, whatever it holds now.
-            let isReported = !skipped.holdsNoTodo || objectByHref[skipped.href.path]?.base != nil
-            if isReported { plan.skipped.append(skipped.href) }
-            let taskID = objectByHref[skipped.href.path]?.taskID ?? SyncIdentity.derivedUUID("invalid:" + skipped.href.path)
+            let href = skipped.object.href
+            let isReported = !skipped.holdsNoTodo || objectByHref[href.path]?.base != nil
+            if isReported { plan.skipped.append(href) }
+            let taskID = objectByHref[href.path]?.taskID ?? SyncIdentity.derivedUUID("invalid:" + href.path)
             plan.local.objectsToSave.append(
                 SyncedObject(
-                    account: account, href: skipped.href.path, collectionHref: skipped.collectionHref.path, taskID: taskID,
-                    uid: nil, etag: skipped.etag, icalendar: Data((isReported ? skipped.text : "").utf8), base: nil))
+                    account: account, href: href.path, collectionHref: skipped.collectionHref.path, taskID: taskID,
+                    uid: nil, etag: skipped.object.etag, icalendar: Data((isReported ? skipped.object.data : "").utf8), base: nil))
         }
 
         // Every task this account is concerned with.
@@ -171,7 +168,7 @@ struct SyncPlanner {
         // A task whose object is not valid iCalendar is left alone on both sides until it is fixed:
         // one fetched valid now is fixed (it stayed left alone for good, since the token moved on).
         let leftAlone = Set(snapshot.objects.filter { $0.base == nil && remoteByTask[$0.taskID] == nil }.map(\.taskID))
-            .union(skipped.compactMap { objectByHref[$0.href.path]?.taskID })
+            .union(skipped.compactMap { objectByHref[$0.object.href.path]?.taskID })
         // In the order of their UUID strings, which is the order of their bytes: comparing the
         // strings would format two of them at every comparison.
         for taskID in keys.sorted() where !leftAlone.contains(taskID) {
@@ -247,10 +244,10 @@ struct SyncPlanner {
             let ownUID = SyncIdentity.uid(for: taskID)
             let uid = remoteObject?.uid ?? known?.uid ?? ownUID
             let storedUID = uid == ownUID ? nil : uid
-            let current: SyncedObject? = remoteObject.map { object in
+            let current: SyncedObject? = remoteObject.map { remote in
                 SyncedObject(
-                    account: account, href: object.href.path, collectionHref: object.collectionHref.path, taskID: taskID,
-                    uid: storedUID, etag: object.etag, icalendar: Data(object.text.utf8), base: nil)
+                    account: account, href: remote.object.href.path, collectionHref: remote.collectionHref.path, taskID: taskID,
+                    uid: storedUID, etag: remote.object.etag, icalendar: Data(remote.object.data.utf8), base: nil)
             } ?? known.flatMap { removedHrefs.contains($0.href) || vanished.contains($0.collectionHref) ? nil : $0 }
             let currentText = current.map { String(decoding: $0.icalendar, as: UTF8.self) }
 
