@@ -7,7 +7,7 @@ import Testing
 
 /// Every bad input gives one `taskwidget: …` line on stderr, the documented exit status, no stack
 /// trace, and leaves the store exactly as it was (same export, integrity ok).
-@Suite struct BadInputTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "bad input")) struct BadInputTests {
     /// A store with two lists, a habit, and two tasks whose ids share the prefix `abcd`.
     static func populatedSandbox() throws -> Sandbox {
         let sandbox = try Sandbox()

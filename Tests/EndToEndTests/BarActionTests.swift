@@ -7,7 +7,7 @@ import Testing
 /// Actions from a bar: `done --top`, `start --top` and `snooze --top` act on the task the status
 /// line names; `watch` cycles through views on SIGUSR2 and on i3bar's click events on its standard
 /// input, and runs the click actions itself.
-@Suite struct BarActionTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "bar actions")) struct BarActionTests {
     /// The task titles of the entry's `top` and its scope (a `--format json` line).
     static func entry(_ line: String?) -> (titles: [String], scope: String?)? {
         guard let entry = line.flatMap(StatusLineCheck.jsonObject) else { return nil }

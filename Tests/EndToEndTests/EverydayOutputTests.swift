@@ -7,7 +7,7 @@ import Testing
 /// What a new user sees in a week of use (issue 17), through the built binary: the first run
 /// before any store exists, due labels that keep their time, counts without zeros, a `next` that
 /// agrees with the counts, rows the store should not hold, user templates, and `ls` in a terminal.
-@Suite struct EverydayOutputTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "everyday output")) struct EverydayOutputTests {
     /// Runs taskwidget as a new user types it: no `--store`, so the default store in the sandbox's
     /// own XDG data folder (the sandbox's clock and zone).
     func typed(_ sandbox: borrowing Sandbox, _ arguments: [String], environment: [String: String] = [:]) throws -> RunResult {

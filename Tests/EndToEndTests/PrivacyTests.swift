@@ -7,7 +7,7 @@ import Testing
 /// Logs never contain titles or names (seed NFR11–15): every command, run with `--verbose` or
 /// `TASKWIDGET_LOG=trace` on a store whose titles, list names and habit names are unique markers,
 /// logs to stderr, and no marker is in what it logs (standard output shows them, of course).
-@Suite struct PrivacyTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "privacy")) struct PrivacyTests {
     /// A word found nowhere else: `kind` and random letters (the sandbox path has none of them).
     static func marker(_ kind: String) -> String {
         kind + "Mk" + String((0..<10).map { _ in "bcdfghjklmnpqrstvwxz".randomElement()! })

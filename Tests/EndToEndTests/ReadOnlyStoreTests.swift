@@ -5,7 +5,7 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// Display commands never change the store, and work on a store nobody may write.
-@Suite struct ReadOnlyStoreTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "read-only store")) struct ReadOnlyStoreTests {
     /// Every display command of SPEC §3 but watch (see `watchFirstLine`). `{png}` stands for a
     /// new file in a folder outside the store's: what render writes is compared, not its stdout.
     static let displayCommands: [[String]] = [

@@ -10,7 +10,7 @@ import Testing
 ///
 /// The client is attached inside a second tmux server's pane, so that `capture-pane` on that one
 /// reads the drawn status line of the first (tmux runs `#()` jobs for clients, and draws them).
-@Suite struct TmuxStatusTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "tmux status")) struct TmuxStatusTests {
     static let tmux = "/usr/bin/tmux"
 
     /// Closes every descriptor above 2, then runs the command (bash: dash cannot close fd ≥ 10).

@@ -5,7 +5,7 @@ import Testing
 @testable import TaskWidgetTestSupport
 
 /// `taskwidget watch` as a bar runs it: a long-running process whose lines are read as they come.
-@Suite struct WatchCommandTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "watch end-to-end")) struct WatchCommandTests {
     /// Starts `taskwidget watch ARGUMENTS` on the sandbox's store and zone (and `--now` unless given).
     func watch(_ sandbox: borrowing Sandbox, _ arguments: [String], store: String? = nil) throws -> StreamingProcess {
         try StreamingProcess(

@@ -6,7 +6,7 @@ import Testing
 /// docs/status-bars.md's waybar module with its `on-click`, in a real waybar on a real (headless)
 /// sway (``WaybarSession``), clicked as a user clicks it: the click completes the task the line
 /// names, and `watch`'s next line, which waybar shows, names the next one.
-@Suite struct WaybarClickTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "waybar clicks")) struct WaybarClickTests {
     /// The task titles of `ls --all --format json`, each with whether it is completed.
     static func completion(_ sandbox: borrowing Sandbox) throws -> [String: Bool] {
         let listed = try sandbox.succeed(["ls", "--all", "--format", "json"])

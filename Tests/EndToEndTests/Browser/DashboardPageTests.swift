@@ -5,7 +5,7 @@ import Testing
 
 /// The dashboard page of `taskwidget serve` in a real browser: Debian's Chromium, headless, driven
 /// over the DevTools protocol by `dashboard_page.py` (the system Python, standard library only).
-@Suite(.timeLimit(.minutes(5))) struct DashboardPageTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "dashboard page"), .timeLimit(.minutes(5))) struct DashboardPageTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("dashboard_page.py").path
 
     /// The page shows the widget and the status line (a screenshot of both, the image loaded with

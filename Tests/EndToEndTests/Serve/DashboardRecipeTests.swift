@@ -5,7 +5,7 @@ import Testing
 
 /// The recipes of docs/dashboards.md, run as written against a real server (TRMNL's has its own
 /// suite, TRMNLDeviceTests).
-@Suite(.timeLimit(.minutes(5))) struct DashboardRecipeTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "dashboard recipes"), .timeLimit(.minutes(5))) struct DashboardRecipeTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 

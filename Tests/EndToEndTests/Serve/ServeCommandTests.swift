@@ -6,7 +6,7 @@ import Testing
 
 /// `taskwidget serve` run as a user runs it, asked by the clients it is for: pollers (Kindle, Home
 /// Assistant), raw sockets that misbehave, and a server's own signals.
-@Suite(.timeLimit(.minutes(5))) struct ServeCommandTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "serve end-to-end"), .timeLimit(.minutes(5))) struct ServeCommandTests {
     /// What the server answers is what the commands print for the same moment: every status
     /// format, the timeline, and the widget images (byte for byte).
     @Test func theServerAnswersWhatTheCommandsPrint() throws {

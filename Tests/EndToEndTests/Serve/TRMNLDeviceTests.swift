@@ -5,7 +5,7 @@ import Testing
 
 /// A TRMNL device as its firmware talks to `taskwidget serve` (BYOS): setup, display, the image,
 /// with devices registered by `serve device add`.
-@Suite(.timeLimit(.minutes(5))) struct TRMNLDeviceTests {
+@Suite(.serialized, .runsPrograms(onThreadNamed: "TRMNL end-to-end"), .timeLimit(.minutes(5))) struct TRMNLDeviceTests {
     static let devices = [
         (id: "AA:BB:CC:DD:EE:FF", options: [String](), depth: 1, format: "png"),
         (id: "11:22:33:44:55:66", options: ["--depth", "2"], depth: 2, format: "png"),
