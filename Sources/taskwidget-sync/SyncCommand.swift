@@ -153,7 +153,7 @@ struct SyncCommand: AsyncParsableCommand {
             switch error.code {
             case .authenticationFailed: "check the account's user and password"
             case .tlsFailed: "check the server's certificate (it must be trusted by the system's CA store)"
-            case .notCalDAV, .invalidURL, .notFound, .badRedirect: "check the account's url"
+            case .unknownHost, .notCalDAV, .invalidURL, .notFound, .badRedirect: "check the account's url"
             default: error.code.isTransient ? "nothing more was changed; try again later" : "check the server and the account"
             }
         return TaskWidgetError(

@@ -434,6 +434,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == before)
     }
 
+    /// A server name that does not exist is an address to check (69), not a server to try again
+    /// later; a name that could not be looked up for now (no resolver to ask) is (75). Each runs
+    /// in a mount namespace of its own whose nsswitch.conf and resolv.conf the test writes, so the
+    /// real resolver answers the same on any machine.
+    @Test(.enabled(if: getuid() == 0, "mount namespaces need root"))
+    func aServerNameThatDoesNotExistIsTheAddressToCheck() throws {
+        let sandbox = try Sandbox()
+        let passwordFile = sandbox.folder.appendingPathComponent("dav.password").path
+        try Data("secret\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        chmod(passwordFile, 0o600)
+        try sandbox.succeed(["sync", "account", "add", "typo", "--url", "https://dav.example.invalid/", "--user", "a", "--password-file", passwordFile])
+        func syncWithResolver(nsswitch: String, resolvConf: String) throws -> RunResult {
+            let nsswitchFile = sandbox.folder.appendingPathComponent("nsswitch.conf").path
+            let resolvFile = sandbox.folder.appendingPathComponent("resolv.conf").path
+            try nsswitch.write(toFile: nsswitchFile, atomically: true, encoding: .utf8)
+            try resolvConf.write(toFile: resolvFile, atomically: true, encoding: .utf8)
+            let script = "mount --bind \(nsswitchFile.shellQuoted) /etc/nsswitch.conf && mount --bind \(resolvFile.shellQuoted) /etc/resolv.conf && exec "
+                + sandbox.shellCommand(["sync"])
+            return try ProcessRunner.run("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", script], environment: sandbox.environment)
+        }
+        // Only /etc/hosts is asked: the name is not there.
+        let unknown = try syncWithResolver(nsswitch: "hosts: files\n", resolvConf: "")
+        #expect(unknown.status == 69, "\(unknown.stderr)")
+        #expect(unknown.stderr == "taskwidget: sync of “typo”: no server is named dav.example.invalid: check the account's url\n")
+        // DNS is asked, on a port where nothing answers.
+        let unasked = try syncWithResolver(nsswitch: "hosts: dns\n", resolvConf: "nameserver 127.0.0.1\noptions attempts:1 timeout:1\n")
+        #expect(unasked.status == 75, "\(unasked.stderr)")
+        #expect(unasked.stderr == "taskwidget: sync of “typo”: cannot connect to dav.example.invalid: nothing more was changed; try again later\n")
+    }
+
     /// Of several accounts, one down (try again later, 75) before one with a wrong password (69):
     /// the exit status is 69, which a timer that retries on 75 reports; the good account syncs.
     @Test func aFailureThatRetryingWillNotMendDecidesTheExitStatus() async throws {

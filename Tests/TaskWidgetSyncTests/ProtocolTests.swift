@@ -139,6 +139,7 @@ import Testing
         #expect(CalDAVError(.authenticationFailed, "").exitStatus == 69)
         #expect(CalDAVError(.malformedResponse, "").exitStatus == 69)
         #expect(CalDAVError(.tlsFailed, "").exitStatus == 69)
+        #expect(CalDAVError(.unknownHost, "").exitStatus == 69)
     }
 
     // MARK: Redirects and credentials

@@ -19,8 +19,12 @@ public import Foundation
 public struct CalDAVError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a closed set the caller can switch over.
     public enum Code: String, Sendable, Hashable, CaseIterable {
-        /// The TCP connection could not be made (refused, unreachable, name not resolved).
+        /// The TCP connection could not be made (refused, unreachable, or the name could not be
+        /// looked up for now).
         case connectionFailed
+        /// The server's name does not exist (the resolver answered that it knows no such host):
+        /// a typo in the address, unlike a lookup that failed for now.
+        case unknownHost
         /// Connecting, or waiting for the next bytes of a response, took longer than allowed.
         case timedOut
         /// The TLS handshake failed or the server's certificate was not trusted.
@@ -67,7 +71,7 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
             // edits: the next sync will.
             case .connectionFailed, .timedOut, .truncatedResponse, .serverError, .cancelled, .preconditionFailed:
                 return true
-            case .tlsFailed, .authenticationFailed, .forbidden, .notFound, .conflict,
+            case .unknownHost, .tlsFailed, .authenticationFailed, .forbidden, .notFound, .conflict,
                 .invalidSyncToken, .notSupported, .unexpectedStatus, .malformedResponse, .responseTooLarge,
                 .badRedirect, .notCalDAV, .invalidURL:
                 return false

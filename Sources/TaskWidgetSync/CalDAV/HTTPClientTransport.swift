@@ -164,6 +164,8 @@ public final class HTTPClientTransport: DAVTransport {
             // The connection ended mid-response; anything else is not HTTP at all.
             return error == .invalidEOFState
                 ? truncated : make(.malformedResponse, "\(host) did not answer in HTTP.")
+        case let error as NIOConnectionError where error.connectionErrors.isEmpty && error.namesNoHost:
+            return make(.unknownHost, "No server is named \(host).")
         case is NIOConnectionError:
             return cannotConnect
         case let error as IOError where error.errnoCode == ECONNREFUSED:
@@ -179,6 +181,14 @@ public final class HTTPClientTransport: DAVTransport {
         default:
             return make(.connectionFailed, "The request to \(host) failed.")
         }
+    }
+}
+
+extension NIOConnectionError {
+    /// Whether the resolver answered that the name does not exist (`EAI_NONAME`), for IPv4 and
+    /// IPv6 alike; a failure to ask (`EAI_AGAIN`, offline) is no such answer.
+    var namesNoHost: Bool {
+        [dnsAError, dnsAAAAError].allSatisfy { ($0 as? SocketAddressError.UnknownHost)?.errorCode == Int(EAI_NONAME) }
     }
 }
 
