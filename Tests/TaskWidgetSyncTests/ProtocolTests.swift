@@ -236,6 +236,22 @@ import Testing
         #expect(error?.code == .invalidSyncToken)
     }
 
+    /// A PUT answered without an entity tag is read back for one; the tag is the write's only if
+    /// the object read back is what was sent. Another client's write in between had its tag
+    /// recorded for ours, which hid that write from every later sync.
+    @Test(arguments: [true, false])
+    func aTagReadBackAfterAPutIsOursOnlyIfTheObjectIs(isUnchanged: Bool) async throws {
+        let sent = "BEGIN:VCALENDAR\r\nSUMMARY:Mine\r\nEND:VCALENDAR\r\n"
+        let readBack = isUnchanged ? sent : sent.replacingOccurrences(of: "Mine", with: "Theirs")
+        let transport = ScriptedTransport([
+            { _ in DAVResponse(status: 201) },
+            { _ in DAVResponse(status: 200, headers: [("ETag", "\"7\"")], body: Data(readBack.utf8)) },
+        ])
+        let etag = try await client(transport).create(sent, at: DAVHref(path: "/a/1.ics"), in: URL(string: "https://dav.example.com/a/")!)
+        #expect(transport.sent.map(\.method) == ["PUT", "GET"])
+        #expect(etag == (isUnchanged ? "\"7\"" : nil))
+    }
+
     /// A line folded inside a UTF-8 sequence is unfolded before it is decoded: "é" came back as
     /// "��" (and went to the server so at the next write). Valid text is kept as it came.
     @Test func aFoldInsideAUTF8SequenceIsMended() throws {

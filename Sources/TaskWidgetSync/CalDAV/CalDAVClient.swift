@@ -503,7 +503,8 @@ public struct CalDAVClient: Sendable {
 
     /// Creates an object that must not exist yet (`PUT` with `If-None-Match: *`) and returns its
     /// new entity tag, fetched with a GET when the server's answer has none (RFC 4791 §5.3.4 lets
-    /// a server that rewrote the data leave it out).
+    /// a server that rewrote the data leave it out); `nil` when the object read back is not what
+    /// was sent.
     ///
     /// Throws ``CalDAVError/Code/preconditionFailed`` when something is already there.
     public func create(_ data: String, at href: DAVHref, in collection: URL) async throws(CalDAVError) -> String? {
@@ -530,7 +531,11 @@ public struct CalDAVClient: Sendable {
         if let etag = response.header("ETag").flatMap(EntityTag.normalize), !etag.hasPrefix("W/") {
             return etag
         }
-        return try await object(at: href, in: collection).etag
+        // The object read back holds what was sent only if no other client wrote it since: its
+        // tag, taken for ours, would hide that write for good. Otherwise (or when the server
+        // rewrote the data) no tag: the next sync reads the object.
+        let stored = try await object(at: href, in: collection)
+        return stored.data == data ? stored.etag : nil
     }
 
     /// Deletes an object, only if it is still at `etag` when one is given (`DELETE` with
