@@ -23,14 +23,14 @@ struct StatusLineOptions: ParsableArguments {
     var format: StatusFormat { chosenFormat ?? .text }
     var maxWidth: Int { chosenMaxWidth ?? StatusRenderer.defaultMaxWidth }
 
-    func validate() throws {
-        guard maxWidth >= 4 else { throw ValidationError("--max-width must be at least 4") }
-    }
-
     /// The renderer of the format, with the user's template when there is one (`environment`
     /// locates the configuration folder).
+    ///
+    /// It checks `--max-width` too, rather than `validate()`, so that a bar gets its format's error
+    /// line for a width too small, as for a template it cannot use: it showed nothing before.
     func renderer(environment: [String: String]) throws -> StatusRenderer {
-        try StatusRenderer(format: format, template: .resolve(format: format, path: template, environment: environment))
+        guard maxWidth >= 4 else { throw TaskWidgetError(.invalidInput, "--max-width must be at least 4", context: "--max-width") }
+        return try StatusRenderer(format: format, template: .resolve(format: format, path: template, environment: environment))
     }
 }
 

@@ -172,14 +172,16 @@ import Testing
         }
     }
 
-    @Test func anUnknownListIsAnErrorLineForBarsAndAnErrorForText() throws {
+    /// (A width too small was refused before any line: the bar showed nothing.)
+    @Test(arguments: [(["--list", "Nope"], "Nope"), (["--max-width", "2"], "--max-width must be at least 4")])
+    func anUnknownListOrATooSmallWidthIsAnErrorLineForBarsAndAnErrorForText(arguments: [String], error: String) throws {
         let sandbox = try Self.fixtureSandbox()
         for format in StatusLineCheck.formats {
-            let result = try sandbox.run(["status", "--format", format, "--list", "Nope"] + Self.zone)
+            let result = try sandbox.run(["status", "--format", format] + arguments + Self.zone)
             let isBar = Self.barFormats.contains(format)
             #expect(result.status == (isBar ? 0 : 64), "\(format): \(result.stderr)")
             #expect(result.stdoutLines.count == 1, "\(format): \(result.stdout)")
-            #expect(result.stderr.contains("Nope"))
+            #expect(result.stderr.contains(error), "\(format): \(result.stderr)")
             if format == "waybar" {
                 #expect(try Self.jsonObject(result.stdout)["class"] as? String == "error")
             }
@@ -259,10 +261,9 @@ import Testing
         #expect(try Self.jsonObject(invalid.stdout)["class"] as? String == "error")
     }
 
-    @Test func maxWidthBelowFourIsAUsageError() throws {
+    /// (A width below four is refused: see `anUnknownListOrATooSmallWidthIsAnErrorLineForBarsAndAnErrorForText`.)
+    @Test func aWidthOfFourCutsTitlesToFourCharacters() throws {
         let sandbox = try Self.fixtureSandbox()
-        let result = try sandbox.run(["status", "--format", "waybar", "--max-width", "3"] + Self.zone)
-        #expect(result.status == 64 && result.stderr.contains("--max-width"))
         let narrow = try sandbox.succeed(["status", "--format", "tmux", "--max-width", "4", "--list", "R&D <lab> 100% #1"] + Self.zone)
         #expect(narrow == "1 today · Iss…\n")
     }
