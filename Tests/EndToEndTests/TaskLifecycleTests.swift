@@ -81,9 +81,9 @@ import Testing
         #expect(try sandbox.succeed(["ls", "--all", "--format", "json"]) == completed)
     }
 
-    /// A reminder set in the past is kept, with a note that it may never show; a later one, or
-    /// an edit of something else, has no note.
-    @Test func aReminderInThePastIsKeptWithANote() throws {
+    /// A reminder or a due date set in the past is kept, with a note (that the reminder may never
+    /// show, that the task is overdue); a later one, or an edit of something else, has no note.
+    @Test func aReminderOrADueDateInThePastIsKeptWithANote() throws {
         let sandbox = try Sandbox()
         let past = try sandbox.run(["add", "Call Bob", "--remind", "2020-01-01T10:00"])
         #expect(past.status == 0)
@@ -92,6 +92,13 @@ import Testing
         #expect(try sandbox.run(["edit", id, "--title", "Call Bob back"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", id, "--remind", "in 1h"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", id, "--remind", "2020-01-02T10:00"]).stderr.hasPrefix("taskwidget: note: that reminder time has passed"))
+        // A due date too (a typo in the year made an overdue task without a word).
+        let overdue = try sandbox.run(["add", "Pay rent", "--due", "2025-11-30"])
+        #expect(overdue.status == 0 && overdue.stderr == "taskwidget: note: that due time has passed; the task is overdue\n")
+        let rentID = overdue.stdout.trimmingCharacters(in: .newlines)
+        #expect(try sandbox.run(["edit", rentID, "--title", "Pay the rent"]).stderr.isEmpty)
+        #expect(try sandbox.run(["edit", rentID, "--due", "2026-11-30"]).stderr.isEmpty)
+        #expect(try sandbox.run(["edit", rentID, "--due", "2026-11-01"]).stderr == overdue.stderr)
     }
 
     /// Lines that name a task show as many digits as tell it from another task whose id starts

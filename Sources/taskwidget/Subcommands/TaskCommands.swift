@@ -44,7 +44,7 @@ struct Add: ParsableCommand {
         if let createdList {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
-        noteIfPassed(reminder: task.reminderDate, now: context.now)
+        noteIfPassed(due: task.dueDate, reminder: task.reminderDate, now: context.now)
         print(confirmedID(of: task, in: store))
     }
 }
@@ -96,10 +96,16 @@ private func confirmedID(of task: TaskItem, in store: TaskStore) -> String {
 }
 
 /// A reminder set in the past is kept, but it may never show: says so on stderr.
-private func noteIfPassed(reminder: Instant?, now: Instant) {
-    guard let reminder, reminder < now else { return }
-    writeToStandardError(
-        "taskwidget: note: that reminder time has passed; notify shows a missed reminder only within missed_within (24h by default) of its time\n")
+/// A note on standard error for a due date or reminder given that has passed (a typo in a year
+/// made an overdue task without a word); the task is kept as given.
+private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: Instant) {
+    if let due, due < now {
+        writeToStandardError("taskwidget: note: that due time has passed; the task is overdue\n")
+    }
+    if let reminder, reminder < now {
+        writeToStandardError(
+            "taskwidget: note: that reminder time has passed; notify shows a missed reminder only within missed_within (24h by default) of its time\n")
+    }
 }
 
 /// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks `ids` name (with
@@ -260,7 +266,8 @@ struct Edit: ParsableCommand {
         }
         let store = try context.storeForWriting()
         let task = try store.editTask(id, changes, now: context.now)
-        if changes.reminderDate != nil { noteIfPassed(reminder: task.reminderDate, now: context.now) }
+        noteIfPassed(
+            due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
         print("Edited \(confirmedID(of: task, in: store)) \(task.title)")
     }
 }
