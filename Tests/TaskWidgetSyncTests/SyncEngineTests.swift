@@ -267,6 +267,45 @@ import Testing
         }
     }
 
+    /// A task moved to another list here, edited there in the old one just before our DELETE of
+    /// the copy left behind (a 412): the edit comes here, the old copy goes, and the next sync
+    /// writes the edit to the new copy. The old copy was written again with the merge, so the
+    /// task stayed in both collections, the new one without the edit (review L10).
+    @Test func aMoveWhoseOldCopyWasEditedMeanwhileEndsInTheNewListOnly() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            let task = try fixture.store.addTask(NewTask(title: "Local"), now: Self.sunday).task
+            _ = try fixture.store.addTask(NewTask(title: "Other", listName: "Home", createsList: true), now: Self.sunday)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            _ = try fixture.store.editTask(task.id.shortID, TaskChanges(list: .set("Home")), now: Self.monday)
+            let raced = Mutex(false)
+            let racing = HookedTransport(counting) { request, _ throws(CalDAVError) in
+                guard request.method == "DELETE", raced.withLock({ done in defer { done = true }; return !done }) else { return }
+                let collection = request.url.deletingLastPathComponent()
+                let href = DAVHref(serverHref: request.url.absoluteString, relativeTo: request.url)!
+                let theirs = try await direct.object(at: href, in: collection)
+                let edited = theirs.data.replacingOccurrences(of: "SUMMARY:Local", with: "SUMMARY:Edited there")
+                    .replacingOccurrences(of: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T100000Z")
+                #expect(edited != theirs.data)
+                _ = try await direct.update(edited, at: href, in: collection, ifMatch: theirs.etag!)
+            }
+            _ = try await engine(fixture.store, server, racing, now: Self.monday).run(dryRun: false)
+            #expect(raced.withLock { $0 })
+            let stored = try fixture.store.task(withID: task.id.shortID)
+            #expect(stored.title == "Edited there")
+            let collections = try fixture.store.syncSnapshot(account: "test").collections
+            let inbox = try #require(collections.first { $0.isInbox }.flatMap { URL(string: $0.url) })
+            let home = try #require(collections.first { $0.listID == stored.listID && !$0.isInbox }.flatMap { URL(string: $0.url) })
+            #expect(try await direct.listTasks(in: inbox).isEmpty, "the copy left behind is gone")
+            // The new copy, written before the edit came, gets it at the next sync.
+            #expect(try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false).pushed == 1)
+            let moved = try await direct.listTasks(in: home).filter { !$0.data.contains("SUMMARY:Other") }
+            #expect(moved.count == 1)
+            #expect(moved.first?.data.contains("SUMMARY:Edited there") == true)
+            #expect(try await direct.listTasks(in: inbox).isEmpty)
+        }
+    }
+
     @Test func aTitleCleanedUpHereIsNotWrittenBackWhenAnotherFieldChanges() async throws {
         try await withRadicale { server, direct, counting in
             let (fixture, inboxURL) = try await storeWithASyncedTask(server, counting)

@@ -570,7 +570,7 @@ public struct SyncEngine: Sendable {
             case .failure(let error):
                 throw error
             }
-        case .delete(let taskID, let known):
+        case .delete(let taskID, let known, let keepsTask):
             let url = url(of: known.collectionHref)
             let href = DAVHref(path: known.href)
             switch await Self.attempt({ () async throws(CalDAVError) in try await client.delete(at: href, in: url, ifMatch: known.etag) }) {
@@ -581,7 +581,8 @@ public struct SyncEngine: Sendable {
             case .failure(let error) where error.code == .preconditionFailed:
                 try await resolveConflict(
                     taskID: taskID, uid: known.uid ?? SyncIdentity.uid(for: taskID), href: href,
-                    collection: DAVHref(path: known.collectionHref), url: url, base: known.base, recording: &pending, report: &report)
+                    collection: DAVHref(path: known.collectionHref), url: url, base: known.base, removingCopy: keepsTask,
+                    recording: &pending, report: &report)
             case .failure(let error) where error.refusesOneObject:
                 noteRefusal(error, of: taskID, report: &report)
             case .failure(let error):
@@ -602,8 +603,13 @@ public struct SyncEngine: Sendable {
     /// A write met a 412: the object changed (or appeared) on the server meanwhile. Reads it,
     /// merges it with the store's task by the same rules, writes the store, and tries the write
     /// again with the new entity tag, a bounded number of times.
+    ///
+    /// `removingCopy`: the write was the DELETE of a copy the task left behind (it moved). The
+    /// merge brings the other client's edit here, and the copy is deleted all the same: written
+    /// again with the merge, it kept the task in two collections. The new copy gets the edit at
+    /// the next sync, which finds the store changed since its write.
     private func resolveConflict(
-        taskID: UUID, uid: String, href: DAVHref, collection: DAVHref, url: URL, base: TaskFields?,
+        taskID: UUID, uid: String, href: DAVHref, collection: DAVHref, url: URL, base: TaskFields?, removingCopy: Bool = false,
         recording pending: inout SyncChanges, report: inout SyncReport
     ) async throws {
         var base = base
@@ -661,7 +667,8 @@ public struct SyncEngine: Sendable {
             } catch where TaskStore.isStoreChangedDuringSync(error) {
                 continue
             }
-            switch (result.merged, result.remote) {
+            let outcome = removingCopy ? (result.merged, MergeAction.delete) : (result.merged, result.remote)
+            switch outcome {
             case (.present(let merged), .none):
                 if let remoteObject {
                     pending.objectsToSave.append(
@@ -802,7 +809,7 @@ public struct SyncEngine: Sendable {
                 byCollection[collection.href.path]?.pushed.append(id.shortID)
             case .update(let id, _, let object, _, _):
                 byCollection[object.collectionHref]?.pushed.append(id.shortID)
-            case .delete(let id, let object):
+            case .delete(let id, let object, _):
                 byCollection[object.collectionHref]?.deletedRemotely.append(id.shortID)
             }
         }

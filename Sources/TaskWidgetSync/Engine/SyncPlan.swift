@@ -44,12 +44,13 @@ enum RemoteOperation: Sendable {
     case create(taskID: UUID, uid: String, collection: CollectionBinding, href: DAVHref, fields: TaskFields, source: String?)
     /// PUT over a known object (`If-Match`).
     case update(taskID: UUID, uid: String, object: SyncedObject, text: String, fields: TaskFields)
-    /// DELETE a known object (`If-Match`).
-    case delete(taskID: UUID, object: SyncedObject)
+    /// DELETE a known object (`If-Match`). `keepsTask`: the task lives on, moved to another
+    /// collection or to a list this account does not sync; only this copy of it goes.
+    case delete(taskID: UUID, object: SyncedObject, keepsTask: Bool)
 
     var taskID: UUID {
         switch self {
-        case .create(let taskID, _, _, _, _, _), .update(let taskID, _, _, _, _), .delete(let taskID, _): taskID
+        case .create(let taskID, _, _, _, _, _), .update(let taskID, _, _, _, _), .delete(let taskID, _, _): taskID
         }
     }
 
@@ -57,7 +58,7 @@ enum RemoteOperation: Sendable {
     var collectionHref: String {
         switch self {
         case .create(_, _, let collection, _, _, _): collection.href.path
-        case .update(_, _, let object, _, _), .delete(_, let object): object.collectionHref
+        case .update(_, _, let object, _, _), .delete(_, let object, _): object.collectionHref
         }
     }
 }
@@ -266,7 +267,7 @@ struct SyncPlanner {
                 }
                 guard let target = binding(forList: merged.listID) else {
                     // Now in a list this account does not sync: it leaves this server.
-                    if let current { plan.operations.append(.delete(taskID: taskID, object: current)) }
+                    if let current { plan.operations.append(.delete(taskID: taskID, object: current, keepsTask: true)) }
                     continue
                 }
                 if let current, current.collectionHref == target.href.path, let currentText {
@@ -275,10 +276,10 @@ struct SyncPlanner {
                     let href = CalDAVClient.objectHref(forUID: uid, in: target.url)
                     plan.operations.append(
                         .create(taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: currentText))
-                    if let current { plan.operations.append(.delete(taskID: taskID, object: current)) }
+                    if let current { plan.operations.append(.delete(taskID: taskID, object: current, keepsTask: true)) }
                 }
             case (_, .delete):
-                if let current { plan.operations.append(.delete(taskID: taskID, object: current)) }
+                if let current { plan.operations.append(.delete(taskID: taskID, object: current, keepsTask: false)) }
             case (.deleted, .none), (.absent, .none):
                 for object in objectsByTask[taskID] ?? [] where !plan.local.objectsToForget.contains(object.href) {
                     plan.local.objectsToForget.append(object.href)
