@@ -62,6 +62,20 @@ import Testing
         return try #require(URL(string: inbox.url))
     }
 
+    /// Another client's edit, on Monday, of the object `request` is about to write: `old` in its
+    /// text becomes `new`.
+    static func editAsAnotherClient(
+        _ request: DAVRequest, through direct: CalDAVClient, replacing old: String, with new: String
+    ) async throws(CalDAVError) {
+        let collection = request.url.deletingLastPathComponent()
+        let href = DAVHref(serverHref: request.url.absoluteString, relativeTo: request.url)!
+        let theirs = try await direct.object(at: href, in: collection)
+        let edited = theirs.data.replacingOccurrences(of: old, with: new)
+            .replacingOccurrences(of: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T100000Z")
+        #expect(edited != theirs.data && edited.contains(new))
+        _ = try await direct.update(edited, at: href, in: collection, ifMatch: theirs.etag!)
+    }
+
     @Test func aSecondSyncWithNothingChangedIsOneRequest() async throws {
         try await withRadicale { server, _, counting in
             let fixture = try TemporaryStore()
@@ -86,13 +100,7 @@ import Testing
             let raced = Mutex(false)
             let racing = HookedTransport(counting) { request, _ throws(CalDAVError) in
                 guard request.method == "PUT", raced.withLock({ done in defer { done = true }; return !done }) else { return }
-                let collection = request.url.deletingLastPathComponent()
-                let href = DAVHref(serverHref: request.url.absoluteString, relativeTo: request.url)!
-                let theirs = try await direct.object(at: href, in: collection)
-                let edited = theirs.data.replacingOccurrences(of: "DUE:20261123T090000Z", with: "DUE:20261124T090000Z")
-                    .replacingOccurrences(of: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T100000Z")
-                #expect(edited != theirs.data)
-                _ = try await direct.update(edited, at: href, in: collection, ifMatch: theirs.etag!)
+                try await Self.editAsAnotherClient(request, through: direct, replacing: "DUE:20261123T090000Z", with: "DUE:20261124T090000Z")
             }
             let report = try await engine(fixture.store, server, racing, now: Self.monday).run(dryRun: false)
             #expect(report.pushed == 1)
@@ -281,13 +289,7 @@ import Testing
             let raced = Mutex(false)
             let racing = HookedTransport(counting) { request, _ throws(CalDAVError) in
                 guard request.method == "DELETE", raced.withLock({ done in defer { done = true }; return !done }) else { return }
-                let collection = request.url.deletingLastPathComponent()
-                let href = DAVHref(serverHref: request.url.absoluteString, relativeTo: request.url)!
-                let theirs = try await direct.object(at: href, in: collection)
-                let edited = theirs.data.replacingOccurrences(of: "SUMMARY:Local", with: "SUMMARY:Edited there")
-                    .replacingOccurrences(of: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T100000Z")
-                #expect(edited != theirs.data)
-                _ = try await direct.update(edited, at: href, in: collection, ifMatch: theirs.etag!)
+                try await Self.editAsAnotherClient(request, through: direct, replacing: "SUMMARY:Local", with: "SUMMARY:Edited there")
             }
             _ = try await engine(fixture.store, server, racing, now: Self.monday).run(dryRun: false)
             #expect(raced.withLock { $0 })
