@@ -45,8 +45,7 @@ public enum FollowLoop {
         _ follower: inout some Follower, clock: WatchClock, storePath: String, options: Options = Options(), stop: StopSignal? = nil,
         logger: Logger
     ) throws {
-        // The first reading before anything else: a virtual clock runs fast from its start.
-        let start = clock.now()
+        let start = clock.firstReading()
         let events = try FollowEvents(
             storePath: storePath, timerClock: clock.timerClock, signals: options.handlesSignals ? signalSet() : nil,
             followsStandardOutput: options.followsStandardOutput, stop: stop, logger: logger)

@@ -285,6 +285,14 @@ struct RecordingOutput: EntryOutput {
         }
     }
 
+    /// A run's first reading of a virtual clock is its start, whenever it is taken: a first line
+    /// said 16:31:01 for `--now 16:31:00` when the set-up took 8 ms at 120 times real time.
+    @Test func aVirtualClocksFirstReadingIsItsStart() {
+        let clock = WatchClock.virtual(start: 1_795_361_460_000_000_000, monotonicStart: 5_000_000_000, speed: 120)
+        #expect(clock.firstReading() == WatchInstant(wall: 1_795_361_460_000_000_000, monotonic: 5_000_000_000))
+        #expect(clock.now().wall > clock.firstReading().wall, "the clock runs on from there")
+    }
+
     @Test func theRealClockSetsTimersOnTheWallClock() {
         #expect(WatchClock.real.timerClock == .realtime)
         #expect(WatchClock.real.timerDeadline(for: Instant(secondsSince1970: 1_795_361_460)) == 1_795_361_460_000_000_000)
