@@ -148,6 +148,8 @@ import Testing
             #expect(block.urgent == (entry.counts.overdue > 0))
             #expect(block.short_text == "\(entry.counts.overdue)/\(entry.counts.dueToday)")
             #expect(block.name == "taskwidget" && block.markup == "pango")
+            // Not shown but sent back with clicks: the list's name as it is, not Pango markup.
+            #expect(block.instance == (entry.scopeTitle ?? "all"), "\(scenario.name): \(block.instance)")
             #expect(Independent.markupProblems(block.full_text).isEmpty, "\(scenario.name): \(block.full_text)")
             decoded.append((scenario, block))
         }
