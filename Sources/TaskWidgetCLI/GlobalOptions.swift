@@ -11,28 +11,45 @@ public struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store file (default: $TASKWIDGET_STORE, else config.toml's store, else ~/.local/share/taskwidget/tasks.sqlite).", valueName: "path"))
     public var store: String?
 
-    @Option(name: .long, help: ArgumentHelp("The time zone for days and times (default: $TZ, else the system's).", valueName: "zone"))
+    @Option(name: .long, help: Self.timeZoneHelp)
     public var tz: String?
 
-    @Option(name: .long, help: ArgumentHelp("Act as if it were this instant (ISO 8601), for previews and tests.", valueName: "iso8601"))
+    @Option(name: .long, help: Self.nowHelp)
     public var now: String?
 
-    @Flag(name: .long, help: "Log what happens to stderr (never task titles). TASKWIDGET_LOG=debug does the same.")
+    @Flag(name: .long, help: Self.verboseHelp)
     public var verbose = false
 
     public init() {}
+
+    /// The help of `--tz`, `--now` and `--verbose`, for commands that take them beside a `--store`
+    /// of their own (`demo`).
+    public static let timeZoneHelp = ArgumentHelp("The time zone for days and times (default: $TZ, else the system's).", valueName: "zone")
+    public static let nowHelp = ArgumentHelp("Act as if it were this instant (ISO 8601), for previews and tests.", valueName: "iso8601")
+    public static let verboseHelp = ArgumentHelp("Log what happens to stderr (never task titles). TASKWIDGET_LOG=debug does the same.")
 
     /// Resolves everything a command needs, once per run. `configuration` is the run's config.toml
     /// when the command read it from elsewhere (`sync --config FILE`); else the default file is read
     /// for its `store`, only when neither --store nor TASKWIDGET_STORE names the store.
     public func context(configuration given: Configuration? = nil) throws -> CommandContext {
+        try Self.context(tz: tz, now: now, verbose: verbose) { environment in
+            // config.toml's `store` comes after --store and TASKWIDGET_STORE: the file is read only
+            // when neither names the store (about 0.15 M instructions for a short file).
+            let configuration = try given ?? (store == nil && (environment["TASKWIDGET_STORE"] ?? "").isEmpty ? Configuration.load(environment: environment) : nil)
+            return (try StoreLocation.resolve(explicitPath: store, environment: environment, configured: configuration?.store), configuration)
+        }
+    }
+
+    /// Resolves a run's clock, zone and logger from the options `tz`, `now` and `verbose`, and its
+    /// store with `locate`, which may read config.toml and return it.
+    public static func context(
+        tz: String?, now: String?, verbose: Bool,
+        locate: (_ environment: [String: String]) throws -> (StoreLocation, Configuration?)
+    ) throws -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
         let calendar = LocalCalendar(timeZone: try RunSettings.timeZone(argument: tz, environment: environment, system: .current))
-        let now = try RunSettings.now(argument: self.now, calendar: calendar, clock: Date())
-        // config.toml's `store` comes after --store and TASKWIDGET_STORE: the file is read only
-        // when neither names the store (about 0.15 M instructions for a short file).
-        let configuration = try given ?? (store == nil && (environment["TASKWIDGET_STORE"] ?? "").isEmpty ? Configuration.load(environment: environment) : nil)
-        let location = try StoreLocation.resolve(explicitPath: store, environment: environment, configured: configuration?.store)
+        let now = try RunSettings.now(argument: now, calendar: calendar, clock: Date())
+        let (location, configuration) = try locate(environment)
         var logger = Logger(label: "taskwidget")
         let levelName = verbose ? "debug" : environment["TASKWIDGET_LOG"] ?? "warning"
         logger.logLevel = Logger.Level(rawValue: levelName.lowercased()) ?? .warning

@@ -36,6 +36,21 @@ import Testing
         #expect(again.stdout.isEmpty)
     }
 
+    @Test func demoNeitherReadsConfigTomlNorSaysItDoes() throws {
+        let sandbox = try Sandbox()
+        let config = sandbox.folder.appendingPathComponent("config/taskwidget")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("store = [broken\n".utf8).write(to: config.appendingPathComponent("config.toml"))
+        let environment = ["XDG_CONFIG_HOME": sandbox.folder.appendingPathComponent("config").path]
+        #expect(try sandbox.run(["ls"], global: false, environment: environment).status == 64, "the file is broken for the other commands")
+        let demo = try sandbox.run(["demo", "--now", sandbox.now], global: false, environment: environment)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("data/taskwidget/demo.sqlite").path))
+        let help = try sandbox.succeed(["demo", "--help"], global: false).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("never $TASKWIDGET_STORE or config.toml's store"), "\(help)")
+        #expect(!help.contains("default: $TASKWIDGET_STORE"), "\(help)")
+    }
+
     @Test func demoWithStoreFillsThatStoreOnlyWhenEmpty() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "My own task"])

@@ -61,23 +61,37 @@ struct Demo: ParsableCommand {
               taskwidget demo --store /tmp/demo.sqlite
               taskwidget ls --store /tmp/demo.sqlite
             """)
-    @OptionGroup var options: GlobalOptions
+    // Its own --store, whose default is the demo's store: TASKWIDGET_STORE and config.toml name
+    // the user's own tasks.
+    @Option(name: .long, help: ArgumentHelp("The store to fill (default: ~/.local/share/taskwidget/demo.sqlite, never $TASKWIDGET_STORE or config.toml's store).", valueName: "path"))
+    var store: String?
+
+    @Option(name: .long, help: GlobalOptions.timeZoneHelp)
+    var tz: String?
+
+    @Option(name: .long, help: GlobalOptions.nowHelp)
+    var now: String?
+
+    @Flag(name: .long, help: GlobalOptions.verboseHelp)
+    var verbose = false
 
     func run() throws {
-        let context = try options.context()
-        let location = options.store == nil ? try StoreLocation.demo(environment: context.environment) : context.location
-        let isDemoStoreThere = options.store == nil && FileManager.default.fileExists(atPath: location.path)
-        let store = try TaskStore.open(at: location, mode: .readWrite, logger: context.logger)
-        let path = store.path.shellQuoted
+        let context = try GlobalOptions.context(tz: tz, now: now, verbose: verbose) { environment in
+            let location = try store == nil ? StoreLocation.demo(environment: environment) : StoreLocation.resolve(explicitPath: store, environment: environment)
+            return (location, nil)
+        }
+        let isDemoStoreThere = store == nil && FileManager.default.fileExists(atPath: context.location.path)
+        let demoStore = try TaskStore.open(at: context.location, mode: .readWrite, logger: context.logger)
+        let path = demoStore.path.shellQuoted
         do {
-            try store.fillWithDemoData(now: context.now, calendar: context.calendar)
+            try demoStore.fillWithDemoData(now: context.now, calendar: context.calendar)
         } catch let error as TaskWidgetError where error.code == .invalidInput && isDemoStoreThere {
             // The demo's own store, from an earlier demo (its dates are that day's): safe to remove.
             throw TaskWidgetError(
-                .invalidInput, "the demo store \(store.path) is there from an earlier demo: remove it for a new one (rm -f \(path) \((store.path + "-wal").shellQuoted) \((store.path + "-shm").shellQuoted)), or pass --store PATH")
+                .invalidInput, "the demo store \(demoStore.path) is there from an earlier demo: remove it for a new one (rm -f \(path) \((demoStore.path + "-wal").shellQuoted) \((demoStore.path + "-shm").shellQuoted)), or pass --store PATH")
         }
         print("""
-            Filled \(store.path) with sample lists, tasks and habits.
+            Filled \(demoStore.path) with sample lists, tasks and habits.
             Look at them with --store or TASKWIDGET_STORE, e.g.:
               taskwidget ls --store \(path)
               TASKWIDGET_STORE=\(path) taskwidget status --format waybar
