@@ -406,7 +406,7 @@ import Testing
         let before = try mine.export()
         let failed = try mine.sync()
         #expect(failed.status == 75, "\(failed.stderr)")
-        #expect(failed.stderr.hasPrefix("taskwidget: sync of “rad”: cannot connect to 127.0.0.1: "), "\(failed.stderr)")
+        #expect(failed.stderr.hasPrefix("taskwidget: sync of “rad”: cannot connect to 127.0.0.1:\(server.port): "), "\(failed.stderr)")
         #expect(try mine.export() == before)
         #expect(try mine.sandbox.integrity() == "ok")
     }

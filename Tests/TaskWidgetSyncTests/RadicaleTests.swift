@@ -374,7 +374,7 @@ import Testing
                     credentials: CalDAVCredentials(username: "u", password: "p"), transport: transport)
                 let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
                 #expect(error?.code == .connectionFailed, "\(error?.detailedDescription ?? "")")
-                #expect(error?.message == "Cannot connect to 127.0.0.1.")
+                #expect(error?.message == "Cannot connect to 127.0.0.1:\(refusing.port).")
                 #expect(error?.exitStatus == 75)
             }
         }

@@ -132,7 +132,9 @@ public final class HTTPClientTransport: DAVTransport {
         }
         let tooLarge = make(.responseTooLarge, "The response of \(host) was larger than \(configuration.maximumResponseBytes) bytes.")
         let timedOut = make(.timedOut, "\(host) did not answer in time.")
-        let cannotConnect = make(.connectionFailed, "Cannot connect to \(host).")
+        // With the port the URL names: a server listening on another one is a common slip.
+        let address = request.url.port.map { host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\($0)" : "\(host):\($0)" } ?? host
+        let cannotConnect = make(.connectionFailed, "Cannot connect to \(address).")
         let truncated = make(.truncatedResponse, "\(host) closed the connection before the response was complete.")
         let tlsFailed = make(.tlsFailed, "The secure connection to \(host) failed (certificate or TLS error).")
         let cancelled = make(.cancelled, "The request to \(host) was cancelled.")
