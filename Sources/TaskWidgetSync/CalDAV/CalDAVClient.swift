@@ -222,6 +222,18 @@ public struct CalDAVClient: Sendable {
     {
         var objects: [CalendarObject] = []
         var missing: [DAVHref] = []
+        /// A `GET` for each of `hrefs`: an object, missing (404, 410), or private (403: neither read
+        /// nor gone).
+        func getEach(_ hrefs: [DAVHref]) async throws(CalDAVError) {
+            for href in hrefs {
+                switch await objectResult(at: href, in: collection) {
+                case .success(let object): objects.append(object)
+                case .failure(let error) where error.code == .notFound: missing.append(href)
+                case .failure(let error) where error.code == .forbidden: continue
+                case .failure(let error): throw error
+                }
+            }
+        }
         var start = 0
         while start < hrefs.count {
             let batch = Array(hrefs[start..<min(start + max(1, configuration.multigetBatchSize), hrefs.count)])
@@ -237,24 +249,10 @@ public struct CalDAVClient: Sendable {
                 let fetched = Set(found.objects.map(\.href))
                 let notFound = Set(found.notFound)
                 missing += batch.filter { !fetched.contains($0) && notFound.contains($0) }
-                for href in batch where !fetched.contains(href) && !notFound.contains(href) {
-                    switch await objectResult(at: href, in: collection) {
-                    case .success(let object): objects.append(object)
-                    case .failure(let error) where error.code == .notFound: missing.append(href)
-                    case .failure(let error) where error.code == .forbidden: continue  // private: neither read nor gone
-                    case .failure(let error): throw error
-                    }
-                }
+                try await getEach(batch.filter { !fetched.contains($0) && !notFound.contains($0) })
             case .failure(let error) where error.code == .malformedResponse:
                 // An object too large for the XML parser (see listTasks): GET each of the batch.
-                for href in batch {
-                    switch await objectResult(at: href, in: collection) {
-                    case .success(let object): objects.append(object)
-                    case .failure(let error) where error.code == .notFound: missing.append(href)
-                    case .failure(let error) where error.code == .forbidden: continue  // private: neither read nor gone
-                    case .failure(let error): throw error
-                    }
-                }
+                try await getEach(batch)
             case .failure(let error):
                 throw error
             }
