@@ -14,7 +14,7 @@ import Testing
             process.arguments = ["add", "Task \(index)", "--store", sandbox.storePath, "--new-list", "--list", index.isMultiple(of: 2) ? "Even" : "Odd"]
             process.environment = ["TZ": "UTC", "HOME": sandbox.folder.path]
             process.standardOutput = FileHandle.nullDevice
-            let errors = Pipe()
+            let errors = Pipe.closedOnExec()
             process.standardError = errors
             try process.run()
             return (process, errors)

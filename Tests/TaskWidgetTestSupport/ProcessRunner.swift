@@ -33,9 +33,9 @@ enum ProcessRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
+        let stdout = Pipe.closedOnExec()
+        let stderr = Pipe.closedOnExec()
+        let stdin = Pipe.closedOnExec()
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin
@@ -65,5 +65,19 @@ enum ProcessRunner {
         return RunResult(
             status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
             stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+extension Pipe {
+    /// A pipe whose ends are close-on-exec. Foundation's are not, and the tests start servers and
+    /// other long-running programs with posix_spawn (`StreamingProcess`, the Radicale harness),
+    /// whose children inherit every descriptor that is not: a server started while a short command
+    /// ran kept that command's output open, and the test reading it to its end waited for the
+    /// server to end. (Foundation's `Process` gives its child the pipe it is handed through dup2,
+    /// which clears the flag, and nothing else.)
+    static func closedOnExec() -> Pipe {
+        let pipe = Pipe()
+        for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting] { _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC) }
+        return pipe
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TaskWidgetRender
+@testable import TaskWidgetTestSupport
 
 @Suite("Gray PNG")
 struct PNGTests {
@@ -86,7 +87,7 @@ struct PNGTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/pngcheck")
             process.arguments = [url.path]
-            let output = Pipe()
+            let output = Pipe.closedOnExec()
             process.standardOutput = output
             try process.run()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
