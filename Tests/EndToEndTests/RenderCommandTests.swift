@@ -94,6 +94,9 @@ import Testing
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: "), "\(arguments): \(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
+        // `render > widget.png` is a natural first try: the refusal says how to get standard output.
+        let unsaid = try sandbox.run(["render"])
+        #expect(unsaid.stderr.contains("-o - for standard output"), "\(unsaid.stderr)")
     }
 
     @Test func anUnwritableFolderIsAnIOErrorAndKeepsTheOldFile() throws {

@@ -46,7 +46,7 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         switch (output, timeline, outDir) {
         case (.some, false, nil), (nil, true, .some): break
-        case (nil, false, _): throw ValidationError("say where to write: -o FILE, or --timeline --out-dir DIR")
+        case (nil, false, _): throw ValidationError("say where to write: -o FILE, -o - for standard output, or --timeline --out-dir DIR")
         case (_, true, nil): throw ValidationError("--timeline needs --out-dir DIR")
         default: throw ValidationError("-o FILE renders now, --timeline --out-dir DIR renders the timeline: give one of them")
         }
