@@ -1,5 +1,6 @@
 public import Hummingbird
 import NIOCore
+import TaskWidgetCore
 
 /// The per-request context of the dashboard server.
 ///
@@ -27,6 +28,6 @@ public struct ServeRequestContext: RequestContext {
     /// to it when the request names no `Host` (HTTP/1.0); `nil` when the connection has none.
     var localAuthority: String? {
         guard let address = channel.localAddress, let ip = address.ipAddress, let port = address.port else { return nil }
-        return address.protocol == .inet6 ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+        return urlAuthority(host: ip, port: port)
     }
 }

@@ -79,7 +79,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             && text.contains { $0.isLetter }
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { urlAuthority(host: host, port: port) }
 }
 
 /// Builds the Hummingbird application for `serve`, with every limit of ``ServeLimits`` applied.

@@ -7,6 +7,7 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
+import TaskWidgetCore
 
 /// The real ``DAVTransport``: AsyncHTTPClient (SwiftNIO), one `HTTPClient` for a whole sync run
 /// on NIO's shared event loops, which sleep in `epoll` while a server takes its time.
@@ -133,7 +134,7 @@ public final class HTTPClientTransport: DAVTransport {
         let tooLarge = make(.responseTooLarge, "The response of \(host) was larger than \(configuration.maximumResponseBytes) bytes.")
         let timedOut = make(.timedOut, "\(host) did not answer in time.")
         // With the port the URL names: a server listening on another one is a common slip.
-        let address = request.url.port.map { host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\($0)" : "\(host):\($0)" } ?? host
+        let address = request.url.port.map { urlAuthority(host: host, port: $0) } ?? host
         let cannotConnect = make(.connectionFailed, "Cannot connect to \(address).")
         let truncated = make(.truncatedResponse, "\(host) closed the connection before the response was complete.")
         let tlsFailed = make(.tlsFailed, "The secure connection to \(host) failed (certificate or TLS error).")
