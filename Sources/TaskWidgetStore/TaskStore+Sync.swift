@@ -271,14 +271,14 @@ extension TaskStore {
             arguments: [list.storedText, now, list.storedText])
     }
 
+    /// Records the deletion of `tasks` at `now` (SPEC §12: a deletion is kept, and loses only to
+    /// a later edit), whether or not a server knows them: sync deletes a known task's object, and
+    /// `import` keeps an older copy of any of them out. A sync account only acts on the tasks it
+    /// knows.
     static func recordTombstones(for tasks: [UUID], at now: Instant, in db: Database) throws {
         for id in tasks {
             try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO taskTombstone (taskID, deletedAt)
-                    SELECT ?, ? WHERE EXISTS (SELECT 1 FROM syncObject WHERE taskID = ?)
-                    """,
-                arguments: [id.storedText, now, id.storedText])
+                sql: "INSERT OR REPLACE INTO taskTombstone (taskID, deletedAt) VALUES (?, ?)", arguments: [id.storedText, now])
         }
     }
 }

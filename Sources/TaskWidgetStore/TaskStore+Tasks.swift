@@ -132,8 +132,9 @@ extension TaskStore {
         }
     }
 
-    /// Deletes the tasks and returns what was deleted. A task that a sync server knows of leaves
-    /// a tombstone dated `now`, so that the next sync deletes it there too (SPEC §12).
+    /// Deletes the tasks and returns what was deleted. Each leaves a tombstone dated `now`, so that
+    /// the next sync deletes it on a server that knows it, and an older backup does not bring it
+    /// back (SPEC §12).
     public func deleteTasks(_ idPrefixes: [String], now: Instant) throws -> [TaskItem] {
         try write { db in
             let tasks = try Self.resolveTasks(idPrefixes, in: db)

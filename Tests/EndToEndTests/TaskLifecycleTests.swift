@@ -116,6 +116,36 @@ import Testing
         #expect(try sandbox.succeed(["edit", "11111111-2", "--title", "First"]) == "Edited 11111111-2 First\n")
     }
 
+    /// SPEC §12: `import` merges as sync does, and a deletion loses only to an edit made after
+    /// it. With no sync account, an older backup must not bring back a task removed since; an
+    /// export edited after the removal brings it back.
+    @Test func anOlderBackupDoesNotBringBackATaskRemovedSince() throws {
+        let sandbox = try Sandbox()
+        let chore = try sandbox.succeed(["add", "Old chore"]).trimmingCharacters(in: .newlines)
+        try sandbox.succeed(["add", "Keep me"])
+        let exported = try sandbox.succeed(["export"])
+        let backup = sandbox.folder.appendingPathComponent("backup.json")
+        try Data(exported.utf8).write(to: backup)
+        try sandbox.succeed(["rm", chore, "--now", "2026-11-22T17:00:00+01:00"])
+        try sandbox.succeed(["import", backup.path])
+        func titles() throws -> [String] {
+            let tasks = try JSONSerialization.jsonObject(with: Data(sandbox.succeed(["ls", "--format", "json"]).utf8)) as? [[String: Any]]
+            return (tasks ?? []).compactMap { $0["title"] as? String }.sorted()
+        }
+        #expect(try titles() == ["Keep me"])
+
+        // The same task edited elsewhere after the removal (17:00 here is 16:00 UTC).
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [String: Any])
+        document["tasks"] = (document["tasks"] as? [[String: Any]] ?? []).map { task in
+            guard task["title"] as? String == "Old chore" else { return task }
+            return task.merging(["title": "Old chore, edited later", "modifiedAt": "2026-11-22T16:30:00Z"]) { $1 }
+        }
+        let edited = sandbox.folder.appendingPathComponent("edited.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: edited)
+        try sandbox.succeed(["import", edited.path])
+        #expect(try titles() == ["Keep me", "Old chore, edited later"])
+    }
+
     @Test func inboxHoldsTheTasksWithoutAList() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "Pay rent", "--new-list", "--list", "Home"])

@@ -76,6 +76,26 @@ import Testing
         #expect(text.contains(#""createdAt" : "2026-11-23T09:00:00Z""#))
     }
 
+    /// SPEC §12: `import` merges by sync's rules, where a deletion is kept and loses only to an
+    /// edit made after it, whether or not a server ever knew the task. An older backup does not
+    /// bring back a task deleted since; a copy edited after the deletion does come back.
+    @Test func aTaskDeletedSinceTheBackupStaysDeletedUnlessTheFileEditedItLater() throws {
+        try fillStore()
+        let backup = try store.export()
+        let index = try #require(backup.tasks.firstIndex { $0.title == "Later" })
+        let deleted = backup.tasks[index]
+        _ = try store.deleteTasks([deleted.id.uuidString], now: at(600))
+
+        #expect(try store.importing(backup, source: "backup.json") == (lists: 3, tasks: 5, habits: 2))
+        #expect(try store.export().tasks.map(\.id) == backup.tasks.map(\.id).filter { $0 != deleted.id })
+
+        var editedLater = backup
+        editedLater.tasks[index].title = "Later, edited elsewhere"
+        editedLater.tasks[index].modifiedAt = at(700)
+        try store.importing(editedLater, source: "other.json")
+        #expect(try store.export().tasks.first { $0.id == deleted.id }?.title == "Later, edited elsewhere")
+    }
+
     @Test func importingTheSameDocumentAgainReplacesRecordsById() throws {
         try fillStore()
         let exported = try store.export()

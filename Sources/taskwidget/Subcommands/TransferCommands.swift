@@ -24,8 +24,10 @@ struct Import: ParsableCommand {
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
             A task whose id is already in the store is merged with it as sync merges: each \
-            field keeps the later edit, and a completed task stays completed, so an older \
-            backup neither reopens tasks nor undoes newer edits. Lists and habits whose id is \
+            field keeps the later edit, and a completed task stays completed; a task deleted \
+            here stays deleted unless the file's copy was edited after the deletion. So an \
+            older backup neither reopens tasks, nor undoes newer edits, nor brings back what \
+            you removed since. Lists and habits whose id is \
             already in the store are replaced by the file's; a list of the file whose name a \
             list of the store has under another id (two stores that each made a Home) is \
             refused: rename one of them first. The file is checked first: if anything in it is \
