@@ -16,6 +16,12 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "taskwidget serve",
         abstract: "Serve widgets, status lines and the timeline over HTTP, for browsers, e-ink devices and Home Assistant.",
+        // Without a subcommand it serves: argument-parser's own line ends in a required <subcommand>.
+        usage: """
+            taskwidget serve [--listen <host:port>] [--view <name>] [<options>]
+              taskwidget serve device <subcommand>
+              taskwidget serve token [<options>]
+            """,
         discussion: """
             Serves a dashboard page at / that updates itself, widget images at \
             /widget/{small|medium|large|WxH}.{png|bmp}?scale=&theme=&depth=&rotate=, status lines at \
@@ -41,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
     @Option(help: ArgumentHelp(
-        "The address and port to listen on (default: [serve] listen in config.toml, else 127.0.0.1:\(ListenAddress.defaultPort)).",
+        "The address and port to listen on, HOST:PORT, or HOST for port \(ListenAddress.defaultPort) (default: [serve] listen in config.toml, else 127.0.0.1:\(ListenAddress.defaultPort)).",
         valueName: "host:port"))
     var listen: String?
     @Option(help: ArgumentHelp(
@@ -55,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if let clockSpeed, clockSpeed < 0 { throw ValidationError("--clock-speed must be 0 or more") }
         if let listen, ListenAddress(listen) == nil {
-            throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8787 or [::1]:8787")
+            throw ValidationError("--listen takes HOST:PORT, or HOST for port \(ListenAddress.defaultPort), e.g. 127.0.0.1:8787 or [::1]:8787")
         }
     }
 

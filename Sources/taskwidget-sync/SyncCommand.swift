@@ -15,6 +15,11 @@ struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "taskwidget sync",
         abstract: "Sync tasks with CalDAV servers (Nextcloud, Radicale, Fastmail, iCloud, SOGo).",
+        // Without a subcommand it syncs: argument-parser's own line ends in a required <subcommand>.
+        usage: """
+            taskwidget sync [--account <name>] [--dry-run] [<options>]
+              taskwidget sync account <subcommand>
+            """,
         discussion: """
             Each collection of tasks on the server is a list here; the account's `inbox` \
             collection holds the Inbox. Changes go both ways: each field keeps the later edit, a \
