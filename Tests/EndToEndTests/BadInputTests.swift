@@ -66,6 +66,12 @@ import Testing
         try Self.populatedSandbox().expectRefused(arguments, status: 64)
     }
 
+    /// `--new-list` with the Inbox: the refusal says that the Inbox needs no making, rather than
+    /// asking for the --list that was given.
+    @Test func newListWithTheInboxSaysTheInboxIsAlwaysThere() throws {
+        try Self.populatedSandbox().expectRefused(["add", "Reserved", "--list", "Inbox", "--new-list"], status: 64, message: "the Inbox is always there")
+    }
+
     /// ArgumentParser lists six values or more one per line: the one line of the error still names
     /// them all, as it does fewer; two values are a choice ("or") too.
     @Test func aBadValueOfAnOptionNamesTheValuesItTakes() throws {

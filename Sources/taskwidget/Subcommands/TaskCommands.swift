@@ -27,7 +27,10 @@ struct Add: ParsableCommand {
     @Option(help: ArgumentHelp("When to be reminded.", valueName: "when")) var remind: String?
 
     func validate() throws {
-        if newList && (list.map(TaskList.isInbox) ?? true) { throw ValidationError("--new-list needs --list NAME") }
+        if newList {
+            guard let list else { throw ValidationError("--new-list needs --list NAME") }
+            if TaskList.isInbox(list) { throw ValidationError("the Inbox is always there: leave out --new-list, or name another list") }
+        }
     }
 
     func run() throws {
