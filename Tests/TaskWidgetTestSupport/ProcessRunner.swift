@@ -77,7 +77,13 @@ extension Pipe {
     /// which clears the flag, and nothing else.)
     static func closedOnExec() -> Pipe {
         let pipe = Pipe()
-        for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting] { _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC) }
+        setCloseOnExec([pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor])
         return pipe
     }
+}
+
+/// Marks the open ones of `descriptors` close-on-exec, so that no program a test starts meanwhile
+/// inherits them (see ``Pipe/closedOnExec()``).
+public func setCloseOnExec(_ descriptors: [Int32]) {
+    for descriptor in descriptors where descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
 }

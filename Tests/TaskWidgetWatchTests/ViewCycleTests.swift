@@ -88,7 +88,7 @@ import Testing
         try #require(pipe(&ends) == 0)
         // Close-on-exec: a program another test starts meanwhile must not keep the write end
         // open, or closing ours below does not end the input (it did not, in a full run).
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        setCloseOnExec(ends)
         defer { close(ends[0]) }
         let input = BarClickInput(descriptor: ends[0])
         func deliver(_ text: String) {

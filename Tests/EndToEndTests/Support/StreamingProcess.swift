@@ -32,7 +32,7 @@ final class StreamingProcess {
         var input: [Int32] = [-1, -1]
         guard pipe(&output) == 0, pipe(&errors) == 0, !writableInput || pipe(&input) == 0 else { throw POSIXError(.EMFILE) }
         // Close-on-exec, so that other children of the test runner do not keep the pipes open.
-        for descriptor in output + errors + input where descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        setCloseOnExec(output + errors + input)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
