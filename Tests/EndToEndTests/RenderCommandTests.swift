@@ -149,15 +149,13 @@ import Testing
         let log = sandbox.folder.appendingPathComponent("helper.log")
         let real = Sandbox.binary.deletingLastPathComponent().appendingPathComponent(Self.helper).path
         let standIn = folder.appendingPathComponent(Self.helper)
-        try Data(
+        try ProcessRunner.writeProgram(
             """
             #!/bin/sh
             if IFS= read -r spec; then printf '%s\\n' "$spec" >> \(log.path.shellQuoted); else echo '(end of input)' >> \(log.path.shellQuoted); exit 0; fi
             { printf '%s\\n' "$spec"; cat; } | exec \(real.shellQuoted)
 
-            """.utf8
-        ).write(to: standIn)
-        #expect(chmod(standIn.path, 0o755) == 0)
+            """, to: standIn.path)
         let url = sandbox.folder.appendingPathComponent("small.png")
         let runs: [(arguments: [String], status: Int32, line: String)] = [
             (["render", "--family", "small", "--scale", "2", "--theme", "dark", "-o", url.path], 0, "--family small --scale 2 --theme dark"),
