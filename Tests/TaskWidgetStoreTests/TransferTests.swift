@@ -285,6 +285,28 @@ import Testing
         #expect(error?.message.contains("Cannot initialize") == false && error?.message.contains("Attempted to") == false, "\(error?.message ?? "")")
     }
 
+    /// A field the format does not have is refused, not passed over: a misspelt `listID` put the
+    /// task in the Inbox with exit 0. A null stands for a field left out, known or not.
+    @Test(arguments: [
+        (#""listID": "1111"#, #""listId": "1111"#, "tasks[0] has a field “listId”"),
+        (#""schema": "taskwidget.export/1","#, #""schema": "taskwidget.export/1", "comment": "mine","#, "the document has a field “comment”"),
+        (#""status": "done""#, #""status": "done", "note": {}"#, "habits[0].completions[0] has a field “note”"),
+        (#""icon": "🚶","#, #""icon": "🚶", "emoji\n": "🚶","#, "habits[0].habit has a field “emoji”"),
+    ])
+    func aFieldTheFormatDoesNotHaveIsRefused(original: String, replacement: String, expected: String) throws {
+        #expect(Self.validDocument.contains(original))
+        let text = Self.validDocument.replacingOccurrences(of: original, with: replacement)
+        let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+        #expect(error?.message.hasPrefix("backup.json is not a taskwidget export: \(expected)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("\n") == false)
+    }
+
+    @Test func aNullStandsForAFieldLeftOutKnownOrNot() throws {
+        let nulls = Self.validDocument.replacingOccurrences(of: #""sortOrder": 0}"#, with: #""sortOrder": 0, "reminderDate": null, "later": null}"#)
+        #expect(nulls != Self.validDocument)
+        #expect(try StoreExport.decode(Data(nulls.utf8), source: "backup.json") == StoreExport.decode(Data(Self.validDocument.utf8), source: "backup.json"))
+    }
+
     /// JSON that does not parse says where; a file cut short says so; a number its field cannot
     /// take, which Foundation's decoder calls invalid JSON, says that instead.
     @Test func aDocumentTheDecoderRefusesWithoutAFieldSaysWhatIsWrong() throws {

@@ -79,7 +79,38 @@ public struct StoreExport: Codable, Sendable, Equatable {
             throw TaskWidgetError(
                 .badImport, "\(source) has schema “\(export.schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)")
         }
+        if let (path, key) = unknownField(in: data, decodedAs: export) {
+            throw TaskWidgetError(
+                .badImport,
+                "\(source) is not a taskwidget export: \(path) has a field “\(key.sanitizedForMessage)” that an export does not have: check its spelling against what `taskwidget export` writes"
+            )
+        }
         return export
+    }
+
+    /// The first field of `data` that `export`, decoded from it, does not hold: the decoder passes
+    /// over names it does not know, and a misspelt `listID` put a task in the Inbox without a word.
+    /// The decoded document, encoded again, has every field the format knows that is not null, so
+    /// a name `data` has with a value that is not null and the encoding lacks is unknown. Returns
+    /// where (`tasks[3]`) and the name.
+    static func unknownField(in data: Data, decodedAs export: StoreExport) -> (path: String, key: String)? {
+        guard let original = try? JSONSerialization.jsonObject(with: data),
+            let known = try? JSONSerialization.jsonObject(with: export.jsonData())
+        else { return nil }
+        func search(_ original: Any, _ known: Any, path: String) -> (path: String, key: String)? {
+            if let object = original as? [String: Any], let knownObject = known as? [String: Any] {
+                for (key, value) in object.sorted(by: { $0.key < $1.key }) where !(value is NSNull) {
+                    guard let knownValue = knownObject[key] else { return (path.isEmpty ? "the document" : path, key) }
+                    if let found = search(value, knownValue, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+                }
+            } else if let array = original as? [Any], let knownArray = known as? [Any] {
+                for (index, (element, knownElement)) in zip(array, knownArray).enumerated() {
+                    if let found = search(element, knownElement, path: "\(path)[\(index)]") { return found }
+                }
+            }
+            return nil
+        }
+        return search(original, known, path: "")
     }
 
     /// What no export can hold, read from the bytes (brackets inside strings do not count): a NUL

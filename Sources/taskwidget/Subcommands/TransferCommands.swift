@@ -31,7 +31,7 @@ struct Import: ParsableCommand {
             already in the store are replaced by the file's; a list of the file whose name a \
             list of the store has under another id (two stores that each made a Home) is \
             refused: rename one of them first. The file is checked first: if anything in it is \
-            wrong, nothing is imported.
+            wrong, a misspelt field name included, nothing is imported.
 
             Examples:
               taskwidget import backup.json
