@@ -130,10 +130,11 @@ public enum CommandRunner {
     /// An argument that starts with a dash and holds a space, which no option does: text (a title
     /// such as "- buy milk") that ArgumentParser read as options, and then asked for what it missed,
     /// or showed the help for a cluster with an `h` in it, adding nothing. The error says how to
-    /// write it: after `--`, or joined to its option with `=`.
+    /// write it: after `--`, or joined to its option with `=`. (`--due=tomorrow 9am` is an option
+    /// with its value: its `=` comes before the space.)
     static func dashedText(in arguments: [String]) -> TaskWidgetError? {
         let words = arguments.dropFirst().prefix { $0 != "--" }
-        guard let text = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.contains(where: \.isWhitespace) && !$0.hasPrefix("--") })
+        guard let text = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && !$0.prefix { !$0.isWhitespace }.contains("=") && $0.contains(where: \.isWhitespace) })
         else { return nil }
         let quoted = text.removingControlCharacters.shellQuoted
         return TaskWidgetError(

@@ -96,7 +96,12 @@ import Testing
         #expect(help.stderr == "taskwidget: '-fix the bike' starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION='-fix the bike'\n")
         let missing = try sandbox.run(["add", "- buy milk"])
         #expect(missing.status == 64 && missing.stderr.hasPrefix("taskwidget: '- buy milk' starts with a dash"))
+        let long = try sandbox.run(["add", "--help me move"])
+        #expect(long.status == 64 && long.stderr.hasPrefix("taskwidget: '--help me move' starts with a dash"), "\(long.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
+        // An option joined to its value, with a space in the value, is an option: here the title is missing.
+        let joined = try sandbox.run(["add", "--due=tomorrow 9am"])
+        #expect(joined.status == 64 && joined.stderr.contains("missing") && !joined.stderr.contains("starts with a dash"), "\(joined.stderr)")
         // Options first, as always before `--`.
         let id = try sandbox.succeed(["add", "--store", sandbox.storePath, "--", "- buy milk"], global: false).trimmingCharacters(in: .newlines)
         let edit = try sandbox.run(["edit", id, "--title", "- buy oat milk"])
