@@ -145,8 +145,9 @@ extension TaskStore {
     }
 
     /// Moves a task to the 1-based `position` among the open tasks of its list (as `ls` shows them;
-    /// among all of them for a completed task) and renumbers the list's sortOrder.
-    public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> TaskItem {
+    /// among all of them for a completed task) and renumbers the list's sortOrder. Returns the task
+    /// and the position it got: the one after the last for a `position` past the end.
+    public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> (task: TaskItem, position: Int) {
         let position = try Validation.position(position)
         return try write { db in
             var moved = try Self.resolveTask(idPrefix, in: db)
@@ -164,7 +165,7 @@ extension TaskStore {
                 try task.update(db)
                 if task.id == moved.id { moved = task }
             }
-            return moved
+            return (moved, min(position, visible.count + 1))
         }
     }
 
@@ -174,7 +175,7 @@ extension TaskStore {
                 var changed = task
                 change(&changed)
                 if changed != task { try changed.update(db) }
-                return TaskUpdate(task: changed, isChanged: changed != task)
+                return TaskUpdate(previous: task, task: changed)
             }
         }
     }

@@ -79,6 +79,9 @@ import Testing
         #expect(try sandbox.succeed(["snooze", id]) == "Not snoozed (completed) \(id) Call Bob\n")
         #expect(try sandbox.succeed(["stop", id]) == "Not active \(id) Call Bob\n")
         #expect(try sandbox.succeed(["ls", "--all", "--format", "json"]) == completed)
+        // start reopens a completed task, and says so.
+        #expect(try sandbox.succeed(["start", id]) == "Reopened and started \(id) Call Bob\n")
+        #expect(try tasks(sandbox).map(\.isCompleted) == [false], "open again")
     }
 
     /// A reminder or a due date set in the past is kept, with a note (that the reminder may never
@@ -176,8 +179,10 @@ import Testing
         let first = try sandbox.succeed(["add", "First"]).trimmingCharacters(in: .newlines)
         try sandbox.succeed(["add", "Second"])
         let third = try sandbox.succeed(["add", "Third"]).trimmingCharacters(in: .newlines)
-        try sandbox.succeed(["move", third, "--to", "1"])
+        #expect(try sandbox.succeed(["move", third, "--to", "1"]) == "Moved \(third) Third to position 1\n")
         #expect(try tasks(sandbox).map(\.title) == ["Third", "First", "Second"])
+        #expect(try sandbox.succeed(["move", first, "--to", "99"]) == "Moved \(first) First to position 3\n", "past the end: the last")
+        #expect(try tasks(sandbox).map(\.title) == ["Third", "Second", "First"])
 
         // `edit` moves only to an existing list: an unknown name is a typo, not a new list.
         #expect(try sandbox.run(["edit", first, "--list", "Work"]).status == 64)

@@ -182,7 +182,7 @@ import Testing
         #expect(try store.task(withID: task.id.shortID) == completed)
 
         let again = try store.completeTasks([task.id.shortID], now: at(120))
-        #expect(again == [TaskUpdate(task: completed, isChanged: false)])
+        #expect(again == [TaskUpdate(previous: completed, task: completed)])
         #expect(try store.task(withID: task.id.shortID) == completed)
     }
 
@@ -195,7 +195,7 @@ import Testing
         #expect(reopened.completedAt == nil)
         #expect(reopened.modifiedAt == at(120))
 
-        #expect(try store.uncompleteTasks([task.id.shortID], now: at(180)) == [TaskUpdate(task: reopened, isChanged: false)])
+        #expect(try store.uncompleteTasks([task.id.shortID], now: at(180)) == [TaskUpdate(previous: reopened, task: reopened)])
         #expect(try store.task(withID: task.id.shortID) == reopened)
     }
 
@@ -215,7 +215,7 @@ import Testing
         let stopped = try #require(store.stopTasks([task.id.shortID], now: at(120)).first?.task)
         #expect(stopped.state == .notStarted && stopped.modifiedAt == at(120))
         // Stopping a task that is not active changes nothing.
-        #expect(try store.stopTasks([task.id.shortID], now: at(180)) == [TaskUpdate(task: stopped, isChanged: false)])
+        #expect(try store.stopTasks([task.id.shortID], now: at(180)) == [TaskUpdate(previous: stopped, task: stopped)])
         #expect(try store.task(withID: task.id.shortID) == stopped)
     }
 
@@ -352,7 +352,8 @@ import Testing
     func moveToAPosition(title: String, position: Int, expected: [String]) throws {
         let tasks = try addInbox(["A", "B", "C", "D"])
         let moved = try store.moveTask(tasks[title]!.id.shortID, to: position, now: at(100))
-        #expect(moved.modifiedAt == at(100))
+        #expect(moved.task.modifiedAt == at(100))
+        #expect(moved.position == expected.firstIndex(of: title)! + 1, "where it went, past the end too")
         let listed = try store.tasks(in: .inbox, includeCompleted: true).map(\.task)
         #expect(listed.map(\.title) == expected)
         #expect(listed.map(\.sortOrder) == [0, 1, 2, 3])
@@ -371,7 +372,8 @@ import Testing
         title: String, position: Int, expectedOpen: [String], expectedAll: [String]
     ) throws {
         let tasks = try addInbox(["A", "B", "C", "D", "E"], completing: ["B", "D"])
-        _ = try store.moveTask(tasks[title]!.id.shortID, to: position, now: at(100))
+        let moved = try store.moveTask(tasks[title]!.id.shortID, to: position, now: at(100))
+        #expect(moved.position == expectedOpen.firstIndex(of: title)! + 1)
         #expect(try titles(.inbox) == expectedOpen)
         let all = try store.tasks(in: .inbox, includeCompleted: true).map(\.task)
         #expect(all.map(\.title) == expectedAll)

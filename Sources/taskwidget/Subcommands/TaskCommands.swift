@@ -113,17 +113,18 @@ private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: In
 
 /// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks `ids` name (with
 /// `top`, to the task a bar shows: its `action` names the change when nothing is open) and print
-/// a line per task: `verb` for one it changed, `unchanged` for one that already was as asked
-/// (`Already completed`).
+/// a line per task: `verb` for one it changed (`reopening` for one it also reopened, as `start`
+/// does), `unchanged` for one that already was as asked (`Already completed`).
 private func changeTasks(
     _ ids: [String], _ options: GlobalOptions, top: (options: TopTaskOptions, action: String)? = nil, verb: String,
-    unchanged: String, _ change: (TaskStore, [String], Instant) throws -> [TaskUpdate]
+    reopening: String? = nil, unchanged: String, _ change: (TaskStore, [String], Instant) throws -> [TaskUpdate]
 ) throws {
     let context = try options.context()
     let store = try context.storeForWriting()
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
     for update in try change(store, ids, context.now) {
-        print("\(update.isChanged ? verb : unchanged) \(confirmedID(of: update.task, in: store)) \(update.task.title)")
+        let said = update.isChanged ? (update.isReopening ? reopening ?? verb : verb) : unchanged
+        print("\(said) \(confirmedID(of: update.task, in: store)) \(update.task.title)")
     }
 }
 
@@ -169,7 +170,8 @@ struct Start: ParsableCommand {
         commandName: "start", _superCommandName: "taskwidget",
         abstract: "Mark a task as being worked on.",
         discussion: """
-            --top starts the task a bar shows; with nothing open it says so and exits 64.
+            A completed task is reopened. --top starts the task a bar shows; with nothing \
+            open it says so and exits 64.
 
             Examples:
               taskwidget start 3f2a
@@ -182,9 +184,10 @@ struct Start: ParsableCommand {
     func validate() throws { try top.validate(ids: id.map { [$0] } ?? []) }
 
     func run() throws {
-        try changeTasks(id.map { [$0] } ?? [], options, top: (top, "start"), verb: "Started", unchanged: "Already started") {
-            try $0.startTasks($1, now: $2)
-        }
+        try changeTasks(
+            id.map { [$0] } ?? [], options, top: (top, "start"), verb: "Started", reopening: "Reopened and started",
+            unchanged: "Already started"
+        ) { try $0.startTasks($1, now: $2) }
     }
 }
 
@@ -308,7 +311,7 @@ struct Move: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let store = try context.storeForWriting()
-        let task = try store.moveTask(id, to: position, now: context.now)
-        print("Moved \(confirmedID(of: task, in: store)) \(task.title)")
+        let moved = try store.moveTask(id, to: position, now: context.now)
+        print("Moved \(confirmedID(of: moved.task, in: store)) \(moved.task.title) to position \(moved.position)")
     }
 }
