@@ -25,12 +25,13 @@ extension TaskStore {
     /// the later edit and a completed task stays completed, so an old copy neither reopens a task
     /// nor replaces newer edits; a task deleted here after the file's copy was last edited stays
     /// deleted. Lists and habits whose id is already in the store are replaced. The whole
-    /// document is checked first: one bad record changes nothing. Returns how many lists, tasks
-    /// and habits the file holds.
+    /// document is checked first: one bad record changes nothing. Returns what the file holds and
+    /// what became of its tasks.
     @discardableResult
-    public func importing(_ export: StoreExport, source: String) throws -> (lists: Int, tasks: Int, habits: Int) {
+    public func importing(_ export: StoreExport, source: String) throws -> ImportSummary {
         let export = try export.normalized(source: source)
-        let counts = try write { db in
+        let summary = try write { db in
+            var summary = ImportSummary(lists: export.lists.count, tasks: export.tasks.count, habits: export.habits.count)
             // Names in the document are unique (checked above): a name clashes only with a store
             // record the document does not replace, so the store's names are read once.
             let importedListIDs = Set(export.lists.map(\.id))
@@ -50,7 +51,12 @@ extension TaskStore {
                     throw TaskWidgetError(.badImport, "\(source): task \(task.id.shortID) refers to a list that is not in the file or the store")
                 }
                 if let stored = try TaskItem.fetchOne(db, key: task.id.storedText) {
-                    try TaskMerge.merge(stored: stored, incoming: task)?.update(db)
+                    if let merged = TaskMerge.merge(stored: stored, incoming: task), merged != stored {
+                        try merged.update(db)
+                        summary.updated += 1
+                    } else {
+                        summary.unchanged += 1
+                    }
                 } else if let deletedAt = try Instant.fetchOne(
                     db, sql: "SELECT deletedAt FROM taskTombstone WHERE taskID = ?", arguments: [task.id.storedText])
                 {
@@ -58,9 +64,13 @@ extension TaskStore {
                     if case .write = result.local {
                         try task.insert(db)
                         try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [task.id.storedText])
+                        summary.added += 1
+                    } else {
+                        summary.keptDeleted += 1
                     }
                 } else {
                     try task.insert(db)
+                    summary.added += 1
                 }
             }
             for record in export.habits {
@@ -74,10 +84,31 @@ extension TaskStore {
                     try HabitCompletion(habitID: record.habit.id, day: completion.day, status: completion.status).upsert(db)
                 }
             }
-            return (export.lists.count, export.tasks.count, export.habits.count)
+            return summary
         }
         Self.emptyTheWAL(of: database)
-        return counts
+        return summary
+    }
+}
+
+/// What `import` did: how many lists, tasks and habits the file holds (its lists and habits are
+/// added or replace the store's), and what became of its tasks, which are merged.
+public struct ImportSummary: Sendable, Equatable {
+    public var lists: Int
+    public var tasks: Int
+    public var habits: Int
+    /// Tasks the store did not have (or had deleted before the file's copy was last edited).
+    public var added: Int
+    /// Tasks the store had, changed by newer edits in the file.
+    public var updated: Int
+    /// Tasks the store already had as the merge leaves them: an older copy changes nothing.
+    public var unchanged: Int
+    /// Tasks deleted here after the file's copy was last edited: they stay deleted.
+    public var keptDeleted: Int
+
+    public init(lists: Int, tasks: Int, habits: Int, added: Int = 0, updated: Int = 0, unchanged: Int = 0, keptDeleted: Int = 0) {
+        (self.lists, self.tasks, self.habits) = (lists, tasks, habits)
+        (self.added, self.updated, self.unchanged, self.keptDeleted) = (added, updated, unchanged, keptDeleted)
     }
 }
 

@@ -130,7 +130,7 @@ import Testing
         let backup = sandbox.folder.appendingPathComponent("backup.json")
         try Data(exported.utf8).write(to: backup)
         try sandbox.succeed(["rm", chore, "--now", "2026-11-22T17:00:00+01:00"])
-        try sandbox.succeed(["import", backup.path])
+        #expect(try sandbox.succeed(["import", backup.path]) == "Imported 0 lists, 2 tasks and 0 habits (tasks: 1 unchanged, 1 kept deleted)\n")
         func titles() throws -> [String] {
             let tasks = try JSONSerialization.jsonObject(with: Data(sandbox.succeed(["ls", "--format", "json"]).utf8)) as? [[String: Any]]
             return (tasks ?? []).compactMap { $0["title"] as? String }.sorted()
@@ -145,7 +145,7 @@ import Testing
         }
         let edited = sandbox.folder.appendingPathComponent("edited.json")
         try JSONSerialization.data(withJSONObject: document).write(to: edited)
-        try sandbox.succeed(["import", edited.path])
+        #expect(try sandbox.succeed(["import", edited.path]) == "Imported 0 lists, 2 tasks and 0 habits (tasks: 1 new, 1 unchanged)\n")
         #expect(try titles() == ["Keep me", "Old chore, edited later"])
     }
 

@@ -31,7 +31,7 @@ import Testing
         try FormatGoldens.compare(String(decoding: try export.jsonData(), as: UTF8.self), toGolden: "store.export.json")
         // The file is a valid import: the store accepts every title and list name of the fixture.
         let store = try TemporaryStore()
-        #expect(try store.store.importing(export, source: "fixture") == (lists: 2, tasks: 8, habits: 0))
+        #expect(try store.store.importing(export, source: "fixture") == ImportSummary(lists: 2, tasks: 8, habits: 0, added: 8))
         #expect(Set(try store.store.export().tasks.map(\.title)) == Set(export.tasks.map(\.title)))
     }
 

@@ -59,7 +59,7 @@ import Testing
 
         let other = try TemporaryStore()
         let counts = try other.store.importing(exported, source: "export.json")
-        #expect(counts == (lists: 3, tasks: 5, habits: 2))
+        #expect(counts == ImportSummary(lists: 3, tasks: 5, habits: 2, added: 5))
         let reexported = try other.store.export()
         #expect(reexported == exported)
         #expect(try reexported.jsonData() == exported.jsonData())
@@ -86,13 +86,13 @@ import Testing
         let deleted = backup.tasks[index]
         _ = try store.deleteTasks([deleted.id.uuidString], now: at(600))
 
-        #expect(try store.importing(backup, source: "backup.json") == (lists: 3, tasks: 5, habits: 2))
+        #expect(try store.importing(backup, source: "backup.json") == ImportSummary(lists: 3, tasks: 5, habits: 2, unchanged: 4, keptDeleted: 1))
         #expect(try store.export().tasks.map(\.id) == backup.tasks.map(\.id).filter { $0 != deleted.id })
 
         var editedLater = backup
         editedLater.tasks[index].title = "Later, edited elsewhere"
         editedLater.tasks[index].modifiedAt = at(700)
-        try store.importing(editedLater, source: "other.json")
+        #expect(try store.importing(editedLater, source: "other.json") == ImportSummary(lists: 3, tasks: 5, habits: 2, added: 1, unchanged: 4))
         #expect(try store.export().tasks.first { $0.id == deleted.id }?.title == "Later, edited elsewhere")
     }
 
@@ -100,8 +100,21 @@ import Testing
         try fillStore()
         let exported = try store.export()
         let counts = try store.importing(exported, source: "export.json")
-        #expect(counts == (lists: 3, tasks: 5, habits: 2))
+        #expect(counts == ImportSummary(lists: 3, tasks: 5, habits: 2, unchanged: 5))
         #expect(try store.export() == exported)
+    }
+
+    /// A copy edited after the store's counts as updated; an older one changes nothing.
+    @Test func aNewerCopyUpdatesAndAnOlderOneChangesNothing() throws {
+        try fillStore()
+        var file = try store.export()
+        file.tasks[0].title = "Pay the rent"
+        file.tasks[0].modifiedAt = at(10_000)
+        file.tasks[1].title = "An older title"
+        file.tasks[1].modifiedAt = at(-10_000)
+        #expect(try store.importing(file, source: "file.json") == ImportSummary(lists: 3, tasks: 5, habits: 2, updated: 1, unchanged: 4))
+        let titles = try store.export().tasks.map(\.title)
+        #expect(titles.contains("Pay the rent") && !titles.contains("An older title"))
     }
 
     /// Monday 23 November 2026, 10:10 in Berlin.
@@ -109,7 +122,7 @@ import Testing
 
     @Test func demoDataRoundTrips() throws {
         let demo = DemoData.export(now: Self.demoNow, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")))
-        #expect(try store.importing(demo, source: "demo") == (lists: 3, tasks: 14, habits: 4))
+        #expect(try store.importing(demo, source: "demo") == ImportSummary(lists: 3, tasks: 14, habits: 4, added: 14))
         let exported = try store.export()
         // The demo document is already in the store's order.
         #expect(exported == demo)
@@ -215,7 +228,7 @@ import Testing
         document.lists.removeLast()
         document.tasks.removeLast()
         document.habits.removeLast()
-        #expect(try store.importing(document, source: "good.json") == (lists: 1, tasks: 1, habits: 0))
+        #expect(try store.importing(document, source: "good.json") == ImportSummary(lists: 1, tasks: 1, habits: 0, added: 1))
     }
 
     // MARK: - Reading export files

@@ -24,14 +24,17 @@ struct Import: ParsableCommand {
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
             A task whose id is already in the store is merged with it as sync merges: each \
-            field keeps the later edit, and a completed task stays completed; a task deleted \
-            here stays deleted unless the file's copy was edited after the deletion. So an \
-            older backup neither reopens tasks, nor undoes newer edits, nor brings back what \
-            you removed since. Lists and habits whose id is \
-            already in the store are replaced by the file's; a list of the file whose name a \
-            list of the store has under another id (two stores that each made a Home) is \
-            refused: rename one of them first. The file is checked first: if anything in it is \
-            wrong, a misspelt field name included, nothing is imported.
+            field keeps the later edit (the file's, within the same second), and a completed \
+            task stays completed; a task deleted here stays deleted unless the file's copy \
+            was edited after the deletion. So an older backup neither reopens tasks, nor \
+            undoes newer edits, nor brings back what you removed since. Lists and habits \
+            whose id is already in the store are replaced by the file's; a list of the file \
+            whose name a list of the store has under another id (two stores that each made a \
+            Home) is refused: rename one of them first. The file is checked first: if \
+            anything in it is wrong, a misspelt field name included, nothing is imported. \
+            The last line counts what the file holds and, unless every task is new, what \
+            became of its tasks: new, updated, unchanged (the store's copy was as new or \
+            newer), kept deleted.
 
             Examples:
               taskwidget import backup.json
@@ -44,8 +47,12 @@ struct Import: ParsableCommand {
         let context = try options.context()
         let name = file == "-" ? "standard input" : file
         let export = try StoreExport.decode(try InputFile.read(file, named: name), source: name)
-        let counts = try context.storeForWriting().importing(export, source: file)
-        print("Imported \(counted(counts.lists, "list")), \(counted(counts.tasks, "task")) and \(counted(counts.habits, "habit"))")
+        let summary = try context.storeForWriting().importing(export, source: file)
+        // What became of the tasks, said unless every one is new.
+        let fates = [(summary.added, "new"), (summary.updated, "updated"), (summary.unchanged, "unchanged"), (summary.keptDeleted, "kept deleted")]
+        let said = fates.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        let detail = summary.added == summary.tasks ? "" : " (tasks: \(said))"
+        print("Imported \(counted(summary.lists, "list")), \(counted(summary.tasks, "task")) and \(counted(summary.habits, "habit"))\(detail)")
     }
 }
 
