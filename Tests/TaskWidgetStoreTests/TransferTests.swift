@@ -76,6 +76,17 @@ import Testing
         #expect(text.contains(#""createdAt" : "2026-11-23T09:00:00Z""#))
     }
 
+    /// An empty array is `[]`, where Foundation wrote `[`, an empty line and `]`; brackets in
+    /// text stay as they are.
+    @Test func emptyArraysAreWrittenOnOneLine() throws {
+        let task = TaskItem(title: "[  ] and [\n]", sortOrder: 0, createdAt: at(0))
+        let data = try StoreExport(tasks: [task]).jsonData()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"habits\" : [],\n  \"lists\" : [],\n"), "\(text)")
+        #expect(text.contains(#""title" : "[  ] and [\n]""#), "\(text)")
+        #expect(try StoreExport.decode(data, source: "export.json") == StoreExport(tasks: [task]))
+    }
+
     /// SPEC §12: `import` merges by sync's rules, where a deletion is kept and loses only to an
     /// edit made after it, whether or not a server ever knew the task. An older backup does not
     /// bring back a task deleted since; a copy edited after the deletion does come back.

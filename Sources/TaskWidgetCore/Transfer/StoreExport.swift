@@ -39,11 +39,31 @@ public struct StoreExport: Codable, Sendable, Equatable {
         self.habits = habits
     }
 
-    /// Pretty, key-sorted JSON with UTC instants (see ``InstantFormat``).
+    /// Pretty, key-sorted JSON with UTC instants (see ``InstantFormat``); an empty array is `[]`.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        return Self.compactingEmptyArrays(try encoder.encode(self))
+    }
+
+    /// Pretty-printed JSON `data` with each empty array as `[]`, where Foundation writes `[`, an
+    /// empty line and `]`. JSON text holds raw line breaks only between tokens (a string escapes
+    /// its own), so a `[` followed by spaces and line breaks, at least one, then `]` is an empty
+    /// array and never text.
+    static func compactingEmptyArrays(_ data: Data) -> Data {
+        let (newline, space) = (UInt8(ascii: "\n"), UInt8(ascii: " "))
+        var result = Data(capacity: data.count)
+        var index = data.startIndex
+        while index < data.endIndex {
+            let byte = data[index]
+            result.append(byte)
+            index += 1
+            guard byte == UInt8(ascii: "[") else { continue }
+            var end = index
+            while end < data.endIndex, data[end] == newline || data[end] == space { end += 1 }
+            if end < data.endIndex, data[end] == UInt8(ascii: "]"), data[index..<end].contains(newline) { index = end }
+        }
+        return result
     }
 
     /// How deep arrays and objects may nest in an export file (an export nests 5 deep).
