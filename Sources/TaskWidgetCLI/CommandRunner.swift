@@ -134,8 +134,11 @@ public enum CommandRunner {
     /// with its value: its `=` comes before the space.)
     static func dashedText(in arguments: [String]) -> TaskWidgetError? {
         let words = arguments.dropFirst().prefix { $0 != "--" }
-        guard let text = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && !$0.prefix { !$0.isWhitespace }.contains("=") && $0.contains(where: \.isWhitespace) })
-        else { return nil }
+        let text = words.first { word in
+            let option = word.prefix { !$0.isWhitespace }
+            return word.count > 1 && option.hasPrefix("-") && option.count < word.count && !option.contains("=")
+        }
+        guard let text else { return nil }
         let quoted = text.removingControlCharacters.shellQuoted
         return TaskWidgetError(
             .invalidInput, "\(quoted) starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION=\(quoted)")
