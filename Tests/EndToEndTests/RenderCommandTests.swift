@@ -21,11 +21,13 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let binary = folder.appendingPathComponent("taskwidget")
         // A hard link is a binary of its own folder too (/proc/self/exe names the link), without
-        // copying 25 MB; a copy where the build is on another file system.
+        // copying 25 MB; a copy where the build is on another file system, made by cp for the
+        // reason ``ProcessRunner/writeProgram(_:to:)`` gives.
         do {
             try FileManager.default.linkItem(at: Sandbox.binary, to: binary)
         } catch {
-            try FileManager.default.copyItem(at: Sandbox.binary, to: binary)
+            let copy = try ProcessRunner.run("/bin/cp", [Sandbox.binary.path, binary.path])
+            guard copy.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: binary.path]) }
         }
         return binary
     }
