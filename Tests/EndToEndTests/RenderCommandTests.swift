@@ -21,13 +21,11 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let binary = folder.appendingPathComponent("taskwidget")
         // A hard link is a binary of its own folder too (/proc/self/exe names the link), without
-        // copying 25 MB; a copy where the build is on another file system, made by cp for the
-        // reason ``ProcessRunner/writeProgram(_:to:)`` gives.
+        // copying 25 MB; a copy where the build is on another file system.
         do {
             try FileManager.default.linkItem(at: Sandbox.binary, to: binary)
         } catch {
-            let copy = try ProcessRunner.run("/bin/cp", [Sandbox.binary.path, binary.path])
-            guard copy.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: binary.path]) }
+            try ProcessRunner.writeProgram(Data(contentsOf: Sandbox.binary), to: binary.path)
         }
         return binary
     }
@@ -152,12 +150,13 @@ import Testing
         let real = Sandbox.binary.deletingLastPathComponent().appendingPathComponent(Self.helper).path
         let standIn = folder.appendingPathComponent(Self.helper)
         try ProcessRunner.writeProgram(
-            """
-            #!/bin/sh
-            if IFS= read -r spec; then printf '%s\\n' "$spec" >> \(log.path.shellQuoted); else echo '(end of input)' >> \(log.path.shellQuoted); exit 0; fi
-            { printf '%s\\n' "$spec"; cat; } | exec \(real.shellQuoted)
+            Data(
+                """
+                #!/bin/sh
+                if IFS= read -r spec; then printf '%s\\n' "$spec" >> \(log.path.shellQuoted); else echo '(end of input)' >> \(log.path.shellQuoted); exit 0; fi
+                { printf '%s\\n' "$spec"; cat; } | exec \(real.shellQuoted)
 
-            """, to: standIn.path)
+                """.utf8), to: standIn.path)
         let url = sandbox.folder.appendingPathComponent("small.png")
         let runs: [(arguments: [String], status: Int32, line: String)] = [
             (["render", "--family", "small", "--scale", "2", "--theme", "dark", "-o", url.path], 0, "--family small --scale 2 --theme dark"),

@@ -67,13 +67,13 @@ enum ProcessRunner {
             stderr: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// Writes `script` to `path` as a program (mode 755), through `/bin/sh` rather than from this
-    /// process. A program another test starts while this process has a file open for writing
+    /// Writes `contents` (a script, a binary) to `path` as a program (mode 755), through `/bin/sh`
+    /// rather than from this process. A program another test starts while this process has a file open for writing
     /// inherits that descriptor (Foundation opens it without close-on-exec), and while any process
     /// holds a file open for writing, the kernel refuses to run it ("Text file busy", ETXTBSY): a
     /// stand-in helper written here failed to start now and then in CI.
-    static func writeProgram(_ script: String, to path: String) throws {
-        let result = try run("/bin/sh", ["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", path], input: Data(script.utf8))
+    static func writeProgram(_ contents: Data, to path: String) throws {
+        let result = try run("/bin/sh", ["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", path], input: contents)
         guard result.status == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: result.stderr])
         }

@@ -18,7 +18,7 @@ import Testing
         let events = try server.events(query: "?token=\(token)")
         let shown = sandbox.folder.appendingPathComponent("shown.log").path
         let show = sandbox.folder.appendingPathComponent("show.sh").path
-        try ProcessRunner.writeProgram("#!/bin/sh\necho \"$1\" >> '\(shown)'\n", to: show)
+        try ProcessRunner.writeProgram(Data("#!/bin/sh\necho \"$1\" >> '\(shown)'\n".utf8), to: show)
         let url = "http://127.0.0.1:\(server.port)/widget/800x600.png?theme=mono&depth=8&rotate=90&token=\(token)"
         let environment = ["SHOW": show, "FOLDER": sandbox.folder.appendingPathComponent("kindle").path, "PATH": "/usr/bin:/bin"]
         let poll = {
