@@ -83,12 +83,13 @@ public enum CommandRunner {
         return TaskWidgetError(.invalidInput, "there is no command “\(name.sanitizedForMessage)”: \(hint)")
     }
 
-    /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`): the first
-    /// word after a command with subcommands that names none of them.
+    /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`, `taskwidget help
+    /// list lss`): the first word after a command with subcommands that names none of them.
     static func mistypedCommand(in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
         var path = root.configuration.commandName ?? "taskwidget"
         var command = root
-        for argument in arguments.dropFirst() {
+        let words = arguments.dropFirst()
+        for argument in words.first == "help" ? words.dropFirst() : words {
             if let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument }) {
                 path += " " + argument
                 command = next
@@ -113,14 +114,14 @@ public enum CommandRunner {
             report(dashed)
             return dashed.code.exitStatus
         }
-        // A mistyped command, which ArgumentParser calls an unexpected argument (its error types
-        // are not public: its message is all there is to tell).
-        if root.message(for: error).lowercased().contains("unexpected argument"), let mistyped = mistypedCommand(in: arguments, root: root) {
+        let status = root.exitCode(for: error)
+        guard status != .success else { root.exit(withError: error) }
+        // A mistyped command, which ArgumentParser calls an unexpected argument, or, when an
+        // option follows it (`list edit Home --name Haus`), an unknown option of the command before.
+        if let mistyped = mistypedCommand(in: arguments, root: root) {
             report(mistyped)
             return mistyped.code.exitStatus
         }
-        let status = root.exitCode(for: error)
-        guard status != .success else { root.exit(withError: error) }
         var line = oneLine(root.message(for: error))
         if line.hasSuffix(".") { line.removeLast() }
         writeToStandardError("taskwidget: \(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")

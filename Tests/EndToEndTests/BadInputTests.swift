@@ -153,6 +153,9 @@ import Testing
         (["habit", "chek", "walk"], "there is no command “chek”: did you mean “check”? (`taskwidget habit --help` lists them)"),
         (["serve", "devce", "ls"], "there is no command “devce”: did you mean “device”? (`taskwidget serve --help` lists them)"),
         (["frobnicate"], "there is no command “frobnicate”: `taskwidget --help` lists them"),
+        // An option after it was the error: "unknown option '--name'. Did you mean '--now'?"
+        (["list", "edit", "Home", "--name", "Haus"], "there is no command “edit”: `taskwidget list --help` lists them"),
+        (["lst", "--all"], "there is no command “lst”: did you mean “ls”? (`taskwidget --help` lists them)"),
     ])
     func aMistypedCommandNamesTheNearestOne(arguments: [String], message: String) throws {
         let result = try Sandbox().run(arguments, global: false)
