@@ -4,7 +4,7 @@
 /// Accepted forms, case-insensitive, with any amount of space around and between words:
 /// - ISO 8601: `2026-11-23`, `2026-11-23T17:00`, `2026-11-23 17:00:30`, `2026-11-23T17:00Z`,
 ///   `2026-11-23T17:00+01:00`. Without an offset the time is local in the time zone.
-/// - Days: `today`, `tomorrow` and weekday names (`fri`, `friday`, `next fri`), which mean the next
+/// - Days: `today`, `tomorrow`, `yesterday` and weekday names (`fri`, `friday`, `next fri`), which mean the next
 ///   such day strictly after today, never today (on a Friday, `fri` and `next fri` are a week later).
 /// - `tonight`: today at 20:00.
 /// - Times: `17:00`, `9:05`, `5pm` (or `5 pm`), `5:30pm`, `12am` (the start of a day), `12pm`, `noon` and `eod`
@@ -170,13 +170,15 @@ extension WhenParser {
         }
     }
 
-    /// The calendar day `word` names: `today`, `tomorrow`, a weekday or an ISO 8601 date.
+    /// The calendar day `word` names: `today`, `tomorrow`, `yesterday`, a weekday or an ISO 8601 date.
     private func day(named word: Substring) -> LocalDay? {
         switch word {
         case "today":
             return today
         case "tomorrow":
             return today.adding(days: 1)
+        case "yesterday":
+            return today.adding(days: -1)
         default:
             if let weekday = Self.weekday(named: word) {
                 return today.adding(days: (weekday - today.weekday + 6) % 7 + 1)
