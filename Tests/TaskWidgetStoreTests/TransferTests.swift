@@ -76,6 +76,28 @@ import Testing
         #expect(text.contains(#""createdAt" : "2026-11-23T09:00:00Z""#))
     }
 
+    /// Ids are written in lower case, as `ls`, the timeline and the store show them (Foundation
+    /// writes upper case), and read back in either.
+    @Test func idsAreWrittenInLowerCase() throws {
+        let (listID, taskID, habitID) = (
+            UUID(uuidString: "AAAAAAAA-0000-4000-8000-00000000000B")!, UUID(uuidString: "CCCCCCCC-0000-4000-8000-00000000000D")!,
+            UUID(uuidString: "EEEEEEEE-0000-4000-8000-00000000000F")!
+        )
+        let document = StoreExport(
+            lists: [TaskList(id: listID, name: "Home", createdAt: at(0))],
+            tasks: [TaskItem(id: taskID, title: "Pay rent", listID: listID, createdAt: at(0))],
+            habits: [.init(habit: Habit(id: habitID, name: "Walk", icon: "🚶", colorHex: "34C759", createdAt: at(0)), completions: [])])
+        let data = try document.jsonData()
+        let text = String(decoding: data, as: UTF8.self)
+        for id in [listID, taskID, habitID] {
+            #expect(text.contains("\"\(id.uuidString.lowercased())\"") && !text.contains(id.uuidString), "\(text)")
+        }
+        #expect(text.contains(#""listID" : "aaaaaaaa-0000-4000-8000-00000000000b""#))
+        #expect(try StoreExport.decode(data, source: "export.json") == document)
+        let upper = Data(text.replacingOccurrences(of: taskID.uuidString.lowercased(), with: taskID.uuidString).utf8)
+        #expect(try StoreExport.decode(upper, source: "export.json") == document)
+    }
+
     /// An empty array is `[]`, where Foundation wrote `[`, an empty line and `]`; brackets in
     /// text stay as they are.
     @Test func emptyArraysAreWrittenOnOneLine() throws {

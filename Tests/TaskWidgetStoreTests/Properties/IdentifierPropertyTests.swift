@@ -78,14 +78,14 @@ import Testing
             let now = Fixed.instant("2026-11-22T16:27:00Z")
             let distinct = Array(Set(ids))
             let tasks = distinct.enumerated().map { TaskItem(id: $1, title: "Task \($0)", sortOrder: $0, createdAt: now) }
-            let document = String(decoding: try StoreExport(tasks: tasks).jsonData(), as: UTF8.self)
-            let lower = document.replacingOccurrences(of: distinct[0].uuidString, with: distinct[0].uuidString.lowercased())
+            let lower = String(decoding: try StoreExport(tasks: tasks).jsonData(), as: UTF8.self)
+            let upper = lower.replacingOccurrences(of: distinct[0].uuidString.lowercased(), with: distinct[0].uuidString)
             // The same id in the other case, twice in one document.
             var twice = StoreExport(tasks: tasks)
             twice.tasks.append(TaskItem(id: distinct[0], title: "Again", createdAt: now))
             expectError(.badImport) { try fixture.store.importing(twice, source: "twice") }
 
-            try fixture.store.importing(StoreExport.decode(Data(document.utf8), source: "upper"), source: "upper")
+            try fixture.store.importing(StoreExport.decode(Data(upper.utf8), source: "upper"), source: "upper")
             try fixture.store.importing(StoreExport.decode(Data(lower.utf8), source: "lower"), source: "lower")
             let exported = try fixture.store.export()
             #expect(Set(exported.tasks.map(\.id)) == Set(distinct))
