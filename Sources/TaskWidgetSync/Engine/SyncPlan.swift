@@ -157,6 +157,17 @@ struct SyncPlanner {
                     uid: nil, etag: skipped.object.etag, icalendar: Data((isReported ? skipped.object.data : "").utf8), base: nil))
         }
 
+        // Objects an earlier sync left alone are reported until they are fixed, on every sync,
+        // since edits here to their tasks are not sent either; an event held no task (no text kept).
+        let fetchedHrefs = Set(fetched.map(\.object.href.path))
+        let reportedNow = Set(plan.skipped.map(\.path))
+        for object in snapshot.objects
+        where object.base == nil && !object.icalendar.isEmpty && !fetchedHrefs.contains(object.href) && !reportedNow.contains(object.href)
+            && !removedHrefs.contains(object.href) && !vanished.contains(object.collectionHref)
+        {
+            plan.skipped.append(DAVHref(path: object.href))
+        }
+
         // Every task this account is concerned with.
         var keys = Set(objectsByTask.keys).union(remoteByTask.keys)
         for task in snapshot.tasks where binding(forList: task.listID) != nil && !snapshot.tasksOfOtherAccounts.contains(task.id) {
