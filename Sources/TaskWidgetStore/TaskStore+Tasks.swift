@@ -103,9 +103,17 @@ extension TaskStore {
     }
 
     /// Moves the tasks' due dates and reminders later (``TaskItem/snooze(by:at:)``) and returns
-    /// them, each with whether it changed.
+    /// them, each with whether it changed. A date it would move past what the store keeps
+    /// (``InstantFormat/writableRange``, which every export can carry) is an error, and no task
+    /// changes.
     public func snoozeTasks(_ idPrefixes: [String], by seconds: Int64, now: Instant) throws -> [TaskUpdate] {
-        try modifyTasks(idPrefixes) { $0.snooze(by: seconds, at: now) }
+        try modifyTasks(idPrefixes) { task in
+            task.snooze(by: seconds, at: now)
+            guard [task.dueDate, task.reminderDate].allSatisfy({ $0.map(InstantFormat.writableRange.contains) ?? true }) else {
+                throw TaskWidgetError(
+                    .invalidInput, "snoozing \(task.id.shortID) by that much takes it past the year 9999, which taskwidget does not keep: snooze by less")
+            }
+        }
     }
 
     /// Applies `changes` to one task and returns it. Moving to another list puts it at that list's end.
@@ -169,11 +177,11 @@ extension TaskStore {
         }
     }
 
-    private func modifyTasks(_ idPrefixes: [String], _ change: @escaping @Sendable (inout TaskItem) -> Void) throws -> [TaskUpdate] {
+    private func modifyTasks(_ idPrefixes: [String], _ change: @escaping @Sendable (inout TaskItem) throws -> Void) throws -> [TaskUpdate] {
         try write { db in
             try Self.resolveTasks(idPrefixes, in: db).map { task in
                 var changed = task
-                change(&changed)
+                try change(&changed)
                 if changed != task { try changed.update(db) }
                 return TaskUpdate(previous: task, task: changed)
             }

@@ -52,6 +52,21 @@ import Testing
         #expect(chore["dueDate"] == nil && chore["reminderDate"] as? String == "2026-11-22T16:27:00Z", "\(chore)")
     }
 
+    /// A snooze that would move a date past the year 9999 is refused, for all the tasks: the store
+    /// kept it, and its export was a file `import` refuses.
+    @Test func aSnoozePastTheYear9999IsRefused() throws {
+        let sandbox = try Sandbox()
+        let early = try sandbox.succeed(["add", "Early", "--due", "in 1h"]).trimmingCharacters(in: .newlines)
+        let undated = try sandbox.succeed(["add", "Undated"]).trimmingCharacters(in: .newlines)
+        // A due date, then a reminder (an undated task gets one).
+        for ids in [[early, undated], [undated]] {
+            try sandbox.expectRefused(
+                ["snooze"] + ids + ["--by", "1000000w"], status: 64,
+                message: "snoozing \(ids[0]) by that much takes it past the year 9999, which taskwidget does not keep: snooze by less")
+        }
+        try sandbox.succeed(["snooze", early, undated, "--by", "520w"])
+    }
+
     @Test func nothingToActOnIsOneLineAndExit64() throws {
         let sandbox = try Sandbox()
         let id = try sandbox.succeed(["add", "Pay rent"]).trimmingCharacters(in: .newlines)
