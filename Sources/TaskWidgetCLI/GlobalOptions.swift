@@ -94,6 +94,16 @@ public struct CommandContext {
         try TaskStore.open(at: location, mode: .readWrite, logger: logger)
     }
 
+    /// The store opened for writing by a command that changes what it holds (`done`, `edit`,
+    /// `list rename`…). A store named by `--store`, `TASKWIDGET_STORE` or config.toml that is not
+    /// there is an error naming its path, as for a display command: a typo in the path said "no
+    /// task has the id …", from the empty store it would have made.
+    public func storeForChanging() throws -> TaskStore {
+        var status = stat()
+        guard location.isDefault || lstat(location.path, &status) == 0 else { throw TaskStore.missingStore(at: location.path) }
+        return try storeForWriting()
+    }
+
     /// Parses a WHEN argument (SPEC §4) relative to this run's clock and zone.
     public func date(_ text: String, for purpose: WhenParser.Purpose) throws -> Instant {
         try WhenParser(now: now, calendar: calendar).parse(text, for: purpose)

@@ -4,7 +4,7 @@ import GRDBSQLite
 import Glibc
 public import Logging
 import Synchronization
-import TaskWidgetCore
+public import TaskWidgetCore
 
 /// The user's tasks, lists and habits in one SQLite file (SPEC §3).
 ///
@@ -206,6 +206,13 @@ public final class TaskStore: Sendable {
         return "file:\(escaped)?immutable=1"
     }
 
+    /// The error for a store that a command needs but that is not there.
+    public static func missingStore(at path: String) -> TaskWidgetError {
+        TaskWidgetError(
+            .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`",
+            context: path)
+    }
+
     /// `stat` of `path`, through symbolic links; `nil` when there is nothing there to reach.
     private static func fileStatus(_ path: String) -> stat? {
         var status = stat()
@@ -240,9 +247,7 @@ public final class TaskStore: Sendable {
         case .readOnly where location.isDefault:
             return false
         case .readOnly:
-            throw TaskWidgetError(
-                .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`",
-                context: path)
+            throw missingStore(at: path)
         case .readWrite:
             let fileManager = FileManager.default
             let folderPath = location.folder

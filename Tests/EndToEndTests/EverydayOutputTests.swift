@@ -78,6 +78,24 @@ import Testing
         }
     }
 
+    /// A command that changes what the store holds names a missing store it was given, as `ls`
+    /// does, and makes none: it said "no task has the id abcd" (the ids of the empty store it
+    /// would have made). A command that adds makes it.
+    @Test func aChangeToAMissingStoreTheUserNamedNamesIt() throws {
+        let sandbox = try Sandbox()
+        let named = sandbox.folder.appendingPathComponent("typo.sqlite").path
+        for arguments in [
+            ["done", "abcd"], ["done", "--top"], ["edit", "abcd", "--title", "x"], ["rm", "abcd"], ["move", "abcd", "--to", "1"],
+            ["snooze", "abcd"], ["list", "rename", "Home", "Haus"], ["habit", "check", "Walk"],
+        ] {
+            let result = try sandbox.run(arguments + ["--store", named])
+            #expect(result.status == 74 && result.stderr.hasPrefix("taskwidget: there is no store at \(named) yet"), "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: named))
+        }
+        try sandbox.succeed(["add", "Pay rent", "--store", named])
+        #expect(try sandbox.succeed(["done", "--top", "--store", named]).hasPrefix("Completed"))
+    }
+
     // MARK: Labels, counts and next
 
     /// Sunday 22 November 2026: `fri` is the 27th.

@@ -59,7 +59,7 @@ struct HabitCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
-            let result = try context.storeForWriting().checkHabit(name, on: day, status: status)
+            let result = try context.storeForChanging().checkHabit(name, on: day, status: status)
             print("\(result.habit.icon) \(result.habit.name): \(status.rawValue) on \(day)")
         }
     }
@@ -76,7 +76,7 @@ struct HabitCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
-            let (habit, removed) = try context.storeForWriting().uncheckHabit(name, on: day)
+            let (habit, removed) = try context.storeForChanging().uncheckHabit(name, on: day)
             if let removed {
                 print("\(habit.icon) \(habit.name): removed \(removed.rawValue) on \(day)")
             } else {
@@ -102,7 +102,7 @@ struct HabitCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
-            let result = try context.storeForWriting().toggleHabit(name, on: day)
+            let result = try context.storeForChanging().toggleHabit(name, on: day)
             print("\(result.habit.icon) \(result.habit.name): \(result.isDone ? "done" : "not done") on \(day)")
         }
     }
@@ -131,7 +131,7 @@ struct HabitCommand: ParsableCommand {
         }
 
         func run() throws {
-            let habit = try options.context().storeForWriting().editHabit(name, newName: newName, icon: icon, colorHex: color)
+            let habit = try options.context().storeForChanging().editHabit(name, newName: newName, icon: icon, colorHex: color)
             print("Edited habit \(habit.icon) \(habit.name) #\(habit.colorHex)")
         }
     }
@@ -148,7 +148,7 @@ struct HabitCommand: ParsableCommand {
             guard yes else {
                 throw ValidationError("deleting a habit deletes its history too: add --yes to confirm")
             }
-            let habit = try options.context().storeForWriting().deleteHabit(name)
+            let habit = try options.context().storeForChanging().deleteHabit(name)
             print("Deleted habit \(habit.name)")
         }
     }

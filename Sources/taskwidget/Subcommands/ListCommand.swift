@@ -49,7 +49,7 @@ struct ListCommand: ParsableCommand {
         @Argument(help: "Its new name.") var new: String
 
         func run() throws {
-            let list = try options.context().storeForWriting().renameList(old, to: new)
+            let list = try options.context().storeForChanging().renameList(old, to: new)
             print("Renamed list to \(list.name)")
         }
     }
@@ -63,7 +63,7 @@ struct ListCommand: ParsableCommand {
         @Argument(help: "Six hex digits, e.g. FF9500.") var hex: String
 
         func run() throws {
-            let list = try options.context().storeForWriting().setListColor(name, colorHex: hex)
+            let list = try options.context().storeForChanging().setListColor(name, colorHex: hex)
             print("List \(list.name) is now #\(list.colorHex)")
         }
     }
@@ -83,7 +83,7 @@ struct ListCommand: ParsableCommand {
         @Option(name: .customLong("to"), help: ArgumentHelp("The new position, from 1.", valueName: "n")) var position: Int
 
         func run() throws {
-            let list = try options.context().storeForWriting().moveList(name, to: position)
+            let list = try options.context().storeForChanging().moveList(name, to: position)
             print("Moved list \(list.name) to position \(list.sortOrder + 1)")
         }
     }
@@ -101,7 +101,7 @@ struct ListCommand: ParsableCommand {
             guard yes else {
                 throw ValidationError("deleting a list deletes its tasks too: add --yes to confirm")
             }
-            let (list, count) = try context.storeForWriting().deleteList(name, now: context.now)
+            let (list, count) = try context.storeForChanging().deleteList(name, now: context.now)
             print("Deleted list \(list.name) and its \(counted(count, "task"))")
         }
     }

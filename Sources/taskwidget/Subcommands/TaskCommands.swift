@@ -120,7 +120,7 @@ private func changeTasks(
     reopening: String? = nil, unchanged: String, _ change: (TaskStore, [String], Instant) throws -> [TaskUpdate]
 ) throws {
     let context = try options.context()
-    let store = try context.storeForWriting()
+    let store = try context.storeForChanging()
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
     for update in try change(store, ids, context.now) {
         let said = update.isChanged ? (update.isReopening ? reopening ?? verb : verb) : unchanged
@@ -270,7 +270,7 @@ struct Edit: ParsableCommand {
         guard !changes.isEmpty else {
             throw ValidationError("nothing to change: give --title, --due, --remind or --list")
         }
-        let store = try context.storeForWriting()
+        let store = try context.storeForChanging()
         let task = try store.editTask(id, changes, now: context.now)
         noteIfPassed(
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
@@ -287,7 +287,7 @@ struct Rm: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let store = try context.storeForWriting()
+        let store = try context.storeForChanging()
         for task in try store.deleteTasks(ids, now: context.now) {
             print("Deleted \(task.id.shortID) \(task.title)")
         }
@@ -310,7 +310,7 @@ struct Move: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let store = try context.storeForWriting()
+        let store = try context.storeForChanging()
         let moved = try store.moveTask(id, to: position, now: context.now)
         print("Moved \(confirmedID(of: moved.task, in: store)) \(moved.task.title) to position \(moved.position)")
     }
