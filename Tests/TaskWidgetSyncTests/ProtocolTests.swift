@@ -223,6 +223,17 @@ import Testing
         #expect(error.map { !$0.description.contains("pw") } == true)
     }
 
+    /// A success of another kind than 207 says what was wanted: "answered REPORT with HTTP 200"
+    /// read as if all was well.
+    @Test func aSuccessOtherThanMultiStatusSaysWhatWasWanted() async {
+        let transport = ScriptedTransport([{ _ in DAVResponse(status: 200, body: Data("<html>hello</html>".utf8)) }])
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(transport).syncCollection(URL(string: "https://dav.example.com/a/")!, token: "t")
+        }
+        #expect(error?.code == .unexpectedStatus)
+        #expect(error?.message == "The server answered REPORT with HTTP 200 where WebDAV answers 207, so its answer cannot be read.")
+    }
+
     @Test(arguments: [403, 409])
     func invalidSyncTokenIsRecognizedOnEitherStatus(status: Int) async {
         let transport = ScriptedTransport([
