@@ -8,7 +8,7 @@ public import TaskWidgetStore
 
 /// The options every command takes: where the store is, the time zone and the clock.
 public struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $TASKWIDGET_STORE, else config.toml's store, else ~/.local/share/taskwidget/tasks.sqlite).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The store file (default: $TASKWIDGET_STORE, else config.toml's store, else ~/.local/share/taskwidget/tasks.sqlite).", valueName: "path"), completion: .file())
     public var store: String?
 
     @Option(name: .long, help: Self.timeZoneHelp)

@@ -52,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     var listen: String?
     @Option(help: ArgumentHelp(
         "The file holding the token clients must send (default: [serve] token_file, else serve.token in the config folder if it exists).",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var tokenFile: String?
     /// For tests and previews: with --now, time runs this many times faster than real time; at 0
     /// it stands still.

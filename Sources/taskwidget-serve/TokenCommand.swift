@@ -47,7 +47,7 @@ struct TokenCommand: ParsableCommand {
               curl -H "Authorization: Bearer $TOKEN" localhost:8787/status
             """)
 
-    @Option(help: ArgumentHelp("Another token file (e.g. the one [serve] token_file names).", valueName: "file"))
+    @Option(help: ArgumentHelp("Another token file (e.g. the one [serve] token_file names).", valueName: "file"), completion: .file())
     var file: String?
 
     func run() throws {

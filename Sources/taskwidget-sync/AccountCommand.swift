@@ -32,7 +32,7 @@ struct AccountCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The server, principal or calendar-home URL.", valueName: "url")) var url: String
         @Option(help: ArgumentHelp("The user name.", valueName: "user")) var user: String?
         @Option(help: ArgumentHelp("A command that prints the password (run with /bin/sh).", valueName: "cmd")) var passwordCommand: String?
-        @Option(help: ArgumentHelp("A file holding the password, readable by you only.", valueName: "file")) var passwordFile: String?
+        @Option(help: ArgumentHelp("A file holding the password, readable by you only.", valueName: "file"), completion: .file()) var passwordFile: String?
         @Option(help: ArgumentHelp("The collection (its name) that holds the Inbox's tasks.", valueName: "collection")) var inbox: String?
 
         func validate() throws {

@@ -11,7 +11,7 @@ import TaskWidgetStore
 struct SyncGlobalOptions: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file (default: ~/.config/taskwidget/config.toml).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: ~/.config/taskwidget/config.toml).", valueName: "path"), completion: .file())
     var config: String?
 
     /// `--config`, else the default path.

@@ -14,7 +14,7 @@ import TaskWidgetFormats
 struct StatusLineOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: ArgumentHelp("The kind of line (default: text).", valueName: "format"))
     private var chosenFormat: StatusFormat?
-    @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")) var template: String?
+    @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file"), completion: .file()) var template: String?
     @Option(
         name: .customLong("max-width"),
         help: ArgumentHelp("Cut titles to this many characters (default: \(StatusRenderer.defaultMaxWidth)).", valueName: "n"))

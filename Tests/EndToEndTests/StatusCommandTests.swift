@@ -83,6 +83,30 @@ import Testing
         #expect(script.contains("\n_taskwidget() {") && script.contains("\n_taskwidget_status() {"))
     }
 
+    /// bash completes file and folder names where a command takes them (the store, an export to
+    /// import, a template, a folder for the widgets): it offered nothing there.
+    @Test(arguments: [
+        ("taskwidget import b", "backup.json"), ("taskwidget ls --store b", "backup.json"),
+        ("taskwidget status --template n", "notes.txt"), ("taskwidget render --out-dir ", "widgets"),
+    ])
+    func bashCompletesFileNames(line: String, expected: String) throws {
+        let sandbox = try Sandbox()
+        let script = sandbox.folder.appendingPathComponent("taskwidget.bash")
+        try Data(try sandbox.succeed(["--generate-completion-script", "bash"], global: false).utf8).write(to: script)
+        for file in ["backup.json", "notes.txt"] { try Data().write(to: sandbox.folder.appendingPathComponent(file)) }
+        try FileManager.default.createDirectory(at: sandbox.folder.appendingPathComponent("widgets"), withIntermediateDirectories: true)
+        // What bash does on TAB at the end of LINE: the words, the one being typed, then the function.
+        let completing = """
+            cd "$1" && source "$2" || exit 1
+            read -ra COMP_WORDS <<< "$3"; [ "${3: -1}" = " " ] && COMP_WORDS+=("")
+            COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=$3; COMP_POINT=${#3}
+            _taskwidget taskwidget "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+            printf '%s\n' "${COMPREPLY[@]}"
+            """
+        let result = try ProcessRunner.run("/bin/bash", ["-c", completing, "bash", sandbox.folder.path, script.path, line])
+        #expect(result.status == 0 && result.stdout == expected + "\n", "\(line): \(result.stdout)\(result.stderr)")
+    }
+
     // MARK: Goldens
 
     @Test func theBinaryPrintsTheLibrarysGoldenLines() throws {

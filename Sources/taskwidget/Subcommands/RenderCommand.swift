@@ -36,12 +36,12 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var widget: WidgetOptions
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The PNG file to write, or - for standard output.", valueName: "file"))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The PNG file to write, or - for standard output.", valueName: "file"), completion: .file())
     var output: String?
     @Option(help: ArgumentHelp("Draw the entry the timeline shows at this moment, within 24 h of now (e.g. 17:00, \"in 2h\").", valueName: "when"))
     var at: String?
     @Flag(help: "Render the whole timeline into --out-dir.") var timeline = false
-    @Option(help: ArgumentHelp("The folder for --timeline (created if missing).", valueName: "dir")) var outDir: String?
+    @Option(help: ArgumentHelp("The folder for --timeline (created if missing).", valueName: "dir"), completion: .directory) var outDir: String?
 
     func validate() throws {
         switch (output, timeline, outDir) {

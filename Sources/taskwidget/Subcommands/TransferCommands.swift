@@ -41,7 +41,7 @@ struct Import: ParsableCommand {
               taskwidget export --store old.sqlite | taskwidget import -
             """)
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The export file, or - for standard input.") var file: String
+    @Argument(help: "The export file, or - for standard input.", completion: .file()) var file: String
 
     func run() throws {
         let context = try options.context()
@@ -72,7 +72,7 @@ struct Demo: ParsableCommand {
             """)
     // Its own --store, whose default is the demo's store: TASKWIDGET_STORE and config.toml name
     // the user's own tasks.
-    @Option(name: .long, help: ArgumentHelp("The store to fill (default: ~/.local/share/taskwidget/demo.sqlite, never $TASKWIDGET_STORE or config.toml's store).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The store to fill (default: ~/.local/share/taskwidget/demo.sqlite, never $TASKWIDGET_STORE or config.toml's store).", valueName: "path"), completion: .file())
     var store: String?
 
     @Option(name: .long, help: GlobalOptions.timeZoneHelp)

@@ -41,7 +41,7 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var line: StatusLineOptions
-    @Option(help: ArgumentHelp("Also keep a PNG widget in this folder (see render).", valueName: "dir")) var renderDir: String?
+    @Option(help: ArgumentHelp("Also keep a PNG widget in this folder (see render).", valueName: "dir"), completion: .directory) var renderDir: String?
     @OptionGroup(title: "PNG widget options (with --render-dir)") var widget: WidgetOptions
     /// For tests and previews: with --now, time runs this many times faster than real time.
     @Option(help: .hidden) var clockSpeed: Int?
