@@ -358,9 +358,12 @@ if [ -n "$unit_paths" ] && ! grep -qxF "$prefix/$unit_dir" <<<"$unit_paths"; the
   notes+=("systemd does not look in $prefix/$unit_dir: link a unit first, e.g. systemctl --user link $prefix/$unit_dir/taskwidget-notify.service")
 fi
 for note in "${notes[@]}"; do echo "Note: $note"; done
+# The man page is named only when one was made.
+next_steps="taskwidget ls, man taskwidget"
+[ ${#products_with_pages[@]} -gt 0 ] || next_steps="taskwidget ls, taskwidget help add"
 cat <<EOF
 Next:
-  taskwidget add "Try taskwidget" --due tomorrow      # then: taskwidget ls, man taskwidget
+  taskwidget add "Try taskwidget" --due tomorrow      # then: $next_steps
   systemctl --user enable --now taskwidget-notify.service     # reminders as desktop notifications
 Units in $prefix/$unit_dir: ${units[*]}
 EOF
