@@ -525,6 +525,25 @@ import Testing
         }
     }
 
+    /// An all-day task from the phone stays all-day when a run in another zone (a timer without
+    /// `TZ`) pushes it with only its title changed here: it became a due time, 22:59 UTC, since
+    /// the DATE reads as 23:59 in the zone of each run.
+    @Test func anAllDayTaskStaysAllDayWhenARunInAnotherZonePushesIt() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:allday-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Bins", "DUE;VALUE=DATE:20261210"]), in: "Tasks",
+                server: server)
+            try mine.syncSucceeds()
+            let id = try #require(try mine.task(titled: "Bins")?["id"] as? String)
+            try mine.sandbox.succeed(["edit", id, "--title", "Bins out"])
+            let result = try mine.sandbox.run(["sync"], environment: ["TZ": "UTC"])
+            #expect(result.status == 0 && result.stdout.contains("pushed 1"), "\(result.stdout)\(result.stderr)")
+            let object = try #require(try mine.serverObjects().values.first { $0.contains("UID:allday-1") })
+            #expect(object.contains("SUMMARY:Bins out") && object.contains("DUE;VALUE=DATE:20261210"), "\(object)")
+        }
+    }
+
     /// `sync --config FILE` takes the store from that file too, not only the accounts: it synced
     /// the store of the default config.toml (or the default store) with the file's accounts.
     @Test func aConfigFileNamesItsStoreForSync() async throws {

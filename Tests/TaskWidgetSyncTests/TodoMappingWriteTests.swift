@@ -104,6 +104,33 @@ struct TodoMappingWriteTests {
         #expect(reread.dueDate == due.map { instant($0, zone: "Europe/Berlin") })
     }
 
+    /// An all-day DUE pulled in Berlin (23:59 there), pushed again by a run in another zone with
+    /// only the title changed: the due is the one both sides agreed on, so the DATE stays. It was
+    /// written as a due time, 22:59 UTC, turning the phone's all-day task into a timed one.
+    @Test("a due or a reminder as agreed at the last sync is kept, whatever the run's zone")
+    func agreedDueInAnotherZone() throws {
+        var calendar = try ICalendar(parsing: Fixtures.apple)
+        let agreed = try mapping.fields(from: calendar)
+        var fields = agreed
+        fields.title = "Buy oat milk"
+        let utc = TodoMapping(timeZone: TimeZone(identifier: "UTC")!)
+        var unagreed = calendar
+        _ = try utc.apply(fields, to: &unagreed, now: now)
+        #expect(lines(unagreed.serialized()).contains("DUE:20261127T225900Z"), "what a run without the base does")
+
+        #expect(try utc.apply(fields, agreed: agreed, to: &calendar, now: now))
+        let after = lines(calendar.serialized())
+        #expect(after.filter { $0.hasPrefix("DUE") } == ["DUE;VALUE=DATE:20261127"])
+        #expect(after.contains("SUMMARY:Buy oat milk"))
+        #expect(difference(lines(Fixtures.apple), after).removed.filter { $0.hasPrefix("TRIGGER") || $0.hasPrefix("BEGIN:VALARM") }.isEmpty)
+        // A due changed here is written, DATE or not.
+        fields.dueDate = instant("2026-11-28 22:59:00")
+        fields.dueIsDateOnly = true
+        var changed = try ICalendar(parsing: Fixtures.apple)
+        _ = try utc.apply(fields, agreed: agreed, to: &changed, now: now)
+        #expect(lines(changed.serialized()).filter { $0.hasPrefix("DUE") } == ["DUE:20261128T225900Z"])
+    }
+
     @Test("a changed due replaces DURATION")
     func dueReplacesDuration() throws {
         let text = crlf("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:d\nDTSTART:20261127T080000Z\nDURATION:PT8H\nEND:VTODO\nEND:VCALENDAR")

@@ -550,7 +550,8 @@ public struct SyncEngine: Sendable {
         case .update(let taskID, let uid, let known, let text, let fields):
             var calendar: ICalendar
             do { calendar = try ICalendar(parsing: text) } catch { return }
-            _ = try? mapping.apply(todoFields(uid, fields), to: &calendar, now: now.date)
+            let agreed = known.base.map { todoFields(uid, $0) }
+            _ = try? mapping.apply(todoFields(uid, fields), agreed: agreed, to: &calendar, now: now.date)
             let newText = calendar.serialized()
             let url = url(of: known.collectionHref)
             let href = DAVHref(path: known.href)

@@ -24,10 +24,15 @@ extension TodoMapping {
     /// - When anything changed: LAST-MODIFIED = `fields.modifiedAt` (never earlier than the one
     ///   there), DTSTAMP = `now`, SEQUENCE + 1. A difference in `modifiedAt` alone changes nothing.
     ///
+    /// A due date or a reminder that is the one both sides `agreed` on at the last sync was not
+    /// changed here, and its properties stay as they are. The VTODO may read otherwise in this
+    /// run's time zone: an all-day DUE pulled in Berlin (23:59 there) reads as 23:59 UTC in a run
+    /// in UTC, and was rewritten as a due time.
+    ///
     /// - Throws: ``ICalError/Code/noTodo``, ``ICalError/Code/missingUID``, or
     ///   ``ICalError/Code/uidMismatch`` when `fields.uid` is not the VTODO's UID.
     @discardableResult
-    public func apply(_ fields: TodoFields, to calendar: inout ICalendar, now: Date) throws(ICalError) -> Bool {
+    public func apply(_ fields: TodoFields, agreed: TodoFields? = nil, to calendar: inout ICalendar, now: Date) throws(ICalError) -> Bool {
         let location = try Self.locateTodo(in: calendar)
         let container = calendar.components[location.container]
         guard case .component(var todo) = container.children[location.child] else { throw ICalError(.noTodo) }
@@ -35,7 +40,12 @@ extension TodoMapping {
         let old = try self.fields(of: todo, zones: zones)
         guard old.uid == fields.uid else { throw ICalError(.uidMismatch) }
 
-        guard write(fields.normalized(), over: old, into: &todo, zones: zones) else { return false }
+        var new = fields.normalized()
+        if let agreed = agreed?.normalized() {
+            if new.dueDate == agreed.dueDate { (new.dueDate, new.dueIsDateOnly) = (old.dueDate, old.dueIsDateOnly) }
+            if new.reminderDate == agreed.reminderDate { new.reminderDate = old.reminderDate }
+        }
+        guard write(new, over: old, into: &todo, zones: zones) else { return false }
         let modifiedAt = max(fields.modifiedAt ?? now, old.modifiedAt ?? .distantPast)
         Self.setDate("LAST-MODIFIED", .utc(modifiedAt), in: &todo)
         Self.setDate("DTSTAMP", .utc(now), in: &todo)
