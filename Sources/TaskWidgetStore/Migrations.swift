@@ -27,6 +27,10 @@ enum Migrations {
     /// The migration that keeps deleted lists that a server knows of until sync has deleted them there.
     static let listTombstones = "v5-list-tombstones"
 
+    /// The migration that remembers each collection's name and color as the server gave them, so
+    /// that sync sees a rename there.
+    static let collectionNames = "v6-collection-names"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -143,6 +147,10 @@ enum Migrations {
             // A list deleted here whose collection a server holds, until sync has deleted the
             // collection there (or found that it cannot).
             try db.execute(sql: "CREATE TABLE listTombstone (listID TEXT PRIMARY KEY NOT NULL, deletedAt INTEGER NOT NULL)")
+        }
+        migrator.registerMigration(collectionNames) { db in
+            // NULL until the next sync of the collection: a store upgraded in between renames nothing.
+            try db.execute(sql: "ALTER TABLE syncCollection ADD COLUMN displayName TEXT; ALTER TABLE syncCollection ADD COLUMN color TEXT")
         }
         return migrator
     }

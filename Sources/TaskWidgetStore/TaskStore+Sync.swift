@@ -16,8 +16,15 @@ public struct SyncedCollection: Sendable, Equatable {
     public var isInbox: Bool
     public var syncToken: String?
     public var ctag: String?
+    /// Its display name and `calendar-color` as the server gave them at the last sync, empty when
+    /// it gave none (`nil` before the store remembered them), to tell a rename there.
+    public var displayName: String?
+    public var color: String?
 
-    public init(account: String, href: String, url: String, listID: UUID?, isInbox: Bool, syncToken: String?, ctag: String?) {
+    public init(
+        account: String, href: String, url: String, listID: UUID?, isInbox: Bool, syncToken: String?, ctag: String?,
+        displayName: String? = nil, color: String? = nil
+    ) {
         self.account = account
         self.href = href
         self.url = url
@@ -25,6 +32,8 @@ public struct SyncedCollection: Sendable, Equatable {
         self.isInbox = isInbox
         self.syncToken = syncToken
         self.ctag = ctag
+        self.displayName = displayName
+        self.color = color
     }
 }
 
@@ -137,7 +146,7 @@ extension TaskStore {
                     SyncedCollection(
                         account: row["account"], href: row["href"], url: row["url"],
                         listID: (row["listID"] as String?).flatMap(UUID.init(uuidString:)), isInbox: row["isInbox"],
-                        syncToken: row["syncToken"], ctag: row["ctag"])
+                        syncToken: row["syncToken"], ctag: row["ctag"], displayName: row["displayName"], color: row["color"])
                 }
             let decoder = JSONDecoder()
             let objects = try Row.fetchAll(db, sql: "SELECT * FROM syncObject WHERE account = ? ORDER BY href", arguments: [account])
@@ -213,12 +222,12 @@ extension TaskStore {
             for collection in changes.collectionsToSave {
                 try db.execute(
                     sql: """
-                        INSERT OR REPLACE INTO syncCollection (account, href, url, listID, isInbox, syncToken, ctag)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        INSERT OR REPLACE INTO syncCollection (account, href, url, listID, isInbox, syncToken, ctag, displayName, color)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         account, collection.href, collection.url, collection.listID?.storedText, collection.isInbox,
-                        collection.syncToken, collection.ctag,
+                        collection.syncToken, collection.ctag, collection.displayName, collection.color,
                     ])
             }
             for href in changes.objectsToForget {

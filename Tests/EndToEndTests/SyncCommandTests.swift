@@ -525,6 +525,34 @@ import Testing
         }
     }
 
+    /// A list renamed and recolored on the phone is renamed and recolored here at the next sync
+    /// (SPEC §12: the name is the display name, the color the calendar-color); it kept the name it
+    /// had when first synced. A rename here is not sent, and stays until the phone renames it.
+    @Test func aCollectionRenamedOnThePhoneRenamesItsList() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:errand-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Post a letter"]), in: "Errands", server: server)
+            try mine.syncSucceeds()
+            #expect(try mine.sandbox.succeed(["list", "ls"]).contains("Errands"))
+            try mine.sandbox.succeed(["list", "rename", "Errands", "Chores"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try mine.sandbox.succeed(["list", "ls"]).contains("Chores"))
+
+            try await PythonCalDAV.renameCalendar(named: "Errands", to: "Town errands", color: "#FF9500FF", server: server)
+            let dryRun = try mine.syncSucceeds(["--dry-run"])
+            #expect(dryRun.contains("1 list renamed or recolored as on the server"), "\(dryRun)")
+            #expect(try mine.syncSucceeds().hasSuffix("deleted 0, 1 list renamed or recolored as on the server"))
+            let lists = try mine.sandbox.succeed(["list", "ls"])
+            #expect(lists.contains("Town errands") && !lists.contains("Chores"), "\(lists)")
+            let json = try mine.sandbox.succeed(["ls", "--format", "json"])
+            #expect(json.contains("\"list\" : \"Town errands\"") || json.contains("\"list\":\"Town errands\""), "\(json)")
+            #expect(try mine.sandbox.succeed(["export"]).contains("\"colorHex\" : \"FF9500\""))
+            // Nothing more to take at the next sync.
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+        }
+    }
+
     /// An all-day task from the phone stays all-day when a run in another zone (a timer without
     /// `TZ`) pushes it with only its title changed here: it became a due time, 22:59 UTC, since
     /// the DATE reads as 23:59 in the zone of each run.

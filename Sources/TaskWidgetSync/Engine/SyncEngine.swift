@@ -35,6 +35,8 @@ public struct SyncReport: Sendable {
     public var deleted = 0
     /// Collections deleted on the server because their list was deleted here.
     public var collectionsDeleted = 0
+    /// Lists renamed or recolored here because their collection was on the server.
+    public var listsChanged = 0
     /// Collections of lists deleted here that stay on the server, and why.
     public var collectionsKept: [KeptCollection] = []
     /// Calendar objects that are not valid iCalendar, left alone on both sides.
@@ -82,6 +84,7 @@ public struct SyncReport: Sendable {
         sum.conflicts += other.conflicts
         sum.deleted += other.deleted
         sum.collectionsDeleted += other.collectionsDeleted
+        sum.listsChanged += other.listsChanged
         sum.collectionsKept += other.collectionsKept
         sum.skipped += other.skipped.filter { !skipped.contains($0) }
         sum.refused += other.refused
@@ -98,6 +101,7 @@ public struct SyncReport: Sendable {
     public func summary(namingCollections: Bool) -> String {
         var text = "\(account): pulled \(pulled), pushed \(pushed), \(counted(conflicts, "conflict")) merged, deleted \(deleted)"
         if collectionsDeleted > 0 { text += ", \(counted(collectionsDeleted, "deleted list")) removed from the server" }
+        if listsChanged > 0 { text += ", \(counted(listsChanged, "list")) renamed or recolored as on the server" }
         if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
         if !refused.isEmpty { text += ", \(counted(refused.count, "change")) refused by the server" }
         return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
@@ -226,6 +230,7 @@ public struct SyncEngine: Sendable {
         report.conflicts = plan.conflicts.count
         report.deleted = plan.deletedLocally.count
         report.skipped = plan.skipped.map(\.path)
+        report.listsChanged = plan.listsChanged
         let urls = Dictionary(binding.bindings.map { ($0.href.path, $0.url) }, uniquingKeysWith: { first, _ in first })
         let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
         try await refreshTokens(of: Set(pushed), bindings: binding.bindings)
@@ -318,6 +323,9 @@ public struct SyncEngine: Sendable {
         var bindings: [CollectionBinding]
         /// Lists to create in the store for collections new to it.
         var newLists: [TaskList]
+        /// Lists whose collection was renamed or recolored on the server since the last sync, as
+        /// they become.
+        var changedLists: [TaskList] = []
         /// Lists of this store to make collections for (MKCALENDAR), and the Inbox's when the
         /// configured one is missing.
         var listsToMake: [TaskList]
@@ -347,6 +355,12 @@ public struct SyncEngine: Sendable {
             let href = collection.href
             if let known = stored[href.path], known.isInbox || known.listID.map({ id in lists.contains { $0.id == id } }) == true {
                 hasInbox = hasInbox || known.isInbox
+                if let index = lists.firstIndex(where: { $0.id == known.listID }),
+                    let changed = self.list(lists[index], as: collection, changedSince: known, among: lists)
+                {
+                    lists[index] = changed
+                    result.changedLists.append(changed)
+                }
                 result.bindings.append(
                     CollectionBinding(href: href, url: collection.url, listID: known.listID, isInbox: known.isInbox, server: collection, stored: known))
                 continue
@@ -373,14 +387,8 @@ public struct SyncEngine: Sendable {
             {
                 list = existing
             } else {
-                var listName = name.lowercased() == "inbox" ? "Inbox (\(account.name))" : name
-                var suffix = 2
-                while lists.contains(where: { NameLookup.isSame($0.name, listName) }) {
-                    listName = "\(name) \(suffix)"
-                    suffix += 1
-                }
                 list = TaskList(
-                    id: derivedID, name: listName,
+                    id: derivedID, name: freeName(name, among: lists),
                     colorHex: SyncIdentity.colorHex(fromCalendarColor: collection.color) ?? TaskList.defaultColorHex,
                     createdAt: collection.listCreated.flatMap(InstantFormat.parse) ?? now,
                     sortOrder: collection.order ?? ((lists.map(\.sortOrder).max() ?? -1) + 1))
@@ -395,6 +403,36 @@ public struct SyncEngine: Sendable {
         }
         if let inboxName, !inboxName.isEmpty, !hasInbox { result.inboxToMake = inboxName }
         return result
+    }
+
+    /// `list` with the name and color its collection got on the server since the last sync
+    /// (`known` has the ones it had then; none before the store remembered them), or `nil` when
+    /// neither changed there. A rename here is not sent: it stays until the server's name changes.
+    private func list(_ list: TaskList, as collection: CalendarCollection, changedSince known: SyncedCollection, among lists: [TaskList])
+        -> TaskList?
+    {
+        var changed = list
+        if let before = known.displayName, collection.rememberedName != before, let name = collection.displayName {
+            let name = Validation.titleFromElsewhere(name)
+            if name != list.name { changed.name = freeName(name, among: lists.filter { $0.id != list.id }) }
+        }
+        if let before = known.color, collection.rememberedColor != before, let hex = SyncIdentity.colorHex(fromCalendarColor: collection.color) {
+            changed.colorHex = hex
+        }
+        return changed == list ? nil : changed
+    }
+
+    /// `name` for a list from the server, or `name 2`, `name 3`… when another list has it (names
+    /// are unique regardless of case); a collection named Inbox becomes `Inbox (ACCOUNT)`.
+    private func freeName(_ name: String, among lists: [TaskList]) -> String {
+        let wanted = name.lowercased() == "inbox" ? "Inbox (\(account.name))" : name
+        var listName = wanted
+        var suffix = 2
+        while lists.contains(where: { NameLookup.isSame($0.name, listName) }) {
+            listName = "\(name) \(suffix)"
+            suffix += 1
+        }
+        return listName
     }
 
     /// Makes collections on the server for this store's new lists (and the configured Inbox), and
@@ -490,7 +528,7 @@ public struct SyncEngine: Sendable {
     private func planner(_ snapshot: SyncSnapshot, binding: Binding, pull: Pull) -> SyncPlanner {
         SyncPlanner(
             account: account.name, snapshot: snapshot, bindings: binding.bindings, fetched: pull.fetched, removed: pull.removed,
-            skipped: pull.skipped, pulledStates: pull.states, newLists: binding.newLists, now: now)
+            skipped: pull.skipped, pulledStates: pull.states, newLists: binding.newLists, changedLists: binding.changedLists, now: now)
     }
 
     // MARK: - Push
@@ -774,7 +812,9 @@ public struct SyncEngine: Sendable {
         report.conflicts = plan.conflicts.count
         report.deleted = plan.deletedLocally.count
         report.skipped = plan.skipped.map(\.path)
-        let listNames = Dictionary((snapshot.lists + binding.newLists).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        report.listsChanged = plan.listsChanged
+        let listNames = Dictionary(
+            (binding.changedLists + snapshot.lists + binding.newLists).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         var byCollection: [String: SyncReport.CollectionPlan] = [:]
         let deletedHere = Set(binding.listsDeletedHere.map(\.href))
         for collection in binding.bindings {

@@ -15,6 +15,14 @@ struct CollectionBinding: Sendable {
     var stored: SyncedCollection?
 }
 
+extension CalendarCollection {
+    /// The display name as the store remembers it (``SyncedCollection/displayName``): empty for
+    /// none, since `nil` there means not remembered yet.
+    var rememberedName: String { displayName ?? "" }
+    /// The color as the store remembers it, empty for none.
+    var rememberedColor: String { color ?? "" }
+}
+
 /// A calendar object fetched in this sync, parsed.
 struct RemoteObject: Sendable {
     /// Where it is, its entity tag and its text, as the server sent them.
@@ -76,6 +84,8 @@ struct SyncPlan: Sendable {
     var deletedLocally: [UUID] = []
     /// Objects on the server that are not valid iCalendar, left alone.
     var skipped: [DAVHref] = []
+    /// Lists renamed or recolored as their collection was on the server.
+    var listsChanged = 0
     /// Collections made on the server for lists of this store (already made, or to make).
     var collectionsMade: [DAVHref] = []
 }
@@ -99,11 +109,14 @@ struct SyncPlanner {
     var pulledStates: [DAVHref: CollectionSyncState]
     /// Lists this sync creates in the store for collections new to it.
     var newLists: [TaskList]
+    /// Lists whose collection the server renamed or recolored, as they become.
+    var changedLists: [TaskList]
     var now: Instant
 
     func plan() -> SyncPlan {
         var plan = SyncPlan()
-        plan.local.listsToSave = newLists
+        plan.local.listsToSave = newLists + changedLists
+        plan.listsChanged = changedLists.count
         let bindingByHref = Dictionary(bindings.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         let inbox = bindings.first(where: \.isInbox)
         let bindingByList = Dictionary(
@@ -127,14 +140,16 @@ struct SyncPlanner {
             let pulled = pulledStates[binding.href]
             let unchanged = binding.stored.map { stored in
                 pulled == nil && stored.url == binding.url.absoluteString && stored.listID == binding.listID
-                    && stored.isInbox == binding.isInbox
+                    && stored.isInbox == binding.isInbox && stored.displayName == binding.server?.rememberedName
+                    && stored.color == binding.server?.rememberedColor
             }
             if unchanged == true { continue }
             plan.local.collectionsToSave.append(
                 SyncedCollection(
                     account: account, href: binding.href.path, url: binding.url.absoluteString, listID: binding.listID,
                     isInbox: binding.isInbox, syncToken: pulled.map(\.syncToken) ?? binding.stored?.syncToken,
-                    ctag: pulled.map(\.ctag) ?? binding.stored?.ctag))
+                    ctag: pulled.map(\.ctag) ?? binding.stored?.ctag, displayName: binding.server?.rememberedName,
+                    color: binding.server?.rememberedColor))
         }
         let vanished = Set(plan.local.collectionsToForget)
 

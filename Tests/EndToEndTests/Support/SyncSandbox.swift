@@ -112,6 +112,20 @@ enum PythonCalDAV {
         ).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Renames the collection named `displayName` to `newName` and gives it `color` (PROPPATCH), as
+    /// a phone does.
+    static func renameCalendar(named displayName: String, to newName: String, color: String, server: RadicaleServer) async throws {
+        _ = try await RadicaleServer.runPython(
+            """
+            import sys, caldav
+            from caldav.elements import dav, ical
+            url, user, password, name, new, color = sys.argv[1:7]
+            principal = caldav.DAVClient(url=url, username=user, password=password).principal()
+            calendar = [c for c in principal.calendars() if c.name == name][0]
+            calendar.set_properties([dav.DisplayName(new), ical.CalendarColor(color)])
+            """, arguments: [server.baseURL.absoluteString, server.username, server.password, displayName, newName, color])
+    }
+
     /// The text of the VTODO with `uid`, as the library reads it back from the server.
     static func todoData(uid: String, server: RadicaleServer) async throws -> String {
         try await RadicaleServer.runPython(
