@@ -347,6 +347,19 @@ import Testing
         #expect(error?.message.contains("\n") == false)
     }
 
+    /// A field that is needed and misspelt is named with the misspelling (it was only "is missing").
+    @Test(arguments: [
+        (#""title": "Pay rent""#, #""titel": "Pay rent""#, "tasks[0].title is missing, and tasks[0] has “titel”: check its spelling against what `taskwidget export` writes"),
+        (#""habits": ["#, #""habitz": ["#, "habits is missing, and the document has “habitz”: check its spelling against what `taskwidget export` writes"),
+        (#""title": "Pay rent""#, #""note": "Pay rent""#, "tasks[0].title is missing"),
+    ])
+    func aMissingFieldNamesItsMisspelling(original: String, replacement: String, expected: String) throws {
+        #expect(Self.validDocument.contains(original))
+        let text = Self.validDocument.replacingOccurrences(of: original, with: replacement)
+        let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+        #expect(error?.message == "backup.json is not a taskwidget export: \(expected)")
+    }
+
     @Test func aNullStandsForAFieldLeftOutKnownOrNot() throws {
         let nulls = Self.validDocument.replacingOccurrences(of: #""sortOrder": 0}"#, with: #""sortOrder": 0, "reminderDate": null, "later": null}"#)
         #expect(nulls != Self.validDocument)

@@ -225,7 +225,11 @@ extension DecodingError {
         }
         switch self {
         case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])) is missing"
+            let missing = "\(path(context.codingPath + [key])) is missing"
+            // A misspelt name (`titel`) is the likely cause when the object has one near it.
+            let others = Self.keys(at: context.codingPath, in: data).filter { $0 != key.stringValue }
+            guard let typo = NameLookup.closest(to: key.stringValue, among: others) else { return missing }
+            return "\(missing), and \(path(context.codingPath)) has “\(typo.sanitizedForMessage)”: check its spelling against what `taskwidget export` writes"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "\(path(context.codingPath)) has the wrong type"
         case .dataCorrupted(let context):
@@ -246,6 +250,19 @@ extension DecodingError {
         @unknown default:
             return "the document is malformed"
         }
+    }
+
+    /// The names in the JSON object at `codingPath` of `data`; none when there is no object there.
+    static func keys(at codingPath: [any CodingKey], in data: Data) -> [String] {
+        var value = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+        for key in codingPath {
+            if let index = key.intValue {
+                value = (value as? [Any]).flatMap { index < $0.count ? $0[index] : nil }
+            } else {
+                value = (value as? [String: Any])?[key.stringValue]
+            }
+        }
+        return (value as? [String: Any]).map { Array($0.keys).sorted() } ?? []
     }
 
     /// What is wrong with a document the decoder refused without naming a field: JSON that does
