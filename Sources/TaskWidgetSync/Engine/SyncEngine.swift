@@ -480,28 +480,44 @@ public struct SyncEngine: Sendable {
     }
 
     /// Fetches what changed in each collection since the last sync: nothing for one whose
-    /// sync-token (or ctag) the listing shows unchanged. Every answer is complete before anything
-    /// is kept; a failure throws and the store stays as it was.
+    /// sync-token (or ctag) the listing shows unchanged. Objects an earlier sync left alone (not
+    /// valid iCalendar) are read again too, in one request per collection, until they are valid:
+    /// one read broken on its way here stayed left alone, with its task's edits here unsent, until
+    /// another client changed it. Every answer is complete before anything is kept; a failure
+    /// throws and the store stays as it was.
     private func pull(_ bindings: [CollectionBinding], objects: [SyncedObject]) async throws(CalDAVError) -> Pull {
         var pull = Pull()
         let etagsByCollection = Dictionary(grouping: objects, by: \.collectionHref)
         for binding in bindings {
             guard let server = binding.server else { continue }
-            if let stored = binding.stored, let token = stored.syncToken, server.syncToken == token {
-                continue  // unchanged since the last sync
+            let isUnchanged =
+                if let stored = binding.stored, let token = stored.syncToken {
+                    server.syncToken == token
+                } else if let stored = binding.stored, let ctag = stored.ctag {
+                    server.ctag == ctag
+                } else { false }
+            var changed: [CalendarObject] = []
+            var seen: Set<DAVHref> = []
+            if !isUnchanged {
+                var known = CollectionSyncState(syncToken: binding.stored?.syncToken, ctag: binding.stored?.ctag)
+                for object in etagsByCollection[binding.href.path] ?? [] {
+                    known.etags[DAVHref(path: object.href)] = object.etag ?? ""
+                }
+                if binding.stored == nil { known = CollectionSyncState() }
+                let changes = try await client.pullChanges(in: binding.url, since: known)
+                pull.states[binding.href] = changes.state
+                pull.removed += changes.removed
+                changed = changes.changed
+                seen = Set(changes.changed.map(\.href) + changes.removed)
             }
-            if let stored = binding.stored, stored.syncToken == nil, let ctag = stored.ctag, server.ctag == ctag {
-                continue
+            let leftAlone = (etagsByCollection[binding.href.path] ?? [])
+                .filter { $0.base == nil && !$0.icalendar.isEmpty }.map { DAVHref(path: $0.href) }.filter { !seen.contains($0) }
+            if !leftAlone.isEmpty {
+                let again = try await client.fetch(leftAlone, in: binding.url)
+                changed += again.objects
+                pull.removed += again.missing
             }
-            var known = CollectionSyncState(syncToken: binding.stored?.syncToken, ctag: binding.stored?.ctag)
-            for object in etagsByCollection[binding.href.path] ?? [] {
-                known.etags[DAVHref(path: object.href)] = object.etag ?? ""
-            }
-            if binding.stored == nil { known = CollectionSyncState() }
-            let changes = try await client.pullChanges(in: binding.url, since: known)
-            pull.states[binding.href] = changes.state
-            pull.removed += changes.removed
-            for object in changes.changed {
+            for object in changed {
                 do throws(ICalError) {
                     let calendar = try ICalendar(parsing: object.data)
                     let fields = try mapping.fields(from: calendar)

@@ -193,7 +193,7 @@ struct SyncPlanner {
             .mapValues { ($0.map(\.sortOrder).max() ?? -1) + 1 }
 
         // A task whose object is not valid iCalendar is left alone on both sides until it is fixed:
-        // one fetched valid now is fixed (it stayed left alone for good, since the token moved on).
+        // one fetched valid now is fixed (each sync reads such objects again).
         let leftAlone = Set(snapshot.objects.filter { $0.base == nil && remoteByTask[$0.taskID] == nil }.map(\.taskID))
             .union(skipped.compactMap { objectByHref[$0.object.href.path]?.taskID })
         // In the order of their UUID strings, which is the order of their bytes: comparing the
