@@ -105,8 +105,12 @@ public struct SyncSnapshot: Sendable {
 public struct SyncChanges: Sendable {
     /// The account's calendar home and the account URL it was found from, to remember.
     public var home: (accountURL: String, homeURL: String)?
-    /// Lists to create (collections new to this store) or update (name, color).
+    /// Lists to create (collections new to this store).
     public var listsToSave: [TaskList] = []
+    /// Lists whose collection the server renamed or recolored: only their name and color are
+    /// written, and only while the list is there and no other list has the name (a command may
+    /// have changed the store since the snapshot they come from).
+    public var listsRenamed: [TaskList] = []
     /// Tasks to create or replace with merged fields.
     public var tasksToSave: [TaskItem] = []
     /// Tasks to delete (deleted on the server); no tombstone is written for them.
@@ -131,7 +135,7 @@ public struct SyncChanges: Sendable {
     public init() {}
 
     public var isEmpty: Bool {
-        home == nil && listsToSave.isEmpty && tasksToSave.isEmpty && tasksToDelete.isEmpty && listsToDelete.isEmpty && collectionsToSave.isEmpty
+        home == nil && listsToSave.isEmpty && listsRenamed.isEmpty && tasksToSave.isEmpty && tasksToDelete.isEmpty && listsToDelete.isEmpty && collectionsToSave.isEmpty
             && collectionsToForget.isEmpty && objectsToSave.isEmpty && objectsToForget.isEmpty && tombstonesToClear.isEmpty
             && listTombstonesToClear.isEmpty
     }
@@ -199,6 +203,11 @@ extension TaskStore {
                     arguments: [account, home.accountURL, home.homeURL])
             }
             for list in changes.listsToSave { try list.save(db) }
+            for list in changes.listsRenamed {
+                try db.execute(
+                    sql: "UPDATE OR IGNORE taskList SET name = ?, colorHex = ? WHERE id = ?",
+                    arguments: [list.name, list.colorHex, list.id.storedText])
+            }
             for id in changes.tasksToDelete { _ = try TaskItem.deleteOne(db, key: id.storedText) }
             var existingLists: Set<UUID> = []
             for task in changes.tasksToSave {

@@ -570,6 +570,14 @@ import Testing
             #expect(result.status == 0 && result.stdout.contains("pushed 1"), "\(result.stdout)\(result.stderr)")
             let object = try #require(try mine.serverObjects().values.first { $0.contains("UID:allday-1") })
             #expect(object.contains("SUMMARY:Bins out") && object.contains("DUE;VALUE=DATE:20261210"), "\(object)")
+            // Moved to another list, so written into another collection from its old text.
+            try mine.sandbox.succeed(["list", "add", "Home"])
+            try mine.syncSucceeds()
+            try mine.sandbox.succeed(["edit", id, "--list", "Home"])
+            let move = try mine.sandbox.run(["sync"], environment: ["TZ": "UTC"])
+            #expect(move.status == 0, "\(move.stderr)")
+            let moved = try mine.serverObjects().filter { $0.value.contains("UID:allday-1") }
+            #expect(moved.count == 1 && moved.values.first?.contains("DUE;VALUE=DATE:20261210") == true, "\(moved)")
         }
     }
 

@@ -36,6 +36,24 @@ import Testing
         #expect(try store.tasks(in: .inbox, includeCompleted: true).count == changes.tasksToSave.count)
     }
 
+    /// A list renamed on the server changes only its name and color here, and only while it is
+    /// there: its copy comes from the snapshot before the sync's requests, and saved whole, it
+    /// undid a `list move` made meanwhile, and brought back a list deleted meanwhile.
+    @Test func aListRenamedThereChangesOnlyItsNameAndColor() throws {
+        let home = try store.addList(named: "Home", colorHex: "34C759", now: at(0))
+        let work = try store.addList(named: "Work", colorHex: nil, now: at(1))
+        var renamed = home
+        (renamed.name, renamed.colorHex) = ("House", "FF9500")
+        _ = try store.moveList("Home", to: 2)
+        _ = try store.deleteList("Work", now: at(2))
+        var changes = SyncChanges()
+        changes.listsRenamed = [renamed, work]
+        try store.applySync(changes, account: "home")
+        let lists = try store.export().lists
+        #expect(lists.map(\.name) == ["House"] && lists.map(\.colorHex) == ["FF9500"])
+        #expect(lists.first?.sortOrder != home.sortOrder)
+    }
+
     @Test func aTaskAddedMeanwhileStopsTheChanges() throws {
         var changes = pulled(TaskStore.keysPerQuery + 1)
         // The task of the second query (tasks are read in id order) exists already: another

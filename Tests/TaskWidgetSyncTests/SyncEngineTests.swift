@@ -272,6 +272,15 @@ import Testing
             _ = try await direct.create(event("party-2"), at: CalDAVClient.objectHref(forUID: "party-2", in: inboxURL), in: inboxURL)
             let report = try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false)
             #expect(report.skipped == [object.href])
+            // On every sync while it holds no task (each reads it again), and one that reads it as
+            // it was writes nothing: watch, serve and notify follow the store's commits.
+            let reader = try fixture.reopen(mode: .readOnly)
+            for _ in 1...2 {
+                let version = try reader.dataVersion()
+                let again = try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false)
+                #expect(again.skipped == [object.href])
+                #expect(try reader.dataVersion() == version)
+            }
         }
     }
 

@@ -582,9 +582,11 @@ public struct SyncEngine: Sendable {
             collectionURLs[collection] ?? DAVHref(path: collection).url(on: client.accountURL)
         }
         switch operation {
-        case .create(let taskID, let uid, let collection, let href, let fields, let source):
+        case .create(let taskID, let uid, let collection, let href, let fields, let source, let agreed):
             var calendar = source.flatMap { try? ICalendar(parsing: $0) } ?? mapping.newCalendar(for: todoFields(uid, fields), now: now.date)
-            if source != nil { _ = try? mapping.apply(todoFields(uid, fields), to: &calendar, now: now.date) }
+            if source != nil {
+                _ = try? mapping.apply(todoFields(uid, fields), agreed: agreed.map { todoFields(uid, $0) }, to: &calendar, now: now.date)
+            }
             let text = calendar.serialized()
             switch await Self.attempt({ () async throws(CalDAVError) in try await client.create(text, at: href, in: collection.url) }) {
             case .success(let etag):
@@ -862,7 +864,7 @@ public struct SyncEngine: Sendable {
         }
         for operation in plan.operations {
             switch operation {
-            case .create(let id, _, let collection, _, _, _):
+            case .create(let id, _, let collection, _, _, _, _):
                 byCollection[collection.href.path]?.pushed.append(id.shortID)
             case .update(let id, _, let object, _, _):
                 byCollection[object.collectionHref]?.pushed.append(id.shortID)

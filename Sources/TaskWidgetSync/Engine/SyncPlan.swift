@@ -49,7 +49,9 @@ struct SkippedObject: Sendable {
 enum RemoteOperation: Sendable {
     /// PUT a new object (`If-None-Match: *`). `source` is the text to start from (the object's
     /// old text when it moves between collections), else a new calendar is made.
-    case create(taskID: UUID, uid: String, collection: CollectionBinding, href: DAVHref, fields: TaskFields, source: String?)
+    case create(
+        taskID: UUID, uid: String, collection: CollectionBinding, href: DAVHref, fields: TaskFields, source: String?,
+        agreed: TaskFields? = nil)
     /// PUT over a known object (`If-Match`).
     case update(taskID: UUID, uid: String, object: SyncedObject, text: String, fields: TaskFields)
     /// DELETE a known object (`If-Match`). `keepsTask`: the task lives on, moved to another
@@ -58,14 +60,14 @@ enum RemoteOperation: Sendable {
 
     var taskID: UUID {
         switch self {
-        case .create(let taskID, _, _, _, _, _), .update(let taskID, _, _, _, _), .delete(let taskID, _, _): taskID
+        case .create(let taskID, _, _, _, _, _, _), .update(let taskID, _, _, _, _), .delete(let taskID, _, _): taskID
         }
     }
 
     /// The collection the write goes to.
     var collectionHref: String {
         switch self {
-        case .create(_, _, let collection, _, _, _): collection.href.path
+        case .create(_, _, let collection, _, _, _, _): collection.href.path
         case .update(_, _, let object, _, _), .delete(_, let object, _): object.collectionHref
         }
     }
@@ -115,7 +117,8 @@ struct SyncPlanner {
 
     func plan() -> SyncPlan {
         var plan = SyncPlan()
-        plan.local.listsToSave = newLists + changedLists
+        plan.local.listsToSave = newLists
+        plan.local.listsRenamed = changedLists
         plan.listsChanged = changedLists.count
         let bindingByHref = Dictionary(bindings.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         let inbox = bindings.first(where: \.isInbox)
@@ -161,15 +164,19 @@ struct SyncPlanner {
         for href in removed where objectByHref[href.path] != nil { plan.local.objectsToForget.append(href.path) }
         for skipped in skipped {
             // An event is no task: not reported, and its text not kept. An object that held one
-            // of the store's tasks is, whatever it holds now.
+            // of the store's tasks is, whatever it holds now, and its text is kept as a sign of it.
             let href = skipped.object.href
-            let isReported = !skipped.holdsNoTodo || objectByHref[href.path]?.base != nil
+            let stored = objectByHref[href.path]
+            let isReported = !skipped.holdsNoTodo || stored?.base != nil || stored?.icalendar.isEmpty == false
             if isReported { plan.skipped.append(href) }
-            let taskID = objectByHref[href.path]?.taskID ?? SyncIdentity.derivedUUID("invalid:" + href.path)
+            let text = Data((isReported ? skipped.object.data : "").utf8)
+            // Read again as it was (each sync reads such objects again): nothing to write.
+            if let stored, stored.base == nil, stored.etag == skipped.object.etag, stored.icalendar == text { continue }
             plan.local.objectsToSave.append(
                 SyncedObject(
-                    account: account, href: href.path, collectionHref: skipped.collectionHref.path, taskID: taskID,
-                    uid: nil, etag: skipped.object.etag, icalendar: Data((isReported ? skipped.object.data : "").utf8), base: nil))
+                    account: account, href: href.path, collectionHref: skipped.collectionHref.path,
+                    taskID: stored?.taskID ?? SyncIdentity.derivedUUID("invalid:" + href.path), uid: nil, etag: skipped.object.etag,
+                    icalendar: text, base: nil))
         }
 
         // Objects an earlier sync left alone are reported until they are fixed, on every sync,
@@ -301,7 +308,9 @@ struct SyncPlanner {
                 } else {
                     let href = CalDAVClient.objectHref(forUID: uid, in: target.url)
                     plan.operations.append(
-                        .create(taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: currentText))
+                        .create(
+                            taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: currentText,
+                            agreed: current?.base))
                     if let current { plan.operations.append(.delete(taskID: taskID, object: current, keepsTask: true)) }
                 }
             case (_, .delete):

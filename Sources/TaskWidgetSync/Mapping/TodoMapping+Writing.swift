@@ -24,8 +24,8 @@ extension TodoMapping {
     /// - When anything changed: LAST-MODIFIED = `fields.modifiedAt` (never earlier than the one
     ///   there), DTSTAMP = `now`, SEQUENCE + 1. A difference in `modifiedAt` alone changes nothing.
     ///
-    /// A due date or a reminder that is the one both sides `agreed` on at the last sync was not
-    /// changed here, and its properties stay as they are. The VTODO may read otherwise in this
+    /// A due date that is the one both sides `agreed` on at the last sync was not changed here,
+    /// and DUE stays as it is, with the alarms when the reminder is the agreed one too. The VTODO may read otherwise in this
     /// run's time zone: an all-day DUE pulled in Berlin (23:59 there) reads as 23:59 UTC in a run
     /// in UTC, and was rewritten as a due time.
     ///
@@ -41,8 +41,10 @@ extension TodoMapping {
         guard old.uid == fields.uid else { throw ICalError(.uidMismatch) }
 
         var new = fields.normalized()
-        if let agreed = agreed?.normalized() {
-            if new.dueDate == agreed.dueDate { (new.dueDate, new.dueIsDateOnly) = (old.dueDate, old.dueIsDateOnly) }
+        // The reminder too, with the due date: an alarm relative to a DUE that moves here is
+        // written as the store's instant, not as this run's reading of it.
+        if let agreed = agreed?.normalized(), new.dueDate == agreed.dueDate {
+            (new.dueDate, new.dueIsDateOnly) = (old.dueDate, old.dueIsDateOnly)
             if new.reminderDate == agreed.reminderDate { new.reminderDate = old.reminderDate }
         }
         guard write(new, over: old, into: &todo, zones: zones) else { return false }
