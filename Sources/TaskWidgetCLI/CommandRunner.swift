@@ -83,13 +83,12 @@ public enum CommandRunner {
         return TaskWidgetError(.invalidInput, "there is no command “\(name.sanitizedForMessage)”: \(hint)")
     }
 
-    /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`, `taskwidget help
-    /// list lss`): the first word after a command with subcommands that names none of them.
+    /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`): the first
+    /// word after a command with subcommands that names none of them.
     static func mistypedCommand(in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
         var path = root.configuration.commandName ?? "taskwidget"
         var command = root
-        let words = arguments.dropFirst()
-        for argument in words.first == "help" ? words.dropFirst() : words {
+        for argument in arguments.dropFirst() {
             if let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument }) {
                 path += " " + argument
                 command = next

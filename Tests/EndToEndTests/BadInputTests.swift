@@ -238,6 +238,10 @@ import Testing
             let missingStore = command[0] != "add"
             #expect(result.status == (missingStore ? 74 : 64) && result.stderrLines.count == 1, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("there is no store at") == missingStore, "\(command): \(result.stderr)")
+            // At the default location, where a first write makes the store, the command's own error.
+            let atDefault = try sandbox.run(command + ["--now", sandbox.now], global: false)
+            #expect(atDefault.status == 64 && atDefault.stderrLines.count == 1, "\(command): \(atDefault.stderr)")
+            #expect(!atDefault.stderr.contains("there is no store"), "\(command): \(atDefault.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
         try sandbox.succeed(["add", "Pay rent"])

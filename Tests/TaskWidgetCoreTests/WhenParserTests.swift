@@ -265,7 +265,7 @@ import Testing
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse("next week", for: .due) }
         #expect(
             error?.message == "cannot read date “next week”: use 2026-11-23, 2026-11-23T17:00, today, tomorrow, "
-                + "tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, in 1w, +30m or tomorrow 5pm"
+                + "yesterday, tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, in 1w, +30m or tomorrow 5pm"
         )
     }
 

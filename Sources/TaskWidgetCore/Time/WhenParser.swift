@@ -104,7 +104,7 @@ public struct WhenParser: Sendable {
     }
 
     private static let whenForms =
-        "2026-11-23, 2026-11-23T17:00, today, tomorrow, tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, "
+        "2026-11-23, 2026-11-23T17:00, today, tomorrow, yesterday, tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, "
         + "in 1w, +30m or tomorrow 5pm"
     private static let instantForms = "2026-11-22T10:00, 2026-11-22T10:00:30.5+01:00 or 2026-11-22"
 }

@@ -240,7 +240,7 @@ extension DecodingError {
             let field = path(context.codingPath)
             // Foundation's wording for a UUID and for a value an enum does not have.
             if description.hasPrefix("Attempted to decode UUID") {
-                return "\(field) is not an id: ids are UUIDs, such as 3F2A4B6C-1D2E-4F30-8A1B-2C3D4E5F6071"
+                return "\(field) is not an id: ids are UUIDs, such as 3f2a4b6c-1d2e-4f30-8a1b-2c3d4e5f6071"
             }
             if let range = description.firstRange(of: "from invalid String value ") {
                 let value = String(description[range.upperBound...]).sanitizedForMessage
