@@ -360,7 +360,7 @@ fi
 for note in "${notes[@]}"; do echo "Note: $note"; done
 # The man page is named only when one was made.
 next_steps="taskwidget ls, man taskwidget"
-[ ${#products_with_pages[@]} -gt 0 ] || next_steps="taskwidget ls, taskwidget help add"
+[ -f "$staging/man/taskwidget.1" ] || next_steps="taskwidget ls, taskwidget help add"
 cat <<EOF
 Next:
   taskwidget add "Try taskwidget" --due tomorrow      # then: $next_steps

@@ -675,11 +675,10 @@ public struct CalDAVClient: Sendable {
         case 409: throw fail(.conflict, "The server refused \(method) as conflicting with the current state.")
         case 412: throw fail(.preconditionFailed, "The object changed on the server meanwhile.")
         case 408, 423, 425, 429, 500...599: throw fail(.serverError, "The server failed (HTTP \(status)); try again later.")
-        case 200...299:
-            // Success of another kind than the answer this client reads (207 Multi-Status for a
-            // PROPFIND or a REPORT): "answered with HTTP 200" read as if all was well.
-            let expected = accepting.sorted().map(String.init).joined(separator: " or ")
-            throw fail(.unexpectedStatus, "The server answered \(method) with HTTP \(status) where WebDAV answers \(expected), so its answer cannot be read.")
+        case 200...299 where accepting == [207]:
+            // A success without the Multi-Status that a PROPFIND or a REPORT answers with:
+            // "answered with HTTP 200" read as if all was well.
+            throw fail(.unexpectedStatus, "The server answered \(method) with HTTP \(status) where WebDAV answers 207, so its answer cannot be read.")
         default: throw fail(.unexpectedStatus, "The server answered \(method) with HTTP \(status).")
         }
     }
