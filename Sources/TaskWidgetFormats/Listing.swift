@@ -97,7 +97,7 @@ public struct Listing: Sendable {
         let rows = tasks.map { item in
             let task = item.task
             return Row(
-                id: task.id.uuidString.lowercased(), shortId: item.shownID, title: task.title,
+                id: task.id.lowercasedString, shortId: item.shownID, title: task.title,
                 state: task.state, isCompleted: task.isCompleted, isOverdue: task.isOverdue(at: now),
                 list: item.list?.name, listColorHex: item.list?.colorHex,
                 dueDate: task.dueDate.map(InstantFormat.utc),

@@ -194,7 +194,7 @@ struct StatusContext: Sendable {
     }
 
     private static let taskFields: [String: ContextField<TaskInContext>] = [
-        "id": .value { $0.task.id.uuidString.lowercased() },
+        "id": .value { $0.task.id.lowercasedString },
         "title": .value { $0.task.title.truncated(to: $0.context.maxWidth) },
         "list": .value { $0.task.listName },
         "colorHex": .value { $0.task.colorHex },

@@ -36,7 +36,7 @@ public struct ReminderKey: Sendable, Hashable, Comparable, Codable {
     /// Ids in lowercase, as taskwidget writes them everywhere.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(taskID.uuidString.lowercased(), forKey: .taskID)
+        try container.encode(taskID.lowercasedString, forKey: .taskID)
         try container.encode(date, forKey: .date)
     }
 }

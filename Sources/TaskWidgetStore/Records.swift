@@ -18,11 +18,6 @@ extension Instant: DatabaseValueConvertible {
     }
 }
 
-extension UUID {
-    /// The stored form of an id: lowercase text.
-    var storedText: String { uuidString.lowercased() }
-}
-
 extension Row {
     /// The id of a `record` (`task`, `list`, `habit`); a row without a valid one is damaged.
     fileprivate func id(of record: String) throws -> UUID {
@@ -70,7 +65,7 @@ extension TaskItem: FetchableRecord, PersistableRecord {
     }
 
     public func encode(to container: inout PersistenceContainer) {
-        container["id"] = id.storedText
+        container["id"] = id.lowercasedString
         container["title"] = title
         container["isCompleted"] = isCompleted
         container["state"] = state.rawValue
@@ -79,7 +74,7 @@ extension TaskItem: FetchableRecord, PersistableRecord {
         container["createdAt"] = createdAt
         container["modifiedAt"] = modifiedAt
         container["completedAt"] = completedAt
-        container["listID"] = listID?.storedText
+        container["listID"] = listID?.lowercasedString
         container["sortOrder"] = sortOrder
     }
 }
@@ -94,7 +89,7 @@ extension TaskList: FetchableRecord, PersistableRecord {
     }
 
     public func encode(to container: inout PersistenceContainer) {
-        container["id"] = id.storedText
+        container["id"] = id.lowercasedString
         container["name"] = name
         container["colorHex"] = colorHex
         container["createdAt"] = createdAt
@@ -112,7 +107,7 @@ extension Habit: FetchableRecord, PersistableRecord {
     }
 
     public func encode(to container: inout PersistenceContainer) {
-        container["id"] = id.storedText
+        container["id"] = id.lowercasedString
         container["name"] = name
         container["icon"] = icon
         container["colorHex"] = colorHex
@@ -134,7 +129,7 @@ extension HabitCompletion: FetchableRecord, PersistableRecord {
     }
 
     public func encode(to container: inout PersistenceContainer) {
-        container["habitID"] = habitID.storedText
+        container["habitID"] = habitID.lowercasedString
         container["day"] = day.description
         container["status"] = status.rawValue
     }

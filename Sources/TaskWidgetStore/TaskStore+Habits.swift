@@ -74,7 +74,7 @@ extension TaskStore {
 
     /// Deletes the completion of `habit` on `day`, if any, and returns its status.
     private static func removeCompletion(of habit: Habit, on day: LocalDay, in db: Database) throws -> HabitStatus? {
-        guard let completion = try HabitCompletion.fetchOne(db, key: ["habitID": habit.id.storedText, "day": day.description]) else {
+        guard let completion = try HabitCompletion.fetchOne(db, key: ["habitID": habit.id.lowercasedString, "day": day.description]) else {
             return nil
         }
         try completion.delete(db)

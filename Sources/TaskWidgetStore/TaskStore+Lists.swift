@@ -30,7 +30,7 @@ extension TaskStore {
                 (row["listID"] as String, (open: row["open"] as Int, total: row["total"] as Int))
             })
             return lists.map { list in
-                let count = counts[list.id.storedText] ?? (0, 0)
+                let count = counts[list.id.lowercasedString] ?? (0, 0)
                 return ListSummary(list: list, openCount: count.open, totalCount: count.total)
             }
         }
@@ -83,7 +83,7 @@ extension TaskStore {
     public func deleteList(_ name: String, now: Instant) throws -> (list: TaskList, deletedTaskCount: Int) {
         try write { db in
             let list = try Self.list(named: name, in: db)
-            let taskIDs = try String.fetchAll(db, sql: "SELECT id FROM task WHERE listID = ?", arguments: [list.id.storedText])
+            let taskIDs = try String.fetchAll(db, sql: "SELECT id FROM task WHERE listID = ?", arguments: [list.id.lowercasedString])
             try list.delete(db)
             try Self.recordTombstones(for: taskIDs.compactMap(UUID.init(uuidString:)), at: now, in: db)
             try Self.recordTombstone(forList: list.id, at: now, in: db)

@@ -193,7 +193,7 @@ extension TaskStore {
             let expectedIDs = changes.expectedTasks.keys.sorted()
             var current: [UUID: TaskItem] = [:]
             for start in stride(from: 0, to: expectedIDs.count, by: Self.keysPerQuery) {
-                let keys = expectedIDs[start..<min(start + Self.keysPerQuery, expectedIDs.count)].map(\.storedText)
+                let keys = expectedIDs[start..<min(start + Self.keysPerQuery, expectedIDs.count)].map(\.lowercasedString)
                 for task in try TaskItem.fetchAll(db, keys: keys) { current[task.id] = task }
             }
             for (id, expected) in changes.expectedTasks where current[id] != expected { throw Self.storeChangedDuringSync }
@@ -206,13 +206,13 @@ extension TaskStore {
             for list in changes.listsRenamed {
                 try db.execute(
                     sql: "UPDATE OR IGNORE taskList SET name = ?, colorHex = ? WHERE id = ?",
-                    arguments: [list.name, list.colorHex, list.id.storedText])
+                    arguments: [list.name, list.colorHex, list.id.lowercasedString])
             }
-            for id in changes.tasksToDelete { _ = try TaskItem.deleteOne(db, key: id.storedText) }
+            for id in changes.tasksToDelete { _ = try TaskItem.deleteOne(db, key: id.lowercasedString) }
             var existingLists: Set<UUID> = []
             for task in changes.tasksToSave {
                 if let listID = task.listID, !existingLists.contains(listID) {
-                    guard try TaskList.exists(db, key: listID.storedText) else {
+                    guard try TaskList.exists(db, key: listID.lowercasedString) else {
                         throw TaskWidgetError(.damagedStore, "sync would put a task in a list that does not exist", context: "sync: missing list")
                     }
                     existingLists.insert(listID)
@@ -220,8 +220,8 @@ extension TaskStore {
                 try task.save(db)
             }
             for id in changes.listsToDelete {
-                if try TaskItem.filter(Column("listID") == id.storedText).fetchCount(db) == 0 {
-                    _ = try TaskList.deleteOne(db, key: id.storedText)
+                if try TaskItem.filter(Column("listID") == id.lowercasedString).fetchCount(db) == 0 {
+                    _ = try TaskList.deleteOne(db, key: id.lowercasedString)
                 }
             }
             for href in changes.collectionsToForget {
@@ -235,7 +235,7 @@ extension TaskStore {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        account, collection.href, collection.url, collection.listID?.storedText, collection.isInbox,
+                        account, collection.href, collection.url, collection.listID?.lowercasedString, collection.isInbox,
                         collection.syncToken, collection.ctag, collection.displayName, collection.color,
                     ])
             }
@@ -250,15 +250,15 @@ extension TaskStore {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        account, object.href, object.collectionHref, object.taskID.storedText, object.uid, object.etag,
+                        account, object.href, object.collectionHref, object.taskID.lowercasedString, object.uid, object.etag,
                         object.icalendar, base,
                     ])
             }
             for id in changes.tombstonesToClear {
-                try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [id.storedText])
+                try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [id.lowercasedString])
             }
             for id in changes.listTombstonesToClear {
-                try db.execute(sql: "DELETE FROM listTombstone WHERE listID = ?", arguments: [id.storedText])
+                try db.execute(sql: "DELETE FROM listTombstone WHERE listID = ?", arguments: [id.lowercasedString])
             }
         }
     }
@@ -286,7 +286,7 @@ extension TaskStore {
                 INSERT OR REPLACE INTO listTombstone (listID, deletedAt)
                 SELECT ?, ? WHERE EXISTS (SELECT 1 FROM syncCollection WHERE listID = ?)
                 """,
-            arguments: [list.storedText, now, list.storedText])
+            arguments: [list.lowercasedString, now, list.lowercasedString])
     }
 
     /// Records the deletion of `tasks` at `now` (SPEC §12: a deletion is kept, and loses only to
@@ -296,7 +296,7 @@ extension TaskStore {
     static func recordTombstones(for tasks: [UUID], at now: Instant, in db: Database) throws {
         for id in tasks {
             try db.execute(
-                sql: "INSERT OR REPLACE INTO taskTombstone (taskID, deletedAt) VALUES (?, ?)", arguments: [id.storedText, now])
+                sql: "INSERT OR REPLACE INTO taskTombstone (taskID, deletedAt) VALUES (?, ?)", arguments: [id.lowercasedString, now])
         }
     }
 }

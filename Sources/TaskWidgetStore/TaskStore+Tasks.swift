@@ -36,7 +36,7 @@ extension TaskStore {
             case .inbox: request = request.filter(Column("listID") == nil)
             case .list(let name):
                 let list = try Self.list(named: name, in: db)
-                request = request.filter(Column("listID") == list.id.storedText)
+                request = request.filter(Column("listID") == list.id.lowercasedString)
             }
             let listByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })
             let tasks = try Self.orderedTasks(request.fetchAll(db), lists: lists)
@@ -160,8 +160,8 @@ extension TaskStore {
         return try write { db in
             var moved = try Self.resolveTask(idPrefix, in: db)
             var siblings = try TaskItem
-                .filter(Column("listID") == moved.listID?.storedText)
-                .filter(Column("id") != moved.id.storedText)
+                .filter(Column("listID") == moved.listID?.lowercasedString)
+                .filter(Column("id") != moved.id.lowercasedString)
                 .fetchAll(db)
                 .sorted(by: TaskItem.precedes)
             let visible = siblings.indices.filter { moved.isCompleted || !siblings[$0].isCompleted }
@@ -230,7 +230,7 @@ extension TaskStore {
 
     static func nextSortOrder(in listID: UUID?, _ db: Database) throws -> Int {
         let maximum = try Int.fetchOne(
-            db, sql: "SELECT max(sortOrder) FROM task WHERE listID IS ?", arguments: [listID?.storedText])
+            db, sql: "SELECT max(sortOrder) FROM task WHERE listID IS ?", arguments: [listID?.lowercasedString])
         return maximum.map { $0 + 1 } ?? 0
     }
 }

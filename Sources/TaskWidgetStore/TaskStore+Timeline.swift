@@ -22,7 +22,7 @@ extension TaskStore {
             case .inbox:
                 (listFilter, listKey) = (" AND listID IS NULL", "")
             case .list:
-                (listFilter, listKey) = (" AND listID = ?", list!.id.storedText)
+                (listFilter, listKey) = (" AND listID = ?", list!.id.lowercasedString)
                 arguments = [listKey]
             }
             let view = request.view.sqlCondition(at: now)

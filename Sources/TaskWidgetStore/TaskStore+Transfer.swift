@@ -47,10 +47,10 @@ extension TaskStore {
                 try list.upsert(db)
             }
             for task in export.tasks {
-                if let listID = task.listID, try !TaskList.exists(db, key: listID.storedText) {
+                if let listID = task.listID, try !TaskList.exists(db, key: listID.lowercasedString) {
                     throw TaskWidgetError(.badImport, "\(source): task \(task.id.shortID) refers to a list that is not in the file or the store")
                 }
-                if let stored = try TaskItem.fetchOne(db, key: task.id.storedText) {
+                if let stored = try TaskItem.fetchOne(db, key: task.id.lowercasedString) {
                     if let merged = TaskMerge.merge(stored: stored, incoming: task), merged != stored {
                         try merged.update(db)
                         summary.updated += 1
@@ -58,12 +58,12 @@ extension TaskStore {
                         summary.unchanged += 1
                     }
                 } else if let deletedAt = try Instant.fetchOne(
-                    db, sql: "SELECT deletedAt FROM taskTombstone WHERE taskID = ?", arguments: [task.id.storedText])
+                    db, sql: "SELECT deletedAt FROM taskTombstone WHERE taskID = ?", arguments: [task.id.lowercasedString])
                 {
                     let result = TaskMerge.merge(base: nil, local: .deleted(at: deletedAt), remote: .present(TaskFields(task)))
                     if case .write = result.local {
                         try task.insert(db)
-                        try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [task.id.storedText])
+                        try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [task.id.lowercasedString])
                         summary.added += 1
                     } else {
                         summary.keptDeleted += 1

@@ -77,9 +77,9 @@ import Testing
         changes.tasksToSave = [renamed]
         changes.expectedTasks[first.id] = .some(first)
 
-        _ = try store.editTask(first.id.storedText, TaskChanges(title: "Call Bob now"), now: at(1))
+        _ = try store.editTask(first.id.lowercasedString, TaskChanges(title: "Call Bob now"), now: at(1))
         try expectStoreChanged(changes)
-        _ = try store.deleteTasks([first.id.storedText], now: at(2))
+        _ = try store.deleteTasks([first.id.lowercasedString], now: at(2))
         try expectStoreChanged(changes)
         #expect(try store.tasks(in: .inbox, includeCompleted: true).isEmpty)
     }

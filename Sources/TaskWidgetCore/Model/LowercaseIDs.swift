@@ -7,10 +7,10 @@ import Foundation
 // specific than the generic ones. Decoding reads either case.
 extension KeyedEncodingContainer {
     mutating func encode(_ value: UUID, forKey key: Key) throws {
-        try encode(value.uuidString.lowercased(), forKey: key)
+        try encode(value.lowercasedString, forKey: key)
     }
 
     mutating func encodeIfPresent(_ value: UUID?, forKey key: Key) throws {
-        try encodeIfPresent(value?.uuidString.lowercased(), forKey: key)
+        try encodeIfPresent(value?.lowercasedString, forKey: key)
     }
 }

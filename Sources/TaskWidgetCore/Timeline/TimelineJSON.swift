@@ -55,7 +55,7 @@ public enum TimelineJSON {
             ])),
             ("top", .array(entry.top.map { task in
                 .object([
-                    ("id", .string(task.id.uuidString.lowercased())),
+                    ("id", .string(task.id.lowercasedString)),
                     ("title", .string(task.title)),
                     ("list", .optional(task.listName)),
                     ("colorHex", .optional(task.colorHex)),

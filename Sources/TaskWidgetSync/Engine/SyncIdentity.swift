@@ -12,7 +12,7 @@ enum SyncIdentity {
 
     /// The UID of a task id, as taskwidget writes it.
     static func uid(for taskID: UUID) -> String {
-        taskID.uuidString.lowercased()
+        taskID.lowercasedString
     }
 
     /// The list id of a collection new to this store: the collection's last path segment when it
