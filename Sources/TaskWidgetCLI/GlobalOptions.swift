@@ -99,9 +99,7 @@ public struct CommandContext {
     /// there is an error naming its path, as for a display command: a typo in the path said "no
     /// task has the id …", from the empty store it would have made.
     public func storeForChanging() throws -> TaskStore {
-        var status = stat()
-        guard location.isDefault || lstat(location.path, &status) == 0 else { throw TaskStore.missingStore(at: location.path) }
-        return try storeForWriting()
+        try TaskStore.open(at: location, mode: .readWrite, creating: location.isDefault, logger: logger)
     }
 
     /// Parses a WHEN argument (SPEC §4) relative to this run's clock and zone.

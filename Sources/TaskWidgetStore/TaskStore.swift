@@ -4,7 +4,7 @@ import GRDBSQLite
 import Glibc
 public import Logging
 import Synchronization
-public import TaskWidgetCore
+import TaskWidgetCore
 
 /// The user's tasks, lists and habits in one SQLite file (SPEC §3).
 ///
@@ -68,10 +68,11 @@ public final class TaskStore: Sendable {
     /// Opens the store. In `.readWrite` mode a store found is migrated, and a missing one (with the
     /// default folder) is created by the first write that commits. In `.readOnly` mode nothing is
     /// written: a store missing at the default location reads as an empty one (a first run shows
-    /// "No open tasks", not an error), and one missing at a path the user named is an error.
-    public static func open(at location: StoreLocation, mode: AccessMode, logger: Logger) throws -> TaskStore {
+    /// "No open tasks", not an error), and one missing at a path the user named is an error. So is
+    /// one missing for a writer that is not `creating` it (one that changes what a store holds).
+    public static func open(at location: StoreLocation, mode: AccessMode, creating: Bool = true, logger: Logger) throws -> TaskStore {
         let path = location.path
-        let exists = try checkPath(location, mode: mode)
+        let exists = try checkPath(location, mode: mode, creating: creating)
         var configuration = Configuration()
         configuration.readonly = mode == .readOnly
         // Concurrent writers wait for each other instead of failing.
@@ -207,7 +208,7 @@ public final class TaskStore: Sendable {
     }
 
     /// The error for a store that a command needs but that is not there.
-    public static func missingStore(at path: String) -> TaskWidgetError {
+    private static func missingStore(at path: String) -> TaskWidgetError {
         TaskWidgetError(
             .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`",
             context: path)
@@ -221,8 +222,9 @@ public final class TaskStore: Sendable {
 
     /// Refuses what cannot be a store file; returns whether the store exists. For a missing store
     /// that a writer will create, checks its folder (at the default location, the first write
-    /// creates it); a reader accepts a missing store at the default location only.
-    private static func checkPath(_ location: StoreLocation, mode: AccessMode) throws -> Bool {
+    /// creates it); a reader accepts a missing store at the default location only, and a writer
+    /// that is not `creating` one none.
+    private static func checkPath(_ location: StoreLocation, mode: AccessMode, creating: Bool) throws -> Bool {
         let path = location.path
         // A store another process links into place between two looks is found by the second one.
         for _ in 0..<2 {
@@ -246,7 +248,7 @@ public final class TaskStore: Sendable {
         switch mode {
         case .readOnly where location.isDefault:
             return false
-        case .readOnly:
+        case .readOnly, .readWrite where !creating:
             throw missingStore(at: path)
         case .readWrite:
             let fileManager = FileManager.default
