@@ -230,7 +230,7 @@ public struct SyncEngine: Sendable {
         report.conflicts = plan.conflicts.count
         report.deleted = plan.deletedLocally.count
         report.skipped = plan.skipped.map(\.path)
-        report.listsChanged = plan.listsChanged
+        report.listsChanged = plan.local.listsRenamed.count
         let urls = Dictionary(binding.bindings.map { ($0.href.path, $0.url) }, uniquingKeysWith: { first, _ in first })
         let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
         try await refreshTokens(of: Set(pushed), bindings: binding.bindings)
@@ -830,7 +830,7 @@ public struct SyncEngine: Sendable {
         report.conflicts = plan.conflicts.count
         report.deleted = plan.deletedLocally.count
         report.skipped = plan.skipped.map(\.path)
-        report.listsChanged = plan.listsChanged
+        report.listsChanged = plan.local.listsRenamed.count
         let listNames = Dictionary(
             (binding.changedLists + snapshot.lists + binding.newLists).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         var byCollection: [String: SyncReport.CollectionPlan] = [:]

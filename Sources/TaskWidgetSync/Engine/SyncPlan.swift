@@ -51,7 +51,7 @@ enum RemoteOperation: Sendable {
     /// old text when it moves between collections), else a new calendar is made.
     case create(
         taskID: UUID, uid: String, collection: CollectionBinding, href: DAVHref, fields: TaskFields, source: String?,
-        agreed: TaskFields? = nil)
+        agreed: TaskFields?)
     /// PUT over a known object (`If-Match`).
     case update(taskID: UUID, uid: String, object: SyncedObject, text: String, fields: TaskFields)
     /// DELETE a known object (`If-Match`). `keepsTask`: the task lives on, moved to another
@@ -86,8 +86,6 @@ struct SyncPlan: Sendable {
     var deletedLocally: [UUID] = []
     /// Objects on the server that are not valid iCalendar, left alone.
     var skipped: [DAVHref] = []
-    /// Lists renamed or recolored as their collection was on the server.
-    var listsChanged = 0
     /// Collections made on the server for lists of this store (already made, or to make).
     var collectionsMade: [DAVHref] = []
 }
@@ -119,7 +117,6 @@ struct SyncPlanner {
         var plan = SyncPlan()
         plan.local.listsToSave = newLists
         plan.local.listsRenamed = changedLists
-        plan.listsChanged = changedLists.count
         let bindingByHref = Dictionary(bindings.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         let inbox = bindings.first(where: \.isInbox)
         let bindingByList = Dictionary(

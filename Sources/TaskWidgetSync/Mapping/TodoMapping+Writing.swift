@@ -25,8 +25,8 @@ extension TodoMapping {
     ///   there), DTSTAMP = `now`, SEQUENCE + 1. A difference in `modifiedAt` alone changes nothing.
     ///
     /// A due date that is the one both sides `agreed` on at the last sync was not changed here,
-    /// and DUE stays as it is, with the alarms when the reminder is the agreed one too. The VTODO may read otherwise in this
-    /// run's time zone: an all-day DUE pulled in Berlin (23:59 there) reads as 23:59 UTC in a run
+    /// and DUE stays as it is, with the alarms when the reminder is the agreed one too. The VTODO
+    /// may read otherwise in this run's time zone: an all-day DUE pulled in Berlin (23:59 there) reads as 23:59 UTC in a run
     /// in UTC, and was rewritten as a due time.
     ///
     /// - Throws: ``ICalError/Code/noTodo``, ``ICalError/Code/missingUID``, or
