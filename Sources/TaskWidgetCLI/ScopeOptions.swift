@@ -40,7 +40,7 @@ public struct ScopeOptions: ParsableArguments {
     }
 
     private func selectedView(loading configuration: () throws -> Configuration) throws -> TaskView {
-        guard let view else { return TaskView(scope: list.map(TaskScope.list) ?? (inbox ? .inbox : .all)) }
+        guard let view else { return TaskView(scope: list.map(TaskScope.init(listNamed:)) ?? (inbox ? .inbox : .all)) }
         return try configuration().view(named: view)
     }
 }

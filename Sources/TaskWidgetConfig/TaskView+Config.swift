@@ -15,7 +15,7 @@ extension TaskView {
         let inbox = try reader.bool("inbox") ?? false
         if list != nil && inbox { throw reader.error("inbox", "a view shows a list or the Inbox, not both") }
         self.init(
-            name: reader.keyPath.last ?? "", scope: list.map(TaskScope.list) ?? (inbox ? .inbox : .all),
+            name: reader.keyPath.last ?? "", scope: list.map(TaskScope.init(listNamed:)) ?? (inbox ? .inbox : .all),
             dueWithin: try reader.duration("due_within"), activeOnly: try reader.bool("active") ?? false)
     }
 }

@@ -38,7 +38,7 @@ import Testing
         ["edit", "abcd0"],
         ["ls", "--list", "Nope"],
         ["ls", "--list", "Home", "--inbox"],
-        ["ls", "--list", "Inbox"],
+        ["list", "rename", "Inbox", "Later"],
         ["list", "add", "home"],
         ["list", "add", "Work", "--color", "12345G"],
         ["list", "color", "Home", "blue"],

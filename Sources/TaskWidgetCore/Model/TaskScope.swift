@@ -7,6 +7,12 @@ public enum TaskScope: Sendable, Equatable {
     /// The tasks of the list with this name (case-insensitive).
     case list(String)
 
+    /// The scope `--list name` means: the list's, or the Inbox's when `name` is `Inbox` (in any
+    /// case), as `add --list Inbox` files a task there.
+    public init(listNamed name: String) {
+        self = TaskList.isInbox(name) ? .inbox : .list(name)
+    }
+
     /// What a widget of this scope is titled: `nil` for all tasks, `Inbox`, or the list's name as
     /// stored (`list`, found by the caller).
     public func title(list: TaskList?) -> String? {
