@@ -6,7 +6,7 @@
 ///   `2026-11-23T17:00+01:00`. Without an offset the time is local in the time zone.
 /// - Days: `today`, `tomorrow`, `yesterday` and weekday names (`fri`, `friday`, `next fri`), which mean the next
 ///   such day strictly after today, never today (on a Friday, `fri` and `next fri` are a week later).
-/// - `tonight`: today at 20:00.
+/// - `tonight`: today at 20:00, or at 23:59 from 20:00 on.
 /// - Times: `17:00`, `9:05`, `5pm` (or `5 pm`), `5:30pm`, `12am` (the start of a day), `12pm`, `noon` and `eod`
 ///   (the end of the working day, 18:00). A time alone means its next occurrence: today if it is
 ///   still ahead of now, else tomorrow.
@@ -121,7 +121,9 @@ extension WhenParser {
             return instant(movedBy: text.dropFirst())
         }
         if text == "tonight" {
-            return instant(on: today, at: WallTime(hour: 20, minute: 0))
+            // From 20:00 on, tonight is what is left of it: a task added at 21:00 is not overdue.
+            if let evening = instant(on: today, at: WallTime(hour: 20, minute: 0)), evening > now { return evening }
+            return instant(on: today, at: WallTime(hour: 23, minute: 59))
         }
         if let timestamp = InstantFormat.Scanner.read(text, with: { $0.timestamp(hourDigits: 1...2) }), timestamp.date.year >= 1 {
             // Whole seconds: a WHEN keeps no fraction.

@@ -92,9 +92,11 @@ import Testing
                 let text = form == .today ? "today" : form == .tomorrow ? "tomorrow" : "tonight"
                 let result = Wall(try parser.parseDate(text, for: .due), zone)
                 #expect(result.dayNumber == today.dayNumber + (form == .tomorrow ? 1 : 0))
-                #expect(result.minuteOfDay == (form == .tonight ? 20 * 60 : 23 * 60 + 59))
+                // Tonight is 20:00 until then, and the rest of the evening after.
+                let tonight = today.minuteOfDay < 20 * 60 ? 20 * 60 : 23 * 60 + 59
+                #expect(result.minuteOfDay == (form == .tonight ? tonight : 23 * 60 + 59))
                 let reminder = Wall(try parser.parseDate(text, for: .reminder), zone)
-                #expect(reminder.minuteOfDay == (form == .tonight ? 20 * 60 : 9 * 60))
+                #expect(reminder.minuteOfDay == (form == .tonight ? tonight : 9 * 60))
             case .weekday:
                 let weekday = count % 7
                 let result = Wall(try parser.parseDate(weekdays[weekday] + " " + hhmm, for: .due), zone)
