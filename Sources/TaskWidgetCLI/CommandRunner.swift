@@ -12,13 +12,17 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command, and exits.
     public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) -> Never {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var parsed = false
         do {
             var command = try parse(root, Array(arguments.dropFirst()))
+            parsed = true
             try command.run()
             try flushStandardOutput()
             exit(0)
         } catch {
-            exit(exitStatus(reporting: error, root: root, arguments: arguments))
+            let (failure, status) = self.failure(for: error, root: root, arguments: arguments)
+            report(failure)
+            exit(parsed ? status : Self.status(afterUsageError: failure, status, root: root, arguments: arguments))
         }
     }
 
@@ -36,7 +40,9 @@ public enum CommandRunner {
             try flushStandardOutput()
             exit(0)
         } catch {
-            exit(exitStatus(reporting: error, root: root, arguments: arguments))
+            let (failure, status) = self.failure(for: error, root: root, arguments: arguments)
+            report(failure)
+            exit(status)
         }
     }
 
@@ -99,32 +105,37 @@ public enum CommandRunner {
         return nil
     }
 
-    /// Reports `error` in one line on stderr and gives the exit status it documents.
-    private static func exitStatus(reporting error: any Error, root: any ParsableCommand.Type, arguments: [String]) -> Int32 {
+    /// `error` as the one line to report, with the exit status it documents.
+    private static func failure(for error: any Error, root: any ParsableCommand.Type, arguments: [String]) -> (TaskWidgetError, Int32) {
         if let error = error as? TaskWidgetError {
-            report(error)
-            return error.code.exitStatus
+            return (error, error.code.exitStatus)
         }
-        if let misread = dashedText(in: arguments) {
-            report(misread)
-            return misread.code.exitStatus
-        }
-        if let dashed = dashedValue(for: root.message(for: error), in: arguments) {
-            report(dashed)
-            return dashed.code.exitStatus
+        if let misread = dashedText(in: arguments) ?? dashedValue(for: root.message(for: error), in: arguments) {
+            return (misread, misread.code.exitStatus)
         }
         let status = root.exitCode(for: error)
         guard status != .success else { root.exit(withError: error) }
         // A mistyped command, which ArgumentParser calls an unexpected argument, or, when an
         // option follows it (`list edit Home --name Haus`), an unknown option of the command before.
         if let mistyped = mistypedCommand(in: arguments, root: root) {
-            report(mistyped)
-            return mistyped.code.exitStatus
+            return (mistyped, mistyped.code.exitStatus)
         }
         var line = oneLine(root.message(for: error))
         if line.hasSuffix(".") { line.removeLast() }
-        writeToStandardError("taskwidget: \(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)\n")
-        return status.rawValue
+        return (TaskWidgetError(.invalidInput, "\(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)"), status.rawValue)
+    }
+
+    /// A command line that does not parse still gives a bar the line it reads: when the command
+    /// named first prints a line for a bar (``BarLineCommand``), its line for `failure`,
+    /// and the exit status it then takes.
+    private static func status(
+        afterUsageError failure: TaskWidgetError, _ status: Int32, root: any ParsableCommand.Type, arguments: [String]
+    ) -> Int32 {
+        guard let name = arguments.dropFirst().first,
+            let command = root.configuration.subcommands.first(where: { $0.configuration.commandName == name }) as? any BarLineCommand.Type,
+            let exitsNormally = command.printLine(for: failure, arguments: Array(arguments.dropFirst(2)))
+        else { return status }
+        return exitsNormally ? 0 : status
     }
 
     /// An argument that starts with a dash and holds a space, which no option does: text (a title
@@ -220,4 +231,12 @@ extension String {
         guard let first, first.isUppercase, dropFirst().first?.isUppercase != true else { return self }
         return first.lowercased() + dropFirst()
     }
+}
+
+/// A command whose standard output a status bar reads: a command line that does not parse
+/// (`status --format waybar --max-widht 20` in a bar's config) still prints a line of its format.
+public protocol BarLineCommand: ParsableCommand {
+    /// Prints the line for `failure` when `arguments` (those after the command's name) choose a
+    /// bar's format, and says whether the run then exits 0; `nil` when it printed nothing.
+    static func printLine(for failure: TaskWidgetError, arguments: [String]) -> Bool?
 }

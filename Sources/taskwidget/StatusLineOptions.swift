@@ -21,6 +21,21 @@ struct StatusLineOptions: ParsableArguments {
     private var chosenMaxWidth: Int?
 
     var format: StatusFormat { chosenFormat ?? .text }
+
+    /// The format `arguments` choose (the last `--format`, as ArgumentParser reads it), for a
+    /// command line that did not parse; `nil` when none is given or the value is no format.
+    static func format(in arguments: [String]) -> StatusFormat? {
+        var format: StatusFormat?
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { break }
+            if argument == "--format", index + 1 < arguments.count {
+                format = StatusFormat(rawValue: arguments[index + 1])
+            } else if argument.hasPrefix("--format=") {
+                format = StatusFormat(rawValue: String(argument.dropFirst("--format=".count)))
+            }
+        }
+        return format
+    }
     var maxWidth: Int { chosenMaxWidth ?? StatusRenderer.defaultMaxWidth }
 
     /// The renderer of the format, with the user's template when there is one (`environment`

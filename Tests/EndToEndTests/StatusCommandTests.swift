@@ -212,6 +212,31 @@ import Testing
         }
     }
 
+    /// A mistyped option in a bar's config: the bar showed nothing, and the error went where
+    /// nobody looks. Now it gets the error line an unknown list gives.
+    @Test(arguments: [
+        (["--max-widht", "20"], "unknown option '--max-widht'"), (["--list", "Work", "--inbox"], "--list and --inbox exclude each other"),
+    ])
+    func aCommandLineThatDoesNotParseIsAnErrorLineForBarsAndAnErrorForText(arguments: [String], error: String) throws {
+        let sandbox = try Self.fixtureSandbox()
+        for format in StatusLineCheck.formats {
+            let isBar = Self.barFormats.contains(format)
+            let unknownList = try sandbox.run(["status", "--format", format, "--list", "Nope"] + Self.zone)
+            for formatArguments in [["--format", format], ["--format=\(format)"]] {
+                let result = try sandbox.run(["status"] + formatArguments + arguments + Self.zone)
+                #expect(result.status == (isBar ? 0 : 64), "\(format): \(result.stderr)")
+                #expect(result.stderrLines.count == 1 && result.stderr.contains(error), "\(format): \(result.stderr)")
+                if format == "waybar" {
+                    let line = try Self.jsonObject(result.stdout)
+                    #expect(line["class"] as? String == "error")
+                    #expect((line["tooltip"] as? String)?.contains(error.replacingOccurrences(of: "'", with: "&#39;")) == true, "\(line)")
+                } else {
+                    #expect(result.stdout == (isBar ? unknownList.stdout : ""), "\(format): \(result.stdout)")
+                }
+            }
+        }
+    }
+
     // MARK: The store is only read
 
     @Test func statusNeverChangesTheStoreAndWorksWhenNobodyMayWriteIt() throws {

@@ -14,8 +14,8 @@ struct StatusCommand: ParsableCommand {
             the host. Each format comes from a Mustache template: the default one, or \
             $XDG_CONFIG_HOME/taskwidget/templates/FORMAT.mustache, or --template FILE.
 
-            When the store cannot be read, bar formats still print one valid line (waybar class \
-            `error`) and exit 0; the error goes to stderr.
+            When the store cannot be read, or the command line is wrong, bar formats still print \
+            one valid line (waybar class `error`) and exit 0; the error goes to stderr.
 
             Examples:
               taskwidget status
@@ -41,5 +41,15 @@ struct StatusCommand: ParsableCommand {
             guard StatusFallback.exitsNormally(format: line.format) else { throw error }
             CommandRunner.report(error)
         }
+    }
+}
+
+extension StatusCommand: BarLineCommand {
+    /// A bar's format gets its error line for a command line that does not parse, as for a store
+    /// it cannot read; `text` and `json`, read by people and scripts, get the error alone.
+    static func printLine(for failure: TaskWidgetError, arguments: [String]) -> Bool? {
+        guard let format = StatusLineOptions.format(in: arguments), StatusFallback.exitsNormally(format: format) else { return nil }
+        print(StatusFallback.line(format: format, message: failure.message))
+        return true
     }
 }
