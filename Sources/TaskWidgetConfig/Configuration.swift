@@ -52,13 +52,10 @@ public struct Configuration: Sendable {
     /// there gives the defaults.
     public static func load(path: String? = nil, environment: [String: String]) throws -> Configuration {
         guard let path = path ?? defaultPath(environment: environment) else { return Configuration() }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            guard FileManager.default.fileExists(atPath: path) else {
-                var defaults = Configuration()
-                defaults.pathLookedAt = path
-                return defaults
-            }
-            throw TaskWidgetError(.badConfig, "cannot read \(path): check its permissions", context: path)
+        guard let data = try InputFile.readIfPresent(path, named: path) else {
+            var defaults = Configuration()
+            defaults.pathLookedAt = path
+            return defaults
         }
         return try parse(String(decoding: data, as: UTF8.self), path: path, home: environment["HOME"])
     }

@@ -132,11 +132,7 @@ public enum SyncAccountsFile {
     }
 
     private static func currentText(_ path: String) throws -> String {
-        guard FileManager.default.fileExists(atPath: path) else { return "" }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TaskWidgetError(.permissionDenied, "cannot read \(path): check its permissions", context: path)
-        }
-        return String(decoding: data, as: UTF8.self)
+        try InputFile.readIfPresent(path, named: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// Checks the new text, then writes it in place of the file (creating its folder, 0700).

@@ -79,10 +79,7 @@ public final class DeliveredRemindersFile: DeliveredReminderStorage {
 
     /// What the file holds; nothing when there is no file yet.
     public func load() throws -> DeliveredReminders {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            guard FileManager.default.fileExists(atPath: path) else { return DeliveredReminders() }
-            throw TaskWidgetError(.permissionDenied, "cannot read \(path): check its permissions", context: path)
-        }
+        guard let data = try InputFile.readIfPresent(path, named: path) else { return DeliveredReminders() }
         do {
             return try DeliveredReminders(decoding: data)
         } catch var error as TaskWidgetError {

@@ -77,6 +77,16 @@ import Testing
         #expect(configuration.path == nil && configuration.views.isEmpty && configuration.notify == NotifySettings())
     }
 
+    /// A folder in the file's place said "check its permissions", which are not what is wrong.
+    @Test func aFolderInPlaceOfTheFileIsNamedAsOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let error = expectError(.notAFile) { try Configuration.load(path: folder, environment: [:]) }
+        #expect(error?.message == "cannot read \(folder): it is a folder: give the path of a file")
+        #expect(error?.code.exitStatus == 74)
+    }
+
     @Test(arguments: [
         ("[views.work]\nlst = \"Work\"\n", "config.toml:2: views.work.lst: unknown key"),
         ("[views.work]\nlist = 3\n", "config.toml:2: views.work.list: expected text in quotes"),

@@ -26,4 +26,15 @@ public enum InputFile {
             throw TaskWidgetError.system(code, "cannot read \(name)", advice: "check the file", context: "input file")
         }
     }
+
+    /// The bytes of the file at `path`, or `nil` when nothing is there: a file a command reads
+    /// when it exists (config.toml, the sync accounts). A folder or an unreadable file in its
+    /// place is an error, as in ``read(_:named:)``.
+    public static func readIfPresent(_ path: String, named name: String) throws -> Data? {
+        do {
+            return try read(path, named: name)
+        } catch let error as TaskWidgetError where (error.cause as? SystemError)?.code == ENOENT {
+            return nil
+        }
+    }
 }
