@@ -20,9 +20,9 @@ public enum CommandRunner {
             try flushStandardOutput()
             exit(0)
         } catch {
-            let (failure, status) = self.failure(for: error, root: root, arguments: arguments)
-            report(failure)
-            exit(parsed ? status : Self.status(afterUsageError: failure, status, root: root, arguments: arguments))
+            let failure = self.failure(for: error, root: root, arguments: arguments)
+            report(failure.error)
+            exit(parsed ? failure.status : printingBarLine(for: failure, root: root, arguments: arguments))
         }
     }
 
@@ -40,9 +40,9 @@ public enum CommandRunner {
             try flushStandardOutput()
             exit(0)
         } catch {
-            let (failure, status) = self.failure(for: error, root: root, arguments: arguments)
-            report(failure)
-            exit(status)
+            let failure = self.failure(for: error, root: root, arguments: arguments)
+            report(failure.error)
+            exit(failure.status)
         }
     }
 
@@ -106,7 +106,9 @@ public enum CommandRunner {
     }
 
     /// `error` as the one line to report, with the exit status it documents.
-    private static func failure(for error: any Error, root: any ParsableCommand.Type, arguments: [String]) -> (TaskWidgetError, Int32) {
+    private static func failure(
+        for error: any Error, root: any ParsableCommand.Type, arguments: [String]
+    ) -> (error: TaskWidgetError, status: Int32) {
         if let error = error as? TaskWidgetError {
             return (error, error.code.exitStatus)
         }
@@ -126,16 +128,16 @@ public enum CommandRunner {
     }
 
     /// A command line that does not parse still gives a bar the line it reads: when the command
-    /// named first prints a line for a bar (``BarLineCommand``), its line for `failure`,
-    /// and the exit status it then takes.
-    private static func status(
-        afterUsageError failure: TaskWidgetError, _ status: Int32, root: any ParsableCommand.Type, arguments: [String]
+    /// named first prints a line for a bar (``BarLineCommand``), prints its line for the failure,
+    /// and returns the exit status the run then takes.
+    private static func printingBarLine(
+        for failure: (error: TaskWidgetError, status: Int32), root: any ParsableCommand.Type, arguments: [String]
     ) -> Int32 {
         guard let name = arguments.dropFirst().first,
             let command = root.configuration.subcommands.first(where: { $0.configuration.commandName == name }) as? any BarLineCommand.Type,
-            let exitsNormally = command.printLine(for: failure, arguments: Array(arguments.dropFirst(2)))
-        else { return status }
-        return exitsNormally ? 0 : status
+            let exitsNormally = command.printLine(for: failure.error, arguments: Array(arguments.dropFirst(2)))
+        else { return failure.status }
+        return exitsNormally ? 0 : failure.status
     }
 
     /// An argument that starts with a dash and holds a space, which no option does: text (a title
@@ -234,9 +236,11 @@ extension String {
 }
 
 /// A command whose standard output a status bar reads: a command line that does not parse
-/// (`status --format waybar --max-widht 20` in a bar's config) still prints a line of its format.
+/// (`status --format waybar --max-widht 20` in a bar's config) still prints a line of its format,
+/// as the command prints for the errors of its run.
 public protocol BarLineCommand: ParsableCommand {
     /// Prints the line for `failure` when `arguments` (those after the command's name) choose a
-    /// bar's format, and says whether the run then exits 0; `nil` when it printed nothing.
+    /// format, and says whether the run then exits 0, as it does for that format's errors; `nil`
+    /// when it printed nothing.
     static func printLine(for failure: TaskWidgetError, arguments: [String]) -> Bool?
 }

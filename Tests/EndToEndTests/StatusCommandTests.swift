@@ -213,28 +213,33 @@ import Testing
     }
 
     /// A mistyped option in a bar's config: the bar showed nothing, and the error went where
-    /// nobody looks. Now it gets the error line an unknown list gives.
+    /// nobody looks. Now it gets the error line an unknown list gives, with the same exit status.
     @Test(arguments: [
         (["--max-widht", "20"], "unknown option '--max-widht'"), (["--list", "Work", "--inbox"], "--list and --inbox exclude each other"),
     ])
-    func aCommandLineThatDoesNotParseIsAnErrorLineForBarsAndAnErrorForText(arguments: [String], error: String) throws {
+    func aCommandLineThatDoesNotParseGivesTheErrorLineOfItsFormat(arguments: [String], error: String) throws {
         let sandbox = try Self.fixtureSandbox()
         for format in StatusLineCheck.formats {
-            let isBar = Self.barFormats.contains(format)
             let unknownList = try sandbox.run(["status", "--format", format, "--list", "Nope"] + Self.zone)
             for formatArguments in [["--format", format], ["--format=\(format)"]] {
                 let result = try sandbox.run(["status"] + formatArguments + arguments + Self.zone)
-                #expect(result.status == (isBar ? 0 : 64), "\(format): \(result.stderr)")
+                #expect(result.status == unknownList.status, "\(format): \(result.stderr)")
                 #expect(result.stderrLines.count == 1 && result.stderr.contains(error), "\(format): \(result.stderr)")
-                if format == "waybar" {
+                let message = String(result.stderr.dropFirst("taskwidget: ".count).dropLast())
+                switch format {
+                case "waybar":
                     let line = try Self.jsonObject(result.stdout)
                     #expect(line["class"] as? String == "error")
                     #expect((line["tooltip"] as? String)?.contains(error.replacingOccurrences(of: "'", with: "&#39;")) == true, "\(line)")
-                } else {
-                    #expect(result.stdout == (isBar ? unknownList.stdout : ""), "\(format): \(result.stdout)")
+                case "json": #expect(try Self.jsonObject(result.stdout) as? [String: String] == ["error": message])
+                case "text": #expect(result.stdout == "⚠ taskwidget: \(message)\n")
+                default: #expect(result.stdout == unknownList.stdout, "\(format): \(result.stdout)")
                 }
             }
         }
+        // Without --format, a person reads it: the error alone.
+        let plain = try sandbox.run(["status"] + arguments + Self.zone)
+        #expect(plain.status == 64 && plain.stdout.isEmpty && plain.stderr.contains(error))
     }
 
     // MARK: The store is only read

@@ -201,8 +201,8 @@ import Testing
         }
     }
 
-    /// A watch that cannot start (here a mistake in config.toml, which `status` does not read)
-    /// leaves the bar one line of its format that says so, as `status` does: it printed nothing,
+    /// A watch that cannot start (here a mistake in config.toml, which `status` does not read, or
+    /// in its command line) leaves the bar one line of its format that says so, as `status` does: it printed nothing,
     /// and the bar's module vanished.
     @Test(arguments: [
         ("waybar", #"{"text":"⚠ taskwidget","tooltip":""#),
@@ -219,6 +219,10 @@ import Testing
         // waybar's tooltip says why; an i3bar block has no room for it, stderr always does.
         #expect(result.stdout.contains("serve.listen: expected text in quotes") == (format == "waybar"), "\(result.stdout)")
         #expect(result.stderr.contains("serve.listen: expected text in quotes"))
+        // A command line that does not parse (a mistyped option in the bar's config) is one too.
+        let mistyped = try sandbox.run(["watch", "--format", format, "--max-widht", "20"])
+        #expect(mistyped.status == 64 && mistyped.stdout.hasPrefix(start), "\(mistyped.stdout)")
+        #expect(mistyped.stdout.contains("unknown option") == (format == "waybar") && mistyped.stderr.contains("unknown option '--max-widht'"))
     }
 
     /// Idle means asleep: between entries watch waits in poll with no timeout (its timers are

@@ -45,11 +45,11 @@ struct StatusCommand: ParsableCommand {
 }
 
 extension StatusCommand: BarLineCommand {
-    /// A bar's format gets its error line for a command line that does not parse, as for a store
-    /// it cannot read; `text` and `json`, read by people and scripts, get the error alone.
+    /// The line `run()` prints for its own errors, and its exit status: a bar's format exits 0,
+    /// as waybar hides a module whose command fails.
     static func printLine(for failure: TaskWidgetError, arguments: [String]) -> Bool? {
-        guard let format = StatusLineOptions.format(in: arguments), StatusFallback.exitsNormally(format: format) else { return nil }
+        guard let format = StatusLineOptions.format(in: arguments) else { return nil }
         print(StatusFallback.line(format: format, message: failure.message))
-        return true
+        return StatusFallback.exitsNormally(format: format)
     }
 }

@@ -88,8 +88,7 @@ struct WatchCommand: ParsableCommand {
         } catch let error as TaskWidgetError {
             // A bar whose watch cannot start (a mistake in config.toml, an unknown view) shows one
             // line of its format that says so, as `status` does, instead of nothing.
-            let framing = LineFraming(format: line.format)
-            print((framing.header ?? "") + framing.frame(StatusFallback.line(format: line.format, message: error.message), isFirst: true), terminator: "")
+            Self.printFirstLine(for: error, format: line.format)
             throw error
         }
         let (context, views) = (setup.context, setup.views)
@@ -154,5 +153,21 @@ extension WatchCommand {
             throw TaskWidgetError(.ioFailure, "the folder \(path) for --render-dir does not exist: create it first", context: path)
         }
         return URL(fileURLWithPath: path, isDirectory: true)
+    }
+}
+
+extension WatchCommand: BarLineCommand {
+    /// A command line that does not parse is a watch that cannot start: the same line, and the
+    /// error's exit status.
+    static func printLine(for failure: TaskWidgetError, arguments: [String]) -> Bool? {
+        guard let format = StatusLineOptions.format(in: arguments) else { return nil }
+        printFirstLine(for: failure, format: format)
+        return false
+    }
+
+    /// The stream's start (i3bar's header) and its one line, which says what is wrong.
+    private static func printFirstLine(for failure: TaskWidgetError, format: StatusFormat) {
+        let framing = LineFraming(format: format)
+        print((framing.header ?? "") + framing.frame(StatusFallback.line(format: format, message: failure.message), isFirst: true), terminator: "")
     }
 }
