@@ -47,7 +47,7 @@ public enum DeviceFile {
 
     /// The devices in the file; none when there is no file.
     public static func load(path: String) throws -> [DeviceRecord] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        guard let data = try InputFile.readIfPresent(path, named: path) else { return [] }
         let text = String(decoding: data, as: UTF8.self)
         let table: TOMLTable
         do {

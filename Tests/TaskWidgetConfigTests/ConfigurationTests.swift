@@ -77,6 +77,15 @@ import Testing
         #expect(configuration.path == nil && configuration.views.isEmpty && configuration.notify == NotifySettings())
     }
 
+    /// A config folder under a file (`XDG_CONFIG_HOME` set to a file by mistake) holds no
+    /// config.toml: the defaults, as when the folder is missing.
+    @Test func aPathThroughAFileIsTheDefaults() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)").path
+        try Data().write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try Configuration.load(path: file + "/taskwidget/config.toml", environment: [:]).views.isEmpty)
+    }
+
     /// A folder in the file's place said "check its permissions", which are not what is wrong.
     @Test func aFolderInPlaceOfTheFileIsNamedAsOne() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
@@ -85,6 +94,8 @@ import Testing
         let error = expectError(.notAFile) { try Configuration.load(path: folder, environment: [:]) }
         #expect(error?.message == "cannot read \(folder): it is a folder: give the path of a file")
         #expect(error?.code.exitStatus == 74)
+        // devices.toml read as no devices, and `serve device add` then wrote over what it could not read.
+        expectError(.notAFile) { try DeviceFile.load(path: folder) }
     }
 
     @Test(arguments: [

@@ -7,12 +7,34 @@ public enum InputFile {
     /// The bytes of the file at `path`, or of standard input for `-`. `name` says what it is in
     /// errors (`the template ~/t.mustache`); each error says why, in one line.
     public static func read(_ path: String, named name: String) throws -> Data {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard path == "-" else { return try readFile(path, named: name) }
+        return try read(descriptor: STDIN_FILENO, named: name)
+    }
+
+    /// The bytes of the file at `path` (`-` is a file of that name here), or `nil` when nothing is
+    /// there, in its folder or its folder itself: a file a command reads when it exists
+    /// (config.toml, the sync accounts, the TRMNL devices). A folder or an unreadable file in its
+    /// place is an error, as in ``read(_:named:)``.
+    public static func readIfPresent(_ path: String, named name: String) throws -> Data? {
+        do {
+            return try readFile(path, named: name)
+        } catch let error as TaskWidgetError where [ENOENT, ENOTDIR].contains((error.cause as? SystemError)?.code) {
+            return nil
+        }
+    }
+
+    private static func readFile(_ path: String, named name: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             throw TaskWidgetError.system(
                 code, "cannot read \(name)", advice: code == EACCES ? "check its permissions" : "check the path", context: "input file")
         }
+        return try read(descriptor: descriptor, named: name)
+    }
+
+    /// Reads `descriptor` to its end, and closes it unless it is standard input.
+    private static func read(descriptor: Int32, named name: String) throws -> Data {
         var status = stat()
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             if descriptor != STDIN_FILENO { close(descriptor) }
@@ -24,17 +46,6 @@ public enum InputFile {
         } catch {
             let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
             throw TaskWidgetError.system(code, "cannot read \(name)", advice: "check the file", context: "input file")
-        }
-    }
-
-    /// The bytes of the file at `path`, or `nil` when nothing is there: a file a command reads
-    /// when it exists (config.toml, the sync accounts). A folder or an unreadable file in its
-    /// place is an error, as in ``read(_:named:)``.
-    public static func readIfPresent(_ path: String, named name: String) throws -> Data? {
-        do {
-            return try read(path, named: name)
-        } catch let error as TaskWidgetError where (error.cause as? SystemError)?.code == ENOENT {
-            return nil
         }
     }
 }
