@@ -5,7 +5,7 @@ public import TaskWidgetCore
 /// `--list NAME | --inbox | --view NAME`: which tasks a command or widget looks at (default: all
 /// of them).
 public struct ScopeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Only the tasks of this list.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Only the tasks of this list (Inbox: those without one).", valueName: "name"))
     public var list: String?
 
     @Flag(name: .long, help: "Only the tasks without a list.")

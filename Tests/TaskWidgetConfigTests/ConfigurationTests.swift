@@ -77,6 +77,12 @@ import Testing
         #expect(configuration.path == nil && configuration.views.isEmpty && configuration.notify == NotifySettings())
     }
 
+    /// `list = "Inbox"` is the Inbox, as `--list Inbox` is.
+    @Test func aViewOfTheListNamedInboxIsTheInbox() throws {
+        let configuration = try Configuration.parse("[views.later]\nlist = \"inbox\"\n", path: "config.toml")
+        #expect(try configuration.view(named: "later").scope == .inbox)
+    }
+
     /// A config folder under a file (`XDG_CONFIG_HOME` set to a file by mistake) holds no
     /// config.toml: the defaults, as when the folder is missing.
     @Test func aPathThroughAFileIsTheDefaults() throws {

@@ -6,7 +6,7 @@
 ///   `2026-11-23T17:00+01:00`. Without an offset the time is local in the time zone.
 /// - Days: `today`, `tomorrow`, `yesterday` and weekday names (`fri`, `friday`, `next fri`), which mean the next
 ///   such day strictly after today, never today (on a Friday, `fri` and `next fri` are a week later).
-/// - `tonight`: today at 20:00, or at 23:59 from 20:00 on.
+/// - `tonight`: today at 20:00; from 20:00 on, the end of today (23:59, as `today` for a due date).
 /// - Times: `17:00`, `9:05`, `5pm` (or `5 pm`), `5:30pm`, `12am` (the start of a day), `12pm`, `noon` and `eod`
 ///   (the end of the working day, 18:00). A time alone means its next occurrence: today if it is
 ///   still ahead of now, else tomorrow.
