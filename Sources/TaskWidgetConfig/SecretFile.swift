@@ -59,10 +59,10 @@ public enum SecretFile {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// The first line of `data`, without its line break (`\n` or `\r\n`).
+    /// The first line of `data`, without its line break (`\n`, `\r\n` or `\r`).
     public static func firstLine(of data: Data) -> String {
+        // By Character: `\r\n` is one, so a split on `\n` alone never split a Windows line.
         let text = String(decoding: data, as: UTF8.self)
-        return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+        return String(text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
     }
 }

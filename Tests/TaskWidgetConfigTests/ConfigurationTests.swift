@@ -77,6 +77,12 @@ import Testing
         #expect(configuration.path == nil && configuration.views.isEmpty && configuration.notify == NotifySettings())
     }
 
+    /// A token or password file saved on Windows (`\r\n`) locked every client out: its `\r` stayed.
+    @Test(arguments: ["tok+en/=\n", "tok+en/=\r\n", "tok+en/=\r\nsecond line\r\n", "tok+en/=", "tok+en/=\rold Mac"])
+    func aSecretIsItsFirstLineWithoutItsLineBreak(text: String) {
+        #expect(SecretFile.firstLine(of: Data(text.utf8)) == "tok+en/=")
+    }
+
     /// `list = "Inbox"` is the Inbox, as `--list Inbox` is.
     @Test func aViewOfTheListNamedInboxIsTheInbox() throws {
         let configuration = try Configuration.parse("[views.later]\nlist = \"inbox\"\n", path: "config.toml")
