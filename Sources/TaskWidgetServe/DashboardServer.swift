@@ -45,7 +45,7 @@ public struct DashboardServer {
         let cache = DashboardCache(draw: Self.draw, renderers: renderers, now: { clock.now().wallInstant })
         let broadcaster = EventBroadcaster(maximumSubscribers: limits.maximumEventStreams)
         let dependencies = ServeDependencies(
-            cache: cache, broadcaster: broadcaster, devices: DeviceRegistry(path: devicesPath), token: token, limits: limits)
+            cache: cache, broadcaster: broadcaster, devices: try DeviceRegistry(path: devicesPath, logger: logger), token: token, limits: limits)
         let follower = DashboardFollowing(settings: following, cache: cache, broadcaster: broadcaster, logger: logger)
         let listen = listen
         let application = try makeServeApplication(

@@ -256,7 +256,7 @@ import Testing
             #expect(PNGHeader(image.body)?.width == 170)
             #expect(try await client.execute(uri: "/", method: .get).status == .ok)
             let health = try await client.execute(uri: "/healthz", method: .get)
-            #expect(health.status == .serviceUnavailable && String(buffer: health.body) == "the store cannot be read (or is not read yet)\n")
+            #expect(health.status == .serviceUnavailable && String(buffer: health.body) == "the tasks cannot be shown (the store, or the list or view serve shows, cannot be read): /status says why\n")
 
             try environment.publish()
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)

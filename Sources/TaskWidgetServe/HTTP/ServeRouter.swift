@@ -99,13 +99,13 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         try cache.timelineDocument().response(to: request, maxAge: cache.maxAge(until: cache.current.state?.timeline.reloadAfter))
     }
 
-    // For a monitor: 503 while the other routes are 503 (the store cannot be read), without the
-    // reason, which may name a path and needs the token.
+    // For a monitor: 503 while the other routes are 503 (the store, or the list serve shows,
+    // cannot be read), without the reason, which may name a path or a list and needs the token.
     router.get("/healthz") { _, _ -> Response in
         let isServing = cache.current.state != nil
         return Response(
             status: isServing ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: isServing ? "ok\n" : "the store cannot be read (or is not read yet)\n")))
+            body: .init(byteBuffer: ByteBuffer(string: isServing ? "ok\n" : "the tasks cannot be shown (the store, or the list or view serve shows, cannot be read): /status says why\n")))
     }
 
     addTRMNLRoutes(to: router, cache: cache, devices: devices)

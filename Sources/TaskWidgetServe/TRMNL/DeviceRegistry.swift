@@ -1,5 +1,6 @@
 import Foundation
 public import HTTPTypes
+public import Logging
 import Synchronization
 public import TaskWidgetConfig
 import TaskWidgetCore
@@ -15,17 +16,27 @@ public final class DeviceRegistry: Sendable {
     /// The file; `nil` for a registry held in memory (tests).
     private let path: String?
     private let loaded: Mutex<Loaded>
+    private let logger: Logger?
 
-    /// The devices of the file at `path`.
-    public init(path: String?) {
+    /// The devices of the file at `path`, read now: a file that cannot be read is an error, so
+    /// that serve does not start to refuse every device without a word. Later reads that fail
+    /// keep the devices read before, and say so in `logger`'s log.
+    public init(path: String?, logger: Logger) throws {
         self.path = path
-        loaded = Mutex(Loaded())
+        self.logger = logger
+        guard let path else {
+            loaded = Mutex(Loaded())
+            return
+        }
+        let modification = Self.modification(of: path)
+        loaded = Mutex(Loaded(devices: Self.byKey(try DeviceFile.load(path: path)), modification: modification))
     }
 
     /// A registry of `devices`, held in memory.
     public init(_ devices: [DeviceRecord]) {
         path = nil
-        loaded = Mutex(Loaded(devices: Dictionary(devices.map { (Self.key($0.id), $0) }, uniquingKeysWith: { $1 })))
+        logger = nil
+        loaded = Mutex(Loaded(devices: Self.byKey(devices)))
     }
 
     /// The device with MAC `id` (compared case-insensitively: firmware sends upper case).
@@ -49,9 +60,16 @@ public final class DeviceRegistry: Sendable {
     /// read before (the server keeps serving; `serve device ls` says what is wrong with it).
     private func current() -> [String: DeviceRecord] {
         guard let path else { return loaded.withLock { $0.devices } }
-        let modification = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        let modification = Self.modification(of: path)
         if let devices = loaded.withLock({ $0.modification == modification ? $0.devices : nil }) { return devices }
-        let read = (try? DeviceFile.load(path: path)).map { Dictionary($0.map { (Self.key($0.id), $0) }, uniquingKeysWith: { $1 }) }
+        var read: [String: DeviceRecord]?
+        do {
+            read = Self.byKey(try DeviceFile.load(path: path))
+        } catch {
+            // Once per change of the file: the modification is remembered below.
+            let reason = (error as? TaskWidgetError)?.logDescription ?? "\(error)"
+            logger?.warning("the devices file cannot be read: the devices read before stay (taskwidget serve device ls says why)", metadata: ["error": "\(reason)"])
+        }
         return loaded.withLock { state in
             if let read { state.devices = read }
             state.modification = modification
@@ -60,6 +78,14 @@ public final class DeviceRegistry: Sendable {
     }
 
     private static func key(_ id: String) -> String { id.uppercased() }
+
+    private static func byKey(_ devices: [DeviceRecord]) -> [String: DeviceRecord] {
+        Dictionary(devices.map { (key($0.id), $0) }, uniquingKeysWith: { $1 })
+    }
+
+    private static func modification(of path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
 }
 
 extension DeviceRecord {
