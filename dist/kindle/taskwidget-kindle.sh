@@ -6,7 +6,8 @@
 # Usage: taskwidget-kindle.sh URL [--once]
 #   URL    e.g. 'http://192.168.1.10:8787/widget/800x600.png?theme=mono&depth=8&rotate=90&token=TOKEN'
 #          (rotate=90 turns the landscape widget into a portrait 600 × 800 image)
-#   --once ask once and exit (for cron, or to try it)
+#   --once ask once and exit (for cron, or to try it): 1 when the server did not answer with an
+#          image or 304, so cron says so
 # Environment:
 #   SHOW    the command that shows an image file (default: eips -g, the Kindle's own)
 #   FOLDER  where the image and its ETag are kept (default: /tmp/taskwidget)
@@ -32,9 +33,16 @@ while :; do
       mv "$folder/new.png" "$folder/image.png"
       : > "$folder/etag"
       $show "$folder/image.png" ;;
-    *) echo "taskwidget-kindle: $url answered $code" >&2 ;;
+    *)  # the URL without its query, which may hold the token (cron mails stderr)
+      status=1
+      if [ "$code" = 000 ]; then
+        echo "taskwidget-kindle: ${url%%\?*} cannot be reached: is taskwidget serve running there?" >&2
+      else
+        echo "taskwidget-kindle: ${url%%\?*} answered HTTP $code" >&2
+      fi ;;
   esac
-  [ "$once" = "--once" ] && exit 0
+  [ "$once" = "--once" ] && exit "${status:-0}"
+  status=0
   age=$(sed -n 's/^[Cc]ache-[Cc]ontrol: *max-age=\([0-9]*\).*/\1/p' "$folder/headers" 2>/dev/null)
   [ "${age:-0}" -ge 30 ] || age=30
   sleep "$age"

@@ -37,6 +37,12 @@ import Testing
         let third = try poll()
         #expect(third.status == 0 && third.stderr.isEmpty, "\(third.stderr)")
         #expect(lines() == 2, "changed: drawn again")
+
+        // A wrong token fails the run, so cron says so, without the token in its mail.
+        let wrong = try ProcessRunner.run(
+            "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url + "x", "--once"], environment: environment)
+        #expect(wrong.status == 1 && wrong.stderr.contains("answered HTTP 401") && !wrong.stderr.contains(token), "\(wrong.stderr)")
+        #expect(lines() == 2, "nothing drawn")
         #expect(server.terminate() == 0)
     }
 
