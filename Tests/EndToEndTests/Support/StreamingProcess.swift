@@ -22,10 +22,11 @@ final class StreamingProcess {
 
     /// Starts `EXECUTABLE ARGUMENTS` (by default the built `taskwidget`). With `errorLog`, its
     /// standard error goes to that file instead of a pipe (a daemon a test starts and never reads).
-    /// Its standard input is /dev/null, or with `writableInput` a pipe the test writes to.
+    /// Its standard input is /dev/null, or with `writableInput` a pipe the test writes to, or with
+    /// `closesInput` none at all (a bar started with `<&-`).
     init(
         _ arguments: [String], environment: [String: String], executable: String = Sandbox.binary.path, errorLog: String? = nil,
-        writableInput: Bool = false
+        writableInput: Bool = false, closesInput: Bool = false
     ) throws {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
@@ -38,6 +39,8 @@ final class StreamingProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if writableInput {
             posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        } else if closesInput {
+            posix_spawn_file_actions_addclose(&actions, 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
