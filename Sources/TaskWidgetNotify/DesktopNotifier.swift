@@ -173,10 +173,18 @@ public final class DesktopNotifier: NotificationPosting {
         return events
     }
 
-    /// Cancels everything in flight, forgets the queue and lets go of the bus. Called by deinit;
-    /// call it earlier to stop before the notifier goes away. Later posts fail at once.
+    /// Closes the notifications it shows, cancels everything in flight, forgets the queue and lets
+    /// go of the bus. Called by deinit; call it earlier to stop before the notifier goes away.
+    /// Later posts fail at once.
     public func shutdown() {
         guard !isShutDown else { return }
+        // The buttons of its notifications would reach no one once it is gone (the server sends
+        // their actions to this connection): close them, written out before the connection goes.
+        // The server keeps them in its history.
+        if let connection, !shown.isEmpty {
+            for id in shown.keys { close(id) }
+            g_dbus_connection_flush_sync(connection, nil, nil)
+        }
         isShutDown = true
         g_cancellable_cancel(cancellable)
         cancelReconnect()

@@ -134,7 +134,10 @@ import Testing
 
         let first = try Self.notify(sandbox, desktop)
         #expect(first.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(first.stderrText)")
+        #expect(try desktop.displayedCount() == 1)
         Self.stop(first)
+        // Its buttons would have reached no one: it closed it (dunst keeps it in its history).
+        #expect(try desktop.displayedCount() == 0)
         // notify was off from 16:27 to 16:40: "While off" is missed, "Pay rent" was shown already.
         let second = try Self.notify(sandbox, desktop, ["--now", "2026-11-22T16:40:00+01:00"])
         #expect(second.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(second.stderrText)")
