@@ -72,6 +72,14 @@ public struct DashboardServer {
             throw TaskWidgetError(
                 .unavailable, "cannot listen on \(listen): the address is in use: stop the other server or pick another --listen",
                 context: "\(listen)", cause: error)
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw TaskWidgetError(
+                .unavailable, "cannot listen on \(listen): this machine has no such address: give one of its own (ip -brief address lists them), or 0.0.0.0 for all",
+                context: "\(listen)", cause: error)
+        } catch let error as IOError where error.errnoCode == EACCES && listen.port < 1024 {
+            throw TaskWidgetError(
+                .unavailable, "cannot listen on \(listen): ports below 1024 are the system's: pick one from 1024 up, such as 8787",
+                context: "\(listen)", cause: error)
         } catch {
             throw TaskWidgetError(.unavailable, "cannot serve on \(listen): \(Self.reason(error))", context: "\(listen)", cause: error)
         }

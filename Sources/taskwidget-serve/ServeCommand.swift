@@ -88,7 +88,16 @@ struct ServeCommand: AsyncParsableCommand {
         try await server.run(logger: context.logger) { bound in
             // One line, flushed at once: scripts and tests read the port from it.
             let auth = token == nil ? "" : "; clients send the token"
-            try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/ from \(storePath)\(auth)\n".utf8))
+            // 0.0.0.0 is no address a client can open: name the one they can.
+            let everywhere = ["0.0.0.0", "::"].contains(bound.host) ? " (every address: http://\(Self.hostName()):\(bound.port)/ from other machines)" : ""
+            try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/\(everywhere) from \(storePath)\(auth)\n".utf8))
         }
+    }
+
+    /// This machine's name, as other machines on a home network usually reach it.
+    private static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count) == 0 else { return "THIS-MACHINE" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -199,6 +199,12 @@ import Testing
         let short = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file])
         #expect(short.status == 64)
         #expect(short.stderr == "taskwidget: the token in \(file) is too short to keep anyone out (1 of at least 16 characters): delete the file and make one with `taskwidget serve token --file \(file)`\n")
+
+        // An address this machine does not have (TEST-NET-1, RFC 5737) says what to give.
+        try "0123456789abcdef0123\n".write(toFile: file, atomically: false, encoding: .utf8)
+        let foreign = try sandbox.run(["serve", "--listen", "192.0.2.1:0", "--token-file", file])
+        #expect(foreign.status == 69 && foreign.stdout.isEmpty)
+        #expect(foreign.stderr.hasPrefix("taskwidget: cannot listen on 192.0.2.1:0: this machine has no such address: give one of its own"), "\(foreign.stderr)")
     }
 
     /// `serve token --file` makes the file in a folder that exists, and refuses one that does not
