@@ -102,17 +102,6 @@ public struct CommandContext {
         try TaskStore.open(at: location, mode: .readWrite, creating: location.isDefault, logger: logger)
     }
 
-    /// Refuses a view of a list the store does not have, as `ls --list` does: a typo would start a
-    /// long-running command (`watch`, `serve`) that shows nothing but an error, and whose log may
-    /// not name the list. A store that cannot be read now is left to the command, which waits for
-    /// it; a list deleted later is an error line as before.
-    public func checkListExists(in view: TaskView) throws {
-        guard case .list(let name) = view.scope, FileManager.default.fileExists(atPath: location.path),
-            let lists = try? TaskStore.open(at: location, mode: .readOnly, logger: logger).listSummaries().map(\.list)
-        else { return }
-        _ = try TaskList.named(name, in: lists)
-    }
-
     /// Parses a WHEN argument (SPEC §4) relative to this run's clock and zone.
     public func date(_ text: String, for purpose: WhenParser.Purpose) throws -> Instant {
         try WhenParser(now: now, calendar: calendar).parse(text, for: purpose)

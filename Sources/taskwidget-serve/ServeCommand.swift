@@ -76,8 +76,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var view = try scope.selectedView(configuration: settings)
         if scope.isEmpty, let name = settings.serve.view { view = try settings.view(named: name) }
-        // Rather than a server whose every route says 503 (a list deleted later still does).
-        try context.checkListExists(in: view)
+        // A list the store does not have is a typo: refused at start, as `ls --list` refuses it,
+        // rather than a server whose every route says 503 (a list deleted later still does). A
+        // store that cannot be read now is left to the server, which answers 503 until it can.
+        if case .list(let name) = view.scope, FileManager.default.fileExists(atPath: context.location.path),
+            let lists = try? TaskStore.open(at: context.location, mode: .readOnly, logger: context.logger).listSummaries().map(\.list)
+        {
+            _ = try TaskList.named(name, in: lists)
+        }
         let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let server = DashboardServer(

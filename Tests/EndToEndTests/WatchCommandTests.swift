@@ -124,17 +124,6 @@ import Testing
         #expect(watch.waitForExit() == 0)
     }
 
-    /// A list the store does not have is a typo, refused at start as by `status`: watch ran on,
-    /// its log saying "no task, list or habit has the id or name given" without the name.
-    @Test func anUnknownListIsRefusedAtStartWithTheClosestName() throws {
-        let sandbox = try Sandbox()
-        try sandbox.succeed(["list", "add", "Work"])
-        let result = try sandbox.run(["watch", "--format", "waybar", "--list", "Wrok"])
-        #expect(result.status == 64)
-        #expect(Self.object(result.stdout)?["class"] as? String == "error")
-        #expect(result.stderr == "taskwidget: no list is named “Wrok”: did you mean “Work”? (create one with `taskwidget list add NAME`)\n", "\(result.stderr)")
-    }
-
     /// With its standard input closed (`<&-`), the signal descriptor took number 0, and i3bar's
     /// click reader read the signals: SIGTERM did not stop it.
     @Test(.timeLimit(.minutes(1)), arguments: ["i3bar", "waybar"])

@@ -69,7 +69,6 @@ struct WatchCommand: ParsableCommand {
         let renderer = try line.renderer(environment: context.environment)
         let configuration = try context.configuration()
         let (views, shown) = try Self.cycle(of: configuration, starting: scope)
-        try context.checkListExists(in: views[shown])
         var setup = Setup(context: context, renderer: renderer, configuration: configuration, views: views, shown: shown)
         if let renderDir {
             let spec = try widget.spec()
