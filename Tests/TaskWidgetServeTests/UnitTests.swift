@@ -44,7 +44,21 @@ import Testing
         "medium.gif", "huge.png", "800x.png", "x480.png", "800x480x2.png", "+800x480.png", "800x-480.png", "medium", "",
     ])
     func namesThatAreNoWidgetAreNotFound(name: String) {
-        #expect(throws: ServeHTTPError.notFound) { try WidgetImageSpec(name: name[...], query: []) }
+        #expect(throws: ServeHTTPError.noSuchWidget) { try WidgetImageSpec(name: name[...], query: []) }
+    }
+
+    /// `?them=dark` drew the light image without a word; a cache buster (`?v=`, `?t=`) still passes.
+    @Test func aMisspeltParameterIsRefusedAndOthersAreIgnored() throws {
+        #expect(throws: ServeHTTPError(.badRequest, "unknown parameter them: did you mean theme?")) {
+            try WidgetImageSpec(name: "large.png", query: [("them", "dark")])
+        }
+        #expect(throws: ServeHTTPError(.badRequest, "unknown parameter scal: did you mean scale?")) {
+            try WidgetImageSpec(name: "large.png", query: [("scal", "2")])
+        }
+        for buster: Substring in ["v", "t", "_", "token", "cache"] {
+            let query: [(key: Substring, value: Substring)] = [(buster, "1")]
+            #expect(try WidgetImageSpec(name: "large.png", query: query) == WidgetImageSpec(family: .large))
+        }
     }
 
     @Test(arguments: ["0x480.png", "800x0.png", "63x480.png", "800x4097.png", "100000x100000.png", "99999999999999999999x480.bmp"])

@@ -3,19 +3,22 @@ import TaskWidgetCore
 extension WidgetImageSpec {
     /// The largest side of an image served, in pixels (TRMNL X's panel is 1872 × 1404).
     static let maximumServedSide = 4096
+    /// The query keys a widget image takes.
+    static let parameters = ["scale", "theme", "depth", "rotate"]
 
     /// What `GET /widget/{name}?scale=&theme=&depth=&rotate=` asks for: `name` is
     /// `small|medium|large|WxH` (points) and `.png` or `.bmp`. Unknown query keys are ignored
-    /// (pollers add cache busters such as `?v=`); a known key with a bad value or a `WxH` with a
-    /// side out of range is a 400, a name that is no widget a 404.
+    /// (pollers add cache busters such as `?v=`), unless they read as a known one misspelt
+    /// (`?them=dark`); a known key with a bad value or a `WxH` with a side out of range is a 400, a
+    /// name that is no widget a 404.
     init(name: Substring, query: some Sequence<(key: Substring, value: Substring)>) throws(ServeHTTPError) {
         guard let dot = name.lastIndex(of: "."), let format = Format(rawValue: String(name[name.index(after: dot)...])) else {
-            throw .notFound
+            throw .noSuchWidget
         }
         let stem = name[..<dot]
         let family = WidgetFamily(rawValue: String(stem))
         let size: WidgetSize? = family == nil ? try? WidgetSize(parsing: String(stem)) : nil
-        guard family != nil || size != nil else { throw WidgetSize.sides(of: stem) == nil ? .notFound : .badSize }
+        guard family != nil || size != nil else { throw WidgetSize.sides(of: stem) == nil ? .noSuchWidget : .badSize }
         var (scale, theme, depth, rotation): (Int?, WidgetTheme?, Int?, Int?) = (nil, nil, nil, nil)
         for (key, value) in query {
             switch key {
@@ -36,7 +39,9 @@ extension WidgetImageSpec {
                 }
                 rotation = degrees
             default:
-                continue
+                if let meant = NameLookup.closest(to: String(key), among: Self.parameters) {
+                    throw .misspeltParameter(String(key), meant: meant)
+                }
             }
         }
         do {

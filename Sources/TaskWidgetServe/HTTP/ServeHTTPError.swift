@@ -44,12 +44,19 @@ extension ServeHTTPError {
     public static func badParameter(_ name: String, expected: String) -> Self {
         .init(.badRequest, "bad parameter \(name): expected \(expected)")
     }
+    /// 400 for a query key that reads as a known one misspelt (`?them=dark`).
+    public static func misspeltParameter(_ key: String, meant: String) -> Self {
+        .init(.badRequest, "unknown parameter \(key.sanitizedForMessage): did you mean \(meant)?")
+    }
     /// 400 for a widget canvas (`/widget/WxH.png`) with a side out of range.
     public static let badSize = Self(
         .badRequest,
         "bad size: expected WIDTHxHEIGHT in points, each side from \(WidgetSize.allowedPoints.lowerBound) to \(WidgetSize.allowedPoints.upperBound)")
     /// 404 for an unknown path.
     public static let notFound = Self(.notFound, "not found")
+    /// 404 for a `/widget/` name that is no widget, with the names there are.
+    public static let noSuchWidget = Self(
+        .notFound, "not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png")
     /// 503 while the store cannot be read; the message says why and what to do (it is for the
     /// dashboard's own user, never logged).
     public static func unavailable(_ failure: TaskWidgetError?) -> Self {
