@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The short text that says when a task is due, relative to an instant in the user's time zone:
 /// `09:30`, `Today`, `Tomorrow 09:00`, `Fri 27 Nov 14:30`, `Mon 30 Nov`, `Overdue · 17:00`,
@@ -18,14 +18,21 @@ public struct DueLabeler: Sendable {
         task.dueDate.map { label(for: $0, isOverdue: task.isOverdue(at: instant), at: instant) }
     }
 
+    /// Whether `dueDate` was given as a day alone: such a date is stored as 23:59 local (SPEC §4;
+    /// the store keeps no all-day flag, nor does the seeds' model), and shows the day, never the
+    /// minute or the hours left.
+    public static func isDayOnly(_ dueDate: Instant, in timeZone: TimeZone) -> Bool {
+        let local = dueDate.secondsSince1970 + Int64(timeZone.secondsFromGMT(for: dueDate.date))
+        let secondOfDay = (local % 86_400 + 86_400) % 86_400
+        return secondOfDay / 60 == 23 * 60 + 59
+    }
+
     /// The label for a due date, `isOverdue` as ``TaskItem/isOverdue(at:)`` decides it.
     public func label(for dueDate: Instant, isOverdue: Bool, at instant: Instant) -> String {
         let due = calendar.wallClock(of: dueDate)
         let today = calendar.localDay(containing: instant)
         let time = InstantFormat.pad(due.hour, 2) + ":" + InstantFormat.pad(due.minute, 2)
-        // A due date given as a day only is stored as 23:59 (the store keeps no separate all-day
-        // flag, nor do the seeds' model): show the day, not the minute.
-        let isEndOfDay = due.hour == 23 && due.minute == 59
+        let isEndOfDay = Self.isDayOnly(dueDate, in: calendar.timeZone)
         let timeSuffix = isEndOfDay ? "" : " " + time
         let dayText = Self.dayText(weekday: due.weekday, of: due.day) + (due.day.year == today.year ? "" : " \(due.day.year)")
         // Whole local days between the two dates, counted on the calendar (not in 24 h steps, which
