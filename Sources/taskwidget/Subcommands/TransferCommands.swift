@@ -27,10 +27,12 @@ struct Import: ParsableCommand {
             field keeps the later edit (the file's, within the same second), and a completed \
             task stays completed; a task deleted here stays deleted unless the file's copy \
             was edited after the deletion. So an older backup neither reopens tasks, nor \
-            undoes newer edits, nor brings back what you removed since. Lists and habits \
-            whose id is already in the store are replaced by the file's; a list of the file \
-            whose name a list of the store has under another id (two stores that each made a \
-            Home) is refused: rename one of them first. The file is checked first: if \
+            undoes newer edits of tasks, nor brings back tasks you removed since. Lists and \
+            habits have no edit times: those of the file are added, or replace the store's \
+            of the same id (an older backup takes back their renames, colors and checked \
+            days, and brings back ones you removed since). A list or habit of the file whose \
+            name one of the store has under another id (two stores that each made a Home) \
+            is refused: rename one of them first. The file is checked first: if \
             anything in it is wrong, a misspelt field name included, nothing is imported. \
             The last line counts what the file holds and, unless every task is new, what \
             became of its tasks: new, updated, unchanged (the store's copy was as new or \
