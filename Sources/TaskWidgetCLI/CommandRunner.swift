@@ -22,7 +22,7 @@ public enum CommandRunner {
         } catch {
             let failure = self.failure(for: error, root: root, arguments: arguments)
             report(failure.error)
-            exit(parsed ? failure.status : printingBarLine(for: failure, root: root, arguments: arguments))
+            exit(parsed ? failure.status : printBarLine(for: failure, root: root, arguments: arguments))
         }
     }
 
@@ -130,7 +130,7 @@ public enum CommandRunner {
     /// A command line that does not parse still gives a bar the line it reads: when the command
     /// named first prints a line for a bar (``BarLineCommand``), prints its line for the failure,
     /// and returns the exit status the run then takes.
-    private static func printingBarLine(
+    private static func printBarLine(
         for failure: (error: TaskWidgetError, status: Int32), root: any ParsableCommand.Type, arguments: [String]
     ) -> Int32 {
         guard let name = arguments.dropFirst().first,

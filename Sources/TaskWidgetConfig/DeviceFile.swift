@@ -17,6 +17,12 @@ public struct DeviceRecord: Sendable, Equatable {
     public var depth: Int
     public var format: WidgetImageSpec.Format
 
+    /// Whether `text` is a device ID as the firmware sends it: a MAC address, six pairs of hex
+    /// digits with colons (`AA:BB:CC:DD:EE:FF`).
+    public static func isDeviceID(_ text: String) -> Bool {
+        text.wholeMatch(of: /(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}/) != nil
+    }
+
     public init(
         id: String, name: String? = nil, apiKey: String, friendlyID: String, size: WidgetSize = WidgetSize(width: 800, height: 480),
         depth: Int = 1, format: WidgetImageSpec.Format = .png

@@ -59,10 +59,11 @@ public enum SecretFile {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// The first line of `data`, without its line break (`\n`, `\r\n` or `\r`).
+    /// The first line of `data`, without its line break (`\n`, `\r\n` or `\r`; no other
+    /// character ends it).
     public static func firstLine(of data: Data) -> String {
-        // By Character: `\r\n` is one, so a split on `\n` alone never split a Windows line.
-        let text = String(decoding: data, as: UTF8.self)
-        return String(text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
+        // By scalar: `\r\n` is one Character, so a split of Characters on `\n` never split it.
+        let scalars = String(decoding: data, as: UTF8.self).unicodeScalars
+        return String(scalars[..<(scalars.firstIndex { $0 == "\n" || $0 == "\r" } ?? scalars.endIndex)])
     }
 }

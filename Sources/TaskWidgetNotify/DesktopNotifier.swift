@@ -1,4 +1,5 @@
 import CGio
+import Dispatch
 public import Logging
 import TaskWidgetCore
 
@@ -8,7 +9,8 @@ import TaskWidgetCore
 /// Everything is asynchronous and runs on the caller's loop: calls are started with
 /// `g_dbus_connection_call` and their replies, like the server's signals, are dispatched by the
 /// ``GLibEventSource`` that the loop iterates. No method blocks (not even connecting: `g_bus_get`
-/// runs in GLib's worker thread), and nothing runs on a thread of ours other than the loop's.
+/// runs in GLib's worker thread) but ``shutdown()``, for at most a second, and nothing runs on a
+/// thread of ours other than the loop's (and that second's timer).
 ///
 /// The notifier keeps going without a bus or a server: it reports ``NotifierEvent/serverUnavailable(_:)``
 /// once, queues posts (at most ``Options/maxQueued``), follows `NameOwnerChanged` for
@@ -183,7 +185,7 @@ public final class DesktopNotifier: NotificationPosting {
         // The server keeps them in its history.
         if let connection, !shown.isEmpty {
             for id in shown.keys { close(id) }
-            g_dbus_connection_flush_sync(connection, nil, nil)
+            Self.flush(connection, within: .seconds(1))
         }
         isShutDown = true
         g_cancellable_cancel(cancellable)
@@ -193,6 +195,14 @@ public final class DesktopNotifier: NotificationPosting {
         // Let GLib run the cancelled calls' callbacks and the subscriptions' destroy notifies now,
         // so that their context objects are freed even if the loop stops here.
         glib.drainPending()
+    }
+
+    /// Writes out what was sent on `connection`, waiting at most `limit`: a bus that stalls must
+    /// not hold up the exit (the closes are then lost, as they would be without the wait).
+    private static func flush(_ connection: OpaquePointer, within limit: DispatchTimeInterval) {
+        let deadline = SharedCancellable()
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { deadline.cancel() }
+        g_dbus_connection_flush_sync(connection, deadline.pointer, nil)
     }
 
     /// The connection's unique bus name, such as `:1.4` (logged, so that a test can address it).
@@ -652,4 +662,13 @@ final class CallContext {
         guard let notifier = context.target.notifier else { return }
         body(notifier, context.kind)
     }
+}
+
+/// A GCancellable that another thread may cancel (GLib makes cancelling thread-safe).
+private final class SharedCancellable: @unchecked Sendable {
+    let pointer = g_cancellable_new()
+
+    func cancel() { g_cancellable_cancel(pointer) }
+
+    deinit { g_object_unref(pointer) }
 }

@@ -51,7 +51,7 @@ struct DeviceCommand: ParsableCommand {
 
         func validate() throws {
             // As the firmware sends it: with colons (the registry ignores case only).
-            guard id.wholeMatch(of: /(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}/) != nil else {
+            guard DeviceRecord.isDeviceID(id) else {
                 throw ValidationError("the device ID is its MAC address, six pairs of hex digits such as AA:BB:CC:DD:EE:FF")
             }
             if let depth, ![1, 2, 4].contains(depth) { throw ValidationError("--depth must be 1, 2 or 4") }

@@ -94,16 +94,37 @@ struct ServeCommand: AsyncParsableCommand {
         try await server.run(logger: context.logger) { bound in
             // One line, flushed at once: scripts and tests read the port from it.
             let auth = token == nil ? "" : "; clients send the token"
-            // 0.0.0.0 is no address a client can open: name the one they can.
-            let everywhere = ["0.0.0.0", "::"].contains(bound.host) ? " (every address: http://\(Self.hostName()):\(bound.port)/ from other machines)" : ""
+            // 0.0.0.0 is no address a client can open: name the ones they can.
+            let everywhere = Self.isWildcard(bound.host) ? Self.reachableLine(port: bound.port) : ""
             try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/\(everywhere) from \(storePath)\(auth)\n".utf8))
         }
     }
 
-    /// This machine's name, as other machines on a home network usually reach it.
-    private static func hostName() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        guard gethostname(&name, name.count) == 0 else { return "THIS-MACHINE" }
-        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// Whether `host` is the address of every address (0.0.0.0, ::, however written).
+    private static func isWildcard(_ host: String) -> Bool {
+        var bytes = [UInt8](repeating: 0xFF, count: 16)
+        let family = host.contains(":") ? AF_INET6 : AF_INET
+        return inet_pton(family, host, &bytes) == 1 && bytes.prefix(family == AF_INET6 ? 16 : 4).allSatisfy { $0 == 0 }
+    }
+
+    /// ` (every address: http://192.168.1.10:8787/ from other machines)`: the IPv4 addresses of
+    /// this machine's interfaces that are up and not loopback, which a device on the network opens.
+    private static func reachableLine(port: Int) -> String {
+        var interfaces: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&interfaces) == 0, let first = interfaces else { return " (every address of this machine)" }
+        defer { freeifaddrs(interfaces) }
+        var addresses: [String] = []
+        for interface in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            let flags = Int32(bitPattern: interface.pointee.ifa_flags)
+            guard let address = interface.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
+            else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            var ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            guard inet_ntop(AF_INET, &ipv4, &text, socklen_t(text.count)) != nil else { continue }
+            addresses.append("http://\(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(port)/")
+        }
+        guard !addresses.isEmpty else { return " (every address of this machine)" }
+        return " (every address: \(addresses.prefix(3).joined(separator: " or ")) from other machines)"
     }
 }

@@ -81,6 +81,8 @@ import Testing
     @Test(arguments: ["tok+en/=\n", "tok+en/=\r\n", "tok+en/=\r\nsecond line\r\n", "tok+en/=", "tok+en/=\rold Mac"])
     func aSecretIsItsFirstLineWithoutItsLineBreak(text: String) {
         #expect(SecretFile.firstLine(of: Data(text.utf8)) == "tok+en/=")
+        // Other characters that Swift counts as line breaks are part of a password.
+        #expect(SecretFile.firstLine(of: Data("pass\u{0B}\u{2028}word\n".utf8)) == "pass\u{0B}\u{2028}word")
     }
 
     /// `list = "Inbox"` is the Inbox, as `--list Inbox` is.

@@ -18,11 +18,13 @@ folder=${FOLDER:-/tmp/taskwidget}
 show=${SHOW:-eips -g}
 mkdir -p "$folder"
 while :; do
+  failed=0
   if [ -s "$folder/etag" ]; then
-    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' -H "If-None-Match: $(cat "$folder/etag")" "$url") || code=000
+    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' -H "If-None-Match: $(cat "$folder/etag")" "$url") || failed=$?
   else
-    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' "$url") || code=000
+    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' "$url") || failed=$?
   fi
+  [ "$failed" = 0 ] || code=000
   case $code in
     200)  # a new image: show it, and keep its ETag for the next question
       mv "$folder/new.png" "$folder/image.png"
@@ -35,8 +37,10 @@ while :; do
       $show "$folder/image.png" ;;
     *)  # the URL without its query, which may hold the token (cron mails stderr)
       status=1
-      if [ "$code" = 000 ]; then
+      if [ "$failed" = 6 ] || [ "$failed" = 7 ]; then
         echo "taskwidget-kindle: ${url%%\?*} cannot be reached: is taskwidget serve running there?" >&2
+      elif [ "$failed" != 0 ]; then
+        echo "taskwidget-kindle: curl failed with exit status $failed for ${url%%\?*} (man curl lists them)" >&2
       else
         echo "taskwidget-kindle: ${url%%\?*} answered HTTP $code" >&2
       fi ;;

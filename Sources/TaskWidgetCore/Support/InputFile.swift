@@ -11,24 +11,33 @@ public enum InputFile {
         return try read(descriptor: STDIN_FILENO, named: name)
     }
 
-    /// The bytes of the file at `path` (`-` is a file of that name here), or `nil` when nothing is
-    /// there, in its folder or its folder itself: a file a command reads when it exists
-    /// (config.toml, the sync accounts, the TRMNL devices). A folder or an unreadable file in its
-    /// place is an error, as in ``read(_:named:)``.
+    /// The bytes of the file at `path` (`-` is a file of that name here), or `nil` when there is
+    /// none, or not even its folder: a file a command reads when it exists (config.toml, the sync
+    /// accounts, the TRMNL devices). A folder, a pipe (which would wait for a writer) or an
+    /// unreadable file in its place is an error.
     public static func readIfPresent(_ path: String, named name: String) throws -> Data? {
         do {
-            return try readFile(path, named: name)
+            return try readFile(path, named: name, openingPipes: false)
         } catch let error as TaskWidgetError where [ENOENT, ENOTDIR].contains((error.cause as? SystemError)?.code) {
             return nil
         }
     }
 
-    private static func readFile(_ path: String, named name: String) throws -> Data {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    private static func readFile(_ path: String, named name: String, openingPipes: Bool = true) throws -> Data {
+        // Without a writer, opening a pipe waits for one: it is opened without waiting, and refused.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (openingPipes ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else {
             let code = errno
             throw TaskWidgetError.system(
                 code, "cannot read \(name)", advice: code == EACCES ? "check its permissions" : "check the path", context: "input file")
+        }
+        if !openingPipes {
+            var status = stat()
+            if fstat(descriptor, &status) == 0, [S_IFIFO, S_IFSOCK].contains(status.st_mode & S_IFMT) {
+                close(descriptor)
+                throw TaskWidgetError(.notAFile, "cannot read \(name): it is a pipe: give the path of a file", context: "input file")
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         }
         return try read(descriptor: descriptor, named: name)
     }

@@ -11,6 +11,8 @@ public final class DeviceRegistry: Sendable {
     private struct Loaded {
         var devices: [String: DeviceRecord] = [:]
         var modification: Date?
+        /// Unregistered devices that asked to be set up (a bounded few), each logged once.
+        var unregistered: Set<String> = []
     }
 
     /// The file; `nil` for a registry held in memory (tests).
@@ -28,7 +30,7 @@ public final class DeviceRegistry: Sendable {
             loaded = Mutex(Loaded())
             return
         }
-        let modification = Self.modification(of: path)
+        let modification = Self.modificationDate(of: path)
         loaded = Mutex(Loaded(devices: Self.byKey(try DeviceFile.load(path: path)), modification: modification))
     }
 
@@ -37,6 +39,15 @@ public final class DeviceRegistry: Sendable {
         path = nil
         logger = nil
         loaded = Mutex(Loaded(devices: Self.byKey(devices)))
+    }
+
+    /// Whether `id`, which no registered device has, asks for the first time (of the last 64 such
+    /// ids): a device retries its setup every few minutes, and the log says it once.
+    public func isFirstRequest(fromUnregistered id: String) -> Bool {
+        loaded.withLock { state in
+            if state.unregistered.count >= 64 { state.unregistered.removeAll() }
+            return state.unregistered.insert(Self.key(id)).inserted
+        }
     }
 
     /// The device with MAC `id` (compared case-insensitively: firmware sends upper case).
@@ -60,7 +71,7 @@ public final class DeviceRegistry: Sendable {
     /// read before (the server keeps serving; `serve device ls` says what is wrong with it).
     private func current() -> [String: DeviceRecord] {
         guard let path else { return loaded.withLock { $0.devices } }
-        let modification = Self.modification(of: path)
+        let modification = Self.modificationDate(of: path)
         if let devices = loaded.withLock({ $0.modification == modification ? $0.devices : nil }) { return devices }
         var read: [String: DeviceRecord]?
         do {
@@ -70,11 +81,14 @@ public final class DeviceRegistry: Sendable {
             let reason = (error as? TaskWidgetError)?.logDescription ?? "\(error)"
             logger?.warning("the devices file cannot be read: the devices read before stay (taskwidget serve device ls says why)", metadata: ["error": "\(reason)"])
         }
-        return loaded.withLock { state in
+        let (devices, dropped) = loaded.withLock { state in
+            let dropped = modification == nil && read?.isEmpty == true && !state.devices.isEmpty
             if let read { state.devices = read }
             state.modification = modification
-            return state.devices
+            return (state.devices, dropped)
         }
+        if dropped { logger?.warning("the devices file is gone: no TRMNL device is registered now (taskwidget serve device add registers one)") }
+        return devices
     }
 
     private static func key(_ id: String) -> String { id.uppercased() }
@@ -83,7 +97,7 @@ public final class DeviceRegistry: Sendable {
         Dictionary(devices.map { (key($0.id), $0) }, uniquingKeysWith: { $1 })
     }
 
-    private static func modification(of path: String) -> Date? {
+    private static func modificationDate(of path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 }

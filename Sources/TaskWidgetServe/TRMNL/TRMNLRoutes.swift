@@ -9,9 +9,10 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
     /// `GET /api/setup`: open (the device has no key yet); a registered `ID` gets its key.
     router.get("/api/setup") { request, context -> Response in
         guard let id = request.headers[.deviceID], let device = devices.device(id: id) else {
-            // Said where the user looks: the MAC address to register is known only here.
-            if let id = request.headers[.deviceID] {
-                context.logger.warning("a TRMNL device that is not registered asked to be set up: register it with `taskwidget serve device add \(id.sanitizedForMessage)`")
+            // Said where the user looks: the MAC address to register is known only here. Only a
+            // MAC address is written (the header is anyone's text), once.
+            if let id = request.headers[.deviceID], DeviceRecord.isDeviceID(id), devices.isFirstRequest(fromUnregistered: id) {
+                context.logger.warning("a TRMNL device that is not registered asked to be set up: register it with `taskwidget serve device add \(id)`")
             }
             return json(
                 status: .notFound,

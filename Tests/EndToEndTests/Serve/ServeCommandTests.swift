@@ -207,6 +207,18 @@ import Testing
         #expect(foreign.stderr.hasPrefix("taskwidget: cannot listen on 192.0.2.1:0: this machine has no such address: give one of its own"), "\(foreign.stderr)")
     }
 
+    /// A devices.toml that does not parse stops serve at start, naming its line: it started and
+    /// refused every TRMNL device without a word.
+    @Test func aDevicesFileThatDoesNotParseIsRefusedAtStart() throws {
+        let sandbox = try Sandbox.demo()
+        let devices = sandbox.folder.appendingPathComponent(".config/taskwidget/devices.toml")
+        try FileManager.default.createDirectory(at: devices.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[[devices]]\napi_key = \"k\"\nfriendly_id = \"F\"\ngarbage [[[\n".utf8).write(to: devices)
+        let result = try sandbox.run(["serve", "--listen", "127.0.0.1:0"])
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("taskwidget: \(devices.path):4: "), "\(result.stderr)")
+    }
+
     /// `serve token --file` makes the file in a folder that exists, and refuses one that does not
     /// (it made every missing folder of the path, a typo's too).
     @Test func aTokenFileGoesIntoAFolderThatExists() throws {
