@@ -21,6 +21,7 @@ struct StatusLineOptions: ParsableArguments {
     private var chosenMaxWidth: Int?
 
     var format: StatusFormat { chosenFormat ?? .text }
+    var maxWidth: Int { chosenMaxWidth ?? StatusRenderer.defaultMaxWidth }
 
     /// The format `arguments` choose (the last `--format`, as ArgumentParser reads it), for a
     /// command line that did not parse; `nil` when none is given or the value is no format.
@@ -36,7 +37,6 @@ struct StatusLineOptions: ParsableArguments {
         }
         return format
     }
-    var maxWidth: Int { chosenMaxWidth ?? StatusRenderer.defaultMaxWidth }
 
     /// The renderer of the format, with the user's template when there is one (`environment`
     /// locates the configuration folder).
