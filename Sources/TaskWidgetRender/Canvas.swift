@@ -89,6 +89,16 @@ final class Canvas {
         return width / unit
     }
 
+    /// The width `text` takes on one line, uncut, in the widget's own fonts, drawing nothing: for
+    /// laying out what comes after it before it is drawn.
+    func width(of text: String, style: TextStyle) -> Double {
+        let layout = self.layout(text, markup: false, style: style, maxWidth: nil, maxLines: 1, anchor: .start, in: context)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return Double(logical.width) / Double(PANGO_SCALE) / unit
+    }
+
     /// `text` in `context`'s fonts on up to `maxLines` lines, cut at `maxWidth` (see
     /// ``text(_:markup:style:x:baseline:maxWidth:maxLines:anchor:)``).
     private func layout(

@@ -43,17 +43,22 @@ struct WidgetLayout {
 
     // MARK: Header
 
-    /// The scope ("Tasks", a list's name, "Inbox"), the day, and the counts on the right.
+    /// The scope ("Tasks", a list's name, "Inbox"), the day, and the counts on the right. The
+    /// counts are laid out first, so that a long scope is cut rather than them (they read
+    /// `1 overdue · 1 toda…` after a long list name); the scope keeps up to a fifth of the width.
     private func drawHeader(baseline: Double) {
+        let (detail, heading) = (
+            Canvas.TextStyle(size: 12, weight: .medium, color: palette.secondary), Canvas.TextStyle(size: 15, weight: .semibold, color: palette.accent)
+        )
+        let (width, title) = (right - padding, entry.scopeTitle ?? "Tasks")
+        let dayWidth = canvas.width(of: day, style: detail)
+        let titleFloor = min(canvas.width(of: title, style: heading), width * 0.2)
+        let countsWidth = canvas.text(
+            countsMarkup, markup: true, style: detail, x: right, baseline: baseline, maxWidth: width - titleFloor - 7 - dayWidth - 12,
+            anchor: .end)
         let titleWidth = canvas.text(
-            entry.scopeTitle ?? "Tasks", style: .init(size: 15, weight: .semibold, color: palette.accent), x: padding,
-            baseline: baseline, maxWidth: (right - padding) * 0.4)
-        let dayWidth = canvas.text(
-            day, style: .init(size: 12, weight: .medium, color: palette.secondary), x: padding + titleWidth + 7,
-            baseline: baseline)
-        canvas.text(
-            countsMarkup, markup: true, style: .init(size: 12, weight: .medium, color: palette.secondary), x: right,
-            baseline: baseline, maxWidth: right - padding - titleWidth - 7 - dayWidth - 12, anchor: .end)
+            title, style: heading, x: padding, baseline: baseline, maxWidth: min(width * 0.4, width - countsWidth - 12 - dayWidth - 7))
+        canvas.text(day, style: detail, x: padding + titleWidth + 7, baseline: baseline)
     }
 
     /// `2 overdue · 3 today · 12 open`, the overdue part in red; zero counts left out.

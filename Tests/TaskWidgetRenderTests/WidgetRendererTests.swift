@@ -73,6 +73,16 @@ import Testing
         #expect(widget.report.ellipsized.contains(RenderFixture.long))
     }
 
+    /// A long list name is cut before the counts are: they read `1 overdue · 1 toda…`.
+    @Test(arguments: [WidgetFamily.medium, .large])
+    func aLongListNameIsCutBeforeTheCounts(family: WidgetFamily) throws {
+        var entry = try RenderFixture.entry(.mixed, family: family)
+        entry.scopeTitle = "Gartenarbeit im Schrebergarten am Stadtrand"
+        let widget = try WidgetRenderer(family: family).render(entry, recording: true)
+        #expect(widget.report.ellipsized.contains("Gartenarbeit im Schrebergarten am Stadtrand"))
+        #expect(!widget.report.ellipsized.contains { $0.contains("open") }, "\(widget.report.ellipsized)")
+    }
+
     /// The notice of a store that cannot be read wraps onto the lines below it: on an e-ink
     /// canvas the whole advice shows (one line cut it before "taskwidget add"); on a small card
     /// its third line ends with an ellipsis.
