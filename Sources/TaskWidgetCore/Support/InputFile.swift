@@ -17,37 +17,41 @@ public enum InputFile {
     /// unreadable file in its place is an error.
     public static func readIfPresent(_ path: String, named name: String) throws -> Data? {
         do {
-            return try readFile(path, named: name, openingPipes: false)
-        } catch let error as TaskWidgetError where [ENOENT, ENOTDIR].contains((error.cause as? SystemError)?.code) {
+            return try readFile(path, named: name, isOptional: true)
+        } catch is Missing {
             return nil
         }
     }
 
-    private static func readFile(_ path: String, named name: String, openingPipes: Bool = true) throws -> Data {
-        // Without a writer, opening a pipe waits for one: it is opened without waiting, and refused.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (openingPipes ? 0 : O_NONBLOCK))
+    /// Nothing at the path of an optional file: thrown as is, since config.toml's usual case is on
+    /// `status`'s path, and a ``TaskWidgetError`` would format the system's message for nothing.
+    private struct Missing: Error {}
+
+    /// An optional file (`isOptional`) is opened without waiting for a writer, since a pipe in its
+    /// place would wait for one, and the pipe is refused.
+    private static func readFile(_ path: String, named name: String, isOptional: Bool = false) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (isOptional ? O_NONBLOCK : 0))
         guard descriptor >= 0 else {
             let code = errno
+            if isOptional, code == ENOENT || code == ENOTDIR { throw Missing() }
             throw TaskWidgetError.system(
                 code, "cannot read \(name)", advice: code == EACCES ? "check its permissions" : "check the path", context: "input file")
         }
-        if !openingPipes {
-            var status = stat()
-            if fstat(descriptor, &status) == 0, [S_IFIFO, S_IFSOCK].contains(status.st_mode & S_IFMT) {
-                close(descriptor)
-                throw TaskWidgetError(.notAFile, "cannot read \(name): it is a pipe: give the path of a file", context: "input file")
-            }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        }
-        return try read(descriptor: descriptor, named: name)
+        if isOptional { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
+        return try read(descriptor: descriptor, named: name, refusingPipes: isOptional)
     }
 
-    /// Reads `descriptor` to its end, and closes it unless it is standard input.
-    private static func read(descriptor: Int32, named name: String) throws -> Data {
+    /// Reads `descriptor` to its end, and closes it unless it is standard input. A folder, and with
+    /// `refusingPipes` a pipe, is refused.
+    private static func read(descriptor: Int32, named name: String, refusingPipes: Bool = false) throws -> Data {
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            if descriptor != STDIN_FILENO { close(descriptor) }
-            throw TaskWidgetError(.notAFile, "cannot read \(name): it is a folder: give the path of a file", context: "input file")
+        if fstat(descriptor, &status) == 0 {
+            let kind = status.st_mode & S_IFMT
+            let refused = kind == S_IFDIR ? "a folder" : refusingPipes && (kind == S_IFIFO || kind == S_IFSOCK) ? "a pipe" : nil
+            if let refused {
+                if descriptor != STDIN_FILENO { close(descriptor) }
+                throw TaskWidgetError(.notAFile, "cannot read \(name): it is \(refused): give the path of a file", context: "input file")
+            }
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: descriptor != STDIN_FILENO)
         do {
