@@ -84,6 +84,16 @@ import Testing
         #expect(try tasks(sandbox).map(\.isCompleted) == [false], "open again")
     }
 
+    /// A task due on a day without a time stays so when snoozed: it moves to the day that holds
+    /// the later time (it read `Mon 23 Nov 00:29`, a timed task, after `--by 30m` on the 22nd).
+    @Test func snoozingATaskDueOnADayMovesItADay() throws {
+        let sandbox = try Sandbox()
+        let id = try sandbox.succeed(["add", "Bins out", "--due", "today"]).trimmingCharacters(in: .newlines)
+        #expect(try sandbox.succeed(["snooze", id, "--by", "30m"]) == "Snoozed \(id) Bins out\n")
+        #expect(try tasks(sandbox).first?.dueDate == "2026-11-23T22:59:00Z")
+        #expect(try sandbox.succeed(["ls"]).hasSuffix("  Tomorrow\n"), "a day, shown without a time")
+    }
+
     /// A reminder or a due date set in the past is kept, with a note (that the reminder may never
     /// show, that the task is overdue); a later one, or an edit of something else, has no note.
     @Test func aReminderOrADueDateInThePastIsKeptWithANote() throws {

@@ -117,12 +117,12 @@ private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: In
 /// does), `unchanged` for one that already was as asked (`Already completed`).
 private func changeTasks(
     _ ids: [String], _ options: GlobalOptions, top: (options: TopTaskOptions, action: String)? = nil, verb: String,
-    reopening: String? = nil, unchanged: String, _ change: (TaskStore, [String], Instant) throws -> [TaskUpdate]
+    reopening: String? = nil, unchanged: String, _ change: (TaskStore, [String], CommandContext) throws -> [TaskUpdate]
 ) throws {
     let context = try options.context()
     let store = try context.storeForChanging()
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
-    for update in try change(store, ids, context.now) {
+    for update in try change(store, ids, context) {
         let said = update.isChanged ? (update.isReopening ? reopening ?? verb : verb) : unchanged
         print("\(said) \(confirmedID(of: update.task, in: store)) \(update.task.title)")
     }
@@ -148,7 +148,7 @@ struct Done: ParsableCommand {
 
     func run() throws {
         try changeTasks(ids, options, top: (top, "complete"), verb: "Completed", unchanged: "Already completed") {
-            try $0.completeTasks($1, now: $2)
+            try $0.completeTasks($1, now: $2.now)
         }
     }
 }
@@ -161,7 +161,7 @@ struct Undo: ParsableCommand {
     @Argument(help: "Task ids (4 or more characters).") var ids: [String]
 
     func run() throws {
-        try changeTasks(ids, options, verb: "Reopened", unchanged: "Already open") { try $0.uncompleteTasks($1, now: $2) }
+        try changeTasks(ids, options, verb: "Reopened", unchanged: "Already open") { try $0.uncompleteTasks($1, now: $2.now) }
     }
 }
 
@@ -187,7 +187,7 @@ struct Start: ParsableCommand {
         try changeTasks(
             id.map { [$0] } ?? [], options, top: (top, "start"), verb: "Started", reopening: "Reopened and started",
             unchanged: "Already started"
-        ) { try $0.startTasks($1, now: $2) }
+        ) { try $0.startTasks($1, now: $2.now) }
     }
 }
 
@@ -198,7 +198,8 @@ struct Snooze: ParsableCommand {
         discussion: """
             A due date or reminder that has passed moves to now + DURATION, a later \
             one by DURATION, so the task is neither overdue nor reminded of for that \
-            long. A task with neither gets a reminder in DURATION. --top snoozes the \
+            long; a due date given as a day alone moves to the day that holds that \
+            time. A task with neither gets a reminder in DURATION. --top snoozes the \
             task a bar shows; with nothing open it says so and exits 64.
 
             Examples:
@@ -220,7 +221,7 @@ struct Snooze: ParsableCommand {
     func run() throws {
         let seconds = DurationText.seconds(by) ?? 3600
         try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed", unchanged: "Not snoozed (completed)") {
-            try $0.snoozeTasks($1, by: seconds, now: $2)
+            try $0.snoozeTasks($1, by: seconds, now: $2.now, in: $2.calendar)
         }
     }
 }
@@ -233,7 +234,7 @@ struct Stop: ParsableCommand {
     @Argument(help: "The task's id (4 or more characters).") var id: String
 
     func run() throws {
-        try changeTasks([id], options, verb: "Stopped", unchanged: "Not active") { try $0.stopTasks($1, now: $2) }
+        try changeTasks([id], options, verb: "Stopped", unchanged: "Not active") { try $0.stopTasks($1, now: $2.now) }
     }
 }
 

@@ -9,6 +9,7 @@ import Testing
 /// checked against ``TaskView/includes(_:at:)`` in TaskWidgetStoreTests' `TimelineSnapshotTests`.
 @Suite struct ViewRuleTests {
     static let now = Fixed.instant("2026-11-22T15:27:00Z")
+    static let berlin = LocalCalendar(timeZone: Fixed.zone("Europe/Berlin"))
 
     static func task(due: String? = nil, remind: String? = nil, state: TaskState = .notStarted) -> TaskItem {
         var task = TaskItem(title: "t", dueDate: due.map(Fixed.instant), reminderDate: remind.map(Fixed.instant), createdAt: Fixed.instant("2026-11-01T00:00:00Z"))
@@ -48,19 +49,36 @@ import Testing
 
     @Test func snoozingMovesWhatHasPassedFromNowAndTheRestByTheDuration() {
         var overdue = Self.task(due: "2026-11-22T09:00:00Z", remind: "2026-11-22T08:00:00Z")
-        overdue.snooze(by: 3600, at: Self.now)
+        overdue.snooze(by: 3600, at: Self.now, in: Self.berlin)
         #expect(overdue.dueDate == Fixed.instant("2026-11-22T16:27:00Z") && overdue.reminderDate == Fixed.instant("2026-11-22T16:27:00Z"))
         #expect(overdue.modifiedAt == Self.now)
         var later = Self.task(due: "2026-11-25T09:00:00Z")
-        later.snooze(by: 1800, at: Self.now)
+        later.snooze(by: 1800, at: Self.now, in: Self.berlin)
         #expect(later.dueDate == Fixed.instant("2026-11-25T09:30:00Z") && later.reminderDate == nil)
         var undated = Self.task()
-        undated.snooze(by: 600, at: Self.now)
+        undated.snooze(by: 600, at: Self.now, in: Self.berlin)
         #expect(undated.dueDate == nil && undated.reminderDate == Fixed.instant("2026-11-22T15:37:00Z"))
         var done = Self.task(due: "2026-11-22T09:00:00Z", state: .completed)
         let before = done
-        done.snooze(by: 3600, at: Self.now.adding(seconds: 60))
+        done.snooze(by: 3600, at: Self.now.adding(seconds: 60), in: Self.berlin)
         #expect(done == before)
+    }
+
+    /// A due date given as a day alone (23:59 local) moves to the end of the day that holds the
+    /// later instant, even across a change of clocks; the reminder moves as any other.
+    @Test func snoozingADayOnlyDueDateKeepsItADay() {
+        var today = Self.task(due: "2026-11-22T22:59:00Z", remind: "2026-11-22T08:00:00Z")
+        today.snooze(by: 1800, at: Self.now, in: Self.berlin)
+        #expect(today.dueDate == Fixed.instant("2026-11-23T22:59:00Z") && today.reminderDate == Fixed.instant("2026-11-22T15:57:00Z"))
+        var overdue = Self.task(due: "2026-11-21T22:59:00Z")
+        overdue.snooze(by: 86_400, at: Self.now, in: Self.berlin)
+        #expect(overdue.dueDate == Fixed.instant("2026-11-23T22:59:00Z"))
+        var beforeFallBack = Self.task(due: "2026-10-24T21:59:00Z")
+        beforeFallBack.snooze(by: 86_400, at: Fixed.instant("2026-10-24T08:00:00Z"), in: Self.berlin)
+        #expect(beforeFallBack.dueDate == Fixed.instant("2026-10-25T22:59:00Z"))
+        var timed = Self.task(due: "2026-11-22T22:58:00Z")
+        timed.snooze(by: 1800, at: Self.now, in: Self.berlin)
+        #expect(timed.dueDate == Fixed.instant("2026-11-22T23:28:00Z"))
     }
 
     @Test(arguments: [("30m", 1800), ("24h", 86_400), ("2d", 172_800), ("1w", 604_800), ("45s", 45), ("0m", 0)] as [(String, Int64)])
