@@ -65,9 +65,7 @@ public struct DashboardServer {
         } catch let error as TaskWidgetError {
             throw error
         } catch let error as SocketAddressError.UnknownHost {
-            throw TaskWidgetError(
-                .invalidInput, "cannot listen on \(listen): no address has the name \(listen.host): give an address such as 127.0.0.1 or 0.0.0.0",
-                context: "\(listen)", cause: error)
+            throw listen.unknownHostError(cause: error)
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw TaskWidgetError(
                 .unavailable, "cannot listen on \(listen): the address is in use: stop the other server or pick another --listen",

@@ -56,13 +56,11 @@ struct DeviceCommand: ParsableCommand {
             }
             if let depth, ![1, 2, 4].contains(depth) { throw ValidationError("--depth must be 1, 2 or 4") }
             if imageFormat == .bmp, let depth, depth != 1 { throw ValidationError("a BMP is 1-bit: leave out --depth or use png") }
-            if let size {
-                do {
-                    let parsed = try WidgetSize(parsing: size)
-                    guard max(parsed.width, parsed.height) <= 4096 else { throw ValidationError("--size must be at most 4096 pixels a side") }
-                } catch let error as TaskWidgetError {
-                    throw ValidationError(error.message)
-                }
+            // A device's image is drawn at scale 1, so its points are its pixels.
+            if let size, (try? WidgetSize(parsing: size)) == nil {
+                let sides = WidgetSize.allowedPoints
+                throw ValidationError(
+                    "“\(size)” is not a panel size: give WIDTHxHEIGHT in pixels, each from \(sides.lowerBound) to \(sides.upperBound), e.g. --size 800x480")
             }
         }
 
@@ -119,12 +117,13 @@ struct DeviceCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Forget a device (its key stops working).")
 
-        @Argument(help: ArgumentHelp("The device's MAC address.", valueName: "id")) var id: String
+        @Argument(help: ArgumentHelp("The device's MAC address, or its friendly ID (serve device ls shows both).", valueName: "id"))
+        var id: String
 
         func run() throws {
             let path = try DeviceCommand.path()
             var devices = try DeviceFile.load(path: path)
-            guard let index = devices.firstIndex(where: { $0.id.uppercased() == id.uppercased() }) else {
+            guard let index = devices.firstIndex(where: { [$0.id.uppercased(), $0.friendlyID.uppercased()].contains(id.uppercased()) }) else {
                 throw TaskWidgetError(.notFound, "no device \(id.sanitizedForMessage): see `taskwidget serve device ls`")
             }
             let removed = devices.remove(at: index)

@@ -276,6 +276,17 @@ import Testing
         _ = try makeServeApplication(
             environment.dependencies(token: "t"), listen: ListenAddress(host: "0.0.0.0", port: 0), logger: quietLogger)
     }
+
+    /// A name no address has is said first: it was refused for want of a token, and the name was
+    /// said wrong only once a token was made (`.invalid` never resolves, RFC 2606).
+    @Test func anUnknownHostNameIsSaidBeforeATokenIsAsked() throws {
+        let environment = try ServeEnvironment()
+        let refusal = expectError(.invalidInput) {
+            try makeServeApplication(
+                environment.dependencies(), listen: ListenAddress(host: "no-such-host.invalid", port: 0), logger: quietLogger)
+        }
+        #expect(refusal?.message == "cannot listen on no-such-host.invalid:0: no address has the name no-such-host.invalid: give an address such as 127.0.0.1 or 0.0.0.0")
+    }
 }
 
 extension PNGHeader {

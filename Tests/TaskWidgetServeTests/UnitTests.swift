@@ -149,7 +149,7 @@ import Testing
 
     @Test(arguments: [
         "host:port", "host:70000", "[::1", "[::1]x", "a:-1", "http://127.0.0.1:8787", "999.1.1.1:8787", "::1:18702", "[x]:80",
-        "my_host:80", "1.2.3:80",
+        "my_host:80", "1.2.3:80", "",
         // Both an address and ADDRESS:PORT: brackets tell which.
         "::1:8787", "2001:db8::1:80",
     ])

@@ -52,7 +52,8 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             guard let parsed = Int(portText), (0...65_535).contains(parsed) else { return nil }
             port = parsed
         }
-        // Brackets hold an IPv6 address only.
+        // Brackets hold an IPv6 address only; an empty text is none (`--listen "$HOST"` unset).
+        guard !text.isEmpty else { return nil }
         let isAddress = Self.isAddress(String(host)) && (host.contains(":") || !text.hasPrefix("["))
         guard host.isEmpty || isAddress || (Self.isHostName(host) && !text.hasPrefix("[")) else { return nil }
         self.init(host: host.isEmpty ? "127.0.0.1" : String(host), port: port)
@@ -80,6 +81,13 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { urlAuthority(host: host, port: port) }
+
+    /// The error for a host name that names no address.
+    func unknownHostError(cause: any Error) -> TaskWidgetError {
+        TaskWidgetError(
+            .invalidInput, "cannot listen on \(self): no address has the name \(host): give an address such as 127.0.0.1 or 0.0.0.0",
+            context: "\(self)", cause: cause)
+    }
 }
 
 /// Builds the Hummingbird application for `serve`, with every limit of ``ServeLimits`` applied.
@@ -99,6 +107,14 @@ public func makeServeApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) throws -> Application<RouterResponder<ServeRequestContext>> {
+    // A name that no address has is said before a token is asked for it.
+    if !listen.isLoopback && !ListenAddress.isAddress(listen.host) {
+        do {
+            _ = try SocketAddress.makeAddressResolvingHost(listen.host, port: listen.port)
+        } catch {
+            throw listen.unknownHostError(cause: error)
+        }
+    }
     guard listen.isLoopback || !(dependencies.token ?? "").isEmpty else {
         throw TaskWidgetError(
             .invalidInput, "listening on \(listen.host) needs a token: make one with `taskwidget serve token`, or listen on 127.0.0.1")

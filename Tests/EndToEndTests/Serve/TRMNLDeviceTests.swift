@@ -111,6 +111,8 @@ import Testing
 
         let bad = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--depth", "3"], global: false)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("taskwidget: --depth must be 1, 2 or 4"))
+        let huge = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--size", "8000x480"], global: false)
+        #expect(huge.status == 64 && huge.stderr.hasPrefix("taskwidget: “8000x480” is not a panel size: give WIDTHxHEIGHT in pixels, each from 64 to 4096"))
         for notAMAC in ["notamac", "AA", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AA-BB-CC-DD-EE-FF"] {
             let refused = try sandbox.run(["serve", "device", "add", notAMAC], global: false)
             #expect(refused.status == 64 && refused.stderr.hasPrefix("taskwidget: the device ID is its MAC address"), "\(notAMAC)")
@@ -126,6 +128,9 @@ import Testing
         #expect(missing.status == 64 && missing.stderr == "taskwidget: no device 00:00: see `taskwidget serve device ls`\n")
         #expect(try sandbox.run(["serve", "device", "rm", "aa:bb:cc:dd:ee:ff"], global: false).stdout.hasPrefix("Removed AA:BB:CC:DD:EE:FF"))
         #expect(!(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("AA:BB")))
+        // The friendly ID that ls shows names a device too, in either case.
+        let friendly = try #require(try sandbox.run(["serve", "device", "ls"], global: false).stdout.firstMatch(of: /11:22:33:44:55:66  ([A-Z0-9]{6})/)?.output.1)
+        #expect(try sandbox.run(["serve", "device", "rm", friendly.lowercased()], global: false).stdout == "Removed 11:22:33:44:55:66 (\(friendly))\n")
     }
 
     static func object(_ response: RawResponse) throws -> [String: Any] {
