@@ -248,6 +248,8 @@ import Testing
 
     @Test(arguments: [
         ("2026-11-23T17:00:00+01:00", "17:00"),
+        ("2026-11-22T17:00:00+01:00", "Yesterday 17:00"),
+        ("2026-11-22T23:59:00+01:00", "Yesterday"),
         ("2026-11-21T17:00:00+01:00", "Sat 21 Nov 17:00"),
     ])
     func aCompletedTaskIsNeverOverdue(due: String, expected: String) {

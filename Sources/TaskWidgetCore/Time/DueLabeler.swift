@@ -2,7 +2,7 @@ public import Foundation
 
 /// The short text that says when a task is due, relative to an instant in the user's time zone:
 /// `09:30`, `Today`, `Tomorrow 09:00`, `Fri 27 Nov 14:30`, `Mon 30 Nov`, `Overdue · 17:00`,
-/// `Overdue · Sat 21 Nov 14:30`. A time is shown whenever one was given; a due date given as a day
+/// `Overdue · Sat 21 Nov 14:30`, and for a completed task `Yesterday 17:00`. A time is shown whenever one was given; a due date given as a day
 /// alone (stored as 23:59 local, SPEC §4) shows the day only. English and independent of the
 /// locale, so that bars and golden files read the same everywhere.
 public struct DueLabeler: Sendable {
@@ -46,9 +46,11 @@ public struct DueLabeler: Sendable {
             default: return "Overdue · " + dayText + timeSuffix
             }
         }
+        // Past and not overdue: a completed task's.
         switch dayDistance {
         case 0: return isEndOfDay ? "Today" : time
         case 1: return "Tomorrow" + timeSuffix
+        case -1: return "Yesterday" + timeSuffix
         default: return dayText + timeSuffix
         }
     }
