@@ -65,6 +65,8 @@ enum PasswordCommand {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var timedOut = false
+        var isTooLong = false
+        var reachedEnd = false
         reading: while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
@@ -83,17 +85,29 @@ enum PasswordCommand {
                 if errno == EINTR { continue }
                 break
             }
-            if count == 0 { break reading }
+            if count == 0 {
+                reachedEnd = true
+                break reading
+            }
             data.append(contentsOf: buffer[0..<count])
-            if data.count > 1 << 20 { break }  // no password is a megabyte long
+            if data.count > 1 << 20 {  // no password is a megabyte long
+                isTooLong = true
+                break
+            }
         }
-        if timedOut { kill(-pid, SIGKILL) }
+        // A command still writing would block on the full pipe, and the wait below with it.
+        if !reachedEnd { kill(-pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if timedOut {
             throw TaskWidgetError(
                 .badConfig, "the password command of the account “\(account)” did not finish within \(timeout.components.seconds) s: check it in a shell",
                 context: "password command timed out")
+        }
+        if isTooLong {
+            throw TaskWidgetError(
+                .badConfig, "the password command of the account “\(account)” printed more than a megabyte: it should print the password alone",
+                context: "password command printed too much")
         }
         let exited = status & 0x7f == 0
         let exitCode = (status >> 8) & 0xff

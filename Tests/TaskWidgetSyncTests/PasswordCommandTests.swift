@@ -1,0 +1,26 @@
+import Foundation
+import TaskWidgetCore
+import Testing
+
+@testable import TaskWidgetSync
+
+/// An account's `password_command`: its first line is the password, and a command that misbehaves
+/// ends with a line that says how, never a hang.
+@Suite struct PasswordCommandTests {
+    @Test func theFirstLineIsThePassword() throws {
+        #expect(try PasswordCommand.run("printf 'hunter2\\nnotes\\n'", account: "home", timeout: .seconds(10)) == "hunter2")
+    }
+
+    /// A command that never stops writing (`yes`) filled the pipe once a megabyte was read, and sync
+    /// then waited for it for ever: the deadline applied to reading only.
+    @Test func aCommandThatNeverStopsWritingIsEndedAndSaidSo() throws {
+        let error = #expect(throws: TaskWidgetError.self) { try PasswordCommand.run("yes", account: "home", timeout: .seconds(60)) }
+        #expect(error?.code == .badConfig)
+        #expect(error?.message == "the password command of the account “home” printed more than a megabyte: it should print the password alone")
+    }
+
+    @Test func aFailingCommandIsSaidWithItsExitStatus() throws {
+        let error = #expect(throws: TaskWidgetError.self) { try PasswordCommand.run("exit 3", account: "home", timeout: .seconds(10)) }
+        #expect(error?.message == "the password command of the account “home” failed (exit 3): check it in a shell")
+    }
+}
