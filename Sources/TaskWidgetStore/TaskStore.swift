@@ -128,7 +128,7 @@ public final class TaskStore: Sendable {
         // empty). Every acknowledged write reaches the disk (seed NFR6: zero data loss).
         try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
         if !applied.isSuperset(of: Migrations.migrator.migrations) {
-            try migrate(database, path: path)
+            try migrate(database)
             applied = Set(Migrations.migrator.migrations)
             emptyTheWAL(of: database)  // the new indexes and counts of a big store
         }
@@ -288,7 +288,7 @@ public final class TaskStore: Sendable {
             defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
             let queue = try DatabaseQueue(path: temporary, configuration: configuration)
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
-            try migrate(queue, path: path)
+            try migrate(queue)
             result = try queue.write(body)
             try queue.close()  // the last connection: everything is checkpointed into the file
             linked = link(temporary, path) == 0
@@ -327,7 +327,7 @@ public final class TaskStore: Sendable {
 
     /// Brings the schema up to date. Several processes may race to migrate a new store: the loser's
     /// transaction fails and is rolled back, and it then finds the migrations applied.
-    private static func migrate(_ database: any DatabaseWriter, path: String) throws {
+    private static func migrate(_ database: any DatabaseWriter) throws {
         let migrator = Migrations.migrator
         if try database.read(migrator.hasCompletedMigrations) { return }
         do {

@@ -50,18 +50,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (FaultProxy.Mode.status500, CalDAVError.Code.serverError, Int32(75)),
-        (.status503, .serverError, 75),
-        (.truncate, .truncatedResponse, 75),
-        (.garble, .malformedResponse, 69),
-        (.reset, .truncatedResponse, 75),
+        (FaultProxy.Mode.status500, CalDAVError.Code.serverError, true),
+        (.status503, .serverError, true),
+        (.truncate, .truncatedResponse, true),
+        (.garble, .malformedResponse, false),
+        (.reset, .truncatedResponse, true),
     ])
-    func faultsBecomeTypedErrors(mode: FaultProxy.Mode, code: CalDAVError.Code, exitStatus: Int32) async throws {
+    func faultsBecomeTypedErrors(mode: FaultProxy.Mode, code: CalDAVError.Code, isTransient: Bool) async throws {
         try await withProxy { proxy, client, list, state, _ in
             proxy.mode = mode
             let error = await #expect(throws: CalDAVError.self) { try await client.pullChanges(in: list.url, since: state) }
             #expect(error?.code == code, "\(error?.detailedDescription ?? "")")
-            #expect(error?.exitStatus == exitStatus)
+            #expect(error?.code.isTransient == isTransient)
             #expect(error?.detailedDescription.contains("secret") == false)
         }
     }
@@ -71,7 +71,7 @@ import Testing
             proxy.mode = .stall
             let error = await #expect(throws: CalDAVError.self) { try await client.pullChanges(in: list.url, since: state) }
             #expect(error?.code == .timedOut, "\(error?.detailedDescription ?? "")")
-            #expect(error?.exitStatus == 75)
+            #expect(error?.code.isTransient == true)
         }
     }
 
@@ -89,7 +89,7 @@ import Testing
                 let started = ContinuousClock.now
                 let error = await #expect(throws: CalDAVError.self) { try await slow.pullChanges(in: list.url, since: state) }
                 #expect(error?.code == .timedOut, "\(error?.detailedDescription ?? "")")
-                #expect(error?.exitStatus == 75)
+                #expect(error?.code.isTransient == true)
                 #expect(ContinuousClock.now - started < .seconds(10))
             }
         }

@@ -124,22 +124,22 @@ import Testing
         #expect(!error.detailedDescription.contains("hunter2"))
     }
 
-    @Test func exitStatusesFollowTransience() {
-        #expect(CalDAVError(.connectionFailed, "").exitStatus == 75)
-        #expect(CalDAVError(.timedOut, "").exitStatus == 75)
-        #expect(CalDAVError(.serverError, "").exitStatus == 75)
-        #expect(CalDAVError(.truncatedResponse, "").exitStatus == 75)
+    @Test func transienceAndRefusalsFollowTheCode() {
+        #expect(CalDAVError(.connectionFailed, "").code.isTransient)
+        #expect(CalDAVError(.timedOut, "").code.isTransient)
+        #expect(CalDAVError(.serverError, "").code.isTransient)
+        #expect(CalDAVError(.truncatedResponse, "").code.isTransient)
         // A write refused for good lets the others go on; a 408 (try again) or a 418 is no refusal of the object.
         #expect([403, 409, 400, 415].allSatisfy { status in
             CalDAVError(status == 403 ? .forbidden : status == 409 ? .conflict : .unexpectedStatus, "", status: status).refusesOneObject
         })
         #expect(!CalDAVError(.serverError, "", status: 408).refusesOneObject && !CalDAVError(.unexpectedStatus, "", status: 418).refusesOneObject)
         // A 412 that the retries could not resolve: the next sync will (it said so, with 69).
-        #expect(CalDAVError(.preconditionFailed, "").exitStatus == 75)
-        #expect(CalDAVError(.authenticationFailed, "").exitStatus == 69)
-        #expect(CalDAVError(.malformedResponse, "").exitStatus == 69)
-        #expect(CalDAVError(.tlsFailed, "").exitStatus == 69)
-        #expect(CalDAVError(.unknownHost, "").exitStatus == 69)
+        #expect(CalDAVError(.preconditionFailed, "").code.isTransient)
+        #expect(!CalDAVError(.authenticationFailed, "").code.isTransient)
+        #expect(!CalDAVError(.malformedResponse, "").code.isTransient)
+        #expect(!CalDAVError(.tlsFailed, "").code.isTransient)
+        #expect(!CalDAVError(.unknownHost, "").code.isTransient)
     }
 
     // MARK: Redirects and credentials
@@ -303,7 +303,7 @@ import Testing
                 #expect(failure == nil && result.objects.map(\.href.path).sorted() == objects)
                 #expect(result.missing.contains(DAVHref(path: "/a/2.ics")) == (answer.status == 404))
             } catch {
-                #expect(error.code == failure && error.exitStatus == CalDAVError.exitTemporaryFailure)
+                #expect(error.code == failure && error.code.isTransient)
             }
             #expect(transport.sent.map(\.method) == ["REPORT", "GET"])
         }

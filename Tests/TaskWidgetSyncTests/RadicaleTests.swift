@@ -64,7 +64,7 @@ import Testing
                 try await client.listCollections(in: server.baseURL.appendingPathComponent("alice/"))
             }
             #expect(auth?.code == .authenticationFailed)
-            #expect(auth?.exitStatus == 69)
+            #expect(auth?.code.isTransient == false)
             for text in [error?.detailedDescription, auth?.detailedDescription, auth?.message] {
                 #expect(text?.contains("wrong-Secret-42") == false)
             }
@@ -109,7 +109,7 @@ import Testing
                 let error = await #expect(throws: CalDAVError.self) { _ = try await stale() }
                 #expect(error?.code == .preconditionFailed)
                 // The engine re-reads and merges; one it could not resolve, the next sync will.
-                #expect(error?.isTransientExit == true)
+                #expect(error?.code.isTransient == true)
             }
 
             try await client.delete(at: href, in: list.url, ifMatch: updated)
@@ -228,7 +228,7 @@ import Testing
             var state = second.state
             let etag = try await client.update(
                 vtodo(uid: "a", summary: "a2"), at: href("a"), in: list.url, ifMatch: state.etags[href("a")]!)
-            state.recordWrite(href("a"), etag: etag)
+            state.etags[href("a")] = etag
             counting.reset()
             let third = try await client.pullChanges(in: list.url, since: state)
             #expect(third.isEmpty)
@@ -346,7 +346,7 @@ import Testing
                 let client = CalDAVClient(accountURL: server.baseURL, credentials: credentials, transport: transport)
                 let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
                 #expect(error?.code == .tlsFailed, "\(error?.detailedDescription ?? "")")
-                #expect(error?.exitStatus == 69)
+                #expect(error?.code.isTransient == false)
             }
             // Accepted once the system trusts it: SyncCommandTests.httpsUsesTheSystemCAStore runs
             // taskwidget-sync with the certificate added to the system's bundle (in a private
@@ -375,7 +375,7 @@ import Testing
                 let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
                 #expect(error?.code == .connectionFailed, "\(error?.detailedDescription ?? "")")
                 #expect(error?.message == "Cannot connect to 127.0.0.1:\(refusing.port).")
-                #expect(error?.exitStatus == 75)
+                #expect(error?.code.isTransient == true)
             }
         }
     }
@@ -393,7 +393,7 @@ import Testing
                     transport: transport)
                 let error = await #expect(throws: CalDAVError.self) { try await limited.pullChanges(in: list.url, since: nil) }
                 #expect(error?.code == .responseTooLarge, "\(error?.detailedDescription ?? "")")
-                #expect(error?.exitStatus == 69)
+                #expect(error?.code.isTransient == false)
             }
         }
     }
@@ -408,8 +408,4 @@ import Testing
             dav.principal().make_calendar(name=name, cal_id=name, supported_calendar_component_set=["VEVENT"])
             """, arguments: [server.baseURL.absoluteString, server.username, server.password, name])
     }
-}
-
-extension CalDAVError {
-    var isTransientExit: Bool { exitStatus == 75 }
 }

@@ -41,9 +41,6 @@ public final class EventBroadcaster: Sendable {
         self.maximumSubscribers = maximumSubscribers
     }
 
-    /// How many streams are open (for tests and `/healthz`).
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
     /// A new subscription. Its stream ends when the broadcaster finishes, when its consumer stops
     /// iterating, or when the subscription is released (a response that was never written must
     /// not leave a subscriber behind).

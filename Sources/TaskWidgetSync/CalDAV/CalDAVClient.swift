@@ -410,7 +410,7 @@ public struct CalDAVClient: Sendable {
         var state = known
         state.syncToken = report.syncToken
         state.ctag = nil
-        // Skip what we already have (our own writes, recorded with recordWrite).
+        // Skip what we already have: objects whose etag is known (the engine records its own writes).
         let toFetch = report.changed.filter { href, etag in etag == nil || known.etags[href] != etag }.keys.sorted()
         let fetched = try await fetchIfAny(toFetch, in: collection)
         var removed = report.removed

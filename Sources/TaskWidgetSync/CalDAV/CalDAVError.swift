@@ -7,8 +7,8 @@ public import Foundation
 /// they never carry a password, an `Authorization` header, a query string or a calendar object's
 /// text (titles are private). The underlying cause is kept for `--verbose` diagnostics.
 ///
-/// The command line maps every such error to one line and an exit status through ``exitStatus``:
-/// 75 (`EX_TEMPFAIL`, try again later) when ``Code/isTransient``, else 69 (`EX_UNAVAILABLE`).
+/// The command line maps every such error to one line and an exit status: 75 (`EX_TEMPFAIL`, try
+/// again later) when ``Code/isTransient``, else 69 (`EX_UNAVAILABLE`).
 ///
 /// ```swift
 /// do { try await client.update(object) }
@@ -79,11 +79,6 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `EX_UNAVAILABLE` from sysexits.h: the server cannot be used as it is.
-    public static let exitUnavailable: Int32 = 69
-    /// `EX_TEMPFAIL` from sysexits.h: a temporary failure; the user is invited to retry later.
-    public static let exitTemporaryFailure: Int32 = 75
-
     /// The closed code.
     public var code: Code
     /// A full sentence for the user; never contains credentials or object contents.
@@ -116,9 +111,6 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
     public var refusesOneObject: Bool {
         code == .forbidden || code == .conflict || (code == .unexpectedStatus && [400, 413, 415, 422].contains(status ?? 0))
     }
-
-    /// The process exit status for this error: 75 when transient, else 69.
-    public var exitStatus: Int32 { code.isTransient ? Self.exitTemporaryFailure : Self.exitUnavailable }
 
     /// One log-safe line: the message, then the request and status in brackets.
     public var description: String {

@@ -199,20 +199,6 @@ public struct CollectionSyncState: Hashable, Sendable, Codable {
         self.ctag = ctag
         self.etags = etags
     }
-
-    /// Records the result of one of our own writes, so that the next sync does not fetch back
-    /// what we just wrote (`nil` etag: forget it, it will be fetched).
-    public mutating func recordWrite(_ href: DAVHref, etag: String?) {
-        etags[href] = etag
-        // The collection changed under the ctag we know; a ctag match would now hide the change.
-        ctag = nil
-    }
-
-    /// Records one of our own deletions.
-    public mutating func recordDeletion(_ href: DAVHref) {
-        etags[href] = nil
-        ctag = nil
-    }
 }
 
 /// The result of ``CalDAVClient/pullChanges(in:since:)``: what changed on the server.

@@ -233,7 +233,7 @@ public struct SyncEngine: Sendable {
         report.listsChanged = plan.local.listsRenamed.count
         let urls = Dictionary(binding.bindings.map { ($0.href.path, $0.url) }, uniquingKeysWith: { first, _ in first })
         let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
-        try await refreshTokens(of: Set(pushed), bindings: binding.bindings)
+        try await refreshTokens(of: Set(pushed))
         try await deleteCollections(ofListsDeletedHere: binding.listsDeletedHere, report: &report)
         let forgotten = Set(plan.local.collectionsToForget)
         let listsOfForgotten = Set(snapshot.collections.filter { forgotten.contains($0.href) }.compactMap(\.listID))
@@ -803,7 +803,7 @@ public struct SyncEngine: Sendable {
     /// After writing, asks each collection written to what changed since the token of the pull:
     /// when it is only our own writes, the new token is kept, so that the next sync with nothing
     /// changed costs one request. Anything else keeps the old token (the next sync fetches it).
-    private func refreshTokens(of collections: Set<String>, bindings: [CollectionBinding]) async throws {
+    private func refreshTokens(of collections: Set<String>) async throws {
         guard !collections.isEmpty else { return }
         let snapshot = try store.syncSnapshot(account: account.name)
         let objects = Dictionary(snapshot.objects.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })

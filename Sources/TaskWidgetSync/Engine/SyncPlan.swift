@@ -86,8 +86,6 @@ struct SyncPlan: Sendable {
     var deletedLocally: [UUID] = []
     /// Objects on the server that are not valid iCalendar, left alone.
     var skipped: [DAVHref] = []
-    /// Collections made on the server for lists of this store (already made, or to make).
-    var collectionsMade: [DAVHref] = []
 }
 
 /// The pure half of sync: from the store's snapshot and what the server said, the plan. Each task
