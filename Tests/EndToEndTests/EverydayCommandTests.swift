@@ -142,7 +142,9 @@ import Testing
         try sandbox.succeed(["add", "Ship it", "--due", "next fri eod"])
         try sandbox.succeed(["add", "Sleep", "--due", "midnight"])
         let tasks = try JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["ls", "--format", "json"]).utf8)) as? [[String: Any]]
-        #expect(tasks?.compactMap { $0["dueDate"] as? String } == ["2026-11-30T22:59:00Z", "2026-11-27T17:00:00Z", "2026-11-23T23:00:00Z"])
+        #expect(tasks?.compactMap { $0["dueDate"] as? String } == ["2026-11-30T22:59:00Z", "2026-11-27T17:00:00Z", "2026-11-23T22:59:00Z"])
+        // Due `midnight` is due today (at 00:00 of the 24th it counted as tomorrow's).
+        #expect(try sandbox.succeed(["status"]) == "1 today · next: Sleep (Today)\n")
     }
 
     // MARK: - render

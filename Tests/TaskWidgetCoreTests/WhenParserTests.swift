@@ -116,11 +116,11 @@ import Testing
         ("2026-11-23T10:00:00+01:00", "next fri", "2026-11-27T23:59:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "NEXT  Fri 5pm", "2026-11-27T17:00:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "next fri noon", "2026-11-27T12:00:00+01:00"),
-        ("2026-11-23T10:00:00+01:00", "midnight", "2026-11-24T00:00:00+01:00"),
-        ("2026-11-23T10:00:00+01:00", "today midnight", "2026-11-24T00:00:00+01:00"),
-        ("2026-11-23T10:00:00+01:00", "fri midnight", "2026-11-28T00:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "midnight", "2026-11-23T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "today midnight", "2026-11-23T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "fri midnight", "2026-11-27T23:59:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "fri 12am", "2026-11-27T00:00:00+01:00"),
-        ("2026-11-23T10:00:00+01:00", "2026-12-31 midnight", "2027-01-01T00:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "2026-12-31 midnight", "2026-12-31T23:59:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "noon", "2026-11-23T12:00:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "eod", "2026-11-23T18:00:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "tomorrow eod", "2026-11-24T18:00:00+01:00"),
@@ -131,17 +131,17 @@ import Testing
         // Monday 2026-11-23, 19:30: noon and eod are past, so they are tomorrow's.
         ("2026-11-23T19:30:00+01:00", "noon", "2026-11-24T12:00:00+01:00"),
         ("2026-11-23T19:30:00+01:00", "eod", "2026-11-24T18:00:00+01:00"),
-        ("2026-11-23T19:30:00+01:00", "midnight", "2026-11-24T00:00:00+01:00"),
+        ("2026-11-23T19:30:00+01:00", "midnight", "2026-11-23T23:59:00+01:00"),
         ("2026-11-23T19:30:00+01:00", "today eod", "2026-11-23T18:00:00+01:00"),
         ("2026-11-23T19:30:00+01:00", "tonight", "2026-11-23T20:00:00+01:00"),
         // Monday 2026-11-23, 20:00 and 21:15: tonight is what is left of the evening.
         ("2026-11-23T20:00:00+01:00", "tonight", "2026-11-23T23:59:00+01:00"),
         ("2026-11-23T21:15:00+01:00", "tonight", "2026-11-23T23:59:00+01:00"),
         // Monday 2026-11-23 at the stroke of midnight: `midnight` is the one that ends this day.
-        ("2026-11-23T00:00:00+01:00", "midnight", "2026-11-24T00:00:00+01:00"),
+        ("2026-11-23T00:00:00+01:00", "midnight", "2026-11-23T23:59:00+01:00"),
         ("2026-11-23T00:00:00+01:00", "mon", "2026-11-30T23:59:00+01:00"),
         // Sunday 2026-03-29 springs forward from 02:00 to 03:00: 23 hours to midnight.
-        ("2026-03-29T01:30:00+01:00", "midnight", "2026-03-30T00:00:00+02:00"),
+        ("2026-03-29T01:30:00+01:00", "midnight", "2026-03-29T23:59:00+02:00"),
         ("2026-03-29T01:30:00+01:00", "in 1w", "2026-04-05T01:30:00+02:00"),
         ("2026-03-29T01:30:00+01:00", "next sun", "2026-04-05T23:59:00+02:00"),
     ])
@@ -156,6 +156,7 @@ import Testing
         #expect(try monday.parse("mon", for: .reminder) == instant("2026-11-30T09:00:00+01:00"))
         #expect(try monday.parse("next mon", for: .reminder) == instant("2026-11-30T09:00:00+01:00"))
         #expect(try monday.parse("midnight", for: .reminder) == instant("2026-11-24T00:00:00+01:00"))
+        #expect(try monday.parse("fri midnight", for: .reminder) == instant("2026-11-28T00:00:00+01:00"))
     }
 
     @Test(arguments: [
@@ -204,8 +205,10 @@ import Testing
         #expect(try parser.parse("2026-09-06", for: .due) == instant("2026-09-06T23:59:00-03:00"))
         #expect(try parser.parse("sun", for: .reminder) == instant("2026-09-06T09:00:00-03:00"))
         #expect(try parser.parse("tomorrow 12am", for: .due) == instant("2026-09-06T01:00:00-03:00"))
-        // Midnight ends Saturday where Sunday starts: at 01:00.
-        #expect(try parser.parse("midnight", for: .due) == instant("2026-09-06T01:00:00-03:00"))
+        // Midnight ends Saturday where Sunday starts: at 01:00, when a reminder is; a task due then is
+        // due on Saturday.
+        #expect(try parser.parse("midnight", for: .reminder) == instant("2026-09-06T01:00:00-03:00"))
+        #expect(try parser.parse("midnight", for: .due) == instant("2026-09-05T23:59:00-04:00"))
         #expect(try WhenParser.parseInstant("2026-09-06", calendar: LocalCalendar(timeZone: santiago)) == instant("2026-09-06T01:00:00-03:00"))
     }
 

@@ -10,8 +10,9 @@
 /// - Times: `17:00`, `9:05`, `5pm` (or `5 pm`), `5:30pm`, `12am` (the start of a day), `12pm`, `noon` and `eod`
 ///   (the end of the working day, 18:00). A time alone means its next occurrence: today if it is
 ///   still ahead of now, else tomorrow.
-/// - `midnight`: the end of a day, that is 00:00 of the day after: alone, the coming midnight;
-///   `fri midnight` is the night from Friday to Saturday (where `fri 12am` starts Friday).
+/// - `midnight`: the end of a day (alone, of today): a due date is the day alone, 23:59, so that the
+///   task counts as due that day; a reminder is at 00:00 of the day after. `fri midnight` is the
+///   night from Friday to Saturday (where `fri 12am` starts Friday).
 /// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `next mon noon`, `2026-11-23 5pm`.
 /// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units `m`, `min`, `mins`,
 ///   `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`, and counts of up to six
@@ -143,13 +144,13 @@ extension WhenParser {
                 return instant(on: day, at: Self.time(forDayAlone: purpose))
             }
             if words[0] == "midnight" {
-                return instant(on: today.adding(days: 1), at: WallTime(hour: 0, minute: 0))
+                return midnight(ending: today, for: purpose)
             }
             return Self.time(named: words[0]).flatMap(nextOccurrence(of:))
         case 2:
             guard let day = day(named: words[0]) else { return nil }
             if words[1] == "midnight" {
-                return instant(on: day.adding(days: 1), at: WallTime(hour: 0, minute: 0))
+                return midnight(ending: day, for: purpose)
             }
             return Self.time(named: words[1]).flatMap { instant(on: day, at: $0) }
         default:
@@ -200,6 +201,15 @@ extension WhenParser {
     /// The instant of a local wall-clock time (``LocalCalendar/instant(on:hour:minute:second:)``).
     private func instant(on day: LocalDay, at time: WallTime) -> Instant? {
         calendar.instant(on: day, hour: time.hour, minute: time.minute, second: time.second ?? 0)
+    }
+
+    /// The midnight that ends `day`: for a due date the day alone (a task due at 00:00 of the day
+    /// after would count as due on that one), for a reminder 00:00 of the day after.
+    private func midnight(ending day: LocalDay, for purpose: Purpose) -> Instant? {
+        switch purpose {
+        case .due: instant(on: day, at: Self.time(forDayAlone: .due))
+        case .reminder: instant(on: day.adding(days: 1), at: WallTime(hour: 0, minute: 0))
+        }
     }
 
     /// The time of day a day given without one means.
