@@ -95,7 +95,7 @@ public enum DeviceFile {
             text += "size = \(quote(device.size.description))\ndepth = \(device.depth)\nformat = \(quote(device.format.rawValue))\n"
         }
         let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.makeFolder(url.deletingLastPathComponent().path, permissions: 0o700)
         try AtomicFile.write(Data(text.utf8), to: url, permissions: 0o600)
     }
 }

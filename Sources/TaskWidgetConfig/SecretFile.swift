@@ -42,7 +42,7 @@ public enum SecretFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         if makesFolder {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try AtomicFile.makeFolder(folder.path, permissions: 0o700)
         } else if !FileManager.default.fileExists(atPath: folder.path) {
             throw TaskWidgetError(.invalidInput, "the folder \(folder.path) for \(what) does not exist: create it first", context: "\(what) folder missing")
         }

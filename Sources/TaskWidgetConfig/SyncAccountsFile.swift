@@ -140,15 +140,8 @@ public enum SyncAccountsFile {
         _ = try Configuration.parse(text, path: path, home: home)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        let fileManager = FileManager.default
-        if !fileManager.fileExists(atPath: folder) {
-            do {
-                try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw TaskWidgetError(.permissionDenied, "cannot create the folder \(folder): check its permissions", context: folder, cause: error)
-            }
-        }
-        let mode = (try? fileManager.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600
+        try AtomicFile.makeFolder(folder, permissions: 0o700)
+        let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600
         try AtomicFile.write(Data(text.utf8), to: url)
         _ = chmod(path, mode_t(mode))
     }

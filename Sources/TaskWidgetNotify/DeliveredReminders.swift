@@ -91,14 +91,7 @@ public final class DeliveredRemindersFile: DeliveredReminderStorage {
     public func save(_ delivered: DeliveredReminders) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        if !FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw TaskWidgetError(.permissionDenied, "cannot create the folder \(folder): check its permissions", context: folder, cause: error)
-            }
-        }
+        try AtomicFile.makeFolder(folder, permissions: 0o700)
         try AtomicFile.write(delivered.encoded(), to: url)
     }
 }

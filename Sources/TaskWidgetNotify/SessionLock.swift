@@ -42,14 +42,7 @@ public final class SessionLock {
     /// the user) when needed.
     public static func acquire(at path: String) throws -> Acquisition {
         let folder = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw TaskWidgetError(.permissionDenied, "cannot create the folder \(folder): check its permissions", context: folder, cause: error)
-            }
-        }
+        try AtomicFile.makeFolder(folder, permissions: 0o700)
         // Close-on-exec: a click command that outlives notify must not keep the session's lock.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {

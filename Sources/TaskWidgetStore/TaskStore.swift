@@ -314,14 +314,7 @@ public final class TaskStore: Sendable {
             folder.deleteLastPathComponent()
         }
         guard !missing.isEmpty else { return [] }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: location.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw TaskWidgetError(
-                .permissionDenied, "cannot create the folder \(location.folder): check its permissions", context: location.folder,
-                cause: error)
-        }
+        try AtomicFile.makeFolder(location.folder, permissions: 0o700)
         return missing
     }
 

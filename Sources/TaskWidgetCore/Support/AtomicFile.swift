@@ -47,12 +47,13 @@ public enum AtomicFile {
         if durability == .durable { syncFolder(folder.path) }
     }
 
-    /// Creates `folder` and the folders above it that are missing (as `mkdir -p` does).
-    public static func makeFolder(_ folder: String) throws {
+    /// Creates `folder` and the folders above it that are missing (as `mkdir -p` does), each with
+    /// `permissions` (0700 for the user's own settings, secrets and state).
+    public static func makeFolder(_ folder: String, permissions: mode_t = 0o755) throws {
         var path = folder.hasPrefix("/") ? "" : "."
         for component in folder.split(separator: "/") {
             path += "/" + component
-            guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            guard mkdir(path, permissions) == 0 || errno == EEXIST else {
                 throw TaskWidgetError.system(errno, "cannot create the folder \(path)", advice: "check the path and its permissions", context: path)
             }
         }
