@@ -122,6 +122,9 @@ public enum CommandRunner {
         if let mistyped = mistypedCommand(in: arguments, root: root) {
             return (mistyped, mistyped.code.exitStatus)
         }
+        if let split = unquotedTitle(for: root.message(for: error), in: arguments) {
+            return (split, split.code.exitStatus)
+        }
         var line = oneLine(root.message(for: error))
         if line.hasSuffix(".") { line.removeLast() }
         return (TaskWidgetError(.invalidInput, "\(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)"), status.rawValue)
@@ -155,6 +158,16 @@ public enum CommandRunner {
         let quoted = text.removingControlCharacters.shellQuoted
         return TaskWidgetError(
             .invalidInput, "\(quoted) starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION=\(quoted)")
+    }
+
+    /// `taskwidget add Pay rent`: a title of several words, not quoted, which ArgumentParser calls
+    /// unexpected arguments after the first. The error shows it quoted.
+    static func unquotedTitle(for message: String, in arguments: [String]) -> TaskWidgetError? {
+        guard arguments.dropFirst().first == "add", message.hasPrefix("Unexpected argument") else { return nil }
+        let words = arguments.dropFirst(2).prefix { !$0.hasPrefix("-") }
+        guard words.count > 1 else { return nil }
+        let title = words.joined(separator: " ").removingControlCharacters.shellQuoted
+        return TaskWidgetError(.invalidInput, "a title of several words is one argument: quote it, as in taskwidget add \(title)")
     }
 
     /// A value that starts with a dash (`--max-width -1`, `--due -2h`) reads as an option, and

@@ -102,9 +102,14 @@ public struct CommandContext {
         try TaskStore.open(at: location, mode: .readWrite, creating: location.isDefault, logger: logger)
     }
 
-    /// Parses a WHEN argument (SPEC §4) relative to this run's clock and zone.
-    public func date(_ text: String, for purpose: WhenParser.Purpose) throws -> Instant {
-        try WhenParser(now: now, calendar: calendar).parse(text, for: purpose)
+    /// Parses a WHEN argument (SPEC §4) relative to this run's clock and zone; an error names
+    /// `option`, the one it came from (`--remind: cannot read date “blah”: …`).
+    public func date(_ text: String, for purpose: WhenParser.Purpose, option: String) throws -> Instant {
+        do {
+            return try WhenParser(now: now, calendar: calendar).parse(text, for: purpose)
+        } catch {
+            throw TaskWidgetError(error.code, "\(option): \(error.message)", context: error.context, cause: error.cause)
+        }
     }
 
     /// The timeline request of this run for `view` (and a widget `family`).

@@ -86,6 +86,26 @@ import Testing
         #expect(listing.stderr.contains("the value 'yaml' is invalid for '--format <format>'. Please provide one of 'table' or 'json' (see `taskwidget ls --help`)"), "\(listing.stderr)")
     }
 
+    /// The first minute's likely mistake: a title of several words, not quoted.
+    @Test func anUnquotedTitleIsShownQuoted() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "First"])
+        try sandbox.expectRefused(
+            ["add", "Pay", "rent", "--due", "fri"], status: 64, message: "taskwidget: a title of several words is one argument: quote it, as in taskwidget add 'Pay rent'\n")
+    }
+
+    /// A date that cannot be read names its option, as both may be on the line; `render -o` of a
+    /// folder says to give a file (it said to check that the folder exists).
+    @Test func aBadDateNamesItsOptionAndAFolderIsNoFile() throws {
+        let sandbox = try Sandbox()
+        let id = try sandbox.succeed(["add", "x"]).trimmingCharacters(in: .newlines)
+        try sandbox.expectRefused(["add", "x", "--due", "fri", "--remind", "blah"], status: 64, message: "taskwidget: --remind: cannot read date “blah”: use ")
+        try sandbox.expectRefused(["edit", id, "--due", "soonish"], status: 64, message: "taskwidget: --due: cannot read date “soonish”")
+        try sandbox.expectRefused(["render", "--at", "later", "-o", "-"], status: 64, message: "taskwidget: --at: cannot read date “later”")
+        try sandbox.expectRefused(
+            ["render", "-o", sandbox.folder.path], status: 74, message: "is a directory: give the path of a file, not of a folder")
+    }
+
     /// A title that starts with a dash reads as options: with an `h` among its letters
     /// ArgumentParser showed the help and exited 0, adding nothing, and without one it asked for a
     /// title. Either way the error now says how to write it, and the way it gives works.

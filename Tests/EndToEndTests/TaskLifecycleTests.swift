@@ -108,6 +108,8 @@ import Testing
         // A due date too (a typo in the year made an overdue task without a word).
         let overdue = try sandbox.run(["add", "Pay rent", "--due", "2025-11-30"])
         #expect(overdue.status == 0 && overdue.stderr == "taskwidget: note: that due time has passed; the task is overdue\n")
+        // Due this very second is overdue at once too (SPEC §2: due at or before now).
+        #expect(try sandbox.run(["add", "Now", "--due", "in 0m"]).stderr == "taskwidget: note: that due time has passed; the task is overdue\n")
         let rentID = overdue.stdout.trimmingCharacters(in: .newlines)
         #expect(try sandbox.run(["edit", rentID, "--title", "Pay the rent"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", rentID, "--due", "2026-11-30"]).stderr.isEmpty)

@@ -69,6 +69,7 @@ public enum AtomicFile {
     }
 
     private static func failure(_ code: Int32, _ url: URL) -> TaskWidgetError {
-        .system(code, "cannot write \(url.path)", advice: "check that the folder exists and is writable", context: url.path)
+        let advice = code == EISDIR ? "give the path of a file, not of a folder" : "check that the folder exists and is writable"
+        return .system(code, "cannot write \(url.path)", advice: advice, context: url.path)
     }
 }

@@ -40,8 +40,8 @@ struct Add: ParsableCommand {
         _ = try Validation.title(title)
         _ = try listName.map(Validation.listName)
         let newTask = NewTask(
-            title: title, dueDate: try due.map { try context.date($0, for: .due) },
-            reminderDate: try remind.map { try context.date($0, for: .reminder) }, listName: listName, createsList: newList)
+            title: title, dueDate: try due.map { try context.date($0, for: .due, option: "--due") },
+            reminderDate: try remind.map { try context.date($0, for: .reminder, option: "--remind") }, listName: listName, createsList: newList)
         let store = try context.storeForWriting()
         let (task, createdList) = try store.addTask(newTask, now: context.now)
         if let createdList {
@@ -102,7 +102,7 @@ private func confirmedID(of task: TaskItem, in store: TaskStore) -> String {
 /// A note on standard error for a due date or reminder given that has passed (a typo in a year
 /// made an overdue task without a word); the task is kept as given.
 private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: Instant) {
-    if let due, due < now {
+    if let due, OverdueRule.isOverdue(dueDate: due, at: now) {
         writeToStandardError("taskwidget: note: that due time has passed; the task is overdue\n")
     }
     if let reminder, reminder < now {
@@ -261,12 +261,12 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        func dateChange(_ text: String?, _ purpose: WhenParser.Purpose) throws -> TaskChanges.Change<Instant>? {
+        func dateChange(_ text: String?, _ purpose: WhenParser.Purpose, option: String) throws -> TaskChanges.Change<Instant>? {
             guard let text else { return nil }
-            return text.lowercased() == "none" ? .clear : .set(try context.date(text, for: purpose))
+            return text.lowercased() == "none" ? .clear : .set(try context.date(text, for: purpose, option: option))
         }
         let changes = TaskChanges(
-            title: title, dueDate: try dateChange(due, .due), reminderDate: try dateChange(remind, .reminder),
+            title: title, dueDate: try dateChange(due, .due, option: "--due"), reminderDate: try dateChange(remind, .reminder, option: "--remind"),
             list: list.map { TaskList.isInbox($0) ? .clear : .set($0) })
         guard !changes.isEmpty else {
             throw ValidationError("nothing to change: give --title, --due, --remind or --list")
