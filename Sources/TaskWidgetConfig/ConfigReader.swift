@@ -8,8 +8,9 @@ struct ConfigSource: Sendable {
     var text: String
     var home: String?
 
-    /// The line (from 1) where `key` of the table at `tablePath` is set, or where the table
-    /// begins when `key` is nil; nil when it cannot be told (dotted keys, inline tables).
+    /// The line (from 1) where `key` of the table at `tablePath` is set (or the first table under it
+    /// begins, `[view.work]` for `view`), or where the table begins when `key` is nil; nil when it
+    /// cannot be told (dotted keys, inline tables).
     ///
     /// It trims with sets of `Character`s: Foundation's `trimmingCharacters(in:)` made the scan of
     /// a 15-line file cost 0.5 M instructions, and ordering three views 3.5 M, on every `--view`.
@@ -24,6 +25,9 @@ struct ConfigSource: Sendable {
                 let header = Self.trimmed(line.prefix { $0 != "#" }, Self.blanks.union(["[", "]"]))
                 current = header.split(separator: ".").map { String(Self.trimmed($0, Self.quotesAndBlanks)) }
                 if current == tablePath { headerLine = index + 1 }
+                if let key, current.count > tablePath.count, Array(current.prefix(tablePath.count + 1)) == tablePath + [key] {
+                    return index + 1
+                }
                 continue
             }
             guard current == tablePath else { continue }
@@ -64,11 +68,13 @@ struct ConfigReader {
             .badConfig, "\(source.path)\(line): \(where_.isEmpty ? "" : where_ + ": ")\(message)", context: "\(source.path)\(line)")
     }
 
-    /// Refuses keys other than `keys` (a typo must not be ignored silently).
+    /// Refuses keys other than `keys` (a typo must not be ignored silently), naming the one meant
+    /// when it is near (`view` for `views`).
     func allowKeys(_ keys: Set<String>) throws {
         for (key, _) in table where !keys.contains(key) {
-            let known = keys.sorted().joined(separator: ", ")
-            throw error(key, "unknown key: the keys here are \(known)")
+            let known = keys.sorted()
+            let list = "the keys here are " + known.joined(separator: ", ")
+            throw error(key, "unknown key: " + (NameLookup.closest(to: key, among: known).map { "did you mean “\($0)”? (\(list))" } ?? list))
         }
     }
 

@@ -98,7 +98,8 @@ public struct StatusRenderer: Sendable {
         case .sectionCloseNameIncorrect: "a section is closed with another name than it was opened with"
         case .unfinishedName: "a tag is not finished (}} is missing)"
         case .invalidSetDelimiter: "a set-delimiter tag is malformed"
-        default: "the template cannot be read (\(error))"
+        // The parser's own error, which is not public: the text ended inside a tag.
+        default: "\(error)" == "overflow" ? "the template ends inside a tag (}} is missing)" : "the template cannot be read (\(error))"
         }
     }
 

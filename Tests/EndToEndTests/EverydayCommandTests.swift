@@ -73,8 +73,11 @@ import Testing
         #expect(try sandbox.succeed(["habit", "ls"]).contains("0 of 1 done"))
 
         try sandbox.succeed(["habit", "check", "Walk", "--date", "yesterday", "--status", "missed"])
-        #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: removed missed on 2026-11-21\n")
+        #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: unchecked on 2026-11-21 (it was missed)\n")
         #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: nothing was recorded on 2026-11-21\n")
+        // A day it cannot read is quoted as typed; a later one is refused for ls too, in words that fit it.
+        try sandbox.expectRefused(["habit", "check", "Walk", "--date", "2026-11-21T10:00"], status: 64, message: "cannot read the day “2026-11-21T10:00”")
+        try sandbox.expectRefused(["habit", "ls", "--date", "2026-11-30"], status: 64, message: "2026-11-30 is in the future: give today or an earlier day")
 
         try sandbox.succeed(["habit", "check", "Walk"])
         #expect(try sandbox.succeed(["habit", "edit", "Walk", "--name", "Evening walk", "--color", "34c759"])

@@ -139,6 +139,7 @@ import Testing
     /// behind a set-delimiter tag: `text` exits 64, a bar prints its error line and exits 0.
     @Test(arguments: [
         ("unclosed", "{{#hasTasks}}{{open}} open", "unclosed.mustache:1:27: a section is never closed ({{/name}} is missing): fix the template"),
+        ("unfinished", "{{#top}}\n{{title}}\n{{/top", "unfinished.mustache:3:7: the template ends inside a tag (}} is missing): fix the template"),
         ("nested", String(repeating: "{{#hasTasks}}", count: 100_000), "nested.mustache:1:209: sections or transforms are nested more than 16 deep"),
         ("transforms", "{{" + String(repeating: "a(", count: 100_000) + "}}", "transforms.mustache:1:1: sections or transforms are nested more than 16 deep"),
         ("delimited", "{{=<% %>=}}\n" + String(repeating: "<%^top%>", count: 1000), "delimited.mustache:2:129: sections or transforms"),

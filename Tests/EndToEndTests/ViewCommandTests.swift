@@ -130,7 +130,7 @@ import Testing
     @Test(arguments: [
         ("[views.work]\nlist = \"Work\"\n\n[views.soon]\ndue_within = \"soon\"\n", ":5: views.soon.due_within: expected a duration such as 30m"),
         ("[views.work]\nlist = \"Work\"\nactive = \"yes\"\n", ":3: views.work.active: expected true or false"),
-        ("[views.work]\nlst = \"Work\"\n", ":2: views.work.lst: unknown key: the keys here are active, due_within, inbox, list"),
+        ("[views.work]\nlst = \"Work\"\n", ":2: views.work.lst: unknown key: did you mean “list”? (the keys here are active, due_within, inbox, list)"),
         ("[views.work\nlist = \"Work\"\n", ":1:"),
         ("[watch]\nviews = [\"work\", \"home\"]\n[views.work]\nlist = \"Work\"\n", ":2: watch.views: item 2, “home”, is not a view"),
         ("[watch]\nleft_click = \"complete\"\n", ":2: watch.left_click: expected one of done, start, snooze, none"),

@@ -119,6 +119,8 @@ import Testing
         ("[views.both]\nlist = \"A\"\ninbox = true\n", "config.toml:3: views.both.inbox: a view shows a list or the Inbox"),
         ("[views\nlist = 1\n", "config.toml:1:"),
         ("colour = \"red\"\n", "config.toml:1: colour: unknown key"),
+        // A table's name mistyped: the line of its header, and the name meant.
+        ("store = \"/t.sqlite\"\n\n[view.extra]\nlist = \"Work\"\n", "config.toml:3: view: unknown key: did you mean “views”? (the keys here are notify,"),
         ("[sync.accounts.home]\nuser = \"a\"\n", "config.toml:1: sync.accounts.home: an account needs a url"),
         ("[watch]\nviews = \"work\"\n", "config.toml:2: watch.views: expected a list of texts in quotes"),
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),

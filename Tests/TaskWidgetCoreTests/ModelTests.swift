@@ -140,6 +140,8 @@ import Testing
         #expect(NameLookup.closest(to: typed, among: Self.listNames) == expected)
         let error = expectError(.notFound) { try NameLookup.find(typed, in: Self.listNames, named: { $0 }, kind: "list") }
         #expect(error?.message == "no list is named “\(typed)”: did you mean “\(expected)”? (create one with `taskwidget list add NAME`)")
+        // What a log may say (a bar's watch logs it): no name, but where to look.
+        #expect(error?.logDescription == "no task, list or habit has the id or name given [notFound] (list not found: `taskwidget list ls` shows the names)")
     }
 
     @Test(arguments: ["Groceries", "Wo", "Job", "Homework", "x", "Reading"])
@@ -410,6 +412,16 @@ import Testing
             try RunSettings.timeZone(argument: argument, environment: environment, system: Self.auckland)
         }
         #expect(error?.message.contains("Europe/Berlin") == true)
+    }
+
+    /// A zone name in another case is no zone, but the error names the one meant.
+    @Test func aZoneNameInAnotherCaseIsNamedInTheError() throws {
+        let option = expectError(.invalidInput) { try RunSettings.timeZone(argument: "europe/berlin", environment: [:], system: Self.auckland) }
+        #expect(option?.message == "unknown time zone “europe/berlin” in --tz: did you mean “Europe/Berlin”?")
+        let utc = expectError(.invalidInput) { try RunSettings.timeZone(argument: "utc", environment: [:], system: Self.auckland) }
+        #expect(utc?.message == "unknown time zone “utc” in --tz: did you mean “UTC”?")
+        let variable = expectError(.invalidInput) { try RunSettings.timeZone(argument: nil, environment: ["TZ": "asia/tokyo"], system: Self.auckland) }
+        #expect(variable?.message == "unknown time zone “asia/tokyo” in TZ: set TZ to Asia/Tokyo, or pass --tz")
     }
 
     @Test(arguments: [

@@ -29,7 +29,8 @@ public enum NameLookup {
             }
         throw TaskWidgetError(
             .notFound, "no \(kind) is named “\(name.sanitizedForMessage)”: \(known) (\(creation ?? "create one with `taskwidget \(kind) add NAME`"))",
-            context: "\(kind) not found")
+            // Logs carry no names: the context says where to look.
+            context: "\(kind) not found: `taskwidget \(kind) ls` shows the names")
     }
 
     /// The name in `names` nearest to `name` in edit distance (case-insensitive; swapping two

@@ -62,13 +62,13 @@ extension LocalDay {
     /// Reads the day a habit is checked for: `today`, `yesterday` or `YYYY-MM-DD`, not in the future.
     public static func habitDay(_ text: String?, now: Instant, calendar: LocalCalendar) throws -> LocalDay {
         let today = calendar.localDay(containing: now)
-        guard let text = text?.trimmingWhitespace.lowercased(), text != "today" else { return today }
-        guard let day = text == "yesterday" ? today.adding(days: -1) : LocalDay(text) else {
+        guard let text = text?.trimmingWhitespace, text.lowercased() != "today" else { return today }
+        guard let day = text.lowercased() == "yesterday" ? today.adding(days: -1) : LocalDay(text.lowercased()) else {
             throw TaskWidgetError(
                 .invalidInput, "cannot read the day “\(text.sanitizedForMessage)”: use today, yesterday or YYYY-MM-DD")
         }
         guard day <= today else {
-            throw TaskWidgetError(.invalidInput, "\(day) is in the future: habits are checked for today or earlier days")
+            throw TaskWidgetError(.invalidInput, "\(day) is in the future: give today or an earlier day")
         }
         return day
     }

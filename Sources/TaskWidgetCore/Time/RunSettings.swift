@@ -17,7 +17,8 @@ public enum RunSettings {
             }
             guard let zone = TimeZone(identifier: argument) else {
                 throw TaskWidgetError(
-                    .invalidInput, "unknown time zone “\(argument.sanitizedForMessage)” in --tz: use a name like Europe/Berlin or UTC")
+                    .invalidInput,
+                    "unknown time zone “\(argument.sanitizedForMessage)” in --tz: \(zoneNamed(caseInsensitively: argument).map { "did you mean “\($0)”?" } ?? "use a name like Europe/Berlin or UTC")")
             }
             return zone
         }
@@ -33,11 +34,18 @@ public enum RunSettings {
             }
             guard let zone = posixFixedOffset(name) ?? TimeZone(identifier: name) else {
                 throw TaskWidgetError(
-                    .invalidInput, "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to a name like Europe/Berlin, or pass --tz")
+                    .invalidInput,
+                    "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to \(zoneNamed(caseInsensitively: name) ?? "a name like Europe/Berlin"), or pass --tz")
             }
             return zone
         }
         return system
+    }
+
+    /// The name of the zone that `name` spells in another case (`europe/berlin`, `utc`), for an error.
+    private static func zoneNamed(caseInsensitively name: String) -> String? {
+        let lowercased = name.lowercased()
+        return (["UTC"] + TimeZone.knownTimeZoneIdentifiers).first { $0.lowercased() == lowercased }
     }
 
     /// The zone of a POSIX `TZ` value with a fixed offset and no daylight saving time: `UTC+3`,

@@ -78,7 +78,7 @@ struct HabitCommand: ParsableCommand {
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let (habit, removed) = try context.storeForChanging().uncheckHabit(name, on: day)
             if let removed {
-                print("\(habit.icon) \(habit.name): removed \(removed.rawValue) on \(day)")
+                print("\(habit.icon) \(habit.name): unchecked on \(day) (it was \(removed.rawValue))")
             } else {
                 print("\(habit.icon) \(habit.name): nothing was recorded on \(day)")
             }
