@@ -149,7 +149,8 @@ import Testing
             // The counts only, whatever the titles.
             let counts = entry.counts
             let shortParts = (counts.overdue > 0 ? ["⚠ \(counts.overdue)"] : []) + (counts.dueToday > 0 ? ["\(counts.dueToday) today"] : [])
-            #expect(block.short_text == (shortParts.isEmpty ? "\(counts.open) open" : shortParts.joined(separator: " · ")))
+            let allDone = counts.open == 0 && counts.completedToday > 0
+            #expect(block.short_text == (!shortParts.isEmpty ? shortParts.joined(separator: " · ") : allDone ? "✓" : "\(counts.open) open"))
             #expect(block.name == "taskwidget" && block.markup == "pango")
             // Not shown but sent back with clicks: the list's name as it is, not Pango markup.
             #expect(block.instance == (entry.scopeTitle ?? "all"), "\(scenario.name): \(block.instance)")

@@ -120,12 +120,13 @@ import Testing
     @Test func i3barUrgencyAndShortTextFollowTheCounts() throws {
         // Counts only, with what they count: no title can make the short text long, and a bar
         // too narrow for the full text still tells what is late, due today, or left.
+        // With nothing open, ✓ as the full text's "✓ All done" when something was done today.
         let cases = [
-            (0, 0, 0, "0 open"), (0, 0, 5, "5 open"), (0, 4, 5, "4 today"), (1, 0, 1, "⚠ 1"), (2, 3, 6, "⚠ 2 · 3 today"),
-            (12, 34, 47, "⚠ 12 · 34 today"),
+            (0, 0, 0, 0, "0 open"), (0, 0, 0, 2, "✓"), (0, 0, 5, 2, "5 open"), (0, 4, 5, 0, "4 today"), (1, 0, 1, 0, "⚠ 1"),
+            (2, 3, 6, 0, "⚠ 2 · 3 today"), (12, 34, 47, 0, "⚠ 12 · 34 today"),
         ]
-        for (overdue, dueToday, open, shortText) in cases {
-            let entry = try Self.entry(open: open, overdue: overdue, dueToday: dueToday)
+        for (overdue, dueToday, open, completedToday, shortText) in cases {
+            let entry = try Self.entry(open: open, overdue: overdue, dueToday: dueToday, completedToday: completedToday)
             let block = try JSONDecoder.decodeLine(I3barBlock.self, try StatusFixture.line(.i3bar, entry))
             #expect(block.urgent == (overdue > 0))
             #expect(block.short_text == shortText)

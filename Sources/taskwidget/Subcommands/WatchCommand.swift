@@ -19,11 +19,11 @@ struct WatchCommand: ParsableCommand {
             the whole protocol: a header, then one array per line.
 
             A missing, locked or damaged store gives the format's error line; watch then waits \
-            for the store to come back. A watch that cannot start (a mistake in its options or \
-            in config.toml) prints that line too, and exits 64.
+            for the store to come back. A watch that cannot start prints that line too, and exits.
 
             Exit status: 0 on SIGTERM, SIGINT or SIGHUP and when its reader goes away; 64 for a \
-            watch that cannot start; 74 when a line cannot be written.
+            mistake in its options or in config.toml; 74 when the --render-dir folder is missing, \
+            the PNG renderer cannot start, or a line cannot be written.
 
             SIGUSR2 shows the next view: [watch] views of config.toml in their order, else all \
             tasks, then every [views.NAME]; --view, --list or --inbox picks the first one. i3bar \
