@@ -1,5 +1,5 @@
 /// A length of time as config.toml and options such as `snooze --by` take it: a whole number and
-/// a unit, `s`, `m`, `h`, `d` (24 h) or `w`, without a space: `30m`, `24h`, `2d`, `1w`.
+/// a unit (``TimeUnit``, a day being 24 h), without a space: `30m`, `90min`, `24h`, `2d`, `1w`.
 public enum DurationText {
     /// The forms, for messages.
     public static let examples = "30m, 24h, 2d or 1w"
@@ -11,8 +11,35 @@ public enum DurationText {
     /// ```
     public static func seconds(_ text: String) -> Int64? {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
-        let factors: [Substring: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        guard let count = Int64(digits), count <= 1_000_000, let factor = factors[text.dropFirst(digits.count)] else { return nil }
-        return count * factor
+        guard let count = Int64(digits), count <= 1_000_000, let unit = TimeUnit(text.dropFirst(digits.count)) else { return nil }
+        return count * unit.seconds
+    }
+}
+
+/// The unit of an amount of time, by any of the names the `WHEN` grammar (`in 90 min`) and the
+/// durations (`snooze --by 30min`) take, in lower case: a capital `M` may mean months.
+public enum TimeUnit: Sendable {
+    case second, minute, hour, day, week
+
+    public init?(_ name: Substring) {
+        switch name {
+        case "s", "sec", "secs", "second", "seconds": self = .second
+        case "m", "min", "mins", "minute", "minutes": self = .minute
+        case "h", "hr", "hrs", "hour", "hours": self = .hour
+        case "d", "day", "days": self = .day
+        case "w", "week", "weeks": self = .week
+        default: return nil
+        }
+    }
+
+    /// Its length, a day being 24 hours (a date moved by days keeps its wall-clock time instead).
+    public var seconds: Int64 {
+        switch self {
+        case .second: 1
+        case .minute: 60
+        case .hour: 3600
+        case .day: 86_400
+        case .week: 604_800
+        }
     }
 }

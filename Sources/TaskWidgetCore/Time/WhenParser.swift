@@ -14,10 +14,10 @@
 ///   task counts as due that day; a reminder is at 00:00 of the day after. `fri midnight` is the
 ///   night from Friday to Saturday (where `fri 12am` starts Friday).
 /// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `next mon noon`, `2026-11-23 5pm`.
-/// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units `m`, `min`, `mins`,
-///   `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`, and counts of up to six
-///   digits. Minutes and hours are exact durations; days and weeks move the calendar date and keep
-///   the wall-clock time.
+/// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units of ``TimeUnit``
+///   (`m`, `min`, `mins`, `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`;
+///   `s`, `sec(s)`, `second(s)`), and counts of up to six digits. Seconds, minutes and hours are
+///   exact durations; days and weeks move the calendar date and keep the wall-clock time.
 ///
 /// A day without a time means the end of that day, 23:59:00 local, for a ``Purpose/due`` date and
 /// 09:00 local for a ``Purpose/reminder``.
@@ -166,8 +166,7 @@ extension WhenParser {
     private func instant(movedBy amount: Substring) -> Instant? {
         guard let amount = Self.amount(amount) else { return nil }
         switch amount.unit {
-        case .minute: return now.adding(seconds: Int64(amount.count) * 60)
-        case .hour: return now.adding(seconds: Int64(amount.count) * 3600)
+        case .second, .minute, .hour: return now.adding(seconds: Int64(amount.count) * amount.unit.seconds)
         case .day: return calendar.adding(days: amount.count, to: now)
         case .week: return calendar.adding(days: 7 * amount.count, to: now)
         }
@@ -245,28 +244,13 @@ extension WhenParser {
         return nil
     }
 
-    /// The unit of a relative amount such as `2h` or `3 days`.
-    private enum Unit {
-        case minute, hour, day, week
-
-        init?(_ name: Substring) {
-            switch name {
-            case "m", "min", "mins", "minute", "minutes": self = .minute
-            case "h", "hr", "hrs", "hour", "hours": self = .hour
-            case "d", "day", "days": self = .day
-            case "w", "week", "weeks": self = .week
-            default: return nil
-            }
-        }
-    }
-
     /// `2h`, `30 min`, `3 days`: a count of up to six digits and its unit.
-    private static func amount(_ text: Substring) -> (count: Int, unit: Unit)? {
+    private static func amount(_ text: Substring) -> (count: Int, unit: TimeUnit)? {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         guard (1...6).contains(digits.count), let count = Int(digits) else { return nil }
         var rest = text.dropFirst(digits.count)
         if rest.first == " " { rest = rest.dropFirst() }
-        return Unit(rest).map { (count, $0) }
+        return TimeUnit(rest).map { (count, $0) }
     }
 
     private static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]

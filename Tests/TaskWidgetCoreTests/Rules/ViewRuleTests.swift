@@ -81,12 +81,16 @@ import Testing
         #expect(timed.dueDate == Fixed.instant("2026-11-22T23:28:00Z"))
     }
 
-    @Test(arguments: [("30m", 1800), ("24h", 86_400), ("2d", 172_800), ("1w", 604_800), ("45s", 45), ("0m", 0)] as [(String, Int64)])
+    /// The units of the WHEN grammar too (`in 90 min`): `snooze --by 30min` was refused.
+    @Test(arguments: [
+        ("30m", 1800), ("24h", 86_400), ("2d", 172_800), ("1w", 604_800), ("45s", 45), ("0m", 0), ("30min", 1800), ("2hours", 7200),
+        ("1day", 86_400), ("3weeks", 1_814_400), ("90secs", 90),
+    ] as [(String, Int64)])
     func durationsAreANumberAndAUnit(text: String, seconds: Int64) {
         #expect(DurationText.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "m", "30", "30 m", "1.5h", "-1h", "1y", "2000000h", "１h"])
+    @Test(arguments: ["", "m", "30", "30 m", "1.5h", "-1h", "1y", "2000000h", "１h", "30M", "1 hour", "30minute s"])
     func otherTextIsNoDuration(text: String) {
         #expect(DurationText.seconds(text) == nil)
     }
