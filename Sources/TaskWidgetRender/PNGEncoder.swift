@@ -62,14 +62,8 @@ enum PNGEncoder {
             }
         }
 
-        var png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, { _, _ in })
-        var info = png_create_info_struct(png)
-        defer { png_destroy_write_struct(&png, &info) }
-        let sink = ByteSink(capacity: stream.count + 128)
-        png_set_write_fn(png, Unmanaged.passUnretained(sink).toOpaque(), { png, bytes, count in
-            let sink = Unmanaged<ByteSink>.fromOpaque(png_get_io_ptr(png)!).takeUnretainedValue()
-            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-        }, nil)
+        let output = LibPNGOutput(capacity: stream.count + 128)
+        let (png, info) = (output.png, output.info)
         let (colorType, depth): (Int32, Int32) =
             switch pixels {
             case .argb: (PNG_COLOR_TYPE_RGB_ALPHA, 8)
@@ -82,7 +76,7 @@ enum PNGEncoder {
         png_write_info(png, info)
         png_write_chunk(png, Array("IDAT".utf8), stream, stream.count)
         png_write_chunk(png, Array("IEND".utf8), nil, 0)
-        return Data(sink.bytes)
+        return output.data
     }
 
     /// `0x00RRGGBB` words to R, G, B bytes: each pixel in one 4-byte store whose last byte the next
@@ -143,13 +137,6 @@ enum PNGEncoder {
             let luma = 77 * (word >> 16 & 0xFF) + 150 * (word >> 8 & 0xFF) + 29 * (word & 0xFF)
             if luma >= 240 * 256 { output[x / 8] |= 0x80 >> UInt8(x % 8) }
         }
-    }
-
-    /// Collects libpng's output.
-    private final class ByteSink {
-        var bytes: [UInt8] = []
-
-        init(capacity: Int) { bytes.reserveCapacity(capacity) }
     }
 }
 

@@ -5,26 +5,13 @@ struct EInkImageOptions: Sendable, Hashable {
     var depth: GrayDepth
     var quantizer: GrayQuantizer
     var rotation: Rotation
-    /// For PNG only.
-    var compression: PNGCompression
 
-    /// Defaults: ``GrayQuantizer/textSafe``, no rotation, ``PNGCompression/recommended``.
-    init(
-        depth: GrayDepth, quantizer: GrayQuantizer = .textSafe, rotation: Rotation = .none,
-        compression: PNGCompression = .recommended
-    ) {
+    /// Defaults: ``GrayQuantizer/textSafe``, no rotation.
+    init(depth: GrayDepth, quantizer: GrayQuantizer = .textSafe, rotation: Rotation = .none) {
         self.depth = depth
         self.quantizer = quantizer
         self.rotation = rotation
-        self.compression = compression
     }
-
-    /// TRMNL OG: 800 × 480, 1 bit.
-    static let trmnl = EInkImageOptions(depth: .one)
-    /// TRMNL OG on firmware ≥ 1.6.0: 2 bits.
-    static let trmnl2Bit = EInkImageOptions(depth: .two)
-    /// TRMNL X: 1872 × 1404, 4 bits.
-    static let trmnlX = EInkImageOptions(depth: .four)
 }
 
 /// Encodes the pixels of a drawn Cairo `RGB24` surface for e-ink displays: a gray PNG of 1, 2, 4
@@ -37,7 +24,7 @@ struct EInkImageOptions: Sendable, Hashable {
 /// cairo_surface_flush(surface)
 /// let png = EInkEncoder.png(
 ///     cairoRGB24: cairo_image_surface_get_data(surface), width: 800, height: 480,
-///     stride: Int(cairo_image_surface_get_stride(surface)), options: .trmnl)
+///     stride: Int(cairo_image_surface_get_stride(surface)), options: EInkImageOptions(depth: .one))
 /// ```
 enum EInkEncoder {
     /// A grayscale PNG whose IHDR bit depth is `options.depth`.
@@ -45,10 +32,10 @@ enum EInkEncoder {
         cairoRGB24 data: UnsafeRawPointer, width: Int, height: Int, stride: Int, options: EInkImageOptions
     ) -> Data {
         let levels = levels(cairoRGB24: data, width: width, height: height, stride: stride, options: options)
-        return GrayPNGEncoder.encode(levels, compression: options.compression)
+        return GrayPNGEncoder.encode(levels)
     }
 
-    /// A 1-bit BMP3 (`options.depth` must be ``GrayDepth/one``; `compression` is ignored). TRMNL
+    /// A 1-bit BMP3 (`options.depth` must be ``GrayDepth/one``). TRMNL
     /// shows it only at 800 × 480 after the rotation.
     static func bmp(
         cairoRGB24 data: UnsafeRawPointer, width: Int, height: Int, stride: Int, options: EInkImageOptions

@@ -11,9 +11,9 @@
 ///   stands out from its surroundings stays visible, as solid black at 1 bit.
 /// - ``textSafe`` (the default): ``localThreshold`` near edges and for pixels close to a level,
 ///   Bayer dithering in the smooth areas left (gradients, large soft fills, photos).
-/// - ``ordered`` and ``floydSteinberg``: dithering everywhere, for pictures. Both put dots around
-///   antialiased glyph edges; Floyd–Steinberg also compresses worst and, at 1 bit, speckles flat
-///   backgrounds that are not exactly a level (the dark theme's).
+/// - ``ordered``: dithering everywhere, for pictures. It puts dots around antialiased glyph edges.
+///   (Floyd–Steinberg error diffusion was tried too: it also compresses worst and, at 1 bit,
+///   speckles flat backgrounds that are not exactly a level, the dark theme's.)
 ///
 /// The same pixels always give the same levels: no randomness, no state. Pure black and pure
 /// white pixels stay so with every quantizer, and an image made only of exact levels (the mono
@@ -27,9 +27,6 @@ struct GrayQuantizer: Sendable, Hashable {
         /// position, so a flat gray becomes a regular pattern (which deflate compresses well) and a
         /// change somewhere does not ripple anywhere else (good for e-ink partial refresh).
         case ordered
-        /// Floyd–Steinberg error diffusion, serpentine. Smoother tones, but noise that compresses
-        /// badly and shifts everywhere downstream of any change.
-        case floydSteinberg
     }
 
     /// Which pixels are thresholded instead of dithered, and how.
@@ -78,8 +75,6 @@ struct GrayQuantizer: Sendable, Hashable {
     static let textSafe = GrayQuantizer(dither: .ordered, protection: Protection())
     /// Ordered dithering everywhere.
     static let ordered = GrayQuantizer(dither: .ordered)
-    /// Floyd–Steinberg everywhere.
-    static let floydSteinberg = GrayQuantizer(dither: .floydSteinberg)
 
     /// `image` at `depth`. At depth 8 every quantizer returns the luma unchanged.
     func quantize(_ image: LumaImage, to depth: GrayDepth) -> GrayLevels {
@@ -105,8 +100,6 @@ struct GrayQuantizer: Sendable, Hashable {
                         }
                     case .ordered:
                         Self.orderedDither(luma, width: width, height: height, depth: depth, fixed: fixed, into: output)
-                    case .floydSteinberg:
-                        Self.errorDiffusion(luma, width: width, height: height, depth: depth, fixed: fixed, into: output)
                     }
                 }
             }
@@ -214,52 +207,6 @@ struct GrayQuantizer: Sendable, Hashable {
                     }
                 }
             }
-        }
-    }
-
-    // MARK: - Error diffusion
-
-    /// Floyd–Steinberg (7, 3, 5, 1 sixteenths), left to right on even rows and right to left on odd
-    /// ones. A pixel the rule fixes, or whose luma is exactly a level, takes its level regardless:
-    /// the error that reaches it is dropped and it passes none on, so glyph edges and white paper
-    /// neither get nor make dots.
-    private static func errorDiffusion(
-        _ luma: UnsafeBufferPointer<UInt8>, width: Int, height: Int, depth: GrayDepth, fixed: UnsafeBufferPointer<UInt8>?,
-        into output: UnsafeMutableBufferPointer<UInt8>
-    ) {
-        let step = depth.step
-        // Errors in sixteenths of a luma unit, with a pixel of margin on each side.
-        var current = [Int](repeating: 0, count: width + 2)
-        var next = [Int](repeating: 0, count: width + 2)
-        for y in 0..<height {
-            let forward = y % 2 == 0
-            let direction = forward ? 1 : -1
-            for offset in 0..<width {
-                let x = forward ? offset : width - 1 - offset
-                let index = y * width + x
-                let own = Int(luma[index])
-                if let fixed, fixed[index] != Rule.free {
-                    output[index] = fixed[index]
-                    continue
-                }
-                if own % step == 0 {
-                    // Exactly a level (pure black and white above all): it stays, so error
-                    // cannot speckle a white background or pit a black glyph.
-                    output[index] = UInt8(truncatingIfNeeded: own / step)
-                    continue
-                }
-                // Clamped, so that error cannot pile up beyond what one pixel can show.
-                let value = min(255, max(0, own + (current[x + 1] + 8) >> 4))
-                let level = depth.nearestLevel(value)
-                output[index] = UInt8(truncatingIfNeeded: level)
-                let error = value - level * step
-                current[x + 1 + direction] += error * 7
-                next[x + 1 - direction] += error * 3
-                next[x + 1] += error * 5
-                next[x + 1 + direction] += error
-            }
-            swap(&current, &next)
-            for index in next.indices { next[index] = 0 }
         }
     }
 }

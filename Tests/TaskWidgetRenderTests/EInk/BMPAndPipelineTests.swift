@@ -97,7 +97,10 @@ struct PipelineTests {
     @Test("Pure functions: concurrent encodings of the same pixels give the same bytes")
     func concurrent() async {
         let pixels = TestPictures.dashboard(theme: .light)
-        let options = [EInkImageOptions.trmnl, .trmnl2Bit, .trmnlX, EInkImageOptions(depth: .one, quantizer: .floydSteinberg, rotation: .clockwise90)]
+        let options = [
+            EInkImageOptions(depth: .one), EInkImageOptions(depth: .two), EInkImageOptions(depth: .four),
+            EInkImageOptions(depth: .one, quantizer: .ordered, rotation: .clockwise90),
+        ]
         let expected = options.map { option in
             pixels.withData { EInkEncoder.png(cairoRGB24: $0, width: pixels.width, height: pixels.height, stride: pixels.stride, options: option) }
         }

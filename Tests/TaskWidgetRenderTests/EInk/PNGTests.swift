@@ -29,21 +29,19 @@ struct PNGTests {
         let levels = GrayLevels(
             width: size.width, height: size.height, depth: depth,
             levels: (0..<size.width * size.height).map { _ in UInt8(Int.random(in: 0...depth.maxLevel, using: &generator)) })
-        for compression in [PNGCompression.fast, .recommended, .smallest, PNGCompression(level: 6, filter: .adaptive)] {
-            let png = try ReadPNG(GrayPNGEncoder.encode(levels, compression: compression))
-            #expect(
-                png.header
-                    == .init(width: size.width, height: size.height, bitDepth: depth.bits, colorType: 0, compression: 0, filter: 0, interlace: 0))
-            #expect(png.chunks.first == "IHDR" && png.chunks.last == "IEND")
-            #expect(Set(png.chunks) == ["IHDR", "IDAT", "IEND"])
-            #expect(png.gray == levels.luma.pixels)
-        }
+        let png = try ReadPNG(GrayPNGEncoder.encode(levels))
+        #expect(
+            png.header
+                == .init(width: size.width, height: size.height, bitDepth: depth.bits, colorType: 0, compression: 0, filter: 0, interlace: 0))
+        #expect(png.chunks.first == "IHDR" && png.chunks.last == "IEND")
+        #expect(Set(png.chunks) == ["IHDR", "IDAT", "IEND"])
+        #expect(png.gray == levels.luma.pixels)
     }
 
-    @Test("The same levels and settings give the same bytes")
+    @Test("The same levels give the same bytes")
     func deterministic() {
         let levels = GrayQuantizer.textSafe.quantize(LumaImage(TestPictures.dashboard(theme: .light)), to: .two)
-        #expect(GrayPNGEncoder.encode(levels, compression: .recommended) == GrayPNGEncoder.encode(levels, compression: .recommended))
+        #expect(GrayPNGEncoder.encode(levels) == GrayPNGEncoder.encode(levels))
     }
 
     @Test(
@@ -55,9 +53,9 @@ struct PNGTests {
             let png = pixels.withData {
                 EInkEncoder.png(
                     cairoRGB24: $0, width: pixels.width, height: pixels.height, stride: pixels.stride,
-                    options: EInkImageOptions(depth: depth, quantizer: quantizer, compression: .fast))
+                    options: EInkImageOptions(depth: depth, quantizer: quantizer))
             }
-            // Measured: 4.5–6 KB at 1 bit, 8–10 KB at 2 bits, 15–19 KB at 4 bits (NOTES.md).
+            // Measured at level 2: 4.5–6 KB at 1 bit, 8–10 KB at 2 bits, 15–19 KB at 4 bits.
             #expect(png.count < 30_000, "\(theme) at \(depth.bits) bits: \(png.count) bytes")
         }
     }
@@ -68,7 +66,7 @@ struct PNGTests {
         let png = noise.withData {
             EInkEncoder.png(
                 cairoRGB24: $0, width: 800, height: 480, stride: noise.stride,
-                options: EInkImageOptions(depth: .one, quantizer: .nearest, compression: .fast))
+                options: EInkImageOptions(depth: .one, quantizer: .nearest))
         }
         #expect(png.count > 48_000 && png.count < 49_000)
     }

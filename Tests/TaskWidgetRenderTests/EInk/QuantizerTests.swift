@@ -48,18 +48,6 @@ struct QuantizerTests {
         }
     }
 
-    @Test("Floyd–Steinberg keeps the mean gray of a flat area")
-    func diffusionKeepsMean() {
-        for luma in [13, 100, 128, 200, 242] {
-            let image = LumaImage(width: 64, height: 64, pixels: [UInt8](repeating: UInt8(luma), count: 64 * 64))
-            for depth in [GrayDepth.one, .two] {
-                let levels = GrayQuantizer.floydSteinberg.quantize(image, to: depth)
-                let mean = Double(levels.luma.pixels.reduce(0) { $0 + Int($1) }) / Double(64 * 64)
-                #expect(abs(mean - Double(luma)) <= 2, "luma \(luma) at \(depth.bits) bits: mean \(mean)")
-            }
-        }
-    }
-
     @Test(
         "textSafe never dithers text: on antialiased text it equals local thresholding, where plain dithering does not",
         arguments: [TestPictures.Theme.light, .dark], [GrayDepth.one, .two])

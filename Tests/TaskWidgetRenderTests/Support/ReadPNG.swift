@@ -83,5 +83,4 @@ struct SeededGenerator: RandomNumberGenerator {
 /// Every quantizer preset, by name.
 let allQuantizers: [(String, GrayQuantizer)] = [
     ("nearest", .nearest), ("localThreshold", .localThreshold), ("textSafe", .textSafe), ("ordered", .ordered),
-    ("floydSteinberg", .floydSteinberg),
 ]
