@@ -17,10 +17,8 @@ enum RenderHelper {
         let renderer: WidgetRenderer
         do {
             renderer = WidgetRenderer(spec: try DrawingProtocol.spec(fromLine: first))
-        } catch let error as TaskWidgetError {
-            fail(error)
         } catch {
-            exit(64)
+            fail(error as? TaskWidgetError ?? TaskWidgetError(.invalidInput, "cannot read the widget line: taskwidget and taskwidget-render are from different builds"))
         }
         while let line = readLine(strippingNewline: true) {
             var answer: Data
@@ -40,7 +38,8 @@ enum RenderHelper {
 
     /// Reports `error` on standard error and exits with its status.
     private static func fail(_ error: TaskWidgetError) -> Never {
-        FileHandle.standardError.write(Data("taskwidget-render: \(error.message)\n".utf8))
+        // `try?`: a closed standard error must not crash the exit.
+        try? FileHandle.standardError.write(contentsOf: Data("taskwidget-render: \(error.message)\n".utf8))
         exit(error.code.exitStatus)
     }
 }

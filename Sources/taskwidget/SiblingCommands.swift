@@ -13,7 +13,7 @@ enum SiblingCommands {
     /// Replaces this process with the program of `arguments`' subcommand (also for
     /// `taskwidget help serve`); returns when the arguments name none. A program that is not
     /// installed is an error.
-    static func execIfSibling(_ arguments: [String]) throws {
+    static func execIfSibling(_ arguments: [String]) throws(TaskWidgetError) {
         var rest = Array(arguments.dropFirst())
         // `help serve device add` is `serve device add --help`.
         if rest.first == "help", rest.count >= 2, programs[rest[1]] != nil { rest = Array(rest.dropFirst()) + ["--help"] }

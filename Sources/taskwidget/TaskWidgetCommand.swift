@@ -45,11 +45,9 @@ struct TaskWidgetCommand: ParsableCommand {
         if CommandLine.arguments.dropFirst().first == RenderCommand.configuration.commandName { DrawingHelper.startEarly() }
         do {
             try SiblingCommands.execIfSibling(CommandLine.arguments)
-        } catch let error as TaskWidgetError {
+        } catch {
             CommandRunner.report(error)
             Foundation.exit(error.code.exitStatus)
-        } catch {
-            Foundation.exit(74)
         }
         CommandRunner.main(Self.self)
     }

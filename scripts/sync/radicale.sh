@@ -23,7 +23,7 @@ free_port() {
 write_config() { # DIR PORT
 	local dir=$1 port=$2
 	cat >"$dir/config" <<-EOF
-		# Written by scripts/radicale.sh; see NOTES.md ("Radicale").
+		# Written by scripts/sync/radicale.sh.
 		[server]
 		hosts = 127.0.0.1:$port
 		max_connections = 32
