@@ -60,7 +60,7 @@ final class Canvas {
     ) -> Double {
         let wraps = maxLines > 1 && maxWidth != nil
         var layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: context)
-        if pango_layout_get_unknown_glyphs_count(layout) > 0, fonts.hasSystemFallback {
+        if fonts.hasSystemFallback, Self.needsSystemFonts(layout, text) {
             g_object_unref(UnsafeMutableRawPointer(layout))
             layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: systemContext())
         }
@@ -97,6 +97,19 @@ final class Canvas {
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         return Double(logical.width) / Double(PANGO_SCALE) / unit
+    }
+
+    /// Whether the widgets' own fonts cannot draw `text` as asked: a glyph they lack, counted
+    /// before the ellipsis (which cut an emoji's boxes away, so that `🏃‍♀️` in a habit's circle
+    /// showed "…"), or an emoji asked for in color (U+FE0F) where they have a plain symbol (`❤️`
+    /// was a black ❤).
+    private static func needsSystemFonts(_ layout: OpaquePointer, _ text: String) -> Bool {
+        if pango_layout_get_unknown_glyphs_count(layout) > 0 || text.unicodeScalars.contains("\u{FE0F}") { return true }
+        guard pango_layout_is_ellipsized(layout) != 0 else { return false }
+        let width = pango_layout_get_width(layout)
+        pango_layout_set_width(layout, -1)
+        defer { pango_layout_set_width(layout, width) }
+        return pango_layout_get_unknown_glyphs_count(layout) > 0
     }
 
     /// `text` in `context`'s fonts on up to `maxLines` lines, cut at `maxWidth` (see

@@ -83,6 +83,28 @@ import Testing
         #expect(!widget.report.ellipsized.contains { $0.contains("open") }, "\(widget.report.ellipsized)")
     }
 
+    /// Habit icons of several code points are drawn whole, and an emoji asked for in color is in
+    /// color: `🏃‍♀️`, `🇩🇪` and `👍🏽` showed "…" in their circles (the widgets' own fonts drew them as
+    /// boxes, which the ellipsis then cut away before the fallback looked), and `❤️` was a black ❤.
+    @Test func emojiHabitIconsAreWholeAndInColor() throws {
+        var entry = try RenderFixture.entry(.empty, family: .large)
+        let icons = ["❤️", "🏃‍♀️", "🇩🇪", "👍🏽"]
+        entry.habits = HabitSummary(
+            done: 0, total: icons.count, items: icons.map { HabitSummary.Item(name: $0, icon: $0, colorHex: "007AFF", status: nil) })
+        let widget = try WidgetRenderer(family: .large).render(entry, recording: true)
+        #expect(widget.report.ellipsized.isEmpty, "\(widget.report.ellipsized)")
+        #expect(widget.report.unknownGlyphs == 0)
+        // Nothing else on this widget is red: the heart is, drawn from the color emoji font.
+        let image = try DecodedImage(png: widget.image)
+        let red = (0..<image.height).contains { y in
+            (0..<image.width).contains { x in
+                let (r, g, b, _) = image.pixel(x, y)
+                return r > 180 && g < 90 && b < 90
+            }
+        }
+        #expect(red)
+    }
+
     /// The notice of a store that cannot be read wraps onto the lines below it: on an e-ink
     /// canvas the whole advice shows (one line cut it before "taskwidget add"); on a small card
     /// its third line ends with an ellipsis.
