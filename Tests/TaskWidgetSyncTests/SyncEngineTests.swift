@@ -38,8 +38,10 @@ import Testing
         }
     }
 
-    func engine(_ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday) -> SyncEngine {
-        let account = SyncAccount(name: "test", url: server.baseURL.absoluteString, user: server.username, inbox: "Tasks")
+    func engine(
+        _ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday, inbox: String = "Tasks"
+    ) -> SyncEngine {
+        let account = SyncAccount(name: "test", url: server.baseURL.absoluteString, user: server.username, inbox: inbox)
         let client = CalDAVClient(
             accountURL: server.baseURL, credentials: CalDAVCredentials(username: server.username, password: server.password),
             transport: transport)
@@ -74,6 +76,27 @@ import Testing
             .replacingOccurrences(of: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:20261123T100000Z")
         #expect(edited != theirs.data && edited.contains(new))
         _ = try await direct.update(edited, at: href, in: collection, ifMatch: theirs.etag!)
+    }
+
+    /// An Inbox named in the account near a collection's name is a typo: it made a second
+    /// collection, "Taks", beside the phone's "Tasks". A name near none is made, as before.
+    @Test func anInboxNameNearACollectionsIsRefusedNotMade() async throws {
+        try await withRadicale { server, _, counting in
+            _ = try await storeWithASyncedTask(server, counting)
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "Mine"), now: Self.sunday)
+            counting.reset()
+            for dryRun in [true, false] {
+                let error = await #expect(throws: TaskWidgetError.self) {
+                    try await engine(fixture.store, server, counting, inbox: "Taks").run(dryRun: dryRun)
+                }
+                #expect(error?.code == .badConfig)
+                #expect(error?.message.hasPrefix("the account “test” keeps the Inbox in “Taks”, which the server does not have: did you mean “Tasks”?") == true)
+            }
+            #expect(counting.requestsByMethod["MKCALENDAR"] == nil, "no collection made")
+            let made = try await engine(fixture.store, server, counting, inbox: "Errands").run(dryRun: false)
+            #expect(made.pushed == 1)
+        }
     }
 
     @Test func aSecondSyncWithNothingChangedIsOneRequest() async throws {

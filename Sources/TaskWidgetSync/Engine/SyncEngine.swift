@@ -187,6 +187,7 @@ public struct SyncEngine: Sendable {
         let (home, discovered) = try await calendarHome(snapshot)
         let listing = try await listTaskCollections(in: home, snapshot: snapshot)
         var binding = bind(listing, snapshot: snapshot, home: home)
+        try checkInboxName(binding, listing: listing)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
         let restoring = collectionsKeepingTasks(of: binding.detached, snapshot: snapshot, binding: binding, pull: pull)
         var restoredLists: [UUID] = []
@@ -403,6 +404,20 @@ public struct SyncEngine: Sendable {
         }
         if let inboxName, !inboxName.isEmpty, !hasInbox { result.inboxToMake = inboxName }
         return result
+    }
+
+    /// The Inbox's collection, named in the account, is made on the server when it has none of that
+    /// name, unless it has one of a name near it: then the name is a typo (`Taks` for `Tasks`), and
+    /// a second collection would split the Inbox's tasks from the phone's.
+    private func checkInboxName(_ binding: Binding, listing: [CalendarCollection]) throws {
+        guard let inbox = binding.inboxToMake,
+            let meant = NameLookup.closest(to: inbox, among: listing.map { $0.displayName ?? $0.href.lastComponent })
+        else { return }
+        throw TaskWidgetError(
+            .badConfig,
+            "the account “\(account.name)” keeps the Inbox in “\(inbox)”, which the server does not have: did you mean “\(meant)”? "
+                + "(fix its inbox in config.toml; a collection of a name that no other is near is made)",
+            context: "inbox collection not found")
     }
 
     /// `list` with the name and color its collection got on the server since the last sync
