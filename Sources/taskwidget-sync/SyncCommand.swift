@@ -159,7 +159,7 @@ struct SyncCommand: AsyncParsableCommand {
             case .authenticationFailed: "check the account's user and password"
             case .tlsFailed: "check the server's certificate (it must be trusted by the system's CA store)"
             case .unknownHost, .notCalDAV, .invalidURL, .notFound, .badRedirect: "check the account's url"
-            default: error.code.isTransient ? "nothing more was changed; try again later" : "check the server and the account"
+            default: error.code.isTransient ? "try again later (the next sync goes on from where this one stopped)" : "check the server and the account"
             }
         return TaskWidgetError(
             error.code.isTransient ? .temporaryFailure : .unavailable, "sync of “\(account)”: \(message): \(advice)",

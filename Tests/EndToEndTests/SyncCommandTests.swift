@@ -461,7 +461,7 @@ import Testing
         // DNS is asked, on a port where nothing answers.
         let unasked = try syncWithResolver(nsswitch: "hosts: dns\n", resolvConf: "nameserver 127.0.0.1\noptions attempts:1 timeout:1\n")
         #expect(unasked.status == 75, "\(unasked.stderr)")
-        #expect(unasked.stderr == "taskwidget: sync of “typo”: cannot connect to dav.example.invalid: nothing more was changed; try again later\n")
+        #expect(unasked.stderr == "taskwidget: sync of “typo”: cannot connect to dav.example.invalid: try again later (the next sync goes on from where this one stopped)\n")
     }
 
     /// Of several accounts, one down (try again later, 75) before one with a wrong password (69):
