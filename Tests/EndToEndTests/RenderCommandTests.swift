@@ -228,21 +228,39 @@ import Testing
     @Test func killingRenderNeverLeavesAPartialFile() throws {
         let sandbox = try Sandbox.demo()
         let url = sandbox.folder.appendingPathComponent("widget.png")
+        // How long a render lasts here, to spread the kills over the whole of one: measured once,
+        // then shortened when a render ends before its kill and lengthened when the kill lands (the
+        // rest of the suite changes the machine's load), as the store's kill test does.
+        let started = ContinuousClock.now
         try sandbox.succeed(["render", "--size", "1600x1200", "--scale", "2", "-o", url.path])
+        let measured = ContinuousClock.now - started
+        var span = Double(measured.components.seconds) * 1e6 + Double(measured.components.attoseconds) / 1e12
         let complete = try Data(contentsOf: url)
-        var random = SystemRandomNumberGenerator()
-        for attempt in 0..<30 {
+        let seed = SplitMix64.seed(default: 7)
+        var random = SplitMix64(seed: seed)
+        let attempts = 30
+        var killedRunning = 0
+        for attempt in 0..<attempts {
             let process = try StreamingProcess(
                 sandbox.arguments([
                     "render", "--size", "1600x1200", "--scale", "2", "--theme", attempt % 2 == 0 ? "dark" : "light", "-o", url.path,
                 ]), environment: sandbox.environment)
-            usleep(UInt32.random(in: 0..<150_000, using: &random))
+            usleep(UInt32(Double.random(in: span * 0.2..<span * 1.2, using: &random)))
             process.send(SIGKILL)
-            #expect(process.waitForExit() != nil)
+            let status = process.waitForExit()
+            #expect(status != nil)
+            if status == 128 + SIGKILL {
+                killedRunning += 1
+                span *= 1.15
+            } else {
+                span *= 0.7
+            }
             let isOld = try Data(contentsOf: url) == complete
             let isComplete = try isOld || Self.pixelSize(of: url) == (3200, 2400)
-            #expect(isComplete, "attempt \(attempt): a partial PNG")
+            #expect(isComplete, "seed \(seed), attempt \(attempt): a partial PNG")
         }
+        // Kills that all came after the render would test nothing.
+        #expect(killedRunning >= attempts / 4, "seed \(seed): only \(killedRunning) of \(attempts) kills came while render ran")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasSuffix(".tmp") }
         // A killed writer cannot remove its temporary file; it never has the target's name.
         #expect(leftovers.allSatisfy { $0.hasPrefix(".widget.png.") })

@@ -107,12 +107,10 @@ import Testing
 
         // `#()` runs asynchronously: read the drawn screen until the status line arrives (≤ 10 s).
         var statusLine = ""
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let screen = try tmux(outer, ["capture-pane", "-p", "-t", "view"])
-            statusLine = screen.stdoutLines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-            if statusLine.contains("overdue") { break }
-            Thread.sleep(forTimeInterval: 0.1)
+        _ = waitUntil(within: .seconds(10), every: .milliseconds(100)) {
+            let screen = try? tmux(outer, ["capture-pane", "-p", "-t", "view"])
+            statusLine = screen?.stdoutLines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+            return statusLine.contains("overdue")
         }
         try #require(statusLine.contains("overdue"), "no status line from taskwidget within 10 s; last screen line: \(statusLine)")
         let drawn = statusLine.trimmingCharacters(in: .whitespaces)

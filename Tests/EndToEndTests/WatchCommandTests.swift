@@ -38,7 +38,7 @@ import Testing
 
     /// (How fast it shows is measured by scripts/compare.sh, not asserted here.)
     @Test(.timeLimit(.minutes(1)))
-    func anotherProcesssAddShowsWithoutARestart() throws {
+    func anAddFromAnotherProcessShowsWithoutARestart() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
         let watch = try watch(sandbox, ["--format", "text"])

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TaskWidgetSync
 
+@testable import TaskWidgetTestSupport
+
 @Suite("iCalendar dates and time zones")
 struct ICalDateTimeTests {
     private let zones = ICalTimeZones(floating: newYork)

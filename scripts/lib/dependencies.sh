@@ -37,6 +37,9 @@ TASKWIDGET_PACKAGES+=(sway waybar wayvnc)
 # A watch test holds a writer's syncs with strace's fault injection (a slow disk, on purpose).
 TASKWIDGET_PACKAGES+=(strace)
 
+# The e-ink PNG test has pngcheck read every depth's file.
+TASKWIDGET_PACKAGES+=(pngcheck)
+
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then
     echo "taskwidget: the Swift toolchain is not on PATH: install Swift 6 from swift.org first" >&2

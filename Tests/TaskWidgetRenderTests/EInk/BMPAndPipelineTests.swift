@@ -3,6 +3,7 @@ import Testing
 
 @testable import TaskWidgetCore
 @testable import TaskWidgetRender
+@testable import TaskWidgetTestSupport
 
 @Suite("1-bit BMP3")
 struct BMPTests {
@@ -33,7 +34,7 @@ struct BMPTests {
 
     @Test("Rows bottom-up, 4-byte aligned with zero padding, leftmost pixel in the high bit, set bit white", arguments: [1, 13, 32, 33, 800])
     func pixels(width: Int) {
-        var generator = SeededGenerator(state: UInt64(width))
+        var generator = SplitMix64(seed: UInt64(width))
         let height = 5
         let levels = GrayLevels(
             width: width, height: height, depth: .one, levels: (0..<width * height).map { _ in UInt8.random(in: 0...1, using: &generator) })

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TaskWidgetRender
+@testable import TaskWidgetTestSupport
 
 @Suite("Luma from Cairo RGB24")
 struct LumaTests {
@@ -51,7 +52,7 @@ struct RotationTests {
 
     @Test("Turns compose: four quarter turns are none, 90 then 90 is 180, 90 then 270 is none", arguments: [(1, 1), (5, 3), (8, 13), (64, 1)])
     func composition(width: Int, height: Int) {
-        var generator = SeededGenerator(state: UInt64(width * 1000 + height))
+        var generator = SplitMix64(seed: UInt64(width * 1000 + height))
         let picture = (0..<width * height).map { _ in UInt8.random(in: 0...255, using: &generator) }
         func turn(_ values: [UInt8], _ rotation: Rotation, _ size: (Int, Int)) -> ([UInt8], (Int, Int)) {
             (rotation.apply(to: values, width: size.0, height: size.1), rotation.size(width: size.0, height: size.1))

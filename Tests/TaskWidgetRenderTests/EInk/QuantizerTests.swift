@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TaskWidgetRender
+@testable import TaskWidgetTestSupport
 
 @Suite("Quantization")
 struct QuantizerTests {
@@ -15,7 +16,7 @@ struct QuantizerTests {
 
     @Test("A picture made only of exact levels comes out unchanged", arguments: [GrayDepth.one, .two, .four])
     func exactLevelsUnchanged(depth: GrayDepth) {
-        var generator = SeededGenerator(state: UInt64(depth.bits))
+        var generator = SplitMix64(seed: UInt64(depth.bits))
         // Blocks of levels (edges between them) and single random pixels (edges everywhere).
         let (width, height) = (61, 37)
         let pixels = (0..<width * height).map { index -> UInt8 in
@@ -31,7 +32,7 @@ struct QuantizerTests {
 
     @Test("At 8 bits every quantizer keeps the luma")
     func eightBitsIsIdentity() {
-        var generator = SeededGenerator(state: 8)
+        var generator = SplitMix64(seed: 8)
         let image = LumaImage(width: 40, height: 30, pixels: (0..<1200).map { _ in UInt8.random(in: 0...255, using: &generator) })
         for (name, quantizer) in allQuantizers {
             #expect(quantizer.quantize(image, to: .eight).levels == image.pixels, "\(name)")
@@ -103,7 +104,7 @@ struct QuantizerTests {
 
     @Test("Pure black and white stay so next to anything, with every quantizer")
     func pureBlackAndWhiteStay() {
-        var generator = SeededGenerator(state: 99)
+        var generator = SplitMix64(seed: 99)
         let pixels = (0..<50 * 50).map { index -> UInt8 in
             switch index % 3 {
             case 0: 0

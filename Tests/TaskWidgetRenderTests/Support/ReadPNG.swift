@@ -67,19 +67,6 @@ extension LumaImage {
     }
 }
 
-/// Pseudo-random numbers from a fixed seed (SplitMix64), for repeatable "random" images.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 /// Every quantizer preset, by name.
 let allQuantizers: [(String, GrayQuantizer)] = [
     ("nearest", .nearest), ("localThreshold", .localThreshold), ("textSafe", .textSafe), ("ordered", .ordered),
