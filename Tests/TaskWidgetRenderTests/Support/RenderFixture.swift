@@ -33,8 +33,10 @@ enum RenderFixture {
         return try renderer.render(entry(scenario, family: family), recording: true)
     }
 
-    /// The entry at now of a scenario's store, for a widget of `family`.
+    /// The entry at now of a scenario's store, for a widget of `family`. The fonts are pinned
+    /// here too, for the tests that render an entry of their own.
     static func entry(_ scenario: Scenario, family: WidgetFamily) throws -> TimelineEntry {
+        _ = pinnedFonts
         let request = TimelineRequest(now: now, calendar: LocalCalendar(timeZone: zone), view: TaskView(scope: scenario.scope), family: family)
         return TimelineProvider().timeline(for: request, snapshot: try TimelineSnapshot(scenario.export, request: request)).entries[0]
     }
