@@ -13,10 +13,19 @@ import Testing
 
     /// A command that never stops writing (`yes`) filled the pipe once a megabyte was read, and sync
     /// then waited for it for ever: the deadline applied to reading only.
-    @Test func aCommandThatNeverStopsWritingIsEndedAndSaidSo() throws {
+    @Test(.timeLimit(.minutes(1))) func aCommandThatNeverStopsWritingIsEndedAndSaidSo() throws {
         let error = #expect(throws: TaskWidgetError.self) { try PasswordCommand.run("yes", account: "home", timeout: .seconds(60)) }
         #expect(error?.code == .badConfig)
         #expect(error?.message == "the password command of the account “home” printed more than a megabyte: it should print the password alone")
+    }
+
+    /// One that closes its output and goes on: the deadline holds for its end too (sync waited
+    /// for it without one).
+    @Test(.timeLimit(.minutes(1))) func aCommandThatClosesItsOutputAndGoesOnIsEndedAtTheDeadline() throws {
+        let error = #expect(throws: TaskWidgetError.self) {
+            try PasswordCommand.run("echo hunter2; exec >&-; sleep 60", account: "home", timeout: .seconds(1))
+        }
+        #expect(error?.message == "the password command of the account “home” did not finish within 1 s: check it in a shell")
     }
 
     @Test func aFailingCommandIsSaidWithItsExitStatus() throws {

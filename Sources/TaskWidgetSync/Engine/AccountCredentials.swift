@@ -44,7 +44,10 @@ enum PasswordCommand {
         guard pipe(&output) == 0 else {
             throw TaskWidgetError.system(errno, "cannot run the password command of the account “\(account)”", advice: "check the open file limit")
         }
-        _ = fcntl(output[0], F_SETFD, FD_CLOEXEC)
+        // Close-on-exec, both ends (the command gets its own copy as its standard output): a program
+        // another thread starts meanwhile must not keep the write end open, or the end of the
+        // output never comes.
+        for descriptor in output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -95,10 +98,15 @@ enum PasswordCommand {
                 break
             }
         }
-        // A command still writing would block on the full pipe, and the wait below with it.
-        if !reachedEnd { kill(-pid, SIGKILL) }
+        // A command still writing would block on the full pipe, and the wait below with it; one
+        // that closed its output may still run (`echo pw; exec >&-; sleep 3600`): the deadline
+        // holds for its end too.
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if reachedEnd, !Self.waitForExit(pid, &status, until: deadline) { timedOut = true }
+        if !reachedEnd || timedOut {
+            kill(-pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         if timedOut {
             throw TaskWidgetError(
                 .badConfig, "the password command of the account “\(account)” did not finish within \(timeout.components.seconds) s: check it in a shell",
@@ -124,5 +132,17 @@ enum PasswordCommand {
                 context: "password command printed nothing")
         }
         return password
+    }
+
+    /// Waits for `pid` to end, until `deadline`: whether it ended (its status in `status`). Polls
+    /// every 10 ms: a command that closed its output usually ends at once.
+    private static func waitForExit(_ pid: pid_t, _ status: inout Int32, until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { return true }
+            if result < 0 && errno != EINTR { return true }  // nothing to wait for
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(10_000)
+        }
     }
 }
