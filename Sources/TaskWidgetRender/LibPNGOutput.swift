@@ -1,9 +1,9 @@
 internal import CLibPNG
 import Foundation
 
-/// libpng writing into memory, for both encoders (``PNGEncoder``, ``GrayPNGEncoder``): the write struct (its warnings ignored, errors
-/// left to abort: see ``GrayPNGEncoder``), its info, and the bytes written so far. The structs are
-/// destroyed with it.
+/// libpng writing into memory, for both encoders (``PNGEncoder``, ``GrayPNGEncoder``): the write
+/// struct (its warnings ignored, errors left to abort: see ``GrayPNGEncoder``), its info, and the
+/// bytes written so far. The structs are destroyed with it.
 final class LibPNGOutput {
     private(set) var png: png_structp?
     private(set) var info: png_infop?

@@ -172,7 +172,11 @@ import Testing
         try sandbox.succeed(["render", "--timeline", "--out-dir", timeline.path])
         let index = try JSONSerialization.jsonObject(with: Data(contentsOf: timeline.appendingPathComponent("index.json"))) as? [String: Any]
         let entries = try #require(index?["entries"] as? [[String: Any]])
-        for (at, entryDate) in [("17:00", "2026-11-22T17:00:00+01:00"), ("16:50", "2026-11-22T16:45:00+01:00"), ("in 2h", "2026-11-22T18:15:00+01:00")] {
+        // `midnight` is the moment the new day starts (23:59 is what it means for a due date).
+        for (at, entryDate) in [
+            ("17:00", "2026-11-22T17:00:00+01:00"), ("16:50", "2026-11-22T16:45:00+01:00"), ("in 2h", "2026-11-22T18:15:00+01:00"),
+            ("midnight", "2026-11-23T00:00:00+01:00"),
+        ] {
             let later = sandbox.folder.appendingPathComponent("at.png")
             try sandbox.succeed(["render", "--at", at, "-o", later.path])
             let entryFile = try #require(entries.first { $0["date"] as? String == entryDate }?["file"] as? String, "\(entryDate)")

@@ -158,6 +158,9 @@ import Testing
         #expect(try monday.parse("next mon", for: .reminder) == instant("2026-11-30T09:00:00+01:00"))
         #expect(try monday.parse("midnight", for: .reminder) == instant("2026-11-24T00:00:00+01:00"))
         #expect(try monday.parse("fri midnight", for: .reminder) == instant("2026-11-28T00:00:00+01:00"))
+        // A moment to show (`render --at`): midnight starts the next day; a day alone ends its own.
+        #expect(try monday.parse("midnight", for: .moment) == instant("2026-11-24T00:00:00+01:00"))
+        #expect(try monday.parse("tomorrow", for: .moment) == instant("2026-11-24T23:59:00+01:00"))
     }
 
     @Test(arguments: [

@@ -69,17 +69,21 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
     /// Moves the due date and the reminder `seconds` later, counted from `now` when they have
     /// passed, so that the task is neither overdue nor reminded of for that long; a task with
     /// neither gets a reminder `seconds` from now. A due date given as a day alone
-    /// (``DueLabeler/isDayOnly(_:in:)``) stays one: it moves to the end of the day that holds the
-    /// later instant. A completed task is left as it is.
+    /// (``DueLabeler/isDayOnly(_:in:)``) stays one: whole days of `seconds` move it by calendar
+    /// days (a 23- or 25-hour day counts as one), and it ends on the day that holds the time the
+    /// rest then reaches. A completed task is left as it is.
     public mutating func snooze(by seconds: Int64, at now: Instant, in calendar: LocalCalendar) {
         guard !isCompleted else { return }
         if dueDate == nil && reminderDate == nil {
             reminderDate = now.adding(seconds: seconds)
         } else {
             dueDate = dueDate.map { dueDate in
-                let later = max(dueDate, now).adding(seconds: seconds)
-                guard DueLabeler.isDayOnly(dueDate, in: calendar.timeZone) else { return later }
-                return calendar.instant(on: calendar.localDay(containing: later), hour: 23, minute: 59) ?? later
+                let start = max(dueDate, now)
+                guard DueLabeler.isDayOnly(dueDate, in: calendar.timeZone),
+                    let days = calendar.adding(days: Int(seconds / 86_400), to: start),
+                    let end = calendar.dayAlone(calendar.localDay(containing: days.adding(seconds: seconds % 86_400)))
+                else { return start.adding(seconds: seconds) }
+                return end
             }
             reminderDate = reminderDate.map { max($0, now).adding(seconds: seconds) }
         }

@@ -2,9 +2,10 @@ public import Foundation
 
 /// The short text that says when a task is due, relative to an instant in the user's time zone:
 /// `09:30`, `Today`, `Tomorrow 09:00`, `Fri 27 Nov 14:30`, `Mon 30 Nov`, `Overdue · 17:00`,
-/// `Overdue · Sat 21 Nov 14:30`, and for a completed task `Yesterday 17:00`. A time is shown whenever one was given; a due date given as a day
-/// alone (stored as 23:59 local, SPEC §4) shows the day only. English and independent of the
-/// locale, so that bars and golden files read the same everywhere.
+/// `Overdue · Sat 21 Nov 14:30`, and for a completed task `Yesterday 17:00`. A time is shown
+/// whenever one was given; a due date given as a day alone (stored as 23:59 local, SPEC §4) shows
+/// the day only. English and independent of the locale, so that bars and golden files read the
+/// same everywhere.
 public struct DueLabeler: Sendable {
     public let calendar: LocalCalendar
 
@@ -24,7 +25,7 @@ public struct DueLabeler: Sendable {
     public static func isDayOnly(_ dueDate: Instant, in timeZone: TimeZone) -> Bool {
         let local = dueDate.secondsSince1970 + Int64(timeZone.secondsFromGMT(for: dueDate.date))
         let secondOfDay = (local % 86_400 + 86_400) % 86_400
-        return secondOfDay / 60 == 23 * 60 + 59
+        return secondOfDay / 60 == LocalCalendar.dayAloneTime.hour * 60 + LocalCalendar.dayAloneTime.minute
     }
 
     /// The label for a due date, `isOverdue` as ``TaskItem/isOverdue(at:)`` decides it.

@@ -65,6 +65,15 @@ public struct LocalCalendar: Sendable {
         return calendar.date(from: components).map(Instant.init)
     }
 
+    /// The instant a due date given as `day` alone is kept at: 23:59 local (SPEC §4; the store
+    /// keeps no all-day flag). ``DueLabeler/isDayOnly(_:in:)`` tells such a date.
+    public func dayAlone(_ day: LocalDay) -> Instant? {
+        instant(on: day, hour: Self.dayAloneTime.hour, minute: Self.dayAloneTime.minute)
+    }
+
+    /// The wall-clock time of ``dayAlone(_:)``.
+    public static let dayAloneTime = (hour: 23, minute: 59)
+
     /// `instant` moved by `days` calendar days, keeping its wall-clock time where it exists.
     public func adding(days: Int, to instant: Instant) -> Instant? {
         calendar.date(byAdding: .day, value: days, to: instant.date).map(Instant.init)

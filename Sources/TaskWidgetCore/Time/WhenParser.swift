@@ -33,10 +33,13 @@
 public struct WhenParser: Sendable {
     /// What the parsed date is for; it decides the time of a day given without one.
     public enum Purpose: Sendable {
-        /// A due date: a day alone means 23:59:00 local that day.
+        /// A due date: a day alone means 23:59:00 local that day, and so does `midnight`.
         case due
-        /// A reminder: a day alone means 09:00 local that day.
+        /// A reminder: a day alone means 09:00 local that day, `midnight` 00:00 of the day after.
         case reminder
+        /// A moment to show (`render --at`): a day alone means 23:59:00 local, as for a due date,
+        /// and `midnight` 00:00 of the day after, when the new day starts.
+        case moment
     }
 
     /// The injected now, floored to whole seconds so that every result is whole seconds too.
@@ -124,7 +127,7 @@ extension WhenParser {
         if text == "tonight" {
             // From 20:00 on, tonight is what is left of it: a task added at 21:00 is not overdue.
             if let evening = instant(on: today, at: WallTime(hour: 20, minute: 0)), evening > now { return evening }
-            return instant(on: today, at: WallTime(hour: 23, minute: 59))
+            return calendar.dayAlone(today)
         }
         if let timestamp = InstantFormat.Scanner.read(text, with: { $0.timestamp(hourDigits: 1...2) }), timestamp.date.year >= 1 {
             // Whole seconds: a WHEN keeps no fraction.
@@ -206,15 +209,15 @@ extension WhenParser {
     /// after would count as due on that one), for a reminder 00:00 of the day after.
     private func midnight(ending day: LocalDay, for purpose: Purpose) -> Instant? {
         switch purpose {
-        case .due: instant(on: day, at: Self.time(forDayAlone: .due))
-        case .reminder: instant(on: day.adding(days: 1), at: WallTime(hour: 0, minute: 0))
+        case .due: calendar.dayAlone(day)
+        case .reminder, .moment: instant(on: day.adding(days: 1), at: WallTime(hour: 0, minute: 0))
         }
     }
 
     /// The time of day a day given without one means.
     private static func time(forDayAlone purpose: Purpose) -> WallTime {
         switch purpose {
-        case .due: WallTime(hour: 23, minute: 59)
+        case .due, .moment: WallTime(hour: LocalCalendar.dayAloneTime.hour, minute: LocalCalendar.dayAloneTime.minute)
         case .reminder: WallTime(hour: 9, minute: 0)
         }
     }

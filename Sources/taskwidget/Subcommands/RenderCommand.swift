@@ -63,7 +63,7 @@ struct RenderCommand: ParsableCommand {
         let request = context.timelineRequest(view: try scope.selectedView(in: context), family: spec.family)
         if let output {
             let snapshot = try store.timelineSnapshot(for: request)
-            let entry = try at.map { try Self.entry(at: context.date($0, for: .due, option: "--at"), in: TimelineProvider().timeline(for: request, snapshot: snapshot)) }
+            let entry = try at.map { try Self.entry(at: context.date($0, for: .moment, option: "--at"), in: TimelineProvider().timeline(for: request, snapshot: snapshot)) }
                 ?? TimelineProvider().currentEntry(for: request, snapshot: snapshot)
             let image = try drawing.image(for: entry)
             drawing.finish()

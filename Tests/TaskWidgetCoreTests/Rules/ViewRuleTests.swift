@@ -76,6 +76,13 @@ import Testing
         var beforeFallBack = Self.task(due: "2026-10-24T21:59:00Z")
         beforeFallBack.snooze(by: 86_400, at: Fixed.instant("2026-10-24T08:00:00Z"), in: Self.berlin)
         #expect(beforeFallBack.dueDate == Fixed.instant("2026-10-25T22:59:00Z"))
+        // Sunday 29 March has 23 hours: a day's snooze of Saturday is Sunday (86 400 s from
+        // Saturday 23:59 is Monday 00:59), a week's the next Saturday.
+        for (seconds, expected) in [(Int64(86_400), "2026-03-29T21:59:00Z"), (604_800, "2026-04-04T21:59:00Z")] {
+            var beforeSpringForward = Self.task(due: "2026-03-28T22:59:00Z")
+            beforeSpringForward.snooze(by: seconds, at: Fixed.instant("2026-03-28T08:00:00Z"), in: Self.berlin)
+            #expect(beforeSpringForward.dueDate == Fixed.instant(expected), "\(seconds) s")
+        }
         var timed = Self.task(due: "2026-11-22T22:58:00Z")
         timed.snooze(by: 1800, at: Self.now, in: Self.berlin)
         #expect(timed.dueDate == Fixed.instant("2026-11-22T23:28:00Z"))
