@@ -160,14 +160,18 @@ public enum CommandRunner {
             .invalidInput, "\(quoted) starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION=\(quoted)")
     }
 
-    /// `taskwidget add Pay rent`: a title of several words, not quoted, which ArgumentParser calls
-    /// unexpected arguments after the first. The error shows it quoted.
+    /// `taskwidget add Pay rent` (or `list add Side project`, `habit add Morning run`): a title or
+    /// name of several words, not quoted, which ArgumentParser calls unexpected arguments after the
+    /// first. The error shows it quoted.
     static func unquotedTitle(for message: String, in arguments: [String]) -> TaskWidgetError? {
-        guard arguments.dropFirst().first == "add", message.hasPrefix("Unexpected argument") else { return nil }
-        let words = arguments.dropFirst(2).prefix { !$0.hasPrefix("-") }
+        guard message.hasPrefix("Unexpected argument") else { return nil }
+        let command = arguments.dropFirst().first == "add" ? ["add"] : Array(arguments.dropFirst().prefix(2))
+        guard command == ["add"] || command == ["list", "add"] || command == ["habit", "add"] else { return nil }
+        let words = arguments.dropFirst(1 + command.count).prefix { !$0.hasPrefix("-") }
         guard words.count > 1 else { return nil }
-        let title = words.joined(separator: " ").removingControlCharacters.shellQuoted
-        return TaskWidgetError(.invalidInput, "a title of several words is one argument: quote it, as in taskwidget add \(title)")
+        let (what, quoted) = (command == ["add"] ? "title" : "name", words.joined(separator: " ").removingControlCharacters.shellQuoted)
+        return TaskWidgetError(
+            .invalidInput, "a \(what) of several words is one argument: quote it, as in `taskwidget \(command.joined(separator: " ")) \(quoted)`")
     }
 
     /// A value that starts with a dash (`--max-width -1`, `--due -2h`) reads as an option, and

@@ -29,7 +29,7 @@ public struct WidgetOptions: ParsableArguments {
 
     /// The widget these options name.
     public func spec() throws -> WidgetImageSpec {
-        let canvas = try size.map(WidgetSize.init(parsing:))
+        let canvas = try size.map { try WidgetSize(parsing: $0) }
         return try WidgetImageSpec(
             family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme, depth: depth, format: imageFormat,
             rotation: rotate)

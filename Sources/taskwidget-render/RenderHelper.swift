@@ -18,7 +18,7 @@ enum RenderHelper {
         do {
             renderer = WidgetRenderer(spec: try DrawingProtocol.spec(fromLine: first))
         } catch {
-            fail(error as? TaskWidgetError ?? TaskWidgetError(.invalidInput, "cannot read the widget line: taskwidget and taskwidget-render are from different builds"))
+            fail(error as? TaskWidgetError ?? TaskWidgetError(.invalidInput, "cannot read the widget line: taskwidget and taskwidget-render are from different builds: install both from the same one"))
         }
         while let line = readLine(strippingNewline: true) {
             var answer: Data

@@ -57,10 +57,12 @@ struct DeviceCommand: ParsableCommand {
             if let depth, ![1, 2, 4].contains(depth) { throw ValidationError("--depth must be 1, 2 or 4") }
             if imageFormat == .bmp, let depth, depth != 1 { throw ValidationError("a BMP is 1-bit: leave out --depth or use png") }
             // A device's image is drawn at scale 1, so its points are its pixels.
-            if let size, (try? WidgetSize(parsing: size)) == nil {
-                let sides = WidgetSize.allowedPoints
-                throw ValidationError(
-                    "“\(size)” is not a panel size: give WIDTHxHEIGHT in pixels, each from \(sides.lowerBound) to \(sides.upperBound), e.g. --size 800x480")
+            if let size {
+                do {
+                    _ = try WidgetSize(parsing: size, unit: "pixels")
+                } catch let error as TaskWidgetError {
+                    throw ValidationError(error.message)
+                }
             }
         }
 

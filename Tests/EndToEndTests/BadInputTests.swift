@@ -91,7 +91,14 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "First"])
         try sandbox.expectRefused(
-            ["add", "Pay", "rent", "--due", "fri"], status: 64, message: "taskwidget: a title of several words is one argument: quote it, as in taskwidget add 'Pay rent'\n")
+            ["add", "Pay", "rent", "--due", "fri"], status: 64,
+            message: "taskwidget: a title of several words is one argument: quote it, as in `taskwidget add 'Pay rent'`\n")
+        try sandbox.expectRefused(
+            ["list", "add", "Side", "project"], status: 64,
+            message: "taskwidget: a name of several words is one argument: quote it, as in `taskwidget list add 'Side project'`\n")
+        try sandbox.expectRefused(
+            ["habit", "add", "Morning", "run", "--icon", "🏃"], status: 64,
+            message: "taskwidget: a name of several words is one argument: quote it, as in `taskwidget habit add 'Morning run'`\n")
     }
 
     /// A date that cannot be read names its option, as both may be on the line; `render -o` of a

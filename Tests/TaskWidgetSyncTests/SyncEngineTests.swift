@@ -39,7 +39,7 @@ import Testing
     }
 
     func engine(
-        _ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday, inbox: String = "Tasks"
+        _ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday, inbox: String? = "Tasks"
     ) -> SyncEngine {
         let account = SyncAccount(name: "test", url: server.baseURL.absoluteString, user: server.username, inbox: inbox)
         let client = CalDAVClient(
@@ -96,6 +96,13 @@ import Testing
             #expect(counting.requestsByMethod["MKCALENDAR"] == nil, "no collection made")
             let made = try await engine(fixture.store, server, counting, inbox: "Errands").run(dryRun: false)
             #expect(made.pushed == 1)
+            // A collection a store synced before as a list is no candidate: the Inbox "Task" is then
+            // made, where it was refused for “Tasks”, which that store keeps as a list.
+            let lists = try TemporaryStore()
+            _ = try await engine(lists.store, server, counting, inbox: nil).run(dryRun: false)
+            #expect(try lists.store.listSummaries().map(\.list.name).contains("Tasks"))
+            let later = try await engine(lists.store, server, counting, inbox: "Task").run(dryRun: true)
+            #expect(later.summary.hasPrefix("test: "))
         }
     }
 

@@ -48,13 +48,13 @@ final class RawConnection {
     /// - Returns: the bytes and whether the peer closed.
     func receive(timeout: Double, until done: (String) -> Bool = { _ in false }) -> (text: String, closed: Bool) {
         var received: [UInt8] = []
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = Self.milliseconds(until: deadline)
             if remaining <= 0 { return (String(decoding: received, as: UTF8.self), false) }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(remaining * 1000) + 1)
+            let ready = poll(&descriptor, 1, remaining + 1)
             if ready <= 0 { continue }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return (String(decoding: received, as: UTF8.self), true) }
@@ -149,14 +149,22 @@ func httpRequest(
 }
 
 extension RawConnection {
+    /// The whole milliseconds left until `deadline` (on the monotonic clock, which no change of
+    /// the wall clock moves), 0 once it has passed.
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { return 0 }
+        return Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+    }
+
     /// Every byte until the peer closes or `timeout` passes.
     func receiveAll(timeout: Double) -> [UInt8] {
         var received: [UInt8] = []
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while deadline.timeIntervalSinceNow > 0 {
+        while Self.milliseconds(until: deadline) > 0 {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 else { continue }
+            guard poll(&descriptor, 1, Self.milliseconds(until: deadline) + 1) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
             received += buffer[..<count]

@@ -114,7 +114,7 @@ public struct WidgetImageSpec: Sendable, Hashable {
             return value
         }
         try self.init(
-            family: read("--family", WidgetFamily.init(rawValue:)) ?? .medium, size: values["--size"].map(WidgetSize.init(parsing:)),
+            family: read("--family", WidgetFamily.init(rawValue:)) ?? .medium, size: values["--size"].map { try WidgetSize(parsing: $0) },
             scale: read("--scale") { Int($0) } ?? 1, theme: read("--theme", WidgetTheme.init(rawValue:)) ?? .light,
             depth: read("--depth") { Int($0) }, format: read("--format", Format.init(rawValue:)) ?? .png,
             rotation: read("--rotate") { Int($0) } ?? 0)

@@ -25,13 +25,14 @@ public struct WidgetSize: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Reads `WxH` (`800x480`, also `800×480`); each side in ``allowedPoints``.
-    public init(parsing text: String) throws {
+    /// Reads `WxH` (`800x480`, also `800×480`); each side in ``allowedPoints``. The error names
+    /// the sides in `unit`: `pixels` for a device, whose image is drawn at scale 1.
+    public init(parsing text: String, unit: String = "points") throws {
         guard let (width, height) = Self.sides(of: text), Self.allowedPoints.contains(width), Self.allowedPoints.contains(height)
         else {
             throw TaskWidgetError(
                 .invalidInput,
-                "“\(text)” is not a size: give WIDTHxHEIGHT in points, each from \(Self.allowedPoints.lowerBound) to \(Self.allowedPoints.upperBound), e.g. --size 800x480")
+                "“\(text.sanitizedForMessage)” is not a size: give WIDTHxHEIGHT in \(unit), each from \(Self.allowedPoints.lowerBound) to \(Self.allowedPoints.upperBound), e.g. --size 800x480")
         }
         self.init(width: width, height: height)
     }

@@ -187,7 +187,7 @@ public struct SyncEngine: Sendable {
         let (home, discovered) = try await calendarHome(snapshot)
         let listing = try await listTaskCollections(in: home, snapshot: snapshot)
         var binding = bind(listing, snapshot: snapshot, home: home)
-        try checkInboxName(binding, listing: listing)
+        try checkInboxName(binding)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
         let restoring = collectionsKeepingTasks(of: binding.detached, snapshot: snapshot, binding: binding, pull: pull)
         var restoredLists: [UUID] = []
@@ -407,12 +407,12 @@ public struct SyncEngine: Sendable {
     }
 
     /// The Inbox's collection, named in the account, is made on the server when it has none of that
-    /// name, unless it has one of a name near it: then the name is a typo (`Taks` for `Tasks`), and
-    /// a second collection would split the Inbox's tasks from the phone's.
-    private func checkInboxName(_ binding: Binding, listing: [CalendarCollection]) throws {
-        guard let inbox = binding.inboxToMake,
-            let meant = NameLookup.closest(to: inbox, among: listing.map { $0.displayName ?? $0.href.lastComponent })
-        else { return }
+    /// name, unless one new to this store has a name near it: then the name is a typo (`Taks` for
+    /// `Tasks`), and a second collection would split the Inbox's tasks from the phone's.
+    /// Collections synced before as lists are no candidates: the name was not meant for them.
+    private func checkInboxName(_ binding: Binding) throws {
+        let new = binding.bindings.filter { $0.stored == nil && !$0.isInbox }.map { $0.server?.displayName ?? $0.href.lastComponent }
+        guard let inbox = binding.inboxToMake, let meant = NameLookup.closest(to: inbox, among: new) else { return }
         throw TaskWidgetError(
             .badConfig,
             "the account “\(account.name)” keeps the Inbox in “\(inbox)”, which the server does not have: did you mean “\(meant)”? "

@@ -112,7 +112,7 @@ import Testing
         let bad = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--depth", "3"], global: false)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("taskwidget: --depth must be 1, 2 or 4"))
         let huge = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--size", "8000x480"], global: false)
-        #expect(huge.status == 64 && huge.stderr.hasPrefix("taskwidget: “8000x480” is not a panel size: give WIDTHxHEIGHT in pixels, each from 64 to 4096"))
+        #expect(huge.status == 64 && huge.stderr.hasPrefix("taskwidget: “8000x480” is not a size: give WIDTHxHEIGHT in pixels, each from 64 to 4096"))
         for notAMAC in ["notamac", "AA", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AA-BB-CC-DD-EE-FF"] {
             let refused = try sandbox.run(["serve", "device", "add", notAMAC], global: false)
             #expect(refused.status == 64 && refused.stderr.hasPrefix("taskwidget: the device ID is its MAC address"), "\(notAMAC)")

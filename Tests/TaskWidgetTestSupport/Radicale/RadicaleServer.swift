@@ -184,7 +184,7 @@ public final class RadicaleServer: Sendable {
     /// The config file: loopback only, htpasswd logins, and what each test run needs (below).
     static func config(directory: URL, port: Int, options: Options) -> String {
         """
-        # Written by RadicaleHarness for one test run.
+        # Written by RadicaleServer for one test run.
         [server]
         hosts = 127.0.0.1:\(port)
         max_connections = 32
