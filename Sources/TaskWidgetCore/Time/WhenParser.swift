@@ -11,16 +11,16 @@
 ///   (the end of the working day, 18:00). A time alone means its next occurrence: today if it is
 ///   still ahead of now, else tomorrow.
 /// - `midnight`: the end of a day (alone, of today): a due date is the day alone, 23:59, so that the
-///   task counts as due that day; a reminder is at 00:00 of the day after. `fri midnight` is the
-///   night from Friday to Saturday (where `fri 12am` starts Friday).
+///   task counts as due that day; a reminder or a moment is 00:00 of the day after. `fri midnight`
+///   is the night from Friday to Saturday (where `fri 12am` starts Friday).
 /// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `next mon noon`, `2026-11-23 5pm`.
 /// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units of ``TimeUnit``
 ///   (`m`, `min`, `mins`, `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`;
 ///   `s`, `sec(s)`, `second(s)`), and counts of up to six digits. Seconds, minutes and hours are
 ///   exact durations; days and weeks move the calendar date and keep the wall-clock time.
 ///
-/// A day without a time means the end of that day, 23:59:00 local, for a ``Purpose/due`` date and
-/// 09:00 local for a ``Purpose/reminder``.
+/// A day without a time means the end of that day, 23:59:00 local, for a ``Purpose/due`` date or a
+/// ``Purpose/moment``, and 09:00 local for a ``Purpose/reminder``.
 ///
 /// A local time skipped by a daylight-saving change moves forward by the length of the gap (02:30 on
 /// a day that springs forward from 02:00 to 03:00 becomes 03:30), and a local time that occurs twice
@@ -206,7 +206,7 @@ extension WhenParser {
     }
 
     /// The midnight that ends `day`: for a due date the day alone (a task due at 00:00 of the day
-    /// after would count as due on that one), for a reminder 00:00 of the day after.
+    /// after would count as due on that one), for a reminder or a moment 00:00 of the day after.
     private func midnight(ending day: LocalDay, for purpose: Purpose) -> Instant? {
         switch purpose {
         case .due: calendar.dayAlone(day)
