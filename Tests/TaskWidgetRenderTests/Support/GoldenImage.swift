@@ -56,7 +56,7 @@ enum GoldenImage {
         let differing = differingPixels(expected, actual)
         let budget = max(16, expected.width * expected.height * budgetPerMille / 1000)
         guard differing > budget else { return }
-        let actualURL = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-goldens/\(name).actual.png")
+        let actualURL = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-goldens-\(getpid())/\(name).actual.png")
         try FileManager.default.createDirectory(at: actualURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try png.write(to: actualURL)
         Issue.record(
