@@ -113,6 +113,9 @@ import Testing
             _ = try fixture.store.addTask(NewTask(title: "Two"), now: Self.sunday)
             let first = try await engine(fixture.store, server, counting).run(dryRun: false)
             #expect(first.pushed == 2)
+            // The home's collections are listed once on a first sync: discovery's listing is used
+            // (it took 8 PROPFINDs, the engine listing the home again after discovery).
+            #expect(counting.requestsByMethod["PROPFIND"] == 7, "\(counting.requestsByMethod)")
             counting.reset()
             let second = try await engine(fixture.store, server, counting).run(dryRun: false)
             #expect(second.summary == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 0")

@@ -184,8 +184,11 @@ public struct SyncEngine: Sendable {
     /// server deleted.
     private func runOnce(dryRun: Bool) async throws -> (report: SyncReport, keepsListsOfDeletedCollections: Bool) {
         var snapshot = try store.syncSnapshot(account: account.name)
-        let (home, discovered) = try await calendarHome(snapshot)
-        let listing = try await listTaskCollections(in: home, snapshot: snapshot)
+        let (home, discoveredCollections) = try await calendarHome(snapshot)
+        let discovered = discoveredCollections != nil
+        // Discovery lists the home's collections already: a first sync lists them once.
+        let listing =
+            if let discoveredCollections { discoveredCollections.filter(\.allowsTasks) } else { try await listTaskCollections(in: home, snapshot: snapshot) }
         var binding = bind(listing, snapshot: snapshot, home: home)
         try checkInboxName(binding)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
@@ -306,10 +309,12 @@ public struct SyncEngine: Sendable {
 
     // MARK: - Collections
 
-    /// The calendar home: remembered from the first sync, else discovered from the account URL.
-    private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (URL, discovered: Bool) {
-        if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) { return (url, false) }
-        return (try await client.discover().url, true)
+    /// The calendar home: remembered from the first sync, else discovered from the account URL,
+    /// with the collections that discovery listed in it (`nil` for a remembered home).
+    private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (URL, collections: [CalendarCollection]?) {
+        if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) { return (url, nil) }
+        let home = try await client.discover()
+        return (home.url, home.collections)
     }
 
     /// The collections that may hold tasks: one PROPFIND of the home, whose sync-tokens tell which
