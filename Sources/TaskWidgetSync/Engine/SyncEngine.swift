@@ -187,8 +187,7 @@ public struct SyncEngine: Sendable {
         let (home, discoveredCollections) = try await calendarHome(snapshot)
         let discovered = discoveredCollections != nil
         // Discovery lists the home's collections already: a first sync lists them once.
-        let listing =
-            if let discoveredCollections { discoveredCollections.filter(\.allowsTasks) } else { try await listTaskCollections(in: home, snapshot: snapshot) }
+        let listing = if let discoveredCollections { discoveredCollections } else { try await listTaskCollections(in: home, snapshot: snapshot) }
         var binding = bind(listing, snapshot: snapshot, home: home)
         try checkInboxName(binding)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
@@ -310,11 +309,11 @@ public struct SyncEngine: Sendable {
     // MARK: - Collections
 
     /// The calendar home: remembered from the first sync, else discovered from the account URL,
-    /// with the collections that discovery listed in it (`nil` for a remembered home).
+    /// with the task collections that discovery listed in it (`nil` for a remembered home).
     private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (URL, collections: [CalendarCollection]?) {
         if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) { return (url, nil) }
         let home = try await client.discover()
-        return (home.url, home.collections)
+        return (home.url, home.taskCollections)
     }
 
     /// The collections that may hold tasks: one PROPFIND of the home, whose sync-tokens tell which
