@@ -10,6 +10,7 @@ import Testing
 ///
 /// The client is attached inside a second tmux server's pane, so that `capture-pane` on that one
 /// reads the drawn status line of the first (tmux runs `#()` jobs for clients, and draws them).
+/// A pane of tmux also shows that `ls` lines its columns up as tmux draws them.
 @Suite(.serialized, .runsPrograms(onThreadNamed: "tmux status")) struct TmuxStatusTests {
     static let tmux = "/usr/bin/tmux"
 
@@ -123,5 +124,60 @@ import Testing
         // Our own style did apply: the count is drawn red (SGR 31), the title's `#[fg=red]` is text.
         let styled = try tmux(outer, ["capture-pane", "-p", "-e", "-t", "view"]).stdoutLines.last { $0.contains("overdue") } ?? ""
         #expect(styled.contains("\u{1B}[31m2 overdue"), "\(styled.debugDescription)")
+    }
+
+    /// `ls` counts columns as tmux draws them: each row's LIST cell starts in the column of the
+    /// header's `LIST`, whatever the title before it (Devanagari's spacing marks, emoji with a
+    /// joiner, a skin tone or U+FE0F, a flag, CJK). Each row is printed in a tmux pane, then the
+    /// cursor is moved to the header's LIST column and a `|` written there: the drawn row shows it
+    /// on the list name's first letter only if the row was laid out in the same columns.
+    @Test(.timeLimit(.minutes(1)))
+    func theListingLinesUpInTmux() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.tmux) else {
+            Issue.record("tmux is not installed at \(Self.tmux): run scripts/test.sh, which installs it (Debian package tmux)")
+            return
+        }
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["list", "add", "Errands"])
+        let titles = [
+            "Plain title", "क्षितिज से मिलना", "नमस्ते कहना", "Run 🏃‍♀️ 5k", "Trip 🇩🇪 Berlin", "Review 👍🏽 notes",
+            "Call mum ❤️", "Sun ☀️ cream", "田中さんへの贈り物", "Café au lait", "مَرحَبًا يا صديق",
+        ]
+        for title in titles { try sandbox.succeed(["add", title, "--list", "Errands"]) }
+        let rows = try sandbox.succeed(["ls"]).split(separator: "\n").map(String.init)
+        try #require(rows.count == titles.count + 1 && rows[0].contains("  LIST"), "\(rows)")
+        let listColumn = try #require(rows[0].range(of: "LIST")).lowerBound.utf16Offset(in: rows[0])
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-tmux-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let socket = folder.appendingPathComponent("tmux.sock").path
+        let environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": folder.path, "TERM": "screen"]
+        func tmux(_ arguments: [String]) throws -> RunResult {
+            try Self.execute(Self.tmux, ["-u", "-S", socket, "-f", "/dev/null"] + arguments, environment: environment, folder: folder)
+        }
+        var serverID: pid_t?
+        defer {
+            _ = try? tmux(["kill-server"])
+            if let serverID, kill(serverID, 0) == 0 { kill(serverID, SIGKILL) }
+            try? FileManager.default.removeItem(at: folder)
+        }
+        // Each row, then the cursor to the header's LIST column (CHA counts from 1) and a `|` there.
+        let screen = rows.map { $0 + "\u{1B}[\(listColumn + 1)G|" }.joined(separator: "\r\n") + "\r\nend-of-rows\r\n"
+        let file = folder.appendingPathComponent("rows.txt")
+        try Data(screen.utf8).write(to: file)
+        let started = try tmux(["new-session", "-d", "-x", "120", "-y", "\(rows.count + 4)", "cat \(file.path.shellQuoted); exec cat"])
+        try #require(started.status == 0, "tmux: \(started.stderr)")
+        serverID = (try? tmux(["display", "-p", "#{pid}"])).flatMap { pid_t($0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
+
+        var drawn: [String] = []
+        _ = waitUntil(within: .seconds(10), every: .milliseconds(50)) {
+            drawn = (try? tmux(["capture-pane", "-p"]))?.stdoutLines ?? []
+            return drawn.contains("end-of-rows")
+        }
+        try #require(drawn.contains("end-of-rows"), "tmux never drew the rows: \(drawn)")
+        #expect(drawn[0].contains("  |IST"), "header: \(drawn[0])")
+        for (row, line) in zip(rows.dropFirst(), drawn.dropFirst()) {
+            #expect(line.contains("  |rrands"), "out of line in tmux: \(line) (printed: \(row))")
+        }
     }
 }

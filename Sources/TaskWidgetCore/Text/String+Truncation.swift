@@ -3,7 +3,7 @@ extension String {
     public enum TextUnit: Sendable {
         /// Characters (grapheme clusters): what a status bar or a message counts.
         case characters
-        /// Terminal columns: 2 for East Asian wide characters and emoji, 0 for combining marks.
+        /// Terminal columns, as tmux counts them: 2 for East Asian wide characters and emoji, 0 for combining marks.
         case terminalColumns
     }
 
@@ -49,22 +49,46 @@ extension String {
 }
 
 extension Character {
-    /// 2 for East Asian wide characters and emoji, 0 for combining marks and joiners, 1 otherwise.
+    /// The columns a terminal gives the character, as tmux and the terminals that follow the C
+    /// library's `wcwidth` draw it: each code point's own width, summed.
+    ///
+    /// - 2 for East Asian wide characters and for emoji drawn as emoji by default (`🔔`, `👍`, and a
+    ///   skin tone after one: `👍🏽` is 4);
+    /// - 0 for combining marks, format characters (joiners, U+FE0F: `❤️` is as wide as `❤`) and
+    ///   Hangul's vowel and final jamo, and for what a zero-width joiner or a flag's second letter
+    ///   joins to the code point before (`🏃‍♀️` and `🇩🇪` are 2);
+    /// - 1 otherwise, spacing marks too (`षि` is 2).
     var terminalWidth: Int {
         if isASCII { return 1 }
-        guard let scalar = unicodeScalars.first else { return 0 }
-        if unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
-            || unicodeScalars.contains(where: { $0.value == 0xFE0F })
-        {
-            return 2
+        var (width, joinsNext, regionalIndicators) = (0, false, 0)
+        for scalar in unicodeScalars {
+            defer { joinsNext = scalar.value == 0x200D }
+            if (0x1F1E6...0x1F1FF).contains(scalar.value) {  // A regional indicator: two make a flag.
+                regionalIndicators += 1
+                if regionalIndicators.isMultiple(of: 2) { continue }
+            }
+            if !joinsNext { width += scalar.terminalWidth }
         }
-        switch scalar.value {
+        return width
+    }
+}
+
+extension Unicode.Scalar {
+    /// The columns of the code point alone (``Character/terminalWidth`` sums them).
+    fileprivate var terminalWidth: Int {
+        switch value {
+        case 0x1160...0x11FF, 0xD7B0...0xD7FF: return 0  // Hangul vowel and final jamo join the initial one.
+        case 0x00AD: return 1  // A soft hyphen, a format character, is drawn.
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
             0xFFE0...0xFFE6, 0x20000...0x3FFFD:
             return 2
         default:
-            return scalar.properties.generalCategory == .nonspacingMark ? 0 : 1
+            if properties.isEmojiPresentation { return 2 }
+            switch properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: return 0
+            default: return 1
+            }
         }
     }
 }
