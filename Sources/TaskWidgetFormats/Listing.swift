@@ -2,6 +2,9 @@ import Foundation
 public import TaskWidgetCore
 
 /// What `ls`, `list ls` and `habit ls` print: aligned tables for people, JSON for scripts.
+///
+/// The tables show titles and names without control characters: the commands refuse them, but a
+/// store written by other means (sqlite3) can hold a terminal's escape sequences.
 public struct Listing: Sendable {
     public let now: Instant
     private let labeler: DueLabeler
@@ -29,7 +32,7 @@ public struct Listing: Sendable {
             let task = item.task
             let isOverdue = task.isOverdue(at: now)
             let mark = task.isCompleted ? "✓" : task.state == .active ? "▶" : isOverdue ? "!" : "○"
-            let title = task.title.truncated(to: Self.titleWidth, in: .terminalColumns)
+            let title = task.title.removingControlCharacters.truncated(to: Self.titleWidth, in: .terminalColumns)
             let due = labeler.label(for: task, at: now) ?? ""
             var row = [
                 Cell(item.shownID),
@@ -46,9 +49,10 @@ public struct Listing: Sendable {
 
     /// The LIST cell: the list's name (`Inbox` for none), in colour after a dot of the list's colour.
     private func listCell(_ list: TaskList?) -> Cell {
-        guard usesColor else { return Cell(list?.name ?? "Inbox") }
+        let name = list?.name.removingControlCharacters ?? "Inbox"
+        guard usesColor else { return Cell(name) }
         guard let list else { return Cell("  Inbox") }
-        return Cell("● " + list.name, styled: TerminalColor.colored("●", hex: list.colorHex) + " " + list.name)
+        return Cell("● " + name, styled: TerminalColor.colored("●", hex: list.colorHex) + " " + name)
     }
 
     /// What `ls` says when it lists nothing: that nothing is there, and how to see more.
@@ -114,14 +118,14 @@ public struct Listing: Sendable {
         guard !lists.isEmpty else { return "No lists. Create one with: taskwidget list add NAME\n" }
         return Self.table(
             header: ["NAME", "COLOR", "OPEN", "TOTAL"],
-            rows: lists.map { [$0.list.name, "#" + $0.list.colorHex, String($0.openCount), String($0.totalCount)] })
+            rows: lists.map { [$0.list.name.removingControlCharacters, "#" + $0.list.colorHex, String($0.openCount), String($0.totalCount)] })
     }
 
     /// `habit ls`: each habit with its icon and what was recorded on the day.
     public func table(_ habits: [HabitDay]) -> String {
         guard let day = habits.first?.day else { return "No habits. Create one with: taskwidget habit add NAME\n" }
         let done = habits.filter(\.isDone).count
-        let rows = habits.map { [$0.habit.icon, $0.habit.name, $0.status?.rawValue ?? "–"] }
+        let rows = habits.map { [$0.habit.icon.removingControlCharacters, $0.habit.name.removingControlCharacters, $0.status?.rawValue ?? "–"] }
         return Self.table(header: ["", "HABIT", day.description], rows: rows) + "\(done) of \(habits.count) done\n"
     }
 

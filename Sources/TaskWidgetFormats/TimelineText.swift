@@ -21,7 +21,7 @@ public enum TimelineText {
                 (counts.open, "open", 3), (counts.completedToday, "done", 2),
             ].map { value, name, width in String(value).leftPadded(to: width) + " " + name }
             let first = entry.top.first.map { task in
-                task.title.truncated(to: 40, in: .terminalColumns) + (task.dueLabel.map { " · " + $0 } ?? "")
+                task.title.removingControlCharacters.truncated(to: 40, in: .terminalColumns) + (task.dueLabel.map { " · " + $0 } ?? "")
             } ?? "–"
             lines.append(
                 [time(entry.date, timeline), entry.reasons.names.joined(separator: ",").padded(toTerminalWidth: 16),

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import TaskWidgetTestSupport
@@ -107,6 +108,28 @@ import Testing
         // A template's own NUL and escape sequences never reach a text line.
         let template = try write(Data("a\u{0}b\u{1B}[31m {{open}}\u{2028}!".utf8), "controls.mustache", in: sandbox)
         #expect(try sandbox.succeed(["status", "--template", template]) == "ab[31m 1 !\n")
+    }
+
+    /// Control characters that the commands refuse but a store written by other means holds (here
+    /// sqlite3's way, by hand): `ls`, `list ls`, `habit ls` and `timeline --format text` show the
+    /// text without them, so a title cannot clear the screen or set the terminal's colours.
+    @Test func controlCharactersWrittenIntoTheStoreNeverReachTheTerminal() throws {
+        let sandbox = try Self.sandbox()
+        try DatabaseQueue(path: sandbox.storePath).write { db in
+            try db.execute(sql: "UPDATE task SET title = 'Pay' || char(27) || '[2J' || char(7) || ' rent'")
+            try db.execute(sql: "UPDATE taskList SET name = 'Ho' || char(27) || ']0;pwned' || char(7) || 'me'")
+            try db.execute(sql: "UPDATE habit SET name = 'Wa' || char(155) || 'lk', icon = char(27) || '[31m'")
+        }
+        let outputs = [
+            try sandbox.succeed(["ls"]), try sandbox.succeed(["list", "ls"]), try sandbox.succeed(["habit", "ls"]),
+            try sandbox.succeed(["timeline", "--format", "text"]),
+        ]
+        for output in outputs {
+            #expect(!output.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(output.debugDescription)")
+        }
+        #expect(outputs[0].contains("Pay[2J rent") && outputs[0].contains("Ho]0;pwnedme"), "\(outputs[0])")
+        #expect(outputs[1].contains("Ho]0;pwnedme") && outputs[2].contains("Walk"), "\(outputs[1])\(outputs[2])")
+        #expect(outputs[3].contains("Pay[2J rent"), "\(outputs[3])")
     }
 
     @Test func importFilesThatAreNotUTF8AreRefused() throws {
