@@ -184,9 +184,11 @@ struct StoreBuilder {
 
 enum RandomStore {
     /// 50–200 tasks (by default) due within ±2 days of `now`: on the quarter-hour grid, off it,
-    /// with milliseconds, exactly at now; some undated, some active, some completed (also exactly at
-    /// the start of today and just before it), many sharing sortOrder and createdAt; 0–4 lists
-    /// (60 % of tasks in one); 0–3 habits with records from three days ago to two days ahead.
+    /// with milliseconds, exactly at now, and many at the end of today or tomorrow (as tasks due on
+    /// a day are, so that due dates tie across lists; in some stores, all of them); some undated
+    /// (in some stores, most), some active, some completed (also exactly at the start of today and
+    /// just before it), many sharing sortOrder and createdAt; 0–4 lists in a random order (60 % of
+    /// tasks in one); 0–3 habits with records from three days ago to two days ahead.
     static func make(seed: UInt64, now: Int64, zone: TimeZone, taskCount: ClosedRange<Int> = 50...200) -> StoreExport {
         var random = SplitMix64(seed: seed)
         let nowMs = now * 1000
@@ -213,13 +215,30 @@ enum RandomStore {
         let lists = (0..<listCount).map { index in
             builder.list("List \(index + 1)", color: ["007AFF", "34C759", "FF9500", "AF52DE"][index])
         }
+        // The user's order of lists (`list move`) is not the order they were made in.
+        for (index, place) in Array(0..<listCount).shuffled(using: &random).enumerated() {
+            builder.export.lists[index].sortOrder = place
+        }
+        let dayEnds = [0, 1].compactMap { offset in
+            calendar.date(byAdding: .day, value: offset, to: calendar.startOfDay(for: TL.date(now))).flatMap {
+                LocalCalendar(timeZone: zone).dayAlone(TL.localDay($0.addingTimeInterval(6 * 3600), zone))
+            }
+        }
         // A handful of creation dates, so that ties on sortOrder and createdAt are common.
         let createdChoices = (0..<4).map { _ in
             TL.instant(milliseconds: (now - 10 * 86_400) * 1000 + Int64.random(in: 0...86_400_000, using: &random))
         }
         let count = Int.random(in: taskCount, using: &random)
+        // Some stores have their due dates on two days only, or few due dates at all: the widget's
+        // first tasks then tie on a due date, or are undated ones, from every list.
+        enum Shape: CaseIterable { case spread, dueOnDays, mostlyUndated }
+        let shape = Shape.allCases.randomElement(using: &random)!
         for index in 0..<count {
-            let due: Instant? = Int.random(in: 0..<100, using: &random) < 15 ? nil : TL.instant(milliseconds: instantMs())
+            let due: Instant? = switch (Int.random(in: 0..<100, using: &random), shape) {
+            case (0..<15, _), (15..<80, .mostlyUndated): nil
+            case (15..<30, _), (_, .dueOnDays): dayEnds.randomElement(using: &random)
+            default: TL.instant(milliseconds: instantMs())
+            }
             let list = !lists.isEmpty && Int.random(in: 0..<10, using: &random) < 6 ? lists.randomElement(using: &random) : nil
             let kind: StoreBuilder.Kind
             switch Int.random(in: 0..<100, using: &random) {
