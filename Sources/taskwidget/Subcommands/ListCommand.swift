@@ -73,8 +73,9 @@ struct ListCommand: ParsableCommand {
             commandName: "move",
             abstract: "Move a list to another place in the list order.",
             discussion: """
-                N counts from 1 in the order `taskwidget list ls` shows (and `ls` and the widgets \
-                follow); a number past the end puts the list last.
+                N counts from 1 in the order `taskwidget list ls` shows (and `ls` follows; the \
+                widgets order tasks by due date, whatever their list); a number past the end puts \
+                the list last.
 
                 Example: taskwidget list move Work --to 1
                 """)
