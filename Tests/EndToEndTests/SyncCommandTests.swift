@@ -581,6 +581,32 @@ import Testing
         }
     }
 
+    /// A task with a start day from the phone (tasks.org, Thunderbird, Apple write DTSTART) given a
+    /// due time here, then moved before its start: each push keeps DTSTART of DUE's value type and
+    /// not after it (RFC 5545 §3.8.2.3), which sabre/dav servers (Nextcloud) require of a PUT.
+    @Test func aStartDayFromThePhoneAgreesWithADueTimeSetHere() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo([
+                    "UID:start-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Plan the trip", "DTSTART;VALUE=DATE:20261201",
+                    "DUE;VALUE=DATE:20261210",
+                ]), in: "Tasks", server: server)
+            try mine.syncSucceeds()
+            let id = try #require(try mine.task(titled: "Plan the trip")?["id"] as? String)
+            func pushed() throws -> [String] {
+                try mine.syncSucceeds()
+                let object = try #require(try mine.serverObjects().values.first { $0.contains("UID:start-1") })
+                return object.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") }
+            }
+            try mine.sandbox.succeed(["edit", id, "--due", "2026-12-09T15:00"])
+            #expect(try pushed() == ["DTSTART:20261130T230000Z", "DUE:20261209T140000Z"])
+            try mine.sandbox.succeed(["edit", id, "--due", "2026-11-28T09:00"])
+            #expect(try pushed() == ["DTSTART:20261128T080000Z", "DUE:20261128T080000Z"])
+            #expect(try mine.task(titled: "Plan the trip")?["dueDate"] as? String == "2026-11-28T08:00:00Z")
+        }
+    }
+
     /// `sync --config FILE` takes the store from that file too, not only the accounts: it synced
     /// the store of the default config.toml (or the default store) with the file's accounts.
     @Test func aConfigFileNamesItsStoreForSync() async throws {

@@ -104,6 +104,55 @@ struct TodoMappingWriteTests {
         #expect(reread.dueDate == due.map { instant($0, zone: "Europe/Berlin") })
     }
 
+    /// A VTODO with `start` and `due` lines (and `extra` ones), as a phone or tasks.org writes it.
+    private static func calendarText(start: String, due: String, extra: [String] = []) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", "UID:start-and-due", "DTSTAMP:20261101T100000Z",
+          "SUMMARY:Plan the trip", start, due] + extra + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
+    /// RFC 5545 §3.8.2.3: DUE is of DTSTART's value type and not before it; sabre/dav (Nextcloud,
+    /// Baïkal) refuses a PUT otherwise ("Validation error in iCalendar: The value type (DATE or
+    /// DATE-TIME) must be identical for DUE and DTSTART", "DUE must occur after DTSTART"). A
+    /// due time set here beside a DATE start, or a due moved before the start, made such a task.
+    @Test(
+        "DTSTART is made to agree with a DUE written here: same value type, not after it",
+        arguments: [
+            // DTSTART line, DUE line, new due (Berlin), dueIsDateOnly, expected DTSTART and DUE lines
+            ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261205", "2026-12-05 15:00:00", false,
+             ["DTSTART:20261130T230000Z", "DUE:20261205T140000Z"]),  // the start of its day, as a time
+            ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261205", "2026-12-03 23:59:00", true,
+             ["DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261203"]),  // fits: kept
+            ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261205", "2026-11-28 23:59:00", true,
+             ["DTSTART;VALUE=DATE:20261128", "DUE;VALUE=DATE:20261128"]),  // moved before the start
+            ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261205", "2026-11-28 10:00:00", false,
+             ["DTSTART:20261128T090000Z", "DUE:20261128T090000Z"]),  // both at once
+            ("DTSTART;TZID=Europe/Berlin:20261205T090000", "DUE;TZID=Europe/Berlin:20261205T090000", "2026-12-04 10:00:00", false,
+             ["DTSTART:20261204T090000Z", "DUE:20261204T090000Z"]),  // Apple's start at the due time
+            ("DTSTART;TZID=Europe/Berlin:20261201T090000", "DUE;TZID=Europe/Berlin:20261205T090000", "2026-12-06 23:59:00", true,
+             ["DTSTART;TZID=Europe/Berlin:20261201T090000", "DUE:20261206T225900Z"]),  // fits: kept
+        ] as [(String, String, String, Bool, [String])])
+    func startAgreesWithDue(start: String, due: String, newDue: String, dateOnly: Bool, expected: [String]) throws {
+        let result = try edit(Self.calendarText(start: start, due: due)) {
+            $0.dueDate = instant(newDue, zone: "Europe/Berlin")
+            $0.dueIsDateOnly = dateOnly
+        }
+        #expect(result.after.filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") } == expected)
+        #expect(try mapping.fields(from: result.calendar).dueDate == instant(newDue, zone: "Europe/Berlin"))
+    }
+
+    /// A reminder relative to DTSTART fires when it did before DTSTART moved: it is written as
+    /// the instant it was.
+    @Test func aReminderRelativeToAMovedStartStaysAtItsInstant() throws {
+        let text = Self.calendarText(
+            start: "DTSTART;TZID=Europe/Berlin:20261205T090000", due: "DUE;TZID=Europe/Berlin:20261205T090000",
+            extra: ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT15M", "END:VALARM"])
+        let before = try mapping.fields(from: try ICalendar(parsing: text))
+        #expect(before.reminderDate == instant("2026-12-05 08:45:00", zone: "Europe/Berlin"))
+        let result = try edit(text) { $0.dueDate = instant("2026-12-04 10:00:00", zone: "Europe/Berlin") }
+        #expect(result.after.contains("DTSTART:20261204T090000Z"))
+        #expect(try mapping.fields(from: result.calendar).reminderDate == before.reminderDate)
+    }
+
     /// An all-day DUE pulled in Berlin (23:59 there), pushed again by a run in another zone with
     /// only the title changed: the due is the one both sides agreed on, so the DATE stays. It was
     /// written as a due time, 22:59 UTC, turning the phone's all-day task into a timed one.

@@ -12,7 +12,8 @@ extension TodoMapping {
     /// - DUE: a DUE that names the same instant is kept as it is (so a DATE read from the server
     ///   comes back as the same DATE). A changed due is written as a DATE when
     ///   ``TodoFields/dueIsDateOnly`` is set and it is 23:59:00 local (unless DTSTART is a
-    ///   DATE-TIME: RFC 5545 wants both of one type), else as a UTC DATE-TIME; DURATION goes.
+    ///   DATE-TIME: RFC 5545 wants both of one type), else as a UTC DATE-TIME; DURATION goes. A
+    ///   DTSTART of the other type, or after the new DUE, is made to agree with it (`fitStart`).
     /// - STATUS: written only when the state differs, so CANCELLED stays CANCELLED while the task
     ///   stays completed. PERCENT-COMPLETE, when present, becomes 100 on completion and goes when a
     ///   task at 100 is reopened.
@@ -103,7 +104,7 @@ extension TodoMapping {
             changed = true
         }
         if new.dueDate != old.dueDate {
-            writeDue(new, into: &todo)
+            writeDue(new, into: &todo, zones: zones)
             changed = true
         }
         if new.state != old.state {
@@ -135,20 +136,32 @@ extension TodoMapping {
         return changed
     }
 
-    private func writeDue(_ new: TodoFields, into todo: inout ICalComponent) {
+    private func writeDue(_ new: TodoFields, into todo: inout ICalComponent, zones: ICalTimeZones) {
         todo.removeProperties("DURATION")  // DUE and DURATION exclude each other
         guard let due = new.dueDate else {
             todo.removeProperties("DUE")
             return
         }
-        let startIsDateTime = todo.property("DTSTART").flatMap(ICalDateTime.init(property:)).map { !$0.isDate } ?? false
-        if new.dueIsDateOnly, !startIsDateTime, TodoFields.isDayWithoutTime(due, in: timeZone),
+        let start = todo.property("DTSTART").flatMap(ICalDateTime.init(property:))
+        var value = ICalDateTime.utc(due)
+        if new.dueIsDateOnly, start?.isDate != false, TodoFields.isDayWithoutTime(due, in: timeZone),
             let day = ICalDateTime.date(containing: due, in: timeZone)
         {
-            Self.setDate("DUE", day, in: &todo)
-        } else {
-            Self.setDate("DUE", .utc(due), in: &todo)
+            value = day
         }
+        Self.setDate("DUE", value, in: &todo)
+        if let start { fitStart(start, to: value, in: &todo, zones: zones) }
+    }
+
+    /// Makes DTSTART agree with a DUE written here, as RFC 5545 §3.8.2.3 asks (servers built on
+    /// sabre/dav, Nextcloud's among them, refuse the task otherwise): of the same value type, so a
+    /// DATE start beside a due time becomes the start of its day in this run's zone; and not after
+    /// DUE, so a start after a due date moved earlier becomes DUE.
+    private func fitStart(_ start: ICalDateTime, to due: ICalDateTime, in todo: inout ICalComponent, zones: ICalTimeZones) {
+        guard let startInstant = start.instant(in: zones), let dueInstant = due.instant(in: zones) else { return }
+        var fitted = start.isDate == due.isDate ? start : ICalDateTime.utc(startInstant)
+        if startInstant > dueInstant { fitted = due }
+        if fitted != start { Self.setDate("DTSTART", fitted, in: &todo) }
     }
 
     private static func writeState(_ state: TaskState, into todo: inout ICalComponent) {
