@@ -252,6 +252,41 @@ import Testing
         }
     }
 
+    /// One host that holds every connection it may (a slowloris, a stuck poller) leaves room for
+    /// the others: past its share a new connection of its own is closed at once, and another host
+    /// is answered at once. Without the share, the host took all of `maximumConnections` and the
+    /// other waited in the backlog for the idle timeout.
+    @Test func oneHostCannotHoldEveryConnection() async throws {
+        let environment = try ServeEnvironment()
+        var limits = ServeLimits()
+        (limits.maximumConnections, limits.maximumConnectionsPerAddress) = (8, 4)
+        let log = LogRecorder()
+        try await withLiveServer(environment, limits: limits, logger: log.logger) { port in
+            try await onThread {
+                // 20 connections from one host, each with half a request head.
+                let held = try (0..<20).map { _ in try RawConnection(port: port) }
+                for connection in held { connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
+                var open = held
+                #expect(waitUntil(within: .seconds(30), every: .milliseconds(20)) {
+                    open = open.filter { !$0.receive(timeout: 0.05).closed }
+                    return open.count == 4
+                }, "\(open.count) of the host's 20 connections stay open, where it may have 4")
+                #expect(log.wait(for: "its address has 4 open already", timeout: 10))
+                // Another host is served now, not after the idle timeout (30 s).
+                let started = ContinuousClock.now
+                #expect(try rawGET(port: port, "/healthz", timeout: 10, from: "127.0.0.2").hasPrefix("HTTP/1.1 200 OK"))
+                #expect(ContinuousClock.now - started < .seconds(10))
+                // The host's open ones still work, and a closed one frees a place for it.
+                open[0].send("\r\n")
+                #expect(open[0].receive(timeout: 10) { $0.hasSuffix("ok\n") }.text.hasPrefix("HTTP/1.1 200"))
+                shutdown(open[1].fd, Int32(SHUT_RDWR))
+                #expect(waitUntil(within: .seconds(10), every: .milliseconds(50)) {
+                    (try? rawGET(port: port, "/healthz", timeout: 1))?.hasPrefix("HTTP/1.1 200 OK") == true
+                })
+            }
+        }
+    }
+
     @Test func clientThatReadsNothingIsCut() async throws {
         // 16 MB that do not compress, more than the kernel's socket buffers take (tcp_wmem's
         // maximum is 4 MiB): the server's channel turns unwritable and stays so.

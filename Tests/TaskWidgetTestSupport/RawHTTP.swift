@@ -7,12 +7,27 @@ import Glibc
 final class RawConnection {
     let fd: Int32
 
-    /// - Parameter receiveBuffer: SO_RCVBUF, set before connecting (a client that reads slowly).
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
+    /// - Parameters:
+    ///   - receiveBuffer: SO_RCVBUF, set before connecting (a client that reads slowly).
+    ///   - source: the client's own address, another host on loopback (`127.0.0.2`: Linux routes
+    ///     all of 127/8 to it).
+    init(port: Int, receiveBuffer: Int32? = nil, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError(call: "socket") }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw RawError(call: "bind")
+            }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -103,8 +118,8 @@ private final class ThreadPerJob: TaskExecutor {
 }
 
 /// A complete `GET` on a new connection, answered within `timeout`.
-func rawGET(port: Int, _ path: String, headers: String = "", timeout: Double = 5) throws -> String {
-    let connection = try RawConnection(port: port)
+func rawGET(port: Int, _ path: String, headers: String = "", timeout: Double = 5, from source: String? = nil) throws -> String {
+    let connection = try RawConnection(port: port, from: source)
     connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(headers)\r\n")
     return connection.receive(timeout: timeout).text
 }

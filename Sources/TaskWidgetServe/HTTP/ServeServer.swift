@@ -129,8 +129,12 @@ public func makeServeApplication(
         availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)
     )
     configuration.backlog = limits.backlog
+    let perAddress = ConnectionsPerAddress(maximum: limits.maximumConnectionsPerAddress)
     let http1 = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestGuardHandler(limits: limits, logger: logger)],  // an autoclosure: one per connection
+        // An autoclosure: new handlers for each connection.
+        additionalChannelHandlers: [
+            AddressLimitHandler(connections: perAddress, logger: logger), RequestGuardHandler(limits: limits, logger: logger),
+        ],
         idleTimeout: TimeAmount(limits.idleTimeout),
         httpDecoderConfiguration: .init(
             maxHeaderFieldSize: limits.maximumHeaderFieldSize,

@@ -5,6 +5,9 @@ public struct ServeLimits: Sendable {
     /// `MaximumAvailableConnections`: past it the server stops *accepting*, so new clients wait in
     /// the kernel's backlog (and are refused once it is full) instead of getting an answer.
     public var maximumConnections = 256
+    /// Open connections from one client address (``AddressLimitHandler``): past it, a new one is
+    /// closed at once. One host cannot hold them all, and a proxy or wrk's 32 stay well within.
+    public var maximumConnectionsPerAddress = 64
     /// Listen backlog (`ApplicationConfiguration.backlog`).
     public var backlog = 128
     /// Concurrent `/events` streams; more get 503 (``EventBroadcaster``).

@@ -150,6 +150,26 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// One host that opens more connections than the server takes (300 against 256), each with
+    /// half a request, does not keep another host waiting: past its 64 the server closes its new
+    /// ones at once. (Before, the other host's request waited in the backlog for the idle timeout.)
+    @Test(.timeLimit(.minutes(1))) func aHostHoldingEveryConnectionItCanDoesNotBlockOthers() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        let held = try (0..<300).map { _ in try RawConnection(port: server.port) }
+        for connection in held { connection.send("GET /status HTTP/1.1\r\nHost: x\r\n") }
+        let started = ContinuousClock.now
+        let answer = try rawGET(port: server.port, "/healthz", timeout: 20, from: "127.0.0.2")
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "\(answer)")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        var open = held
+        #expect(waitUntil(within: .seconds(20), every: .milliseconds(50)) {
+            open = open.filter { !$0.receive(timeout: 0.01).closed }
+            return open.count == 64
+        }, "\(open.count) of the 300 stay open")
+        #expect(server.terminate() == 0)
+    }
+
     /// SIGTERM and SIGINT drain: an open event stream ends, the process exits 0.
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalDrainsOpenStreamsAndExitsZero(signal: Int32) throws {

@@ -1,0 +1,83 @@
+public import Logging
+public import NIOCore
+public import NIOHTTPTypes
+import Synchronization
+
+/// The open connections of each client address, shared by every connection's
+/// ``AddressLimitHandler``.
+public final class ConnectionsPerAddress: Sendable {
+    /// The most connections one address may have open.
+    public let maximum: Int
+    private let counts = Mutex<[String: Int]>([:])
+
+    public init(maximum: Int) {
+        self.maximum = maximum
+    }
+
+    /// Counts a new connection from `address`; `false` (and nothing counted) when it has `maximum` open.
+    func open(from address: String) -> Bool {
+        counts.withLock { counts in
+            guard counts[address, default: 0] < maximum else { return false }
+            counts[address, default: 0] += 1
+            return true
+        }
+    }
+
+    /// Counts a connection from `address` as closed.
+    func close(from address: String) {
+        counts.withLock { counts in
+            counts[address] = counts[address].flatMap { $0 > 1 ? $0 - 1 : nil }
+        }
+    }
+}
+
+/// Closes a new connection at once when its client address already has
+/// ``ServeLimits/maximumConnectionsPerAddress`` open, so that one host (a slowloris, a stuck
+/// poller) cannot take every connection the server accepts (``ServeLimits/maximumConnections``)
+/// and leave the others waiting. Placed with ``RequestGuardHandler``.
+public final class AddressLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
+    public typealias InboundIn = HTTPRequestPart
+
+    private let connections: ConnectionsPerAddress
+    private let logger: Logger
+    /// The address this connection is counted under, once counted.
+    private var countedAddress: String?
+
+    public init(connections: ConnectionsPerAddress, logger: Logger) {
+        self.connections = connections
+        self.logger = logger
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { count(context: context) }
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        count(context: context)
+        if context.channel.isActive { context.fireChannelActive() }
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        release()
+        context.fireChannelInactive()
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        release()
+    }
+
+    private func count(context: ChannelHandlerContext) {
+        guard countedAddress == nil, let address = context.channel.remoteAddress?.ipAddress else { return }
+        if connections.open(from: address) {
+            countedAddress = address
+        } else {
+            logger.info("closed a connection: its address has \(connections.maximum) open already")
+            context.close(promise: nil)
+        }
+    }
+
+    private func release() {
+        if let address = countedAddress { connections.close(from: address) }
+        countedAddress = nil
+    }
+}
