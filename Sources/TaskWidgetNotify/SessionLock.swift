@@ -3,7 +3,7 @@ public import Glibc
 public import TaskWidgetCore
 
 /// Makes `taskwidget notify` one process per session (SPEC §13): an exclusive `flock` on
-/// `$XDG_RUNTIME_DIR/taskwidget/notify.lock`, held for the life of the process and released by the
+/// `$XDG_RUNTIME_DIR/taskwidget/notify.lock` (one per session bus: ``defaultPath(_:busAddress:)``), held for the life of the process and released by the
 /// kernel when it ends, however it ends (no stale lock after a crash). The file holds the holder's
 /// process id, for the message a second notify prints.
 ///
@@ -34,8 +34,16 @@ public final class SessionLock {
 
     /// The lock's file: in `$XDG_RUNTIME_DIR` (one per login session, on a tmpfs); without it, in
     /// taskwidget's state folder. `nil` with neither (no HOME).
-    public static func defaultPath(_ paths: XDGPaths) -> String? {
-        (paths.runtimeDirectory ?? paths.stateHome).map { XDGPaths.taskwidgetFolder(in: $0) + "/notify.lock" }
+    ///
+    /// One per session bus: a bus at another address than the session's own
+    /// (`unix:path=$XDG_RUNTIME_DIR/bus`), such as `dbus-run-session` or `dbus-launch` starts, has a
+    /// lock of its own (`notify-HASH.lock`). A notify whose bus went away keeps trying to reach it,
+    /// and holds its lock: the next session's notify, on a new bus, must still start.
+    public static func defaultPath(_ paths: XDGPaths, busAddress: String?) -> String? {
+        guard let folder = (paths.runtimeDirectory ?? paths.stateHome).map(XDGPaths.taskwidgetFolder(in:)) else { return nil }
+        let sessionBus = paths.runtimeDirectory.map { "unix:path=\($0)/bus" }
+        guard let busAddress, !busAddress.isEmpty, busAddress != sessionBus else { return folder + "/notify.lock" }
+        return folder + "/notify-\(String(FNV1a.value(of: busAddress.utf8), radix: 16)).lock"
     }
 
     /// Takes the lock at `path` without waiting, creating the file (and its folder, private to

@@ -70,7 +70,7 @@ struct NotifyCommand: ParsableCommand {
         let settings = ReminderSettings(try context.configuration().notify, atDue: atDue)
         let paths = XDGPaths(environment: environment)
 
-        guard let lockPath = SessionLock.defaultPath(paths) else {
+        guard let lockPath = SessionLock.defaultPath(paths, busAddress: environment["DBUS_SESSION_BUS_ADDRESS"]) else {
             throw TaskWidgetError(.invalidInput, "neither XDG_RUNTIME_DIR nor HOME is set: notify needs one for its lock file")
         }
         let lock: SessionLock

@@ -240,6 +240,32 @@ import Testing
         Self.stop(third)
     }
 
+    /// A session whose bus went away leaves its notify trying to reach it (it survives a restart
+    /// of the bus), holding its lock; the next session, on a bus of its own in the same runtime
+    /// folder, starts its own notify, which shows the reminders. It said "already running".
+    @Test(.timeLimit(.minutes(1)))
+    func theNextSessionsNotifyStartsWhileTheLastOnesBusIsGone() throws {
+        let sandbox = try Sandbox()
+        let ended = try DesktopSession()
+        try ended.startDunst()
+        let first = try Self.notify(sandbox, ended)
+        #expect(first.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(first.stderrText)")
+        ended.stopDunst()
+        ended.stopBus()
+        #expect(first.waitForStderr(containing: "the session bus went away"), "\(first.stderrText)")
+        // A reminder that only the next session can show (the first one has no bus to post it on).
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:03+01:00")
+
+        let next = try DesktopSession()
+        try next.startDunst()
+        let second = try Self.notify(sandbox, next)
+        #expect(second.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(second.stderrText)")
+        #expect(try next.closeAllAndReadHistory().map(\.summary) == ["Pay rent"])
+        #expect(first.isRunning)
+        Self.stop(second)
+        Self.stop(first)
+    }
+
     /// Idle means asleep: with no server, notify says so once and waits in poll with no timeout
     /// (its timers are descriptors; GLib has none pending), then delivers when dunst starts.
     /// (Wake-ups over a quiet stretch are counted by scripts/compare.sh.)

@@ -92,7 +92,7 @@ import Testing
 
     @Test func aSecondLockOfTheSessionIsRefusedWithTheHoldersPid() throws {
         let folder = try TemporaryFolder()
-        let path = try #require(SessionLock.defaultPath(XDGPaths(environment: ["XDG_RUNTIME_DIR": folder.url.path])))
+        let path = try #require(SessionLock.defaultPath(XDGPaths(environment: ["XDG_RUNTIME_DIR": folder.url.path]), busAddress: nil))
         #expect(path == folder.path("taskwidget/notify.lock"))
         guard case .acquired(let lock) = try SessionLock.acquire(at: path) else {
             Issue.record("the first lock was refused")
@@ -108,7 +108,23 @@ import Testing
     }
 
     @Test func theLockFallsBackToTheStateFolderWithoutARuntimeDirectory() {
-        #expect(SessionLock.defaultPath(XDGPaths(environment: ["HOME": "/home/u"])) == "/home/u/.local/state/taskwidget/notify.lock")
-        #expect(SessionLock.defaultPath(XDGPaths(environment: [:])) == nil)
+        #expect(SessionLock.defaultPath(XDGPaths(environment: ["HOME": "/home/u"]), busAddress: nil) == "/home/u/.local/state/taskwidget/notify.lock")
+        #expect(SessionLock.defaultPath(XDGPaths(environment: [:]), busAddress: nil) == nil)
+    }
+
+    /// The session's own bus (`$XDG_RUNTIME_DIR/bus`, named or not) has the one lock; a bus at
+    /// another address, as dbus-run-session starts, has one of its own, the same for every notify
+    /// on that bus.
+    @Test func eachSessionBusHasALockOfItsOwn() {
+        let paths = XDGPaths(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+        let sessionLock = "/run/user/1000/taskwidget/notify.lock"
+        #expect(SessionLock.defaultPath(paths, busAddress: nil) == sessionLock)
+        #expect(SessionLock.defaultPath(paths, busAddress: "") == sessionLock)
+        #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/run/user/1000/bus") == sessionLock)
+        let first = SessionLock.defaultPath(paths, busAddress: "unix:path=/tmp/dbus-AbC,guid=1f2e")
+        let second = SessionLock.defaultPath(paths, busAddress: "unix:path=/tmp/dbus-XyZ,guid=9a8b")
+        #expect(first != sessionLock && second != sessionLock && first != second)
+        #expect(first?.hasPrefix("/run/user/1000/taskwidget/notify-") == true && first?.hasSuffix(".lock") == true)
+        #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/tmp/dbus-AbC,guid=1f2e") == first)
     }
 }
