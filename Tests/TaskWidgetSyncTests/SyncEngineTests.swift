@@ -103,6 +103,16 @@ import Testing
             #expect(try lists.store.listSummaries().map(\.list.name).contains("Tasks"))
             let later = try await engine(lists.store, server, counting, inbox: "Task").run(dryRun: true)
             #expect(later.summary.hasPrefix("test: "))
+            // Its very name is refused: a second collection “Tasks” was made for the Inbox.
+            counting.reset()
+            for dryRun in [true, false] {
+                let error = await #expect(throws: TaskWidgetError.self) {
+                    try await engine(lists.store, server, counting, inbox: "tasks").run(dryRun: dryRun)
+                }
+                #expect(error?.code == .badConfig)
+                #expect(error?.message.hasPrefix("the account “test” keeps the Inbox in “tasks”, a collection this store syncs as a list (") == true, "\(error?.message ?? "")")
+            }
+            #expect(counting.requestsByMethod["MKCALENDAR"] == nil, "no collection made")
         }
     }
 

@@ -413,10 +413,21 @@ public struct SyncEngine: Sendable {
     /// The Inbox's collection, named in the account, is made on the server when it has none of that
     /// name, unless one new to this store has a name near it: then the name is a typo (`Taks` for
     /// `Tasks`), and a second collection would split the Inbox's tasks from the phone's.
-    /// Collections synced before as lists are no candidates: the name was not meant for them.
+    /// Collections synced before as lists are no candidates: the name was not meant for them. But
+    /// the very name of one is refused too: a second collection of that name would be made.
     private func checkInboxName(_ binding: Binding) throws {
+        guard let inbox = binding.inboxToMake else { return }
+        let names = { (binding: CollectionBinding) in [binding.server?.displayName, binding.href.lastComponent].compactMap { $0 } }
+        let synced = binding.bindings.filter { $0.stored != nil && !$0.isInbox }
+        if let list = synced.first(where: { names($0).contains { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) } }) {
+            throw TaskWidgetError(
+                .badConfig,
+                "the account “\(account.name)” keeps the Inbox in “\(inbox)”, a collection this store syncs as a list "
+                    + "(\(list.href.path)): name another in config.toml's inbox (one the server lacks is made), or leave inbox out",
+                context: "inbox collection synced as a list")
+        }
         let new = binding.bindings.filter { $0.stored == nil && !$0.isInbox }.map { $0.server?.displayName ?? $0.href.lastComponent }
-        guard let inbox = binding.inboxToMake, let meant = NameLookup.closest(to: inbox, among: new) else { return }
+        guard let meant = NameLookup.closest(to: inbox, among: new) else { return }
         throw TaskWidgetError(
             .badConfig,
             "the account “\(account.name)” keeps the Inbox in “\(inbox)”, which the server does not have: did you mean “\(meant)”? "
