@@ -271,13 +271,37 @@ extension TaskStore {
     static let storeChangedDuringSync = TaskWidgetError(
         .storeLocked, "the store changed while sync was merging: run sync again", context: "store changed")
 
+    /// The tasks among `ids` whose calendar object on a server repeats (its VTODO has an RRULE or
+    /// an RDATE): completing such a task here completes the whole series there at the next sync.
+    public func tasksRepeatingOnServer(_ ids: [UUID]) throws -> Set<UUID> {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
+            var repeating: Set<UUID> = []
+            for id in ids {
+                let texts = try Data.fetchAll(db, sql: "SELECT icalendar FROM syncObject WHERE taskID = ?", arguments: [id.lowercasedString])
+                if texts.contains(where: { Self.todoRepeats(String(decoding: $0, as: UTF8.self)) }) { repeating.insert(id) }
+            }
+            return repeating
+        }
+    }
+
+    /// Whether the VTODOs of a calendar object's text have a recurrence rule or dates. Only those
+    /// count: a VTIMEZONE's rules (`RRULE:FREQ=YEARLY;BYMONTH=10`) are no task's. A property name
+    /// starts its line, and folding never splits the first 75 bytes of a line.
+    static func todoRepeats(_ text: String) -> Bool {
+        let upper = text.uppercased()
+        guard let start = upper.range(of: "BEGIN:VTODO"), let end = upper.range(of: "END:VTODO", options: .backwards),
+            start.upperBound < end.lowerBound
+        else { return false }
+        let todos = upper[start.upperBound..<end.lowerBound]
+        return ["\nRRULE:", "\nRRULE;", "\nRDATE:", "\nRDATE;"].contains { todos.contains($0) }
+    }
+
     /// Whether `error` says that another command changed the store during a sync's merge.
     public static func isStoreChangedDuringSync(_ error: any Error) -> Bool {
         (error as? TaskWidgetError).map { $0.code == .storeLocked && $0.context == "store changed" } ?? false
     }
 
-    /// Keeps a tombstone for each of `tasks` that a server knows of, so that the deletion reaches
-    /// it (`rm`, `list rm`); tasks no server has are simply gone.
     /// Remembers a deleted list whose collection a sync account holds, so that sync deletes the
     /// collection there too.
     static func recordTombstone(forList list: UUID, at now: Instant, in db: Database) throws {

@@ -607,6 +607,38 @@ import Testing
         }
     }
 
+    /// `done` on a task that repeats on the server (the phone's weekly one) says that the next
+    /// sync completes the whole series there, and how to keep it; a task whose object only has a
+    /// time zone's rules (Thunderbird writes a VTIMEZONE with RRULEs) does not repeat.
+    @Test func doneOnATaskThatRepeatsOnTheServerSaysWhatSyncWillDo() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo([
+                    "UID:weekly-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Water the plants", "DTSTART;VALUE=DATE:20261123",
+                    "DUE;VALUE=DATE:20261123", "RRULE:FREQ=WEEKLY;BYDAY=MO",
+                ]), in: "Tasks", server: server)
+            let zone = [
+                "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "BEGIN:STANDARD", "DTSTART:19701025T030000",
+                "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
+            ]
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:once-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the plumber", "DUE;TZID=Europe/Berlin:20261124T090000"],
+                    extraComponents: zone), in: "Tasks", server: server)
+            try mine.syncSucceeds()
+            let weekly = try #require(try mine.task(titled: "Water the plants")?["shortId"] as? String)
+            let once = try #require(try mine.task(titled: "Call the plumber")?["shortId"] as? String)
+            let done = try mine.sandbox.run(["done", weekly, once])
+            #expect(done.status == 0)
+            #expect(done.stdout == "Completed \(weekly) Water the plants\nCompleted \(once) Call the plumber\n")
+            #expect(
+                done.stderr == "taskwidget: “Water the plants” repeats on the server: the next sync completes the whole series there "
+                    + "(`taskwidget undo \(weekly)` before it keeps the series; complete it on the phone for the next one)\n")
+            // Said once: a second `done` changes nothing.
+            #expect(try mine.sandbox.run(["done", weekly]).stderr.isEmpty)
+        }
+    }
+
     /// `sync --config FILE` takes the store from that file too, not only the accounts: it synced
     /// the store of the default config.toml (or the default store) with the file's accounts.
     @Test func aConfigFileNamesItsStoreForSync() async throws {

@@ -147,8 +147,15 @@ struct Done: ParsableCommand {
     func validate() throws { try top.validate(ids: ids) }
 
     func run() throws {
-        try changeTasks(ids, options, top: (top, "complete"), verb: "Completed", unchanged: "Already completed") {
-            try $0.completeTasks($1, now: $2.now)
+        try changeTasks(ids, options, top: (top, "complete"), verb: "Completed", unchanged: "Already completed") { store, ids, context in
+            let updates = try store.completeTasks(ids, now: context.now)
+            let repeating = try store.tasksRepeatingOnServer(updates.filter(\.isChanged).map(\.task.id))
+            for update in updates where repeating.contains(update.task.id) {
+                writeToStandardError(
+                    "taskwidget: “\(update.task.title.sanitizedForMessage)” repeats on the server: the next sync completes the whole series there "
+                        + "(`taskwidget undo \(confirmedID(of: update.task, in: store))` before it keeps the series; complete it on the phone for the next one)\n")
+            }
+            return updates
         }
     }
 }
