@@ -141,7 +141,7 @@ import Testing
         try sandbox.succeed(["list", "add", "Errands"])
         let titles = [
             "Plain title", "क्षितिज से मिलना", "नमस्ते कहना", "Run 🏃‍♀️ 5k", "Trip 🇩🇪 Berlin", "Review 👍🏽 notes",
-            "Call mum ❤️", "Sun ☀️ cream", "田中さんへの贈り物", "Café au lait", "مَرحَبًا يا صديق",
+            "Call mum ❤️", "Sun ☀️ cream", "田中さんへの贈り物", "Café au lait", "مَرحَبًا يا صديق", "Tag 🇺 alone",
         ]
         for title in titles { try sandbox.succeed(["add", title, "--list", "Errands"]) }
         let rows = try sandbox.succeed(["ls"]).split(separator: "\n").map(String.init)

@@ -55,19 +55,18 @@ extension Character {
     /// - 2 for East Asian wide characters and for emoji drawn as emoji by default (`🔔`, `👍`, and a
     ///   skin tone after one: `👍🏽` is 4);
     /// - 0 for combining marks, format characters (joiners, U+FE0F: `❤️` is as wide as `❤`) and
-    ///   Hangul's vowel and final jamo, and for what a zero-width joiner or a flag's second letter
-    ///   joins to the code point before (`🏃‍♀️` and `🇩🇪` are 2);
-    /// - 1 otherwise, spacing marks too (`षि` is 2).
+    ///   Hangul's vowel and final jamo, and for what a zero-width joiner joins to the code point
+    ///   before (`🏃‍♀️` is 2);
+    /// - 1 otherwise: spacing marks (`षि` is 2), and each letter of a flag (`🇩🇪` is 2).
+    ///
+    /// Emoji newer than the C library's tables (Unicode 15's `🫨` on Debian 12) count 2 here, where
+    /// tmux may draw them in 0 or 1.
     var terminalWidth: Int {
         if isASCII { return 1 }
-        var (width, joinsNext, regionalIndicators) = (0, false, 0)
+        var (width, joinsNext) = (0, false)
         for scalar in unicodeScalars {
-            defer { joinsNext = scalar.value == 0x200D }
-            if (0x1F1E6...0x1F1FF).contains(scalar.value) {  // A regional indicator: two make a flag.
-                regionalIndicators += 1
-                if regionalIndicators.isMultiple(of: 2) { continue }
-            }
             if !joinsNext { width += scalar.terminalWidth }
+            joinsNext = scalar.value == 0x200D
         }
         return width
     }
@@ -79,6 +78,7 @@ extension Unicode.Scalar {
         switch value {
         case 0x1160...0x11FF, 0xD7B0...0xD7FF: return 0  // Hangul vowel and final jamo join the initial one.
         case 0x00AD: return 1  // A soft hyphen, a format character, is drawn.
+        case 0x1F1E6...0x1F1FF: return 1  // A regional indicator: two make a flag.
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
             0xFFE0...0xFFE6, 0x20000...0x3FFFD:
