@@ -239,6 +239,13 @@ public func writeToStandardOutput(_ data: Data) throws {
     if written < data.count { throw TaskWidgetError.standardOutput(errno) }
 }
 
+/// Prints a command's line of confirmation (`Completed 3f2a Pay rent`) without control
+/// characters: the titles and names it quotes come from the store, which a program other than
+/// taskwidget (sqlite3) may have written escape sequences into.
+public func printConfirmation(_ line: String) {
+    print(line.removingControlCharacters)
+}
+
 /// Writes to standard error; a closed or full standard error is ignored (the exit status still
 /// tells), where `FileHandle.write(_:)` would crash the process.
 public func writeToStandardError(_ text: String) {

@@ -118,7 +118,7 @@ public struct Listing: Sendable {
         guard !lists.isEmpty else { return "No lists. Create one with: taskwidget list add NAME\n" }
         return Self.table(
             header: ["NAME", "COLOR", "OPEN", "TOTAL"],
-            rows: lists.map { [$0.list.name.removingControlCharacters, "#" + $0.list.colorHex, String($0.openCount), String($0.totalCount)] })
+            rows: lists.map { [$0.list.name.removingControlCharacters, ("#" + $0.list.colorHex).removingControlCharacters, String($0.openCount), String($0.totalCount)] })
     }
 
     /// `habit ls`: each habit with its icon and what was recorded on the day.

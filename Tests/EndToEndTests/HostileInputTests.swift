@@ -111,25 +111,32 @@ import Testing
     }
 
     /// Control characters that the commands refuse but a store written by other means holds (here
-    /// sqlite3's way, by hand): `ls`, `list ls`, `habit ls` and `timeline --format text` show the
-    /// text without them, so a title cannot clear the screen or set the terminal's colours.
+    /// sqlite3's way, by hand): the listings (`ls`, `list ls`, `habit ls`, `timeline --format
+    /// text`) and the lines that confirm a change (`done`, `habit check`) show the text
+    /// without them, so a title cannot clear the screen or set the terminal's title.
     @Test func controlCharactersWrittenIntoTheStoreNeverReachTheTerminal() throws {
         let sandbox = try Self.sandbox()
         try DatabaseQueue(path: sandbox.storePath).write { db in
             try db.execute(sql: "UPDATE task SET title = 'Pay' || char(27) || '[2J' || char(7) || ' rent'")
-            try db.execute(sql: "UPDATE taskList SET name = 'Ho' || char(27) || ']0;pwned' || char(7) || 'me'")
-            try db.execute(sql: "UPDATE habit SET name = 'Wa' || char(155) || 'lk', icon = char(27) || '[31m'")
+            try db.execute(sql: "UPDATE taskList SET name = 'Ho' || char(27) || ']0;pwned' || char(7) || 'me', colorHex = '00' || char(27) || 'FF'")
+            try db.execute(sql: "UPDATE habit SET icon = char(155) || '31m' || char(27) || '[31m'")
         }
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["ls", "--format", "json"]).utf8)) as? [[String: Any]])?
+                .first?["shortId"] as? String)
         let outputs = [
             try sandbox.succeed(["ls"]), try sandbox.succeed(["list", "ls"]), try sandbox.succeed(["habit", "ls"]),
-            try sandbox.succeed(["timeline", "--format", "text"]),
+            try sandbox.succeed(["timeline", "--format", "text"]), try sandbox.succeed(["done", id]),
+            try sandbox.succeed(["habit", "check", "Walk"]),
         ]
         for output in outputs {
             #expect(!output.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(output.debugDescription)")
         }
         #expect(outputs[0].contains("Pay[2J rent") && outputs[0].contains("Ho]0;pwnedme"), "\(outputs[0])")
-        #expect(outputs[1].contains("Ho]0;pwnedme") && outputs[2].contains("Walk"), "\(outputs[1])\(outputs[2])")
+        #expect(outputs[1].contains("Ho]0;pwnedme  #00FF") && outputs[2].contains("Walk"), "\(outputs[1])\(outputs[2])")
         #expect(outputs[3].contains("Pay[2J rent"), "\(outputs[3])")
+        #expect(outputs[4] == "Completed \(id) Pay[2J rent\n", "\(outputs[4])")
+        #expect(outputs[5].hasPrefix("31m[31m Walk: done on "), "\(outputs[5])")
     }
 
     @Test func importFilesThatAreNotUTF8AreRefused() throws {

@@ -23,7 +23,7 @@ struct HabitCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let habit = try context.storeForWriting().addHabit(named: name, icon: icon, colorHex: color, now: context.now)
-            print("Created habit \(habit.icon) \(habit.name)")
+            printConfirmation("Created habit \(habit.icon) \(habit.name)")
         }
     }
 
@@ -60,7 +60,7 @@ struct HabitCommand: ParsableCommand {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let result = try context.storeForChanging().checkHabit(name, on: day, status: status)
-            print("\(result.habit.icon) \(result.habit.name): \(status.rawValue) on \(day)")
+            printConfirmation("\(result.habit.icon) \(result.habit.name): \(status.rawValue) on \(day)")
         }
     }
 
@@ -78,9 +78,9 @@ struct HabitCommand: ParsableCommand {
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let (habit, removed) = try context.storeForChanging().uncheckHabit(name, on: day)
             if let removed {
-                print("\(habit.icon) \(habit.name): unchecked on \(day) (it was \(removed.rawValue))")
+                printConfirmation("\(habit.icon) \(habit.name): unchecked on \(day) (it was \(removed.rawValue))")
             } else {
-                print("\(habit.icon) \(habit.name): nothing was recorded on \(day)")
+                printConfirmation("\(habit.icon) \(habit.name): nothing was recorded on \(day)")
             }
         }
     }
@@ -103,7 +103,7 @@ struct HabitCommand: ParsableCommand {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let result = try context.storeForChanging().toggleHabit(name, on: day)
-            print("\(result.habit.icon) \(result.habit.name): \(result.isDone ? "done" : "not done") on \(day)")
+            printConfirmation("\(result.habit.icon) \(result.habit.name): \(result.isDone ? "done" : "not done") on \(day)")
         }
     }
 
@@ -132,7 +132,7 @@ struct HabitCommand: ParsableCommand {
 
         func run() throws {
             let habit = try options.context().storeForChanging().editHabit(name, newName: newName, icon: icon, colorHex: color)
-            print("Edited habit \(habit.icon) \(habit.name) #\(habit.colorHex)")
+            printConfirmation("Edited habit \(habit.icon) \(habit.name) #\(habit.colorHex)")
         }
     }
 
@@ -149,7 +149,7 @@ struct HabitCommand: ParsableCommand {
                 throw ValidationError("deleting a habit deletes its history too: add --yes to confirm")
             }
             let habit = try options.context().storeForChanging().deleteHabit(name)
-            print("Deleted habit \(habit.name)")
+            printConfirmation("Deleted habit \(habit.name)")
         }
     }
 }

@@ -23,7 +23,7 @@ struct ListCommand: ParsableCommand {
             let context = try options.context()
             _ = try (Validation.listName(name), color.map(Validation.colorHex))
             let list = try context.storeForWriting().addList(named: name, colorHex: color, now: context.now)
-            print("Created list \(list.name) #\(list.colorHex)")
+            printConfirmation("Created list \(list.name) #\(list.colorHex)")
         }
     }
 
@@ -50,7 +50,7 @@ struct ListCommand: ParsableCommand {
 
         func run() throws {
             let list = try options.context().storeForChanging().renameList(old, to: new)
-            print("Renamed list to \(list.name)")
+            printConfirmation("Renamed list to \(list.name)")
         }
     }
 
@@ -64,7 +64,7 @@ struct ListCommand: ParsableCommand {
 
         func run() throws {
             let list = try options.context().storeForChanging().setListColor(name, colorHex: hex)
-            print("List \(list.name) is now #\(list.colorHex)")
+            printConfirmation("List \(list.name) is now #\(list.colorHex)")
         }
     }
 
@@ -85,7 +85,7 @@ struct ListCommand: ParsableCommand {
 
         func run() throws {
             let list = try options.context().storeForChanging().moveList(name, to: position)
-            print("Moved list \(list.name) to position \(list.sortOrder + 1)")
+            printConfirmation("Moved list \(list.name) to position \(list.sortOrder + 1)")
         }
     }
 
@@ -103,7 +103,7 @@ struct ListCommand: ParsableCommand {
                 throw ValidationError("deleting a list deletes its tasks too: add --yes to confirm")
             }
             let (list, count) = try context.storeForChanging().deleteList(name, now: context.now)
-            print("Deleted list \(list.name) and its \(counted(count, "task"))")
+            printConfirmation("Deleted list \(list.name) and its \(counted(count, "task"))")
         }
     }
 }

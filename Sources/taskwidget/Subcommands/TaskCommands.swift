@@ -124,7 +124,7 @@ private func changeTasks(
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
     for update in try change(store, ids, context) {
         let said = update.isChanged ? (update.isReopening ? reopening ?? verb : verb) : unchanged
-        print("\(said) \(confirmedID(of: update.task, in: store)) \(update.task.title)")
+        printConfirmation("\(said) \(confirmedID(of: update.task, in: store)) \(update.task.title)")
     }
 }
 
@@ -282,7 +282,7 @@ struct Edit: ParsableCommand {
         let task = try store.editTask(id, changes, now: context.now)
         noteIfPassed(
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
-        print("Edited \(confirmedID(of: task, in: store)) \(task.title)")
+        printConfirmation("Edited \(confirmedID(of: task, in: store)) \(task.title)")
     }
 }
 
@@ -297,7 +297,7 @@ struct Rm: ParsableCommand {
         let context = try options.context()
         let store = try context.storeForChanging()
         for task in try store.deleteTasks(ids, now: context.now) {
-            print("Deleted \(task.id.shortID) \(task.title)")
+            printConfirmation("Deleted \(task.id.shortID) \(task.title)")
         }
     }
 }
@@ -320,6 +320,6 @@ struct Move: ParsableCommand {
         let context = try options.context()
         let store = try context.storeForChanging()
         let moved = try store.moveTask(id, to: position, now: context.now)
-        print("Moved \(confirmedID(of: moved.task, in: store)) \(moved.task.title) to position \(moved.position)")
+        printConfirmation("Moved \(confirmedID(of: moved.task, in: store)) \(moved.task.title) to position \(moved.position)")
     }
 }
