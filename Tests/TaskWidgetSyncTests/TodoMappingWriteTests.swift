@@ -140,17 +140,33 @@ struct TodoMappingWriteTests {
         #expect(try mapping.fields(from: result.calendar).dueDate == instant(newDue, zone: "Europe/Berlin"))
     }
 
-    /// A reminder relative to DTSTART fires when it did before DTSTART moved: it is written as
-    /// the instant it was.
-    @Test func aReminderRelativeToAMovedStartStaysAtItsInstant() throws {
+    /// Alarms relative to DTSTART fire when they did before DTSTART moved, the reminder and the
+    /// others: they are written as the instants they were.
+    @Test func alarmsRelativeToAMovedStartStayAtTheirInstants() throws {
         let text = Self.calendarText(
             start: "DTSTART;TZID=Europe/Berlin:20261205T090000", due: "DUE;TZID=Europe/Berlin:20261205T090000",
-            extra: ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT15M", "END:VALARM"])
+            extra: [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT15M", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:The day before", "TRIGGER;RELATED=START:-P1D", "END:VALARM",
+            ])
         let before = try mapping.fields(from: try ICalendar(parsing: text))
         #expect(before.reminderDate == instant("2026-12-05 08:45:00", zone: "Europe/Berlin"))
         let result = try edit(text) { $0.dueDate = instant("2026-12-04 10:00:00", zone: "Europe/Berlin") }
         #expect(result.after.contains("DTSTART:20261204T090000Z"))
         #expect(try mapping.fields(from: result.calendar).reminderDate == before.reminderDate)
+        #expect(result.after.filter { $0.hasPrefix("TRIGGER") } == ["TRIGGER;VALUE=DATE-TIME:20261205T074500Z", "TRIGGER;VALUE=DATE-TIME:20261204T080000Z"])
+    }
+
+    /// A repeating task's DTSTART anchors its series (RRULE's UNTIL is of its type): a due date
+    /// changed here leaves it as it was.
+    @Test func aRepeatingTasksStartStays() throws {
+        let text = Self.calendarText(
+            start: "DTSTART;TZID=Europe/Berlin:20261207T090000", due: "DUE;TZID=Europe/Berlin:20261207T090000",
+            extra: ["RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20261231T230000Z"])
+        let result = try edit(text) { $0.dueDate = instant("2026-12-03 10:00:00", zone: "Europe/Berlin") }
+        #expect(result.after.filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") || $0.hasPrefix("RRULE") } == [
+            "DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE:20261203T090000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20261231T230000Z",
+        ])
     }
 
     /// An all-day DUE pulled in Berlin (23:59 there), pushed again by a run in another zone with

@@ -156,12 +156,26 @@ extension TodoMapping {
     /// Makes DTSTART agree with a DUE written here, as RFC 5545 §3.8.2.3 asks (servers built on
     /// sabre/dav, Nextcloud's among them, refuse the task otherwise): of the same value type, so a
     /// DATE start beside a due time becomes the start of its day in this run's zone; and not after
-    /// DUE, so a start after a due date moved earlier becomes DUE.
+    /// DUE, so a start after a due date moved earlier becomes DUE. Alarms relative to the start
+    /// keep their instants (written as such). A repeating task's start is left alone: it anchors
+    /// the series, and RRULE's UNTIL is of its type.
     private func fitStart(_ start: ICalDateTime, to due: ICalDateTime, in todo: inout ICalComponent, zones: ICalTimeZones) {
-        guard let startInstant = start.instant(in: zones), let dueInstant = due.instant(in: zones) else { return }
+        guard todo.property("RRULE") == nil, todo.property("RDATE") == nil,
+            let startInstant = start.instant(in: zones), let dueInstant = due.instant(in: zones)
+        else { return }
         var fitted = start.isDate == due.isDate ? start : ICalDateTime.utc(startInstant)
         if startInstant > dueInstant { fitted = due }
-        if fitted != start { Self.setDate("DTSTART", fitted, in: &todo) }
+        guard fitted != start else { return }
+        let current = todo
+        for (index, child) in todo.children.enumerated() {
+            guard case .component(var alarm) = child, alarm.hasName("VALARM"), let trigger = alarm.property("TRIGGER"),
+                trigger.parameterValue("VALUE")?.uppercased() != "DATE-TIME", trigger.parameterValue("RELATED")?.uppercased() != "END",
+                let instant = alarmInstant(alarm, in: current, zones: zones)
+            else { continue }
+            alarm.setProperty(Self.absoluteTrigger(instant, keeping: trigger.parameters))
+            todo.children[index] = .component(alarm)
+        }
+        Self.setDate("DTSTART", fitted, in: &todo)
     }
 
     private static func writeState(_ state: TaskState, into todo: inout ICalComponent) {
