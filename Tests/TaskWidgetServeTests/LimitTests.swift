@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NIOCore
 import TaskWidgetConfig
 import TaskWidgetCore
 import TaskWidgetStore
@@ -285,6 +286,16 @@ import Testing
                 })
             }
         }
+    }
+
+    /// A client is counted by its IPv4 address, or by its IPv6 address's /64 network (one host's
+    /// to pick addresses from); a dual-stack socket's `::ffff:` form is the IPv4 address.
+    @Test(arguments: [
+        ("192.0.2.1", "192.0.2.1"), ("2001:db8::1", "20010db800000000/64"), ("2001:db8::ffff:2", "20010db800000000/64"),
+        ("2001:db8:0:1::1", "20010db800000001/64"), ("::ffff:192.0.2.1", "192.0.2.1"), ("::1", "0000000000000000/64"),
+    ])
+    func clientsAreCountedByAddressOrNetwork(address: String, key: String) throws {
+        #expect(AddressLimitHandler.clientKey(try SocketAddress(ipAddress: address, port: 443)) == key)
     }
 
     @Test func clientThatReadsNothingIsCut() async throws {

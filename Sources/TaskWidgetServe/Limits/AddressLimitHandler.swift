@@ -1,3 +1,4 @@
+import Glibc
 public import Logging
 public import NIOCore
 public import NIOHTTPTypes
@@ -31,7 +32,7 @@ public final class ConnectionsPerAddress: Sendable {
     }
 }
 
-/// Closes a new connection at once when its client address already has
+/// Closes a new connection at once when its client (``clientKey(_:)``) already has
 /// ``ServeLimits/maximumConnectionsPerAddress`` open, so that one host (a slowloris, a stuck
 /// poller) cannot take every connection the server accepts (``ServeLimits/maximumConnections``)
 /// and leave the others waiting. Placed with ``RequestGuardHandler``.
@@ -66,8 +67,21 @@ public final class AddressLimitHandler: ChannelInboundHandler, RemovableChannelH
         release()
     }
 
+    /// What a client is counted under: its IPv4 address, or its IPv6 address's /64 network, which
+    /// one host has to itself (and picks addresses from at will); an IPv4 address that a
+    /// dual-stack socket shows as IPv6 (`::ffff:192.0.2.1`) is that IPv4 address.
+    static func clientKey(_ address: SocketAddress) -> String? {
+        guard case .v6 = address, let text = address.ipAddress else { return address.ipAddress }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard inet_pton(AF_INET6, text, &bytes) == 1 else { return text }
+        if bytes[..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return bytes[12...].map(String.init).joined(separator: ".")
+        }
+        return bytes[..<8].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "/64"
+    }
+
     private func count(context: ChannelHandlerContext) {
-        guard countedAddress == nil, let address = context.channel.remoteAddress?.ipAddress else { return }
+        guard countedAddress == nil, let address = context.channel.remoteAddress.flatMap(Self.clientKey) else { return }
         if connections.open(from: address) {
             countedAddress = address
         } else {

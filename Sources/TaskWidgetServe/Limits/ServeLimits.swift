@@ -5,9 +5,10 @@ public struct ServeLimits: Sendable {
     /// `MaximumAvailableConnections`: past it the server stops *accepting*, so new clients wait in
     /// the kernel's backlog (and are refused once it is full) instead of getting an answer.
     public var maximumConnections = 256
-    /// Open connections from one client address (``AddressLimitHandler``): past it, a new one is
-    /// closed at once. One host cannot hold them all, and a proxy or wrk's 32 stay well within.
-    public var maximumConnectionsPerAddress = 64
+    /// Open connections from one client (an IPv4 address, an IPv6 /64: ``AddressLimitHandler``):
+    /// past it, a new one is closed at once. One host cannot hold them all, and a proxy on the same
+    /// host with every event stream open (``maximumEventStreams``) still has room for requests.
+    public var maximumConnectionsPerAddress = 128
     /// Listen backlog (`ApplicationConfiguration.backlog`).
     public var backlog = 128
     /// Concurrent `/events` streams; more get 503 (``EventBroadcaster``).
