@@ -3,9 +3,10 @@ public import Glibc
 public import TaskWidgetCore
 
 /// Makes `taskwidget notify` one process per session (SPEC §13): an exclusive `flock` on
-/// `$XDG_RUNTIME_DIR/taskwidget/notify.lock` (one per session bus: ``defaultPath(_:busAddress:)``), held for the life of the process and released by the
-/// kernel when it ends, however it ends (no stale lock after a crash). The file holds the holder's
-/// process id, for the message a second notify prints.
+/// `$XDG_RUNTIME_DIR/taskwidget/notify.lock` (one per session bus: ``defaultPath(_:busAddress:)``),
+/// held for the life of the process and released by the kernel when it ends, however it ends (no
+/// stale lock after a crash). The file holds the holder's process id, for the message a second
+/// notify prints.
 ///
 /// ```swift
 /// switch try SessionLock.acquire(at: path) {
@@ -40,10 +41,25 @@ public final class SessionLock {
     /// lock of its own (`notify-HASH.lock`). A notify whose bus went away keeps trying to reach it,
     /// and holds its lock: the next session's notify, on a new bus, must still start.
     public static func defaultPath(_ paths: XDGPaths, busAddress: String?) -> String? {
-        guard let folder = (paths.runtimeDirectory ?? paths.stateHome).map(XDGPaths.taskwidgetFolder(in:)) else { return nil }
-        let sessionBus = paths.runtimeDirectory.map { "unix:path=\($0)/bus" }
-        guard let busAddress, !busAddress.isEmpty, busAddress != sessionBus else { return folder + "/notify.lock" }
-        return folder + "/notify-\(String(FNV1a.value(of: busAddress.utf8), radix: 16)).lock"
+        guard let home = paths.runtimeDirectory ?? paths.stateHome else { return nil }
+        let folder = (XDGPaths.taskwidgetFolder(in: home) as NSString).standardizingPath
+        let sessionBus = paths.runtimeDirectory.map { busIdentity("unix:path=\($0)/bus") }
+        guard let busAddress, !busAddress.isEmpty, busIdentity(busAddress) != sessionBus else { return folder + "/notify.lock" }
+        return folder + "/notify-\(String(FNV1a.value(of: busIdentity(busAddress).utf8), radix: 16)).lock"
+    }
+
+    /// The bus an address names, without what does not tell buses apart: the first of a list of
+    /// addresses, without its `guid`, a socket's path standardized (`unix:path=/run/user/1000/bus`
+    /// for `unix:path=/run/user/1000//bus,guid=5f3c…`).
+    static func busIdentity(_ address: String) -> String {
+        let first = address.split(separator: ";").first.map(String.init) ?? address
+        guard let colon = first.firstIndex(of: ":") else { return first }
+        let transport = first[..<colon]
+        let keys = first[first.index(after: colon)...].split(separator: ",").filter { !$0.hasPrefix("guid=") }.map { key in
+            guard transport == "unix", key.hasPrefix("path=") else { return String(key) }
+            return "path=" + (String(key.dropFirst(5)) as NSString).standardizingPath
+        }
+        return transport + ":" + keys.sorted().joined(separator: ",")
     }
 
     /// Takes the lock at `path` without waiting, creating the file (and its folder, private to

@@ -126,5 +126,12 @@ import Testing
         #expect(first != sessionLock && second != sessionLock && first != second)
         #expect(first?.hasPrefix("/run/user/1000/taskwidget/notify-") == true && first?.hasSuffix(".lock") == true)
         #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/tmp/dbus-AbC,guid=1f2e") == first)
+        // The same bus however its address is written: with a guid (as dbus-daemon prints it) or
+        // without, a path with a doubled slash, a runtime folder with a trailing one.
+        #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/run/user/1000/bus,guid=25f2ab") == sessionLock)
+        #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/run/user/1000//bus") == sessionLock)
+        #expect(SessionLock.defaultPath(XDGPaths(environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"]), busAddress: "unix:path=/run/user/1000/bus") == sessionLock)
+        #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/tmp/dbus-AbC") == first)
+        #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/tmp/dbus-AbC,guid=77;tcp:host=localhost,port=1") == first)
     }
 }
