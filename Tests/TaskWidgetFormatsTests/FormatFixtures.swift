@@ -111,16 +111,7 @@ enum StatusFixture {
 enum Independent {
     /// Cc, Zl, Zp and the direction controls removed: what a one-line plain text may not contain.
     static func stripControls(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }))
-    }
-
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        // The bidi controls other than the marks (LRM, RLM, ALM): overrides, embeddings, isolates.
-        if scalar.properties.isBidiControl { return !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar) }
-        return switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { !HostileText.isControl($0) }))
     }
 
     /// Every scalar a reader might take for a line break.

@@ -57,7 +57,7 @@ import Testing
         let lines = try Self.lines(.text)
         try FormatGoldens.compare(Self.golden(lines), toGolden: "text.txt")
         for (scenario, line) in lines {
-            #expect(!line.unicodeScalars.contains(where: Independent.isControl), "\(scenario.name): \(line.debugDescription)")
+            #expect(!line.unicodeScalars.contains(where: HostileText.isControl), "\(scenario.name): \(line.debugDescription)")
             #expect(!line.isEmpty && line == line.trimmingCharacters(in: .whitespaces))
             if let title = scenario.nextTitle {
                 let shown = Independent.stripControls(Independent.truncated(title, scenario.maxWidth))
@@ -173,7 +173,7 @@ import Testing
         let lines = try Self.lines(.polybar)
         try FormatGoldens.compare(Self.golden(lines), toGolden: "polybar.txt")
         for (scenario, line) in lines {
-            #expect(!line.unicodeScalars.contains(where: Independent.isControl), "\(scenario.name)")
+            #expect(!line.unicodeScalars.contains(where: HostileText.isControl), "\(scenario.name)")
             // Read as the template wrote it: our two tags, and every other `%` followed by U+200B.
             let split = try #require(
                 Independent.splitPolybar(line),
@@ -191,7 +191,7 @@ import Testing
         let lines = try Self.lines(.tmux)
         try FormatGoldens.compare(Self.golden(lines), toGolden: "tmux.txt")
         for (scenario, line) in lines {
-            #expect(!Independent.hasLineBreak(line) && !line.unicodeScalars.contains(where: Independent.isControl), "\(scenario.name)")
+            #expect(!Independent.hasLineBreak(line) && !line.unicodeScalars.contains(where: HostileText.isControl), "\(scenario.name)")
             let split = try #require(
                 Independent.tmuxDrawn(line, tags: Independent.tmuxTags),
                 "\(scenario.name): a single # that starts none of our styles: \(line)")

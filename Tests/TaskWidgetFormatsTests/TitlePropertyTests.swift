@@ -25,7 +25,7 @@ import Testing
         else { return nil }
         let trimmed = String(String.UnicodeScalarView(scalars[first...last]))
         guard trimmed.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }),
-            !trimmed.unicodeScalars.contains(where: Independent.isControl), trimmed.count <= 1000, trimmed.utf8.count <= 40_000
+            !trimmed.unicodeScalars.contains(where: HostileText.isControl), trimmed.count <= 1000, trimmed.utf8.count <= 40_000
         else { return nil }
         return trimmed
     }
@@ -89,7 +89,7 @@ import Testing
                 #expect(!Independent.hasLineBreak(line), "\(label) \(format): \(line.debugDescription)")
                 switch format {
                 case .text:
-                    #expect(!line.unicodeScalars.contains(where: Independent.isControl), "\(label)")
+                    #expect(!line.unicodeScalars.contains(where: HostileText.isControl), "\(label)")
                     #expect(Self.scalars(of: line, endWith: "next: " + shown + " (in 1 h)"), "\(label): \(line.debugDescription)")
                 case .polybar:
                     // No tag at all: nothing is overdue, and a title's `%` never opens one.

@@ -19,6 +19,16 @@ enum HostileText {
     static let controlRanges: [ClosedRange<UInt32>] = [
         0x00...0x1F, 0x7F...0x9F, 0x2028...0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x0000...0x10FFFF,
     ]
+    /// Cc, Zl, Zp and the direction controls other than the marks (LRM, RLM, ALM): what one line of
+    /// text may not contain. Written here, apart from the code the tests check.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isBidiControl { return !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar) }
+        return switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
     /// What hosts would read as markup, tags, escapes or template syntax.
     static let tokens = [
         "&", "&amp;", "&#39;", "&lt;", "<", ">", "<b>", "</span>", "<span color='red'>", "'", "\"", "\\", "\\u0041",

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import TaskWidgetTestSupport
+
 /// Whether a line printed by `status` or `watch` is one valid line of its format, as its host
 /// parses it, for a store that could be read (an error line counts as a problem here).
 enum StatusLineCheck {
@@ -8,7 +10,7 @@ enum StatusLineCheck {
     /// What is wrong with the line, or `nil` if it is valid.
     static func problem(_ line: String, format: String) -> String? {
         if line.isEmpty { return "empty" }
-        if line.unicodeScalars.contains(where: isControl) { return "a control character" }
+        if line.unicodeScalars.contains(where: HostileText.isControl) { return "a control character" }
         switch format {
         case "waybar":
             guard let object = jsonObject(line) else { return "not a JSON object" }
@@ -43,17 +45,6 @@ enum StatusLineCheck {
 
     static func jsonObject(_ line: String) -> [String: Any]? {
         try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-    }
-
-    /// Cc, Zl, Zp and the direction controls: what a one-line text may not contain (the unit tests' `Independent.isControl`;
-    /// test targets are separate modules, so the rule is written again here).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        // The bidi controls other than the marks (LRM, RLM, ALM): overrides, embeddings, isolates.
-        if scalar.properties.isBidiControl { return !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar) }
-        return switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
     }
 
     static let pangoEntities = ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"]

@@ -69,11 +69,11 @@ enum RenderFixture {
     /// Tasks (title, due in seconds from now or nil, list index or nil) in three lists.
     static func store(_ tasks: [(String, Int64?, Int?)]) -> StoreExport {
         let lists = [("Home", "34C759"), ("Work", "007AFF"), ("Errands", "FF9500")].enumerated().map { index, list in
-            TaskList(id: id(index, kind: 1), name: list.0, colorHex: list.1, createdAt: created, sortOrder: index)
+            TaskList(id: TL.id(index, kind: 1), name: list.0, colorHex: list.1, createdAt: created, sortOrder: index)
         }
         let items = tasks.enumerated().map { index, task in
             TaskItem(
-                id: id(index), title: task.0, dueDate: task.1.map { now.adding(seconds: $0) },
+                id: TL.id(index), title: task.0, dueDate: task.1.map { now.adding(seconds: $0) },
                 listID: task.2.map { lists[$0].id }, sortOrder: index, createdAt: created.adding(seconds: Int64(index)))
         }
         return StoreExport(lists: lists, tasks: items)
@@ -100,14 +100,9 @@ enum RenderFixture {
         export.habits = [("Drink water", "💧", "32ADE6", true), ("Read", "📖", "AF52DE", false), ("Walk", "🚶", "34C759", true)]
             .enumerated().map { index, habit in
                 StoreExport.HabitRecord(
-                    habit: Habit(id: id(index, kind: 2), name: habit.0, icon: habit.1, colorHex: habit.2, createdAt: created),
+                    habit: Habit(id: TL.id(index, kind: 2), name: habit.0, icon: habit.1, colorHex: habit.2, createdAt: created),
                     completions: habit.3 ? [.init(day: today, status: .done)] : [])
             }
         return export
-    }
-
-    /// `0000000K-0000-4000-8000-0000000000NN`: fixed ids, so renders are the same every run.
-    static func id(_ number: Int, kind: Int = 0) -> UUID {
-        UUID(uuidString: String(format: "%08x-0000-4000-8000-%012x", kind, number))!
     }
 }
