@@ -3,7 +3,8 @@ extension String {
     public enum TextUnit: Sendable {
         /// Characters (grapheme clusters): what a status bar or a message counts.
         case characters
-        /// Terminal columns, as tmux counts them: 2 for East Asian wide characters and emoji, 0 for combining marks.
+        /// Terminal columns, as tmux counts them: 2 for East Asian wide characters and emoji, 0 for
+        /// combining marks.
         case terminalColumns
     }
 
