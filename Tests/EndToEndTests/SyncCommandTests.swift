@@ -15,6 +15,17 @@ import Testing
     /// its tests waited behind the in-process CalDAV tests' servers (a test took 200 s in CI).
     static let serverSlot = ServerSlots(count: 1)
 
+    /// A private Radicale whose collection "Tasks" holds `todos`, as a phone wrote them, and a
+    /// sandbox that has synced them once.
+    static func withTasksFromThePhone(_ todos: [String], _ body: (borrowing SyncSandbox) throws -> Void) async throws {
+        try await RadicaleServer.withServer(slots: serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            for todo in todos { _ = try await PythonCalDAV.saveTodo(todo, in: "Tasks", server: server) }
+            try mine.syncSucceeds()
+            try body(mine)
+        }
+    }
+
     // MARK: Round trips
 
     @Test func tasksListsDatesStatesAndRemindersRoundTripBothWays() async throws {
@@ -558,12 +569,9 @@ import Testing
     /// `TZ`) pushes it with only its title changed here: it became a due time, 22:59 UTC, since
     /// the DATE reads as 23:59 in the zone of each run.
     @Test func anAllDayTaskStaysAllDayWhenARunInAnotherZonePushesIt() async throws {
-        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
-            let mine = try SyncSandbox(server: server)
-            _ = try await PythonCalDAV.saveTodo(
-                foreignTodo(["UID:allday-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Bins", "DUE;VALUE=DATE:20261210"]), in: "Tasks",
-                server: server)
-            try mine.syncSucceeds()
+        try await Self.withTasksFromThePhone([
+            foreignTodo(["UID:allday-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Bins", "DUE;VALUE=DATE:20261210"])
+        ]) { mine in
             let id = try #require(try mine.task(titled: "Bins")?["id"] as? String)
             try mine.sandbox.succeed(["edit", id, "--title", "Bins out"])
             let result = try mine.sandbox.run(["sync"], environment: ["TZ": "UTC"])
@@ -585,24 +593,22 @@ import Testing
     /// due time here, then moved before its start: each push keeps DTSTART of DUE's value type and
     /// not after it (RFC 5545 §3.8.2.3), which sabre/dav servers (Nextcloud) require of a PUT.
     @Test func aStartDayFromThePhoneAgreesWithADueTimeSetHere() async throws {
-        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
-            let mine = try SyncSandbox(server: server)
-            _ = try await PythonCalDAV.saveTodo(
-                foreignTodo([
-                    "UID:start-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Plan the trip", "DTSTART;VALUE=DATE:20261201",
-                    "DUE;VALUE=DATE:20261210",
-                ]), in: "Tasks", server: server)
-            try mine.syncSucceeds()
+        try await Self.withTasksFromThePhone([
+            foreignTodo([
+                "UID:start-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Plan the trip", "DTSTART;VALUE=DATE:20261201",
+                "DUE;VALUE=DATE:20261210",
+            ])
+        ]) { mine in
             let id = try #require(try mine.task(titled: "Plan the trip")?["id"] as? String)
-            func pushed() throws -> [String] {
+            for (due, pushed) in [
+                ("2026-12-09T15:00", ["DTSTART:20261130T230000Z", "DUE:20261209T140000Z"]),
+                ("2026-11-28T09:00", ["DTSTART:20261128T080000Z", "DUE:20261128T080000Z"]),
+            ] {
+                try mine.sandbox.succeed(["edit", id, "--due", due])
                 try mine.syncSucceeds()
                 let object = try #require(try mine.serverObjects().values.first { $0.contains("UID:start-1") })
-                return object.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") }
+                #expect(object.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") } == pushed)
             }
-            try mine.sandbox.succeed(["edit", id, "--due", "2026-12-09T15:00"])
-            #expect(try pushed() == ["DTSTART:20261130T230000Z", "DUE:20261209T140000Z"])
-            try mine.sandbox.succeed(["edit", id, "--due", "2026-11-28T09:00"])
-            #expect(try pushed() == ["DTSTART:20261128T080000Z", "DUE:20261128T080000Z"])
             #expect(try mine.task(titled: "Plan the trip")?["dueDate"] as? String == "2026-11-28T08:00:00Z")
         }
     }
@@ -611,21 +617,19 @@ import Testing
     /// sync completes the whole series there, and how to keep it; a task whose object only has a
     /// time zone's rules (Thunderbird writes a VTIMEZONE with RRULEs) does not repeat.
     @Test func doneOnATaskThatRepeatsOnTheServerSaysWhatSyncWillDo() async throws {
-        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
-            let mine = try SyncSandbox(server: server)
-            _ = try await PythonCalDAV.saveTodo(
-                foreignTodo([
-                    "UID:weekly-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Water the plants", "DTSTART;VALUE=DATE:20261123",
-                    "DUE;VALUE=DATE:20261123", "RRULE:FREQ=WEEKLY;BYDAY=MO",
-                ]), in: "Tasks", server: server)
-            let zone = [
-                "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "BEGIN:STANDARD", "DTSTART:19701025T030000",
-                "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
-            ]
-            _ = try await PythonCalDAV.saveTodo(
-                foreignTodo(["UID:once-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the plumber", "DUE;TZID=Europe/Berlin:20261124T090000"],
-                    extraComponents: zone), in: "Tasks", server: server)
-            try mine.syncSucceeds()
+        let zone = [
+            "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "BEGIN:STANDARD", "DTSTART:19701025T030000",
+            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
+        ]
+        try await Self.withTasksFromThePhone([
+            foreignTodo([
+                "UID:weekly-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Water the plants", "DTSTART;VALUE=DATE:20261123",
+                "DUE;VALUE=DATE:20261123", "RRULE:FREQ=WEEKLY;BYDAY=MO",
+            ]),
+            foreignTodo(
+                ["UID:once-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the plumber", "DUE;TZID=Europe/Berlin:20261124T090000"],
+                extraComponents: zone),
+        ]) { mine in
             let weekly = try #require(try mine.task(titled: "Water the plants")?["shortId"] as? String)
             let once = try #require(try mine.task(titled: "Call the plumber")?["shortId"] as? String)
             let done = try mine.sandbox.run(["done", weekly, once])
