@@ -55,6 +55,9 @@ public struct Reminder: Sendable, Equatable {
     public var kind: Kind
     /// The task, with its list (`nil` = Inbox).
     public var item: ListedTask
+    /// Whether its task repeats on a sync server: completing it here would complete the whole
+    /// series there at the next sync.
+    public var repeatsOnServer: Bool
 
     public var date: Instant { key.date }
 }
@@ -71,11 +74,14 @@ public struct ReminderSnapshot: Sendable {
     public var readAt: Instant
     /// The reminders and due dates it holds: every one in this window.
     public var window: ClosedRange<Instant>
+    /// The tasks whose calendar object on a sync server repeats (the store's `tasksRepeatingOnServer`).
+    public var repeatingOnServer: Set<UUID>
 
-    public init(tasks: [ListedTask], readAt: Instant, window: ClosedRange<Instant>) {
+    public init(tasks: [ListedTask], readAt: Instant, window: ClosedRange<Instant>, repeatingOnServer: Set<UUID> = []) {
         self.tasks = tasks
         self.readAt = readAt
         self.window = window
+        self.repeatingOnServer = repeatingOnServer
     }
 
     /// The window of a snapshot read at `now`.
@@ -93,13 +99,14 @@ public struct ReminderSnapshot: Sendable {
     public func reminders(atDue: Bool) -> [Reminder] {
         var byKey: [ReminderKey: Reminder] = [:]
         for item in tasks where !item.task.isCompleted {
+            let repeats = repeatingOnServer.contains(item.task.id)
             if let date = item.task.reminderDate, window.contains(date) {
                 let key = ReminderKey(taskID: item.task.id, date: date)
-                byKey[key] = Reminder(key: key, kind: .reminder, item: item)
+                byKey[key] = Reminder(key: key, kind: .reminder, item: item, repeatsOnServer: repeats)
             }
             if atDue, let date = item.task.dueDate, window.contains(date) {
                 let key = ReminderKey(taskID: item.task.id, date: date)
-                if byKey[key] == nil { byKey[key] = Reminder(key: key, kind: .due, item: item) }
+                if byKey[key] == nil { byKey[key] = Reminder(key: key, kind: .due, item: item, repeatsOnServer: repeats) }
             }
         }
         return byKey.values.sorted { $0.key < $1.key }

@@ -4,7 +4,8 @@ public import TaskWidgetCore
 /// body says when it is due and in which list, e.g. `17:00 · Home`, `Overdue · 14:15 · Inbox`,
 /// or for one shown late `Missed reminder (09:00) · Tomorrow 10:00 · Work`; critical urgency
 /// when the task is overdue; the buttons Done and Snooze 10 min, and a click action when a
-/// `click_command` is configured.
+/// `click_command` is configured. A task that repeats on a sync server has no Done: completing it
+/// here would complete the whole series there, so its body says to complete it on the phone.
 public struct ReminderNotification: Sendable {
     /// The action keys the notification carries, as ``NotifierEvent/actionInvoked(_:actionKey:)``
     /// brings them back.
@@ -14,6 +15,9 @@ public struct ReminderNotification: Sendable {
         /// A click on the notification's body (the freedesktop default action).
         case open = "default"
     }
+
+    /// The end of the body of a task that repeats on a sync server, which has no Done button.
+    public static let repeatsNote = "Repeats: complete it on the phone"
 
     public let labeler: DueLabeler
     /// Whether clicking the body does something (a `click_command` is configured).
@@ -33,10 +37,9 @@ public struct ReminderNotification: Sendable {
         if missed && reminder.kind == .reminder { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
         if let due = labeler.label(for: task, at: now) { parts.append(due) }
         parts.append(reminder.item.list?.name ?? "Inbox")
-        var actions = [
-            NotificationAction(key: Action.done.rawValue, label: "Done"),
-            NotificationAction(key: Action.snooze.rawValue, label: "Snooze 10 min"),
-        ]
+        if reminder.repeatsOnServer { parts.append(Self.repeatsNote) }
+        var actions = [NotificationAction(key: Action.snooze.rawValue, label: "Snooze 10 min")]
+        if !reminder.repeatsOnServer { actions.insert(NotificationAction(key: Action.done.rawValue, label: "Done"), at: 0) }
         if offersClick { actions.append(NotificationAction(key: Action.open.rawValue, label: "Open")) }
         return DesktopNotification(
             summary: task.title, body: parts.joined(separator: " · "), urgency: task.isOverdue(at: now) ? .critical : .normal,

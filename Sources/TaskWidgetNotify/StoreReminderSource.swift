@@ -4,7 +4,8 @@ public import TaskWidgetStore
 public import TaskWidgetWatch
 
 /// Reads the reminders from the store, followed read-only as watch follows it (``FollowedStore``):
-/// the open tasks with a reminder or due date from `missed_within` ago to a day ahead.
+/// the open tasks with a reminder or due date from `missed_within` ago to a day ahead, and which
+/// of them repeat on a sync server.
 public struct StoreReminderSource: FollowedSource {
     private var followed: FollowedStore
     /// How old a missed reminder may be and still be shown, in seconds.
@@ -21,7 +22,10 @@ public struct StoreReminderSource: FollowedSource {
 
     public func read(at now: Instant) throws -> ReminderSnapshot {
         let window = ReminderSnapshot.window(at: now, missedWithin: missedWithin)
-        return ReminderSnapshot(tasks: try followed.opened().openTasks(remindedOrDueIn: window), readAt: now, window: window)
+        let store = try followed.opened()
+        let tasks = try store.openTasks(remindedOrDueIn: window)
+        return ReminderSnapshot(
+            tasks: tasks, readAt: now, window: window, repeatingOnServer: try store.tasksRepeatingOnServer(tasks.map(\.task.id)))
     }
 
     public func isStale(_ snapshot: ReminderSnapshot, at now: Instant) -> Bool {

@@ -123,6 +123,46 @@ import Testing
         Self.stop(notify)
     }
 
+    /// A task that repeats on the server (the phone's weekly one, synced from a real Radicale) has
+    /// no Done: completing it here would complete the whole series there at the next sync. Its
+    /// body says where to complete it; a task that does not repeat keeps its Done.
+    @Test(.timeLimit(.minutes(2)))
+    func aReminderOfATaskThatRepeatsOnTheServerHasNoDoneButton() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            for (uid, title, alarm, rule) in [
+                ("weekly-1", "Water the plants", "20261122T152701Z", ["RRULE:FREQ=WEEKLY;BYDAY=SU"]),
+                ("once-1", "Call the plumber", "20261122T152702Z", []),
+            ] {
+                let todo = foreignTodo(
+                    ["UID:\(uid)", "DTSTAMP:20261122T120000Z", "SUMMARY:\(title)", "DTSTART:20261122T160000Z", "DUE:20261122T170000Z"] + rule
+                        + ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER;VALUE=DATE-TIME:\(alarm)", "END:VALARM"])
+                _ = try await PythonCalDAV.saveTodo(todo, in: "Tasks", server: server)
+            }
+            try mine.syncSucceeds()
+            let plants = try #require(try mine.task(titled: "Water the plants")?["shortId"] as? String)
+            let plumber = try #require(try mine.task(titled: "Call the plumber")?["shortId"] as? String)
+
+            let desktop = try DesktopSession()
+            try desktop.startDunst()
+            let notify = try Self.notify(mine.sandbox, desktop)
+            #expect(notify.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(notify.stderrText)")
+            // The context menu offers the plumber's Done only: choosing Done completes that one.
+            try desktop.invoke("done")
+            #expect(notify.waitForStderr(containing: "task=\(plumber) [TaskWidgetNotify] completed the task of a reminder"), "\(notify.stderrText)")
+            let menu = try desktop.lastMenu()
+            #expect(menu.contains { $0.contains("(Water the plants)") && $0.hasSuffix(",snooze]") }, "\(menu)")
+            #expect(!menu.contains { $0.contains("(Water the plants)") && $0.hasSuffix(",done]") }, "\(menu)")
+            #expect(menu.contains { $0.contains("(Call the plumber)") && $0.hasSuffix(",done]") }, "\(menu)")
+            #expect(try Self.task(mine.sandbox, plants)?["isCompleted"] as? Bool == false)
+            #expect(try Self.task(mine.sandbox, plumber)?["isCompleted"] as? Bool == true)
+            let history = try desktop.closeAllAndReadHistory()
+            #expect(history.first { $0.summary == "Water the plants" }?.body == "18:00 · Inbox · Repeats: complete it on the phone")
+            #expect(history.first { $0.summary == "Call the plumber" }?.body == "18:00 · Inbox")
+            Self.stop(notify)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aRestartDoesNotRepeatAShownReminderAndShowsOneMissedMeanwhileMarkedMissed() throws {
         let desktop = try DesktopSession()

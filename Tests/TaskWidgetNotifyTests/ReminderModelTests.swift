@@ -63,6 +63,24 @@ import Testing
         #expect(presentation.notification(for: due, at: Self.now, missed: true).body == "Overdue · 16:17 · Inbox")
     }
 
+    /// Completing a task that repeats on a sync server would complete the whole series there:
+    /// its notification has no Done, and says where to complete it.
+    @Test func aTaskThatRepeatsOnTheServerHasNoDoneButton() throws {
+        let (repeating, once) = (item(remind: 0, due: 3600), item(remind: 60))
+        let snapshot = ReminderSnapshot(
+            tasks: [repeating, once], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400),
+            repeatingOnServer: [repeating.task.id])
+        let reminders = snapshot.reminders(atDue: true)
+        #expect(reminders.map(\.repeatsOnServer) == [true, false, true])
+        let presentation = ReminderNotification(calendar: Self.calendar, offersClick: true)
+        let repeatingNotification = presentation.notification(for: reminders[0], at: Self.now, missed: false)
+        #expect(repeatingNotification.body == "17:27 · Inbox · Repeats: complete it on the phone")
+        #expect(repeatingNotification.actions.map(\.key) == ["snooze", "default"])
+        let onceNotification = presentation.notification(for: reminders[1], at: Self.now, missed: false)
+        #expect(onceNotification.body == "Inbox")
+        #expect(onceNotification.actions.map(\.key) == ["done", "snooze", "default"])
+    }
+
     @Test func deliveredRemindersRoundTripInAStableFileWithoutTitles() throws {
         let id = try #require(UUID(uuidString: "3F2A9C1B-0000-4000-8000-000000000001"))
         var delivered = DeliveredReminders()

@@ -43,7 +43,8 @@ final class DesktopSession {
         // then with ETXTBSY: a process that another test forked while this one wrote the file can
         // hold the file open for writing.
         let pick = folder.appendingPathComponent("pick-action")
-        try "grep -m 1 \",$(cat '\(folder.path)/action')]$\"\n".write(to: pick, atomically: true, encoding: .utf8)
+        try "cat > '\(folder.path)/menu'; grep -m 1 \",$(cat '\(folder.path)/action')]$\" '\(folder.path)/menu'\n"
+            .write(to: pick, atomically: true, encoding: .utf8)
         try Self.dunstConfig.replacingOccurrences(of: "PICK", with: "/bin/sh \(pick.path)")
             .write(to: folder.appendingPathComponent("dunstrc"), atomically: true, encoding: .utf8)
         try Self.busConfig(address: busAddress, services: folder.appendingPathComponent("services").path)
@@ -130,6 +131,12 @@ final class DesktopSession {
     func invoke(_ key: String) throws {
         try key.write(to: folder.appendingPathComponent("action"), atomically: true, encoding: .utf8)
         try dunstctl("context")
+    }
+
+    /// The lines of dunst's context menu at the last ``invoke(_:)``: one per action of each
+    /// notification on screen, `#LABEL (SUMMARY) [ID,KEY]`.
+    func lastMenu() throws -> [String] {
+        try String(contentsOf: folder.appendingPathComponent("menu"), encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
     /// One notification of `dunstctl history`: the closed ones, newest first.
