@@ -29,7 +29,7 @@ struct AccountCommand: ParsableCommand {
                 """)
         @OptionGroup var options: SyncGlobalOptions
         @Argument(help: "The account's name, e.g. home.") var name: String
-        @Option(help: ArgumentHelp("The server, principal or calendar-home URL.", valueName: "url")) var url: String
+        @Option(help: ArgumentHelp("The server, principal or calendar-home URL; a calendar's URL syncs that calendar only.", valueName: "url")) var url: String
         @Option(help: ArgumentHelp("The user name.", valueName: "user")) var user: String?
         @Option(help: ArgumentHelp("A command that prints the password (run with /bin/sh).", valueName: "cmd")) var passwordCommand: String?
         @Option(help: ArgumentHelp("A file holding the password, readable by you only.", valueName: "file"), completion: .file()) var passwordFile: String?

@@ -643,6 +643,62 @@ import Testing
         }
     }
 
+    /// An account URL that names one calendar (a calendar's own link) syncs that calendar only:
+    /// its siblings stay on the server, no collection is made for lists made here, and an inbox
+    /// other than that calendar is refused. Widened to the whole home later, it syncs every
+    /// collection; narrowed back, it is refused, as the others would read as deleted.
+    @Test func anAccountURLNamingOneCalendarSyncsThatCalendarOnly() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:inbox-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the bank"]), in: "Tasks", server: server)
+            let bike = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:errand-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Fix the bike"]), in: "Errands", server: server)
+            let errands = try #require(URL(string: bike)).deletingLastPathComponent()
+            let mine = try SyncSandbox(server: server, url: errands)
+            func collectionsOnTheServer() throws -> Int {
+                try FileManager.default.contentsOfDirectory(atPath: server.storageRoot.appendingPathComponent(server.username).path)
+                    .filter { !$0.hasPrefix(".") }.count
+            }
+            func setConfig(_ line: String, replacing prefix: String) throws {
+                let text = try String(contentsOfFile: mine.configPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.hasPrefix(prefix) ? line : String($0) }.joined(separator: "\n")
+                try Data(text.utf8).write(to: URL(fileURLWithPath: mine.configPath))
+            }
+
+            // The sandbox's account keeps the Inbox in "Tasks", which is not this calendar.
+            let inbox = try mine.sync()
+            #expect(inbox.status == 64)
+            #expect(
+                inbox.stderr == "taskwidget: the url of the account “rad” names one calendar, “Errands”, which is not its inbox “Tasks”: "
+                    + "set inbox = \"Errands\" in config.toml to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)\n")
+            #expect(!FileManager.default.fileExists(atPath: mine.sandbox.storePath))
+
+            try setConfig("", replacing: "inbox =")
+            #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try mine.tasks().map { "\($0["title"] ?? "") in \($0["list"] ?? "Inbox")" } == ["Fix the bike in Errands"])
+            try mine.sandbox.succeed(["add", "Buy stamps", "--list", "Home", "--new-list"])
+            try mine.sandbox.succeed(["add", "Water the plants", "--list", "Errands"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+            #expect(try collectionsOnTheServer() == 2)
+            #expect(try mine.serverObject(containing: "SUMMARY:Buy stamps") == nil)
+
+            // The whole home: the other collection comes in, and Home is made there.
+            try setConfig("url = \"\(server.baseURL.absoluteString)\"", replacing: "url =")
+            #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 1, 0 conflicts merged, deleted 0")
+            #expect(try collectionsOnTheServer() == 3)
+            // And back to the one calendar: refused, the store as it was.
+            let before = try mine.export()
+            try setConfig("url = \"\(errands.absoluteString)\"", replacing: "url =")
+            let narrowed = try mine.sync()
+            #expect(narrowed.status == 64)
+            #expect(
+                narrowed.stderr == "taskwidget: the url of the account “rad” now names one calendar, but this store syncs 2 other collections "
+                    + "of it, which would read as deleted: set its url back to the one it had (\(server.baseURL.absoluteString)); "
+                    + "a store that synced a whole calendar home keeps syncing all of it\n")
+            #expect(try mine.export() == before)
+        }
+    }
+
     /// `sync --config FILE` takes the store from that file too, not only the accounts: it synced
     /// the store of the default config.toml (or the default store) with the file's accounts.
     @Test func aConfigFileNamesItsStoreForSync() async throws {

@@ -53,6 +53,25 @@ import Testing
         }
     }
 
+    /// A calendar's own link (what Nextcloud's "Copy private link" gives) names that calendar
+    /// only: discovery stops there and lists none of its siblings.
+    @Test func aCalendarsURLDiscoversThatCalendarOnly() async throws {
+        try await withRadicale { server, rootClient, counting in
+            _ = try await rootClient.makeTaskList(server, "chores")
+            _ = try await rootClient.makeTaskList(server, "errands")
+            let client = CalDAVClient(
+                accountURL: server.baseURL.appendingPathComponent("alice/errands/"),
+                credentials: CalDAVCredentials(username: server.username, password: server.password), transport: counting)
+            counting.reset()
+            let home = try await client.discover()
+            #expect(home.isOneCalendar)
+            #expect(home.url.path() == "/alice/errands/")
+            #expect(home.taskCollections.map { $0.url.path() } == ["/alice/errands/"])
+            #expect(home.taskCollections.first?.displayName == "errands")
+            #expect(counting.requestCount == 2)  // the calendar itself, then its properties
+        }
+    }
+
     @Test func wrongPasswordIsAuthenticationFailedWithoutThePassword() async throws {
         try await withRadicale { server, _, counting in
             let client = CalDAVClient(

@@ -68,9 +68,13 @@ public struct CalDAVClient: Sendable {
         var lastError: CalDAVError?
         for start in starts {
             do throws(CalDAVError) {
-                if let found = try await findHome(from: start) {
-                    return CalendarHome(
-                        principal: found.principal, url: found.home, collections: try await listCollections(in: found.home))
+                switch try await findHome(from: start) {
+                case .home(let principal, let home):
+                    return CalendarHome(principal: principal, url: home, collections: try await listCollections(in: home))
+                case .calendar(let principal, let calendar):
+                    return CalendarHome(principal: principal, url: calendar, collections: [try await collection(at: calendar)], isOneCalendar: true)
+                case nil:
+                    break
                 }
             } catch where [.notFound, .notSupported, .forbidden, .unexpectedStatus].contains(error.code) {
                 // Try the next way in (a root that refuses PROPFIND, say); report the first failure.
@@ -81,17 +85,27 @@ public struct CalDAVClient: Sendable {
             ?? CalDAVError(.notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)).", url: accountURL)
     }
 
-    /// Principal and calendar home reachable from `start`, or `nil` when it names neither.
-    private func findHome(from start: URL) async throws(CalDAVError) -> (principal: URL?, home: URL)? {
+    /// Where discovery leads: a calendar home, or one calendar (the URL names a calendar).
+    private enum Found {
+        case home(principal: URL?, URL)
+        case calendar(principal: URL?, URL)
+    }
+
+    /// Principal and calendar home reachable from `start`, the calendar `start` is, or `nil`
+    /// when it names none of them.
+    private func findHome(from start: URL) async throws(CalDAVError) -> Found? {
         let (first, firstURL) = try await propfind(start, depth: "0", DAVRequestBody.principalProperties)
         guard let response = first.responses.first else { return nil }
         let principal = response.property(DAVNamespace.dav, "current-user-principal")
             .flatMap { Self.hrefURL(in: $0, relativeTo: firstURL) }
+        if response.property(DAVNamespace.dav, "resourcetype")?.child(DAVNamespace.caldav, "calendar") != nil {
+            return .calendar(principal: principal, firstURL)
+        }
         if let home = response.property(DAVNamespace.caldav, "calendar-home-set")
             .flatMap({ Self.hrefURL(in: $0, relativeTo: firstURL) })
         {
             let isPrincipal = response.property(DAVNamespace.dav, "resourcetype")?.child(DAVNamespace.dav, "principal") != nil
-            return (principal ?? (isPrincipal ? firstURL : nil), home)
+            return .home(principal: principal ?? (isPrincipal ? firstURL : nil), home)
         }
         guard let principal, principal.absoluteString != firstURL.absoluteString else { return nil }
         let (second, secondURL) = try await propfind(principal, depth: "0", ["c:calendar-home-set"])
@@ -99,7 +113,7 @@ public struct CalDAVClient: Sendable {
             let home = second.responses.first?.property(DAVNamespace.caldav, "calendar-home-set")
                 .flatMap({ Self.hrefURL(in: $0, relativeTo: secondURL) })
         else { return nil }
-        return (principal, home)
+        return .home(principal: principal, home)
     }
 
     /// Every calendar collection in a calendar home (`PROPFIND Depth: 1`), with name, color,

@@ -151,18 +151,23 @@ public struct CalendarCollection: Hashable, Sendable, Codable {
 public struct CalendarHome: Hashable, Sendable {
     /// The principal (`DAV:current-user-principal`), when the server names one.
     public var principal: URL?
-    /// The calendar home (`CALDAV:calendar-home-set`), where new collections are made.
+    /// The calendar home (`CALDAV:calendar-home-set`), where new collections are made; or the
+    /// one calendar the account's URL names (``isOneCalendar``).
     public var url: URL
     /// Every calendar collection in the home, tasks or not, in the server's order.
     public var collections: [CalendarCollection]
+    /// Whether the account's URL names one calendar, as a calendar's own link does: then it is
+    /// the only collection synced, and none is made.
+    public var isOneCalendar: Bool
 
     /// The collections that may hold tasks: each is one list of taskwidget.
     public var taskCollections: [CalendarCollection] { collections.filter(\.allowsTasks) }
 
-    public init(principal: URL?, url: URL, collections: [CalendarCollection]) {
+    public init(principal: URL?, url: URL, collections: [CalendarCollection], isOneCalendar: Bool = false) {
         self.principal = principal
         self.url = url
         self.collections = collections
+        self.isOneCalendar = isOneCalendar
     }
 }
 

@@ -188,6 +188,7 @@ public struct SyncEngine: Sendable {
         let discovered = discoveredCollections != nil
         // Discovery lists the home's collections already: a first sync lists them once.
         let listing = if let discoveredCollections { discoveredCollections } else { try await listTaskCollections(in: home, snapshot: snapshot) }
+        if discovered && home.isOneCalendar { try checkOneCalendar(listing, snapshot: snapshot) }
         var binding = bind(listing, snapshot: snapshot, home: home)
         try checkInboxName(binding)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
@@ -211,7 +212,7 @@ public struct SyncEngine: Sendable {
                 "localWrites": "\(plan.local.tasksToSave.count)", "localDeletes": "\(plan.local.tasksToDelete.count)",
                 "remoteWrites": "\(plan.operations.count)",
             ])
-        if discovered { plan.local.home = (account.url, home.absoluteString) }
+        if discovered { plan.local.home = (account.url, home.url.absoluteString) }
         var report = SyncReport(account: account.name)
         if dryRun {
             return (summarize(plan, binding: binding, snapshot: snapshot, into: report), false)
@@ -226,7 +227,7 @@ public struct SyncEngine: Sendable {
                 snapshot = try store.syncSnapshot(account: account.name)
                 plan = planner(snapshot, binding: binding, pull: pull).plan()
                 plan.local.listTombstonesToClear = restoredLists + Self.deletedListsOfVanishedCollections(plan, snapshot)
-                if discovered { plan.local.home = (account.url, home.absoluteString) }
+                if discovered { plan.local.home = (account.url, home.url.absoluteString) }
             }
         }
         report.pulled = plan.pulled.count
@@ -308,19 +309,54 @@ public struct SyncEngine: Sendable {
 
     // MARK: - Collections
 
+    /// Where the account's collections are: a calendar home, or the one calendar its URL names.
+    struct AccountHome: Sendable {
+        var url: URL
+        /// The account syncs this one calendar only (``CalendarHome/isOneCalendar``).
+        var isOneCalendar: Bool
+    }
+
     /// The calendar home: remembered from the first sync, else discovered from the account URL,
-    /// with the task collections that discovery listed in it (`nil` for a remembered home).
-    private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (URL, collections: [CalendarCollection]?) {
-        if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) { return (url, nil) }
+    /// with the task collections that discovery listed in it (`nil` for a remembered home). A
+    /// remembered home that is one of the collections synced is the account's one calendar.
+    private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (AccountHome, collections: [CalendarCollection]?) {
+        if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) {
+            let path = DAVHref(serverHref: url.absoluteString, relativeTo: url)?.asCollection.path
+            return (AccountHome(url: url, isOneCalendar: snapshot.collections.contains { $0.href == path }), nil)
+        }
         let home = try await client.discover()
-        return (home.url, home.taskCollections)
+        return (AccountHome(url: home.url, isOneCalendar: home.isOneCalendar), home.taskCollections)
     }
 
     /// The collections that may hold tasks: one PROPFIND of the home, whose sync-tokens tell which
-    /// collections changed (so a sync with nothing changed makes this one request).
-    private func listTaskCollections(in home: URL, snapshot: SyncSnapshot) async throws(CalDAVError) -> [CalendarCollection] {
+    /// collections changed (so a sync with nothing changed makes this one request), or of the
+    /// account's one calendar.
+    private func listTaskCollections(in home: AccountHome, snapshot: SyncSnapshot) async throws(CalDAVError) -> [CalendarCollection] {
+        if home.isOneCalendar { return [try await client.collection(at: home.url)].filter(\.allowsTasks) }
         let needsCtag = snapshot.collections.isEmpty || snapshot.collections.contains { $0.syncToken == nil }
-        return try await client.listCollections(in: home, includingCtag: needsCtag).filter(\.allowsTasks)
+        return try await client.listCollections(in: home.url, includingCtag: needsCtag).filter(\.allowsTasks)
+    }
+
+    /// An account URL that names one calendar syncs that calendar only. Refused when it cannot
+    /// hold tasks, and when this store syncs other collections of the account (its URL named
+    /// their home before): they would read as deleted on the server, and their tasks here with them.
+    private func checkOneCalendar(_ listing: [CalendarCollection], snapshot: SyncSnapshot) throws {
+        guard let calendar = listing.first else {
+            throw TaskWidgetError(
+                .badConfig,
+                "the url of the account “\(account.name)” names a calendar that cannot hold tasks: give the url of one that can, or of the calendar home",
+                context: "one calendar without tasks")
+        }
+        let others = snapshot.collections.filter { $0.href != calendar.href.path }
+        guard others.isEmpty else {
+            let before = snapshot.home.flatMap { URL(string: $0.accountURL) }.map { " (\(CalDAVError.redact($0)))" } ?? ""
+            throw TaskWidgetError(
+                .badConfig,
+                "the url of the account “\(account.name)” now names one calendar, but this store syncs \(others.count) other "
+                    + "collection\(others.count == 1 ? "" : "s") of it, which would read as deleted: set its url back to the one "
+                    + "it had\(before); a store that synced a whole calendar home keeps syncing all of it",
+                context: "one calendar narrowed")
+        }
     }
 
     /// The account's collections bound to lists, and what binding them needs.
@@ -335,7 +371,7 @@ public struct SyncEngine: Sendable {
         /// configured one is missing.
         var listsToMake: [TaskList]
         var inboxToMake: String?
-        var home: URL
+        var home: AccountHome
         /// Collections whose list is gone here. They stay bound to it, so that its tasks'
         /// deletions reach the server, and the list does not come back unless a task of it is kept
         /// (``bind(_:snapshot:home:restoring:)``).
@@ -349,7 +385,7 @@ public struct SyncEngine: Sendable {
     /// new lists for the rest. A known collection whose list is gone here stays bound to the
     /// gone list unless it is in `restoring` (a task of it is kept, edited on the server after its
     /// deletion here or new there: then its list comes back, as an edit wins over a deletion).
-    func bind(_ listing: [CalendarCollection], snapshot: SyncSnapshot, home: URL, restoring: Set<String> = []) -> Binding {
+    func bind(_ listing: [CalendarCollection], snapshot: SyncSnapshot, home: AccountHome, restoring: Set<String> = []) -> Binding {
         let stored = Dictionary(snapshot.collections.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         let inboxName = account.inbox?.trimmingWhitespace
         var lists = snapshot.lists
@@ -403,7 +439,8 @@ public struct SyncEngine: Sendable {
             bound.insert(list.id)
             result.bindings.append(CollectionBinding(href: href, url: collection.url, listID: list.id, isInbox: false, server: collection, stored: nil))
         }
-        if receivesNewLists {
+        // An account of one calendar makes none: new lists stay here.
+        if receivesNewLists && !home.isOneCalendar {
             result.listsToMake = snapshot.lists.filter { !bound.contains($0.id) }
         }
         if let inboxName, !inboxName.isEmpty, !hasInbox { result.inboxToMake = inboxName }
@@ -414,9 +451,18 @@ public struct SyncEngine: Sendable {
     /// name, unless one new to this store has a name near it: then the name is a typo (`Taks` for
     /// `Tasks`), and a second collection would split the Inbox's tasks from the phone's.
     /// Collections synced before as lists are no candidates: the name was not meant for them. But
-    /// the very name of one is refused too: a second collection of that name would be made.
+    /// the very name of one is refused too: a second collection of that name would be made. An
+    /// account of one calendar makes no collection: its inbox can only be that calendar.
     private func checkInboxName(_ binding: Binding) throws {
         guard let inbox = binding.inboxToMake else { return }
+        if binding.home.isOneCalendar, let calendar = binding.bindings.first {
+            let name = Validation.titleFromElsewhere(calendar.server?.displayName ?? calendar.href.lastComponent)
+            throw TaskWidgetError(
+                .badConfig,
+                "the url of the account “\(account.name)” names one calendar, “\(name)”, which is not its inbox “\(inbox)”: "
+                    + "set inbox = \"\(name)\" in config.toml to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)",
+                context: "inbox outside the one calendar")
+        }
         let names = { (binding: CollectionBinding) in [binding.server?.displayName, binding.href.lastComponent].compactMap { $0 } }
         let synced = binding.bindings.filter { $0.stored != nil && !$0.isInbox }
         if let list = synced.first(where: { names($0).contains { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) } }) {
@@ -469,12 +515,13 @@ public struct SyncEngine: Sendable {
     /// binds them. A server that refuses (403, 405, 409) leaves the list local, with a log line.
     private func makeCollections(_ binding: Binding) async throws(CalDAVError) -> Binding {
         var binding = binding
-        let base = DAVHref(serverHref: binding.home.absoluteString, relativeTo: binding.home)?.asCollection ?? DAVHref(path: "/")
+        let home = binding.home.url
+        let base = DAVHref(serverHref: home.absoluteString, relativeTo: home)?.asCollection ?? DAVHref(path: "/")
         var made: [(list: TaskList?, url: URL)] = binding.listsToMake.map { list in
-            (list, DAVHref(path: base.path + SyncIdentity.uid(for: list.id) + "/").url(on: binding.home))
+            (list, DAVHref(path: base.path + SyncIdentity.uid(for: list.id) + "/").url(on: home))
         }
         if let inbox = binding.inboxToMake {
-            made.append((nil, DAVHref(path: base.path + SyncIdentity.uid(for: SyncIdentity.derivedUUID("inbox:" + inbox)) + "/").url(on: binding.home)))
+            made.append((nil, DAVHref(path: base.path + SyncIdentity.uid(for: SyncIdentity.derivedUUID("inbox:" + inbox)) + "/").url(on: home)))
         }
         for (list, url) in made {
             do throws(CalDAVError) {
