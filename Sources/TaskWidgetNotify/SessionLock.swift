@@ -6,7 +6,8 @@ public import TaskWidgetCore
 /// `$XDG_RUNTIME_DIR/taskwidget/notify.lock` (one per session bus: ``defaultPath(_:busAddress:)``),
 /// held for the life of the process and released by the kernel when it ends, however it ends (no
 /// stale lock after a crash). The file holds the holder's process id, for the message a second
-/// notify prints.
+/// notify prints, and is removed when the lock is let go: each past `dbus-launch` session would
+/// otherwise leave its `notify-HASH.lock` behind.
 ///
 /// ```swift
 /// switch try SessionLock.acquire(at: path) {
@@ -31,7 +32,12 @@ public final class SessionLock {
         self.descriptor = descriptor
     }
 
-    deinit { close(descriptor) }
+    /// Removes the file while still holding the lock, then lets go: a notify that opened the file
+    /// meanwhile finds it gone once it locks it (``acquire(at:)`` checks), and opens a new one.
+    deinit {
+        unlink(path)
+        close(descriptor)
+    }
 
     /// The lock's file: in `$XDG_RUNTIME_DIR` (one per login session, on a tmpfs); without it, in
     /// taskwidget's state folder. `nil` with neither (no HOME).
@@ -67,23 +73,37 @@ public final class SessionLock {
     public static func acquire(at path: String) throws -> Acquisition {
         let folder = (path as NSString).deletingLastPathComponent
         try AtomicFile.makeFolder(folder, permissions: 0o700)
-        // Close-on-exec: a click command that outlives notify must not keep the session's lock.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            throw TaskWidgetError.system(errno, "cannot open the lock file \(path)", advice: "check its folder's permissions", context: path)
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            defer { close(descriptor) }
-            guard code == EWOULDBLOCK else {
-                throw TaskWidgetError.system(code, "cannot lock \(path)", advice: "check the file system", context: path)
+        while true {
+            // Close-on-exec: a click command that outlives notify must not keep the session's lock.
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else {
+                throw TaskWidgetError.system(errno, "cannot open the lock file \(path)", advice: "check its folder's permissions", context: path)
             }
-            return .heldBy(holder(descriptor))
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                let code = errno
+                defer { close(descriptor) }
+                guard code == EWOULDBLOCK else {
+                    throw TaskWidgetError.system(code, "cannot lock \(path)", advice: "check the file system", context: path)
+                }
+                return .heldBy(holder(descriptor))
+            }
+            // Locked a file its last holder removed on its way out: take the one at the path now.
+            guard isStill(descriptor, at: path) else {
+                close(descriptor)
+                continue
+            }
+            let pid = "\(getpid())\n"
+            ftruncate(descriptor, 0)
+            _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+            return .acquired(SessionLock(path: path, descriptor: descriptor))
         }
-        let pid = "\(getpid())\n"
-        ftruncate(descriptor, 0)
-        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
-        return .acquired(SessionLock(path: path, descriptor: descriptor))
+    }
+
+    /// Whether `path` still names the file `descriptor` has open.
+    private static func isStill(_ descriptor: Int32, at path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        return fstat(descriptor, &open) == 0 && lstat(path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     /// The process id the holder wrote into the file.

@@ -304,6 +304,9 @@ import Testing
         #expect(first.isRunning)
         Self.stop(second)
         Self.stop(first)
+        // Each lock goes with its notify: past sessions leave no file behind.
+        let locks = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.appendingPathComponent("run/taskwidget").path)
+        #expect(locks.filter { $0.hasSuffix(".lock") } == [])
     }
 
     /// Idle means asleep: with no server, notify says so once and waits in poll with no timeout

@@ -125,6 +125,24 @@ import Testing
         withExtendedLifetime(lock) {}
     }
 
+    /// The file goes with the lock, and the next notify makes a new one.
+    @Test func aLockLetGoLeavesNoFileAndIsTakenAgain() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("taskwidget/notify-1f2e.lock")
+        func holdOnce() throws {
+            guard case .acquired(let lock) = try SessionLock.acquire(at: path) else {
+                Issue.record("the lock was refused")
+                return
+            }
+            #expect(FileManager.default.fileExists(atPath: path))
+            withExtendedLifetime(lock) {}
+        }
+        for _ in 0..<2 {
+            try holdOnce()
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
     @Test func theLockFallsBackToTheStateFolderWithoutARuntimeDirectory() {
         #expect(SessionLock.defaultPath(XDGPaths(environment: ["HOME": "/home/u"]), busAddress: nil) == "/home/u/.local/state/taskwidget/notify.lock")
         #expect(SessionLock.defaultPath(XDGPaths(environment: [:]), busAddress: nil) == nil)
