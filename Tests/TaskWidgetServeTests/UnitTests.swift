@@ -130,6 +130,7 @@ import Testing
         let version = environment.cache.current.version
         let page = DashboardPage.html(published: environment.cache.current, refreshSeconds: 60, token: "a&b\"c<d")
         #expect(page.contains("src=\"widget/large.png?scale=2&amp;v=\(version)&amp;token=a%26b%22c%3Cd\""))
+        #expect(page.contains("srcset=\"widget/large.png?scale=2&amp;v=\(version)&amp;token=a%26b%22c%3Cd&amp;theme=dark\""))
         #expect(DashboardPage.html(published: environment.cache.current, refreshSeconds: 60).contains("&amp;v=\(version)\">"))
     }
 }

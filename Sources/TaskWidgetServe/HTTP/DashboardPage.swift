@@ -5,7 +5,8 @@ import TaskWidgetCore
 ///
 /// With JavaScript it follows `/events` (EventSource) and swaps the text and the image in place; the
 /// image URL carries `?v=VERSION` so that the browser fetches the new bytes, and `<body
-/// data-live>` says whether the stream is open. Without JavaScript the `<noscript>` refresh
+/// data-live>` says whether the stream is open. A browser in dark mode gets the page and the
+/// widget dark (`theme=dark`, through `<picture>`). Without JavaScript the `<noscript>` refresh
 /// reloads the page when the line next changes. A `?token=` in the page's own URL (`token`) is
 /// passed on to the image, in the page itself so that it shows without JavaScript too, and to
 /// `/events` (an `EventSource` and an `<img>` cannot set headers).
@@ -15,6 +16,7 @@ enum DashboardPage {
         var queryValue = CharacterSet.urlQueryAllowed
         queryValue.remove(charactersIn: "&+=#;")
         let tokenParameter = token.flatMap { $0.addingPercentEncoding(withAllowedCharacters: queryValue) }.map { "&amp;token=" + escape($0) } ?? ""
+        let image = "widget/large.png?scale=2&amp;v=\(version)\(tokenParameter)"
         let rows = published.upcoming.map { "<tr><th>\(escape($0.time))</th><td>\(escape($0.status))</td></tr>" }.joined()
         return """
             <!doctype html>
@@ -33,7 +35,8 @@ enum DashboardPage {
             </style>
             </head><body data-version="\(version)">
             <main>
-            <img id="widget" alt="The tasks widget" src="widget/large.png?scale=2&amp;v=\(version)\(tokenParameter)">
+            <picture><source id="widget-dark" media="(prefers-color-scheme: dark)" srcset="\(image)&amp;theme=dark">
+            <img id="widget" alt="The tasks widget" src="\(image)"></picture>
             <section>
             <p id="status">\(escape(published.statusText))</p>
             <h2>Next changes</h2>
@@ -44,7 +47,7 @@ enum DashboardPage {
             (function () {
               var token = new URLSearchParams(location.search).get("token");
               var suffix = token ? "&token=" + encodeURIComponent(token) : "";
-              var img = document.getElementById("widget");
+              var img = document.getElementById("widget"), dark = document.getElementById("widget-dark");
               var events = new EventSource("events" + (token ? "?token=" + encodeURIComponent(token) : ""));
               events.onopen = function () { document.body.dataset.live = "yes"; };
               events.onerror = function () { document.body.dataset.live = "no"; };
@@ -58,7 +61,9 @@ enum DashboardPage {
                   time.textContent = next.time; line.textContent = next.status;
                   row.append(time, line); return row;
                 }));
-                img.src = "widget/large.png?scale=2&v=" + data.version + suffix;
+                var image = "widget/large.png?scale=2&v=" + data.version + suffix;
+                dark.srcset = image + "&theme=dark";
+                img.src = image;
               });
             })();
             </script>

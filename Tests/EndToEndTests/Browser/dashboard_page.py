@@ -4,7 +4,8 @@
 Opens URL (taskwidget serve's dashboard page), waits until its event stream is open and its images
 are loaded, optionally saves a screenshot, runs TRIGGER (a shell command that changes the store),
 and waits until the text of SELECTOR changes *without a reload*. Prints one JSON line:
-{"before": ..., "after": ..., "ms": ..., "reloaded": false, "image_widths": [...]} and exits 0
+{"before": ..., "after": ..., "ms": ..., "reloaded": false, "image_widths": [...], "image_sources":
+[...]} (the URLs the images were loaded from, before and after) and exits 0
 when the change came within --timeout seconds, 1 otherwise, 2 on a setup error.
 
 Transport: --remote-debugging-pipe (Chromium reads CDP commands on fd 3 and writes answers on
@@ -12,7 +13,8 @@ fd 4, each JSON message ended by a NUL byte), so only the standard library is ne
 websocket module, no port to pick. Runs as root only with --no-sandbox.
 
 Usage: dashboard_page.py URL [--selector '#status'] [--trigger 'cmd'] [--timeout 5]
-                        [--screenshot out.png] [--window 800x600] [--chromium /usr/bin/chromium]
+                        [--screenshot out.png] [--window 800x600] [--color-scheme dark]
+                        [--chromium /usr/bin/chromium]
 """
 import argparse
 import base64
@@ -115,6 +117,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=5.0)
     parser.add_argument("--screenshot")
     parser.add_argument("--window", default="800x600")
+    parser.add_argument("--color-scheme", choices=["light", "dark"], help="the prefers-color-scheme to emulate")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     options = parser.parse_args()
 
@@ -126,6 +129,9 @@ def main():
         # --window-size sizes the window, not the viewport: pin the viewport for exact screenshots
         cdp.send("Emulation.setDeviceMetricsOverride",
                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session=session)
+        if options.color_scheme:
+            cdp.send("Emulation.setEmulatedMedia",
+                     {"features": [{"name": "prefers-color-scheme", "value": options.color_scheme}]}, session=session)
         cdp.send("Page.enable", session=session)
         cdp.send("Runtime.enable", session=session)
         cdp.send("Page.navigate", {"url": options.url}, session=session)
@@ -152,6 +158,8 @@ def main():
             new Promise(r => { i.onload = i.onerror = () => r(i); })))
             .then(all => all.map(i => i.naturalWidth))"""
         evaluate(images_loaded, await_promise=True)
+        image_sources = "[...document.images].map(i => i.currentSrc)"
+        sources_before = evaluate(image_sources)
         before = evaluate(f"document.querySelector({selector}).textContent")
         # What the screenshot shows: each image and the selected element, whole, inside the viewport.
         visible = evaluate(f"""[...document.images, document.querySelector({selector})].map(e => {{
@@ -163,7 +171,7 @@ def main():
             with open(options.screenshot, "wb") as file:
                 file.write(base64.b64decode(shot["data"]))
         if not options.trigger:
-            print(json.dumps({"before": before, "visible": visible}))
+            print(json.dumps({"before": before, "visible": visible, "sources_before": sources_before}))
             return 0
 
         # A marker that a reload would wipe, and a promise that resolves at the first mutation of
@@ -188,7 +196,8 @@ def main():
         # and cache-busting URLs work too.
         images = evaluate(images_loaded, await_promise=True)
         print(json.dumps({"before": before, "after": after, "ms": elapsed_ms, "reloaded": reloaded,
-                          "image_widths": images, "visible": visible}))
+                          "image_widths": images, "visible": visible, "sources_before": sources_before,
+                          "image_sources": evaluate(image_sources)}))
         changed = after is not None and after != before and not reloaded
         return 0 if changed and all(width > 0 for width in images) else 1
     except Exception as error:  # setup failed: say why, distinctly from "no change"
