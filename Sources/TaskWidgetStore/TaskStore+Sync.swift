@@ -273,8 +273,9 @@ extension TaskStore {
 
     /// The tasks among `ids` whose calendar object on a server repeats (its VTODO has an RRULE or
     /// an RDATE): completing such a task here completes the whole series there at the next sync.
+    /// None in a store without the sync tables (read as the first release wrote it).
     public func tasksRepeatingOnServer(_ ids: [UUID]) throws -> Set<UUID> {
-        guard !ids.isEmpty else { return [] }
+        guard hasSyncState, !ids.isEmpty else { return [] }
         return try read { db in
             var repeating: Set<UUID> = []
             for id in ids {
