@@ -22,8 +22,15 @@ public struct StoreReminderActions: ReminderActions {
         self.logger = logger
     }
 
+    /// Refuses a task that repeats on a sync server: its notification, shown before a sync made
+    /// it repeat, still has Done, and completing it would complete the whole series there.
     public func complete(_ taskID: UUID, at now: Instant) throws {
-        _ = try storeForWriting().completeTasks([taskID.uuidString], now: now)
+        let store = try storeForWriting()
+        guard try store.tasksRepeatingOnServer([taskID]).isEmpty else {
+            throw TaskWidgetError(
+                .invalidInput, "the task repeats on the server: complete it on the phone", context: "task repeats on the server")
+        }
+        _ = try store.completeTasks([taskID.uuidString], now: now)
     }
 
     public func remind(_ taskID: UUID, at date: Instant, now: Instant) throws {

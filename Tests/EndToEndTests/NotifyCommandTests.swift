@@ -163,6 +163,36 @@ import Testing
         }
     }
 
+    /// A notification shown before a sync made its task repeat (the phone turned it into a daily
+    /// one meanwhile) still has Done; choosing it completes nothing, and says why in the log.
+    @Test(.timeLimit(.minutes(2)))
+    func doneOnANotificationWhoseTaskCameToRepeatCompletesNothing() async throws {
+        try await RadicaleServer.withServer { server in
+            let mine = try SyncSandbox(server: server)
+            let todo = foreignTodo([
+                "UID:cat-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Feed the cat", "DTSTART:20261122T160000Z", "DUE:20261122T170000Z",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER;VALUE=DATE-TIME:20261122T152701Z", "END:VALARM",
+            ])
+            _ = try await PythonCalDAV.saveTodo(todo, in: "Tasks", server: server)
+            try mine.syncSucceeds()
+            let cat = try #require(try mine.task(titled: "Feed the cat")?["shortId"] as? String)
+
+            let desktop = try DesktopSession()
+            try desktop.startDunst()
+            let notify = try Self.notify(mine.sandbox, desktop)
+            #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+            try await PythonCalDAV.editTodo(uid: "cat-1", replacing: "SUMMARY:Feed the cat", with: "SUMMARY:Feed the cat\r\nRRULE:FREQ=DAILY", server: server)
+            // No field of the task changed ("pulled 0"), but its object, which now repeats, is kept.
+            try mine.syncSucceeds()
+            try desktop.invoke("done")
+            #expect(
+                notify.waitForStderr(containing: "task=\(cat) [TaskWidgetNotify] the action done failed: a value given is not valid [invalidInput] (task repeats on the server)"),
+                "\(notify.stderrText)")
+            #expect(try Self.task(mine.sandbox, cat)?["isCompleted"] as? Bool == false)
+            Self.stop(notify)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aRestartDoesNotRepeatAShownReminderAndShowsOneMissedMeanwhileMarkedMissed() throws {
         let desktop = try DesktopSession()
