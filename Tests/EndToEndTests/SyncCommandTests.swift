@@ -645,11 +645,12 @@ import Testing
 
     /// An account URL that names one calendar (a calendar's own link) syncs that calendar only:
     /// its siblings stay on the server, no collection is made for lists made here, and an inbox
-    /// other than that calendar is refused. Widened to the whole home later, it syncs every
-    /// collection; narrowed back, it is refused, as the others would read as deleted.
+    /// other than that calendar is refused (and that calendar too, once synced as a list). Widened
+    /// to the whole home later, it syncs every collection; narrowed back, or moved to another
+    /// calendar, it is refused, as the others would read as deleted.
     @Test func anAccountURLNamingOneCalendarSyncsThatCalendarOnly() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
-            _ = try await PythonCalDAV.saveTodo(
+            let bank = try await PythonCalDAV.saveTodo(
                 foreignTodo(["UID:inbox-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the bank"]), in: "Tasks", server: server)
             let bike = try await PythonCalDAV.saveTodo(
                 foreignTodo(["UID:errand-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Fix the bike"]), in: "Errands", server: server)
@@ -659,10 +660,10 @@ import Testing
                 try FileManager.default.contentsOfDirectory(atPath: server.storageRoot.appendingPathComponent(server.username).path)
                     .filter { !$0.hasPrefix(".") }.count
             }
-            func setConfig(_ line: String, replacing prefix: String) throws {
-                let text = try String(contentsOfFile: mine.configPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            func setConfig(_ path: String, _ line: String, replacing prefix: String) throws {
+                let text = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
                     .map { $0.hasPrefix(prefix) ? line : String($0) }.joined(separator: "\n")
-                try Data(text.utf8).write(to: URL(fileURLWithPath: mine.configPath))
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             }
 
             // The sandbox's account keeps the Inbox in "Tasks", which is not this calendar.
@@ -670,10 +671,10 @@ import Testing
             #expect(inbox.status == 64)
             #expect(
                 inbox.stderr == "taskwidget: the url of the account “rad” names one calendar, “Errands”, which is not its inbox “Tasks”: "
-                    + "set inbox = \"Errands\" in config.toml to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)\n")
+                    + "name that calendar in config.toml's inbox to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)\n")
             #expect(!FileManager.default.fileExists(atPath: mine.sandbox.storePath))
 
-            try setConfig("", replacing: "inbox =")
+            try setConfig(mine.configPath, "# no inbox", replacing: "inbox =")
             #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
             #expect(try mine.tasks().map { "\($0["title"] ?? "") in \($0["list"] ?? "Inbox")" } == ["Fix the bike in Errands"])
             try mine.sandbox.succeed(["add", "Buy stamps", "--list", "Home", "--new-list"])
@@ -681,14 +682,22 @@ import Testing
             #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
             #expect(try collectionsOnTheServer() == 2)
             #expect(try mine.serverObject(containing: "SUMMARY:Buy stamps") == nil)
+            // Synced as a list, the calendar cannot become the Inbox afterwards.
+            try setConfig(mine.configPath, "inbox = \"Errands\"", replacing: "# no inbox")
+            let asInbox = try mine.sync()
+            #expect(asInbox.status == 64)
+            #expect(
+                asInbox.stderr == "taskwidget: the account “rad” keeps the Inbox in “Errands”, the one calendar its url names, which this store "
+                    + "syncs as a list (\(errands.path)/): leave inbox out\n")
+            try setConfig(mine.configPath, "# no inbox", replacing: "inbox =")
 
             // The whole home: the other collection comes in, and Home is made there.
-            try setConfig("url = \"\(server.baseURL.absoluteString)\"", replacing: "url =")
+            try setConfig(mine.configPath, "url = \"\(server.baseURL.absoluteString)\"", replacing: "url =")
             #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 1, 0 conflicts merged, deleted 0")
             #expect(try collectionsOnTheServer() == 3)
             // And back to the one calendar: refused, the store as it was.
             let before = try mine.export()
-            try setConfig("url = \"\(errands.absoluteString)\"", replacing: "url =")
+            try setConfig(mine.configPath, "url = \"\(errands.absoluteString)\"", replacing: "url =")
             let narrowed = try mine.sync()
             #expect(narrowed.status == 64)
             #expect(
@@ -696,6 +705,19 @@ import Testing
                     + "of it, which would read as deleted: set its url back to the one it had (\(server.baseURL.absoluteString)); "
                     + "a store that synced a whole calendar home keeps syncing all of it\n")
             #expect(try mine.export() == before)
+
+            // Another store syncs the one calendar, then is pointed at another: refused too.
+            let other = try SyncSandbox(server: server, url: errands)
+            try setConfig(other.configPath, "# no inbox", replacing: "inbox =")
+            try other.syncSucceeds()
+            let tasks = try #require(URL(string: bank)).deletingLastPathComponent()
+            try setConfig(other.configPath, "url = \"\(tasks.absoluteString)\"", replacing: "url =")
+            let moved = try other.sync()
+            #expect(moved.status == 64)
+            #expect(
+                moved.stderr == "taskwidget: the url of the account “rad” now names another calendar than the one this store syncs with it: "
+                    + "set its url back to the one it had (\(errands.absoluteString)), and add the other calendar as an account of its own "
+                    + "(`taskwidget sync account add NAME --url URL`)\n")
         }
     }
 

@@ -188,7 +188,7 @@ public struct SyncEngine: Sendable {
         let discovered = discoveredCollections != nil
         // Discovery lists the home's collections already: a first sync lists them once.
         let listing = if let discoveredCollections { discoveredCollections } else { try await listTaskCollections(in: home, snapshot: snapshot) }
-        if discovered && home.isOneCalendar { try checkOneCalendar(listing, snapshot: snapshot) }
+        if home.isOneCalendar { try checkOneCalendar(listing, snapshot: snapshot) }
         var binding = bind(listing, snapshot: snapshot, home: home)
         try checkInboxName(binding)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
@@ -321,8 +321,7 @@ public struct SyncEngine: Sendable {
     /// remembered home that is one of the collections synced is the account's one calendar.
     private func calendarHome(_ snapshot: SyncSnapshot) async throws(CalDAVError) -> (AccountHome, collections: [CalendarCollection]?) {
         if let stored = snapshot.home, stored.accountURL == account.url, let url = URL(string: stored.homeURL) {
-            let path = DAVHref(serverHref: url.absoluteString, relativeTo: url)?.asCollection.path
-            return (AccountHome(url: url, isOneCalendar: snapshot.collections.contains { $0.href == path }), nil)
+            return (AccountHome(url: url, isOneCalendar: Self.syncedOneCalendar(snapshot)), nil)
         }
         let home = try await client.discover()
         return (AccountHome(url: home.url, isOneCalendar: home.isOneCalendar), home.taskCollections)
@@ -337,9 +336,18 @@ public struct SyncEngine: Sendable {
         return try await client.listCollections(in: home.url, includingCtag: needsCtag).filter(\.allowsTasks)
     }
 
+    /// Whether the home remembered from the account's first sync is one of its collections: its
+    /// URL named one calendar (a calendar home is never a calendar).
+    static func syncedOneCalendar(_ snapshot: SyncSnapshot) -> Bool {
+        guard let stored = snapshot.home, let url = URL(string: stored.homeURL) else { return false }
+        let path = DAVHref(serverHref: url.absoluteString, relativeTo: url)?.asCollection.path
+        return snapshot.collections.contains { $0.href == path }
+    }
+
     /// An account URL that names one calendar syncs that calendar only. Refused when it cannot
-    /// hold tasks, and when this store syncs other collections of the account (its URL named
-    /// their home before): they would read as deleted on the server, and their tasks here with them.
+    /// hold tasks (or no longer can), and when this store syncs other collections of the account
+    /// (its URL named their home, or another calendar, before): they would read as deleted on the
+    /// server, and their tasks here with them.
     private func checkOneCalendar(_ listing: [CalendarCollection], snapshot: SyncSnapshot) throws {
         guard let calendar = listing.first else {
             throw TaskWidgetError(
@@ -350,6 +358,14 @@ public struct SyncEngine: Sendable {
         let others = snapshot.collections.filter { $0.href != calendar.href.path }
         guard others.isEmpty else {
             let before = snapshot.home.flatMap { URL(string: $0.accountURL) }.map { " (\(CalDAVError.redact($0)))" } ?? ""
+            if Self.syncedOneCalendar(snapshot) {
+                throw TaskWidgetError(
+                    .badConfig,
+                    "the url of the account “\(account.name)” now names another calendar than the one this store syncs with it: "
+                        + "set its url back to the one it had\(before), and add the other calendar as an account of its own "
+                        + "(`taskwidget sync account add NAME --url URL`)",
+                    context: "one calendar changed")
+            }
             throw TaskWidgetError(
                 .badConfig,
                 "the url of the account “\(account.name)” now names one calendar, but this store syncs \(others.count) other "
@@ -455,15 +471,22 @@ public struct SyncEngine: Sendable {
     /// account of one calendar makes no collection: its inbox can only be that calendar.
     private func checkInboxName(_ binding: Binding) throws {
         guard let inbox = binding.inboxToMake else { return }
+        let names = { (binding: CollectionBinding) in [binding.server?.displayName, binding.href.lastComponent].compactMap { $0 } }
         if binding.home.isOneCalendar, let calendar = binding.bindings.first {
             let name = Validation.titleFromElsewhere(calendar.server?.displayName ?? calendar.href.lastComponent)
+            guard names(calendar).contains(where: { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) }) else {
+                throw TaskWidgetError(
+                    .badConfig,
+                    "the url of the account “\(account.name)” names one calendar, “\(name)”, which is not its inbox “\(inbox)”: "
+                        + "name that calendar in config.toml's inbox to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)",
+                    context: "inbox outside the one calendar")
+            }
             throw TaskWidgetError(
                 .badConfig,
-                "the url of the account “\(account.name)” names one calendar, “\(name)”, which is not its inbox “\(inbox)”: "
-                    + "set inbox = \"\(name)\" in config.toml to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)",
-                context: "inbox outside the one calendar")
+                "the account “\(account.name)” keeps the Inbox in “\(inbox)”, the one calendar its url names, which this store syncs "
+                    + "as a list (\(calendar.href.path)): leave inbox out",
+                context: "inbox collection synced as a list")
         }
-        let names = { (binding: CollectionBinding) in [binding.server?.displayName, binding.href.lastComponent].compactMap { $0 } }
         let synced = binding.bindings.filter { $0.stored != nil && !$0.isInbox }
         if let list = synced.first(where: { names($0).contains { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) } }) {
             throw TaskWidgetError(
