@@ -137,6 +137,8 @@ import Testing
         #expect(outputs[3].contains("Pay[2J rent"), "\(outputs[3])")
         #expect(outputs[4] == "Completed \(id) Pay[2J rent\n", "\(outputs[4])")
         #expect(outputs[5].hasPrefix("31m[31m Walk: done on "), "\(outputs[5])")
+        // The list is found by the name `ls` shows (it said “did you mean “Ho]0;pwnedme”?”).
+        #expect(try sandbox.succeed(["ls", "--all", "--list", "Ho]0;pwnedme"]).contains("Pay[2J rent"))
     }
 
     @Test func importFilesThatAreNotUTF8AreRefused() throws {

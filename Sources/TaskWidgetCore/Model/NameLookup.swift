@@ -1,8 +1,11 @@
 /// How lists and habits are found by name: case-insensitively (Unicode-aware, so “Ärger” and
-/// “ärger” are one name), ignoring surrounding spaces. The one place for that rule.
+/// “ärger” are one name), ignoring surrounding spaces and control characters. The one place for
+/// that rule.
 public enum NameLookup {
+    /// Whether two names are one. Control characters do not count: no command writes them, and
+    /// no terminal shows them, so a name written into the store by hand is found as `ls` shows it.
     public static func isSame(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.trimmingWhitespace.lowercased() == rhs.trimmingWhitespace.lowercased()
+        lhs.removingControlCharacters.trimmingWhitespace.lowercased() == rhs.removingControlCharacters.trimmingWhitespace.lowercased()
     }
 
     /// The item called `name`; an unknown name is a ``TaskWidgetError/Code/notFound`` error that
