@@ -47,12 +47,16 @@ import Testing
         }
     }
 
-    /// What NIO's decoder cannot parse gets one line of JSON, as a bad path or parameter does
-    /// (SPEC §11), and the connection is closed.
+    /// What NIO's decoder cannot parse, and an HTTP/1.1 request without `Host` or with two (RFC 9112
+    /// §3.2), gets one line of JSON, as a bad path or parameter does (SPEC §11), and the connection
+    /// is closed.
     @Test(arguments: [
         ("BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 501, "unknown method"),
         ("GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", 400, "malformed request"),
         ("GET /healthz HTTP/1.1\r\nHost x\r\n\r\n", 400, "malformed request"),
+        ("GET /healthz HTTP/1.1\r\n\r\n", 400, "request without Host header"),
+        ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "request with more than one Host header"),
+        ("GET /healthz HTTP/1.0\r\nHost: a\r\nhost: b\r\n\r\n", 400, "request with more than one Host header"),
         ("\u{1}\u{2}\u{3} nonsense\r\n\r\n", 501, "unknown method"),
         ("GET /a b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request"),
         ("POST /api/log HTTP/1.1\r\nHost: x\r\nContent-Length: many\r\n\r\n", 400, "malformed request"),

@@ -4,8 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 channel with ``ConnectionCloseHandler`` in front of its conversion to HTTP
-/// types, which drops the request's HTTP version.
+/// Hummingbird's HTTP/1 channel with ``ConnectionCloseHandler`` and ``HostRequirementHandler`` in
+/// front of its conversion to HTTP types, which drops the request's HTTP version.
 struct ServeHTTP1Channel: ServerChildChannel {
     let base: HTTP1Channel
 
@@ -13,7 +13,7 @@ struct ServeHTTP1Channel: ServerChildChannel {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(ConnectionCloseHandler(), position: .before(conversion))
+            try pipeline.addHandlers([HostRequirementHandler(), ConnectionCloseHandler()], position: .before(conversion))
             return value
         }
     }
@@ -44,3 +44,34 @@ final class ConnectionCloseHandler: ChannelInboundHandler, RemovableChannelHandl
 
 @available(*, unavailable)
 extension ConnectionCloseHandler: Sendable {}
+
+/// Refuses an HTTP/1.1 request without a `Host` header, and any request with more than one, as
+/// RFC 9112 §3.2 requires of a server (400): its error reaches ``RequestGuardHandler``, which
+/// answers it with one line of JSON and closes the connection. HTTP/1.0 may leave it out.
+final class HostRequirementHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    /// The error of a request without `Host` or with several; `problem` is what the answer says.
+    struct BadHost: Error {
+        let problem: String
+    }
+
+    private var isRefusing = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) {
+            let count = head.headers[canonicalForm: "Host"].count
+            let needsOne = (head.version.major, head.version.minor) >= (1, 1)
+            let problem = count > 1 ? "request with more than one Host header" : count == 0 && needsOne ? "request without Host header" : nil
+            isRefusing = problem != nil
+            if let problem { context.fireErrorCaught(BadHost(problem: problem)) }
+        }
+        // The rest of a refused request goes nowhere: the connection closes after the answer.
+        guard !isRefusing else { return }
+        context.fireChannelRead(data)
+    }
+}
+
+@available(*, unavailable)
+extension HostRequirementHandler: Sendable {}

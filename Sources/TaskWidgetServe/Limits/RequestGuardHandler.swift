@@ -14,9 +14,9 @@ import NIOHTTPTypesHTTP1
 ///   `maxUploadSize` only limits what a handler chooses to collect, and after a response Hummingbird
 ///   *drains* any unread body, however large.)
 /// - **Body time.** From head to end of body at most `bodyTimeout`, however steadily it trickles.
-/// - **Malformed requests.** A head over the size limits, an unknown method or a request NIO cannot
-///   parse gets a one-line JSON error (431, 501 or 400) and the connection is closed. (Hummingbird
-///   answers these with an empty 400.)
+/// - **Malformed requests.** A head over the size limits, an unknown method, a request NIO cannot
+///   parse, an HTTP/1.1 one without `Host` or any with two (``HostRequirementHandler``) gets a
+///   one-line JSON error (431, 501 or 400) and the connection is closed. (Hummingbird answers these with an empty 400.)
 /// - **Write stall.** A socket that stays unwritable (the client reads nothing) for
 ///   `writeStallTimeout` is closed; otherwise a response or an `/events` stream would hold its
 ///   connection, and a connection slot, forever.
@@ -114,6 +114,8 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
             ServeHTTPError(.notImplemented, "unknown method")
         case let conversion as HTTP1TypeConversionError where conversion == .invalidMethod:
             ServeHTTPError(.notImplemented, "unknown method")
+        case let host as HostRequirementHandler.BadHost:
+            ServeHTTPError(.badRequest, host.problem)
         case is HTTPParserError, is HTTP1TypeConversionError:
             ServeHTTPError(.badRequest, "malformed request")
         default:
