@@ -33,9 +33,10 @@ public final class SessionLock {
     }
 
     /// Removes the file while still holding the lock, then lets go: a notify that opened the file
-    /// meanwhile finds it gone once it locks it (``acquire(at:)`` checks), and opens a new one.
+    /// meanwhile finds it gone once it locks it (``acquire(at:)`` checks), and opens a new one. A
+    /// file at the path that is not this one (its folder was emptied meanwhile) is another's.
     deinit {
-        unlink(path)
+        if Self.isStill(descriptor, at: path) { unlink(path) }
         close(descriptor)
     }
 
@@ -73,7 +74,8 @@ public final class SessionLock {
     public static func acquire(at path: String) throws -> Acquisition {
         let folder = (path as NSString).deletingLastPathComponent
         try AtomicFile.makeFolder(folder, permissions: 0o700)
-        while true {
+        // A file removed between its opening and its locking is opened again: rare, so a few tries.
+        for _ in 0..<100 {
             // Close-on-exec: a click command that outlives notify must not keep the session's lock.
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else {
@@ -85,6 +87,8 @@ public final class SessionLock {
                 guard code == EWOULDBLOCK else {
                     throw TaskWidgetError.system(code, "cannot lock \(path)", advice: "check the file system", context: path)
                 }
+                // Held by a notify on its way out, which removed it: try the path again.
+                guard isStill(descriptor, at: path) else { continue }
                 return .heldBy(holder(descriptor))
             }
             // Locked a file its last holder removed on its way out: take the one at the path now.
@@ -97,6 +101,7 @@ public final class SessionLock {
             _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
             return .acquired(SessionLock(path: path, descriptor: descriptor))
         }
+        throw TaskWidgetError(.ioFailure, "cannot lock \(path): its file keeps being removed: check what else writes its folder", context: path)
     }
 
     /// Whether `path` still names the file `descriptor` has open.

@@ -273,10 +273,13 @@ extension TaskStore {
 
     /// The tasks among `ids` whose calendar object on a server repeats (its VTODO has an RRULE or
     /// an RDATE): completing such a task here completes the whole series there at the next sync.
-    /// None in a store without the sync tables (read as the first release wrote it).
+    /// None in a store without the sync tables (read as the first release wrote it); asked at each
+    /// read, since a writer may upgrade the store under a reader that keeps it open (notify).
     public func tasksRepeatingOnServer(_ ids: [UUID]) throws -> Set<UUID> {
-        guard hasSyncState, !ids.isEmpty else { return [] }
+        guard !ids.isEmpty else { return [] }
         return try read { db in
+            // Asked of SQLite itself: GRDB's schema cache does not see another connection's upgrade.
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'syncObject')") == true else { return [] }
             var repeating: Set<UUID> = []
             for id in ids {
                 let texts = try Data.fetchAll(db, sql: "SELECT icalendar FROM syncObject WHERE taskID = ?", arguments: [id.lowercasedString])

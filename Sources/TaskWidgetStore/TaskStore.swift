@@ -31,9 +31,6 @@ public final class TaskStore: Sendable {
     /// Whether the store keeps the open-task counts (migration v3); a store no writer has upgraded
     /// yet is counted by scanning its open tasks.
     let keepsOpenTaskCounts: Bool
-    /// Whether the store has the sync tables (migration v4); a store no writer has upgraded yet
-    /// has synced nothing.
-    let hasSyncState: Bool
     let logger: Logger
 
     /// The database the store reads and writes now.
@@ -47,7 +44,7 @@ public final class TaskStore: Sendable {
 
     private init(
         location: StoreLocation, mode: AccessMode, configuration: Configuration, connection: Connection, keepsOpenTaskCounts: Bool,
-        hasSyncState: Bool, logger: Logger
+        logger: Logger
     ) {
         self.path = location.path
         self.location = location
@@ -55,7 +52,6 @@ public final class TaskStore: Sendable {
         self.configuration = configuration
         self.connection = Mutex(connection)
         self.keepsOpenTaskCounts = keepsOpenTaskCounts
-        self.hasSyncState = hasSyncState
         self.logger = logger
     }
 
@@ -116,8 +112,7 @@ public final class TaskStore: Sendable {
             logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)", "exists": "\(exists)"])
             return TaskStore(
                 location: location, mode: mode, configuration: configuration, connection: connection,
-                keepsOpenTaskCounts: applied.contains(Migrations.openTaskCounts), hasSyncState: applied.contains(Migrations.syncState),
-                logger: logger)
+                keepsOpenTaskCounts: applied.contains(Migrations.openTaskCounts), logger: logger)
         } catch {
             throw StoreErrors.map(error, path: path)
         }

@@ -194,11 +194,14 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
 
         let reader = try fixture.reopen(mode: .readOnly)
+        // A reader that stays open, as notify's does, across the upgrade below.
+        let follower = try fixture.reopen(mode: .readOnly)
         let snapshot = try reader.timelineSnapshot(for: TL.request(now: Self.now.adding(seconds: Int64(1)), zone: .gmt))
         #expect(snapshot.leadingTasks.map(\.task.title) == ["keep me"])
         #expect(snapshot.openCount == 1 && snapshot.overdueAtStart == 1)
         // What notify asks of every snapshot: without the sync tables, nothing repeats on a server.
         #expect(try reader.tasksRepeatingOnServer([kept.task.id]).isEmpty)
+        #expect(try follower.tasksRepeatingOnServer([kept.task.id]).isEmpty)
         try reader.database.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.path)) == bytes)
 
@@ -206,6 +209,13 @@ import Testing
         #expect(try fixture.fetchInt("SELECT count(*) FROM sqlite_master WHERE name IN ('task_open_in_order', 'task_open_by_state')") == 2)
         #expect(try fixture.fetchInt("SELECT sum(count) FROM openTaskCount") == 1)
         #expect(try fixture.fetchInt("SELECT count(*) FROM sqlite_master WHERE name = 'taskTombstone'") == 1)
+        // A sync brings the task's object, which repeats: the reader opened before the upgrade sees it.
+        try DatabaseQueue(path: fixture.path).write { db in
+            try db.execute(
+                sql: "INSERT INTO syncObject (account, href, collectionHref, taskID, icalendar) VALUES ('a', '/a/1.ics', '/a/', ?, ?)",
+                arguments: [kept.task.id.lowercasedString, Data("BEGIN:VTODO\r\nRRULE:FREQ=DAILY\r\nEND:VTODO\r\n".utf8)])
+        }
+        #expect(try follower.tasksRepeatingOnServer([kept.task.id]) == [kept.task.id])
     }
 
     // MARK: - Setup of a read-write store
