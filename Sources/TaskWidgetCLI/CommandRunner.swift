@@ -206,7 +206,8 @@ public enum CommandRunner {
 
     /// `taskwidget: MESSAGE` on stderr, and with `--verbose` the cause underneath.
     public static func report(_ error: TaskWidgetError) {
-        writeToStandardError("taskwidget: \(error.message)\n")
+        // A name quoted from the store may hold control characters (written there by hand).
+        writeToStandardError("taskwidget: \(error.message.removingControlCharacters)\n")
         if let cause = error.cause, CommandLine.arguments.contains("--verbose") {
             writeToStandardError("taskwidget: cause: \("\(cause)".removingControlCharacters)\n")
         }

@@ -41,7 +41,7 @@ extension TaskStore {
         let newName = try Validation.listName(newName)
         return try write { db in
             var list = try Self.list(named: name, in: db)
-            if newName.lowercased() != list.name.lowercased() {
+            if !NameLookup.isSame(newName, list.name) {
                 try Self.ensureListNameIsFree(newName, in: db)
             }
             list.name = newName

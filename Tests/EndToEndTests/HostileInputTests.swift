@@ -137,8 +137,14 @@ import Testing
         #expect(outputs[3].contains("Pay[2J rent"), "\(outputs[3])")
         #expect(outputs[4] == "Completed \(id) Pay[2J rent\n", "\(outputs[4])")
         #expect(outputs[5].hasPrefix("31m[31m Walk: done on "), "\(outputs[5])")
-        // The list is found by the name `ls` shows (it said “did you mean “Ho]0;pwnedme”?”).
+        // The list is found by the name `ls` shows (it said “did you mean “Ho]0;pwnedme”?”), is
+        // taken for it, and is renamed to it, which mends it.
         #expect(try sandbox.succeed(["ls", "--all", "--list", "Ho]0;pwnedme"]).contains("Pay[2J rent"))
+        let taken = try sandbox.expectRefused(["list", "add", "Ho]0;pwnedme"], status: 64, message: "a list named “Ho]0;pwnedme” already exists")
+        #expect(!taken.stderr.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(taken.stderr.debugDescription)")
+        try sandbox.succeed(["list", "rename", "Ho]0;pwnedme", "Ho]0;pwnedme"])
+        #expect(try sandbox.succeed(["list", "ls"]).contains("Ho]0;pwnedme  #00FF"))
+        #expect(try sandbox.succeed(["export"]).contains("\"name\" : \"Ho]0;pwnedme\""))
     }
 
     @Test func importFilesThatAreNotUTF8AreRefused() throws {

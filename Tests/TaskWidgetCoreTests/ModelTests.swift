@@ -153,6 +153,15 @@ import Testing
         #expect(error?.message == "no list is named “\(typed)”: the lists are Home, Work, Errands, Ärger, Reading list (add --new-list to create it)")
     }
 
+    /// Control characters (in a name written into the store by hand) do not count, but a name as
+    /// stored comes first: `Work` is that list, not a `Wo\u{7}rk` before it.
+    @Test func controlCharactersDoNotCountButTheStoredNameComesFirst() throws {
+        #expect(NameLookup.isSame("Ho\u{1B}]0;x\u{7}me", "Ho]0;xme"))
+        #expect(try NameLookup.find("Work", in: ["Wo\u{7}rk", "Work"], named: { $0 }, kind: "list") == "Work")
+        #expect(try NameLookup.find("Wo\u{7}rk", in: ["Work", "Wo\u{7}rk"], named: { $0 }, kind: "list") == "Wo\u{7}rk")
+        #expect(try NameLookup.find(" work ", in: ["Wo\u{7}rk"], named: { $0 }, kind: "list") == "Wo\u{7}rk")
+    }
+
     @Test func theFirstOfEquallyCloseNamesIsSuggested() {
         #expect(NameLookup.closest(to: "Bat", among: ["Cat", "Hat", "Bar"]) == "Cat")
         #expect(NameLookup.closest(to: "Walk", among: []) == nil)

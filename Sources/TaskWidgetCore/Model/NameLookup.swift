@@ -20,7 +20,11 @@ public enum NameLookup {
     public static func find<Item>(
         _ name: String, in items: [Item], named: (Item) -> String, kind: String, creation: String? = nil
     ) throws -> Item {
-        if let item = items.first(where: { isSame(named($0), name) }) { return item }
+        // The name as stored first: `Work` beside a hand-written `Wo\u{7}rk` is that one.
+        let typed = name.trimmingWhitespace.lowercased()
+        if let item = items.first(where: { named($0).trimmingWhitespace.lowercased() == typed }) ?? items.first(where: { isSame(named($0), name) }) {
+            return item
+        }
         let names = items.map(named)
         let known =
             if let closest = closest(to: name, among: names) {
