@@ -158,7 +158,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             case .actionInvoked(let id, let action):
                 guard let key = key(of: id), posted[key]?.isClosing == false else { continue }
                 posted[key]?.isClosing = true
-                perform(action, for: key.taskID, at: now)
+                perform(action, for: key, at: now)
                 // dunst, among others, leaves a notification open after an action.
                 notifier.close(id)
             case .closed(let id, let reason):
@@ -188,13 +188,20 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     }
 
     /// Done, Snooze 10 min, or a click. A failed write (the store locked or gone) is logged, and
-    /// the notification closes all the same: the task is as the store says.
-    private func perform(_ actionKey: String, for taskID: UUID, at now: Instant) {
+    /// the notification closes all the same: the task is as the store says. Done on a task that
+    /// came to repeat on a sync server after its notification was shown leaves it open, and shows
+    /// the notification again as such a task's: without Done.
+    private mutating func perform(_ actionKey: String, for key: ReminderKey, at now: Instant) {
+        let taskID = key.taskID
         let task: Logger.Metadata = ["task": "\(taskID.shortID)"]
         do {
             switch ReminderNotification.Action(rawValue: actionKey) {
             case .done:
-                try actions.complete(taskID, at: now)
+                guard try actions.complete(taskID, at: now) else {
+                    logger.notice("left open a task that repeats on the server; showing its reminder without Done", metadata: task)
+                    showAgainAsRepeating(key, at: now)
+                    return
+                }
                 logger.debug("completed the task of a reminder", metadata: task)
             case .snooze:
                 try actions.remind(taskID, at: now.adding(seconds: ReminderSettings.snooze), now: now)
@@ -209,6 +216,14 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         } catch {
             logger.error("the action \(actionKey) failed: \(Self.logDescription(error))", metadata: task)
         }
+    }
+
+    /// Posts the reminder `key` again, as the notification of a task that repeats on a server.
+    private mutating func showAgainAsRepeating(_ key: ReminderKey, at now: Instant) {
+        guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) else { return }
+        reminder.repeatsOnServer = true
+        let missed = key.date < now.adding(seconds: -ReminderSettings.lateness)
+        posted[key] = Posted(post: notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: nil))
     }
 
     // MARK: - State

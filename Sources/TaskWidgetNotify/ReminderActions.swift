@@ -5,8 +5,9 @@ public import TaskWidgetStore
 
 /// What a reminder's buttons do to the store: ``StoreReminderActions``, or a fake in tests.
 public protocol ReminderActions {
-    /// Completes the task (Done), as `taskwidget done ID` does.
-    func complete(_ taskID: UUID, at now: Instant) throws
+    /// Completes the task (Done), as `taskwidget done ID` does; `false` when it was left open
+    /// because it repeats on a sync server.
+    func complete(_ taskID: UUID, at now: Instant) throws -> Bool
     /// Sets the task's reminder to `date` (Snooze), as `taskwidget edit ID --remind WHEN` does.
     func remind(_ taskID: UUID, at date: Instant, now: Instant) throws
 }
@@ -22,15 +23,13 @@ public struct StoreReminderActions: ReminderActions {
         self.logger = logger
     }
 
-    /// Refuses a task that repeats on a sync server: its notification, shown before a sync made
-    /// it repeat, still has Done, and completing it would complete the whole series there.
-    public func complete(_ taskID: UUID, at now: Instant) throws {
+    /// Leaves open a task that repeats on a sync server: its notification, shown before a sync
+    /// made it repeat, still has Done, and completing it would complete the whole series there.
+    public func complete(_ taskID: UUID, at now: Instant) throws -> Bool {
         let store = try storeForWriting()
-        guard try store.tasksRepeatingOnServer([taskID]).isEmpty else {
-            throw TaskWidgetError(
-                .invalidInput, "the task repeats on the server: complete it on the phone", context: "task repeats on the server")
-        }
+        guard try store.tasksRepeatingOnServer([taskID]).isEmpty else { return false }
         _ = try store.completeTasks([taskID.uuidString], now: now)
+        return true
     }
 
     public func remind(_ taskID: UUID, at date: Instant, now: Instant) throws {

@@ -85,9 +85,14 @@ final class FakeActions: ReminderActions {
     var reminded: [(task: UUID, date: Instant)] = []
     var failure: TaskWidgetError?
 
-    func complete(_ taskID: UUID, at now: Instant) throws {
+    /// Tasks that repeat on a server: Done leaves them open.
+    var repeating: Set<UUID> = []
+
+    func complete(_ taskID: UUID, at now: Instant) throws -> Bool {
         if let failure { throw failure }
+        guard !repeating.contains(taskID) else { return false }
         completed.append(taskID)
+        return true
     }
 
     func remind(_ taskID: UUID, at date: Instant, now: Instant) throws {
