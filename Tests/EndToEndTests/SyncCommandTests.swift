@@ -660,21 +660,14 @@ import Testing
                 try FileManager.default.contentsOfDirectory(atPath: server.storageRoot.appendingPathComponent(server.username).path)
                     .filter { !$0.hasPrefix(".") }.count
             }
-            func setConfig(_ path: String, _ line: String, replacing prefix: String) throws {
-                let text = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { $0.hasPrefix(prefix) ? line : String($0) }.joined(separator: "\n")
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            }
 
             // The sandbox's account keeps the Inbox in "Tasks", which is not this calendar.
-            let inbox = try mine.sync()
-            #expect(inbox.status == 64)
             #expect(
-                inbox.stderr == "taskwidget: the url of the account “rad” names one calendar, “Errands”, which is not its inbox “Tasks”: "
+                try mine.syncRefused() == "taskwidget: the url of the account “rad” names one calendar, “Errands”, which is not its inbox “Tasks”: "
                     + "name that calendar in config.toml's inbox to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)\n")
             #expect(!FileManager.default.fileExists(atPath: mine.sandbox.storePath))
 
-            try setConfig(mine.configPath, "# no inbox", replacing: "inbox =")
+            try mine.setConfigLine("# no inbox", replacing: "inbox =")
             #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
             #expect(try mine.tasks().map { "\($0["title"] ?? "") in \($0["list"] ?? "Inbox")" } == ["Fix the bike in Errands"])
             try mine.sandbox.succeed(["add", "Buy stamps", "--list", "Home", "--new-list"])
@@ -683,41 +676,35 @@ import Testing
             #expect(try collectionsOnTheServer() == 2)
             #expect(try mine.serverObject(containing: "SUMMARY:Buy stamps") == nil)
             // Synced as a list, the calendar cannot become the Inbox afterwards.
-            try setConfig(mine.configPath, "inbox = \"Errands\"", replacing: "# no inbox")
-            let asInbox = try mine.sync()
-            #expect(asInbox.status == 64)
+            try mine.setConfigLine("inbox = \"Errands\"", replacing: "# no inbox")
             #expect(
-                asInbox.stderr == "taskwidget: the account “rad” keeps the Inbox in “Errands”, the one calendar its url names, which this store "
-                    + "syncs as a list (\(errands.path)/): leave inbox out\n")
-            try setConfig(mine.configPath, "# no inbox", replacing: "inbox =")
+                try mine.syncRefused() == "taskwidget: the account “rad” keeps the Inbox in “Errands”, the one calendar its url names, which "
+                    + "this store syncs as a list (\(errands.path)/): leave inbox out\n")
+            try mine.setConfigLine("# no inbox", replacing: "inbox =")
 
             // The whole home: the other collection comes in, and Home is made there.
-            try setConfig(mine.configPath, "url = \"\(server.baseURL.absoluteString)\"", replacing: "url =")
+            try mine.setConfigLine("url = \"\(server.baseURL.absoluteString)\"", replacing: "url =")
             #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 1, 0 conflicts merged, deleted 0")
             #expect(try collectionsOnTheServer() == 3)
             // And back to the one calendar: refused, the store as it was.
             let before = try mine.export()
-            try setConfig(mine.configPath, "url = \"\(errands.absoluteString)\"", replacing: "url =")
-            let narrowed = try mine.sync()
-            #expect(narrowed.status == 64)
+            try mine.setConfigLine("url = \"\(errands.absoluteString)\"", replacing: "url =")
             #expect(
-                narrowed.stderr == "taskwidget: the url of the account “rad” now names one calendar, but this store syncs 2 other collections "
-                    + "of it, which would read as deleted: set its url back to the one it had (\(server.baseURL.absoluteString)); "
+                try mine.syncRefused() == "taskwidget: the url of the account “rad” now names one calendar, but this store syncs 2 other "
+                    + "collections of it, which would read as deleted: set its url back to the one it had (\(server.baseURL.absoluteString)); "
                     + "a store that synced a whole calendar home keeps syncing all of it\n")
             #expect(try mine.export() == before)
 
             // Another store syncs the one calendar, then is pointed at another: refused too.
             let other = try SyncSandbox(server: server, url: errands)
-            try setConfig(other.configPath, "# no inbox", replacing: "inbox =")
+            try other.setConfigLine("# no inbox", replacing: "inbox =")
             try other.syncSucceeds()
             let tasks = try #require(URL(string: bank)).deletingLastPathComponent()
-            try setConfig(other.configPath, "url = \"\(tasks.absoluteString)\"", replacing: "url =")
-            let moved = try other.sync()
-            #expect(moved.status == 64)
+            try other.setConfigLine("url = \"\(tasks.absoluteString)\"", replacing: "url =")
             #expect(
-                moved.stderr == "taskwidget: the url of the account “rad” now names another calendar than the one this store syncs with it: "
-                    + "set its url back to the one it had (\(errands.absoluteString)), and add the other calendar as an account of its own "
-                    + "(`taskwidget sync account add NAME --url URL`)\n")
+                try other.syncRefused() == "taskwidget: the url of the account “rad” now names another calendar than the one this store syncs "
+                    + "with it: set its url back to the one it had (\(errands.absoluteString)), and add the other calendar as an account of "
+                    + "its own (`taskwidget sync account add NAME --url URL`)\n")
         }
     }
 

@@ -29,6 +29,20 @@ struct SyncSandbox: ~Copyable {
 
     var configPath: String { sandbox.folder.appendingPathComponent(".config/taskwidget/config.toml").path }
 
+    /// Puts `line` in place of the configuration's line that starts with `prefix`.
+    func setConfigLine(_ line: String, replacing prefix: String) throws {
+        let text = try String(contentsOfFile: configPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(prefix) ? line : String($0) }.joined(separator: "\n")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    /// `taskwidget sync`, which must be refused for bad usage (exit 64); returns its message.
+    func syncRefused(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try sync()
+        #expect(result.status == 64, "\(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+        return result.stderr
+    }
+
     /// `taskwidget sync ARGUMENTS` at `now` (default: the sandbox's clock).
     func sync(_ arguments: [String] = [], now: String? = nil) throws -> RunResult {
         try sandbox.run(["sync"] + arguments + (now.map { ["--now", $0] } ?? []))
