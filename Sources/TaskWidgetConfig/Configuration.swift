@@ -87,7 +87,8 @@ public struct Configuration: Sendable {
         // `--view` ignores case, so `[views.Work]` and `[views.work]` would be one name for two views.
         for (index, view) in configuration.views.enumerated()
         where configuration.views[..<index].contains(where: { NameLookup.isSame($0.name ?? "", view.name ?? "") }) {
-            throw viewTables[index].error(nil, "another view has this name, but for capitals or control characters, which view names ignore: rename one")
+            throw viewTables[index].error(
+                nil, "another view has this name, but for capitals or control characters, which view names ignore: rename one")
         }
         if let watch = try reader.table("watch") {
             configuration.watch = try WatchSettings(reader: watch)

@@ -117,7 +117,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 break
             }
             guard key.date >= oldest else { continue }
-            let missed = key.date < now.adding(seconds: -ReminderSettings.lateness)
+            let missed = Self.isMissed(key, at: now)
             let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: nil)
             posted[key] = Posted(post: post)
             logger.debug(
@@ -222,8 +222,13 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private mutating func showAgainAsRepeating(_ key: ReminderKey, at now: Instant) {
         guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) else { return }
         reminder.repeatsOnServer = true
-        let missed = key.date < now.adding(seconds: -ReminderSettings.lateness)
-        posted[key] = Posted(post: notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: nil))
+        let notification = presentation.notification(for: reminder, at: now, missed: Self.isMissed(key, at: now))
+        posted[key] = Posted(post: notifier.post(notification, replacing: nil))
+    }
+
+    /// Whether the reminder `key` shown at `now` comes late enough to be marked missed.
+    private static func isMissed(_ key: ReminderKey, at now: Instant) -> Bool {
+        key.date < now.adding(seconds: -ReminderSettings.lateness)
     }
 
     // MARK: - State

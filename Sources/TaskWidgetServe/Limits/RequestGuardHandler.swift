@@ -16,7 +16,8 @@ import NIOHTTPTypesHTTP1
 /// - **Body time.** From head to end of body at most `bodyTimeout`, however steadily it trickles.
 /// - **Malformed requests.** A head over the size limits, an unknown method, a request NIO cannot
 ///   parse, an HTTP/1.1 one without `Host` or any with two (``HostRequirementHandler``) gets a
-///   one-line JSON error (431, 501 or 400) and the connection is closed. (Hummingbird answers these with an empty 400.)
+///   one-line JSON error (431, 501 or 400) and the connection is closed. (Hummingbird answers
+///   these with an empty 400.)
 /// - **Write stall.** A socket that stays unwritable (the client reads nothing) for
 ///   `writeStallTimeout` is closed; otherwise a response or an `/events` stream would hold its
 ///   connection, and a connection slot, forever.

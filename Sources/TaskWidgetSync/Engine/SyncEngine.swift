@@ -338,7 +338,7 @@ public struct SyncEngine: Sendable {
 
     /// Whether the home remembered from the account's first sync is one of its collections: its
     /// URL named one calendar (a calendar home is never a calendar).
-    static func syncedOneCalendar(_ snapshot: SyncSnapshot) -> Bool {
+    private static func syncedOneCalendar(_ snapshot: SyncSnapshot) -> Bool {
         guard let stored = snapshot.home, let url = URL(string: stored.homeURL) else { return false }
         let path = DAVHref(serverHref: url.absoluteString, relativeTo: url)?.asCollection.path
         return snapshot.collections.contains { $0.href == path }
