@@ -214,7 +214,7 @@ let package = Package(
         .target(
             name: "TaskWidgetTestSupport",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetWatch", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

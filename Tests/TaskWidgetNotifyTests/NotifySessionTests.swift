@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TaskWidgetCore
 import TaskWidgetNotify
+import TaskWidgetTestSupport
 import TaskWidgetWatch
 import Testing
 
@@ -10,7 +11,6 @@ import Testing
 @Suite struct NotifySessionTests {
     /// Sunday 22 November 2026, 16:27:00 in Berlin.
     static let start: Int64 = 1_795_361_220
-    static let second: Int64 = 1_000_000_000
     static let calendar = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
 
     let store = FakeTasks()
@@ -29,8 +29,7 @@ import Testing
 
     /// `seconds` after the start on both clocks, plus `drift` seconds on the wall clock only (a jump).
     func at(_ seconds: Double, drift: Int64 = 0) -> WatchInstant {
-        let elapsed = Int64(seconds * 1e9)
-        return WatchInstant(wall: Self.start * Self.second + elapsed + drift * Self.second, monotonic: 1_000 * Self.second + elapsed)
+        .reading(seconds, after: Self.start, drift: drift)
     }
 
     static func instant(_ seconds: Int64) -> Instant {

@@ -295,9 +295,7 @@ final class Counter: Sendable {
             location: environment.location, calendar: LocalCalendar(timeZone: ServeEnvironment.zone), view: TaskView(), family: .large,
             logger: quietLogger)
         var follower = DashboardFollower(source: source, cache: environment.cache, broadcaster: environment.broadcaster, logger: quietLogger)
-        let at = { (seconds: Int64) in
-            WatchInstant(wall: (ServeEnvironment.now.secondsSince1970 + seconds) * 1_000_000_000, monotonic: (1_000 + seconds) * 1_000_000_000)
-        }
+        let at = { (seconds: Int64) in WatchInstant.reading(Double(seconds), after: ServeEnvironment.now.secondsSince1970) }
         try follower.start(at: at(7 * 60))  // 09:07: the timeline must be read again at 09:22
         let reload = ServeEnvironment.now.adding(seconds: 22 * 60)
         #expect(environment.cache.current.state?.timeline.reloadAfter == reload)

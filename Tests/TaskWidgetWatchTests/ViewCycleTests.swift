@@ -14,7 +14,7 @@ import Testing
     let lines = Lines()
 
     func at(_ seconds: Int64) -> WatchInstant {
-        WatchInstant(wall: (Self.start + seconds) * 1_000_000_000, monotonic: (1_000 + seconds) * 1_000_000_000)
+        .reading(Double(seconds), after: Self.start)
     }
 
     /// Three views: one task due today, nothing open, two open undated.

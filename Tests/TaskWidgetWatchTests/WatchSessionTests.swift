@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TaskWidgetCore
 import TaskWidgetFormats
+import TaskWidgetTestSupport
 import TaskWidgetWatch
 import Testing
 
@@ -57,7 +58,6 @@ struct RecordingOutput: EntryOutput {
 @Suite struct WatchSessionTests {
     /// Sunday 22 November 2026, 16:31:00 in Berlin (not a quarter hour).
     static let start: Int64 = 1_795_361_460
-    static let second: Int64 = 1_000_000_000
     let store = FakeStore()
     let lines = Lines()
     let shown = Lines()
@@ -75,8 +75,7 @@ struct RecordingOutput: EntryOutput {
 
     /// `seconds` after the start on both clocks, plus `drift` on the wall clock only.
     func at(_ seconds: Double, drift: Int64 = 0) -> WatchInstant {
-        let elapsed = Int64(seconds * 1e9)
-        return WatchInstant(wall: Self.start * Self.second + elapsed + drift * Self.second, monotonic: 1_000 * Self.second + elapsed)
+        .reading(seconds, after: Self.start, drift: drift)
     }
 
     @Test func itPrintsAtOnceThenWakesAtTheDueInstantAndFlipsToOverdue() throws {
