@@ -118,20 +118,21 @@ public struct Listing: Sendable {
         guard !lists.isEmpty else { return "No lists. Create one with: taskwidget list add NAME\n" }
         return Self.table(
             header: ["NAME", "COLOR", "OPEN", "TOTAL"],
-            rows: lists.map { [$0.list.name.removingControlCharacters, ("#" + $0.list.colorHex).removingControlCharacters, String($0.openCount), String($0.totalCount)] })
+            rows: lists.map { [$0.list.name, "#" + $0.list.colorHex, String($0.openCount), String($0.totalCount)] })
     }
 
     /// `habit ls`: each habit with its icon and what was recorded on the day.
     public func table(_ habits: [HabitDay]) -> String {
         guard let day = habits.first?.day else { return "No habits. Create one with: taskwidget habit add NAME\n" }
         let done = habits.filter(\.isDone).count
-        let rows = habits.map { [$0.habit.icon.removingControlCharacters, $0.habit.name.removingControlCharacters, $0.status?.rawValue ?? "–"] }
+        let rows = habits.map { [$0.habit.icon, $0.habit.name, $0.status?.rawValue ?? "–"] }
         return Self.table(header: ["", "HABIT", day.description], rows: rows) + "\(done) of \(habits.count) done\n"
     }
 
-    /// Columns padded to their widest cell (terminal width), two spaces apart, no trailing spaces.
+    /// Columns padded to their widest cell (terminal width), two spaces apart, no trailing spaces;
+    /// cells without control characters (names from the store or a configuration file).
     public static func table(header: [String], rows: [[String]]) -> String {
-        table(header: header, cells: rows.map { $0.map { Cell($0) } })
+        table(header: header, cells: rows.map { $0.map { Cell($0.removingControlCharacters) } })
     }
 
     /// A cell of a table: its text, and the same text with terminal colours (widths count the text).
