@@ -13,6 +13,9 @@ import Testing
     /// The log line of a reminder shown by the server.
     static let shown = "reminder shown"
     static let serverAvailable = "a notification server is available"
+    /// The suite's own server slot, for its tests with a sync server: in the shared slots, a test
+    /// waited behind the in-process CalDAV tests' servers past its time limit (120 s) in CI.
+    static let serverSlot = ServerSlots(count: 1)
 
     /// What notify sees: the sandbox's zone, home and folders, the desktop's bus, a runtime folder
     /// of its own (the lock).
@@ -128,7 +131,7 @@ import Testing
     /// body says where to complete it; a task that does not repeat keeps its Done.
     @Test(.timeLimit(.minutes(2)))
     func aReminderOfATaskThatRepeatsOnTheServerHasNoDoneButton() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             for (uid, title, alarm, rule) in [
                 ("weekly-1", "Water the plants", "20261122T152701Z", ["RRULE:FREQ=WEEKLY;BYDAY=SU"]),
@@ -168,7 +171,7 @@ import Testing
     /// again as a repeating task's, without Done.
     @Test(.timeLimit(.minutes(2)))
     func doneOnANotificationWhoseTaskCameToRepeatShowsItAgainWithoutDone() async throws {
-        try await RadicaleServer.withServer { server in
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             let todo = foreignTodo([
                 "UID:cat-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Feed the cat", "DTSTART:20261122T160000Z", "DUE:20261122T170000Z",

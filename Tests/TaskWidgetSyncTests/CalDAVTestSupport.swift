@@ -18,7 +18,7 @@ func withRadicale<Result>(
     transportConfiguration: HTTPClientTransport.Configuration = HTTPClientTransport.Configuration(),
     _ body: (RadicaleServer, CalDAVClient, CountingTransport) async throws -> Result
 ) async throws -> Result {
-    try await RadicaleServer.withServer(options) { server in
+    try await RadicaleServer.withServer(options, slots: RadicaleServer.slots) { server in
         try await HTTPClientTransport.withTransport(configuration: transportConfiguration) { transport in
             let counting = CountingTransport(transport)
             let client = CalDAVClient(

@@ -356,7 +356,7 @@ import Testing
     @Test func httpsVerifiesTheServersCertificate() async throws {
         var options = RadicaleServer.Options()
         options.tls = true
-        try await RadicaleServer.withServer(options) { server in
+        try await RadicaleServer.withServer(options, slots: RadicaleServer.slots) { server in
             #expect(server.baseURL.scheme == "https")
             let credentials = CalDAVCredentials(username: server.username, password: server.password)
             // The system's trust roots (Debian's /etc/ssl/certs/ca-certificates.crt) do not know a

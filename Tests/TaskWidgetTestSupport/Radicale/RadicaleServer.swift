@@ -10,7 +10,7 @@ import Synchronization
 /// (no fixed sleeps), stopped and removed.
 ///
 /// ```swift
-/// try await RadicaleServer.withServer { server in
+/// try await RadicaleServer.withServer(slots: RadicaleServer.slots) { server in
 ///     // server.baseURL == http://127.0.0.1:PORT/, user server.username / server.password
 /// }
 /// ```
@@ -78,16 +78,17 @@ public final class RadicaleServer: Sendable {
     /// The storage folder Radicale writes: `collections/collection-root/USER/COLLECTION/*.ics`.
     public var storageRoot: URL { directory.appendingPathComponent("collections/collection-root") }
 
-    /// The servers of ``withServer(_:slots:_:)`` that may run at once, in the whole test process,
-    /// unless a suite passes slots of its own.
+    /// The slots shared by the tests that run in parallel: at most three of their servers run at
+    /// once, in the whole test process.
     public static let slots = ServerSlots(count: 3)
 
-    /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws. At most
-    /// three run at once (``slots``); the others wait for one to stop. A serialized suite passes
-    /// a slot of its own, so that its chain of tests does not wait, at each test, behind every
-    /// other suite's servers.
+    /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws, once one
+    /// of `slots` is free. Parallel tests pass the shared ``slots``; a serialized suite passes a
+    /// slot of its own, so that its chain of tests does not wait, at each test, behind every other
+    /// suite's servers (a notify test that took the shared slots waited over 120 s in CI). There
+    /// is no default, so that each suite chooses.
     public static func withServer<Result>(
-        _ options: Options = Options(), slots: ServerSlots = slots, _ body: (RadicaleServer) async throws -> Result
+        _ options: Options = Options(), slots: ServerSlots, _ body: (RadicaleServer) async throws -> Result
     ) async throws -> Result {
         try await slots.withSlot {
             let server = try await start(options)
