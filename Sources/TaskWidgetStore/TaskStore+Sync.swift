@@ -263,6 +263,27 @@ extension TaskStore {
         }
     }
 
+    /// Forgets, in one transaction, what this store synced with `account`: its calendar home,
+    /// collections and calendar objects. The lists and tasks stay, as this machine's own: a later
+    /// sync of an account of that name starts as a first sync does. Deletions not yet sent stay
+    /// recorded (`import` reads them too). Returns how many of the account's lists and tasks stay,
+    /// or `nil` when the store had nothing of the account.
+    public func forgetSyncState(account: String) throws -> (lists: Int, tasks: Int)? {
+        try write { db in
+            let lists = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM taskList WHERE id IN (SELECT listID FROM syncCollection WHERE account = ?)",
+                arguments: [account]) ?? 0
+            let tasks = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM task WHERE id IN (SELECT taskID FROM syncObject WHERE account = ?)", arguments: [account]) ?? 0
+            var forgotten = 0
+            for table in ["syncObject", "syncCollection", "syncAccount"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [account])
+                forgotten += db.changesCount
+            }
+            return forgotten > 0 ? (lists, tasks) : nil
+        }
+    }
+
     /// How many keys ``applySync(_:account:)`` reads per query: well under SQLite's limit on bound
     /// variables (32 766 since 3.32, 999 before).
     static let keysPerQuery = 500

@@ -4,6 +4,7 @@ import TaskWidgetCLI
 import TaskWidgetConfig
 import TaskWidgetCore
 import TaskWidgetFormats
+import TaskWidgetStore
 import TaskWidgetSync
 
 /// `taskwidget sync account add|ls|rm`: the accounts in config.toml, edited in place.
@@ -88,7 +89,13 @@ struct AccountCommand: ParsableCommand {
     struct Rm: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove an account's table from config.toml (its tasks stay in the store).",
-            discussion: "Example: taskwidget sync account rm home")
+            discussion: """
+                The store forgets what it synced with the account; its lists and tasks stay, as if \
+                made here. Adding the account again later syncs them as a first sync does, with \
+                the server the account then names.
+
+                Example: taskwidget sync account rm home
+                """)
         @OptionGroup var options: SyncGlobalOptions
         @Argument(help: "The account's name.") var name: String
 
@@ -96,8 +103,21 @@ struct AccountCommand: ParsableCommand {
             guard let path = options.configPath else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or pass --config")
             }
-            try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
+            let home = ProcessInfo.processInfo.environment["HOME"]
+            try SyncAccountsFile.checkRemovable(named: name, fromConfigAt: path, home: home)
+            let context = try options.context()
+            // Under the sync lock: a sync of the account running now would write its state again.
+            let storeExists = FileManager.default.fileExists(atPath: context.location.path)
+            let lock = storeExists ? try SyncLock(store: context.location) : nil
+            defer { lock?.release() }
+            let kept = storeExists ? try context.storeForWriting().forgetSyncState(account: name) : nil
+            try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: home)
             print("Removed the account \(name) from \(path)")
+            if let kept {
+                print(
+                    "This store forgot its links to the account's server; the \(counted(kept.lists, "list")) and "
+                        + "\(counted(kept.tasks, "task")) it synced stay here, as if made here.")
+            }
         }
     }
 }

@@ -708,6 +708,50 @@ import Testing
         }
     }
 
+    /// An account moved to another server is refused, the store unchanged: the collections it
+    /// synced would read as deleted there, and their tasks here with them (they were deleted).
+    /// `sync account rm` forgets what the store synced with it and keeps the tasks; added again,
+    /// its first sync sends them to the new server, and on the old one matches them by UID.
+    @Test func anAccountMovedToAnotherServerIsRefusedUntilRemovedAndAddedAgain() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            // The second server takes a slot of its own: the suite's one is the first server's.
+            try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { newServer in
+                let mine = try SyncSandbox(server: server)
+                try mine.sandbox.succeed(["add", "Pay rent", "--list", "Home", "--new-list"])
+                try mine.sandbox.succeed(["add", "Buy milk"])
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 2, 0 conflicts merged, deleted 0")
+                let before = try mine.export()
+
+                try mine.setConfigLine("url = \"\(newServer.baseURL.absoluteString)\"", replacing: "url =")
+                let origin = { (url: URL) in "http://127.0.0.1:\(url.port ?? 0)" }
+                #expect(
+                    try mine.syncRefused() == "taskwidget: the url of the account “rad” now leads to another server (\(origin(newServer.baseURL))) "
+                        + "than the one this store syncs with it (\(origin(server.baseURL))), where its 2 collections would read as deleted, "
+                        + "and their tasks here with them: set its url back (\(server.baseURL.absoluteString)), or, to sync this store's tasks "
+                        + "with the new place, remove the account and add it again (`taskwidget sync account rm rad` forgets what was "
+                        + "synced; the tasks stay)\n")
+                #expect(try mine.export() == before)
+
+                #expect(
+                    try mine.sandbox.succeed(["sync", "account", "rm", "rad"]) == "Removed the account rad from \(mine.configPath)\n"
+                        + "This store forgot its links to the account's server; the 1 list and 2 tasks it synced stay here, as if made here.\n")
+                #expect(try mine.export() == before)
+                try mine.addAccount(url: newServer.baseURL)
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 2, 0 conflicts merged, deleted 0")
+                #expect(try mine.export() == before)
+                let onNewServer = try SyncSandbox(server: newServer)
+                #expect(try onNewServer.syncSucceeds() == "rad: pulled 2, pushed 0, 0 conflicts merged, deleted 0")
+
+                // Back to the first server, which still holds both: matched, nothing doubled.
+                try mine.sandbox.succeed(["sync", "account", "rm", "rad"])
+                try mine.addAccount(url: server.baseURL)
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+                #expect(try mine.serverObjects().count == 2)
+                #expect(try mine.export() == before)
+            }
+        }
+    }
+
     /// `sync --config FILE` takes the store from that file too, not only the accounts: it synced
     /// the store of the default config.toml (or the default store) with the file's accounts.
     @Test func aConfigFileNamesItsStoreForSync() async throws {

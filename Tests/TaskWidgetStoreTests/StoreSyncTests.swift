@@ -54,6 +54,33 @@ import Testing
         #expect(lists.first?.sortOrder != home.sortOrder)
     }
 
+    /// Forgetting an account's sync state removes its home, collections and objects, and
+    /// nothing of another account's; its lists and tasks stay. Nothing to forget is `nil`.
+    @Test func forgettingAnAccountKeepsItsListsAndTasksAndTheOtherAccounts() throws {
+        let home = try store.addList(named: "Home", colorHex: nil, now: at(0))
+        let rent = try store.addTask(NewTask(title: "Pay rent", listName: "Home"), now: at(1)).task
+        let milk = try store.addTask(NewTask(title: "Buy milk"), now: at(2)).task
+        for (account, task, list) in [("home", rent, home.id as UUID?), ("work", milk, nil)] {
+            var changes = SyncChanges()
+            changes.home = ("https://\(account).example/", "https://\(account).example/dav/")
+            changes.collectionsToSave = [
+                SyncedCollection(account: account, href: "/dav/c/", url: "https://\(account).example/dav/c/", listID: list, isInbox: list == nil, syncToken: "t", ctag: nil)
+            ]
+            changes.objectsToSave = [
+                SyncedObject(account: account, href: "/dav/c/1.ics", collectionHref: "/dav/c/", taskID: task.id, uid: nil, etag: "e", icalendar: Data(), base: nil)
+            ]
+            try store.applySync(changes, account: account)
+        }
+        let kept = try #require(try store.forgetSyncState(account: "home"))
+        #expect(kept.lists == 1 && kept.tasks == 1)
+        let forgotten = try store.syncSnapshot(account: "home")
+        #expect(forgotten.home == nil && forgotten.collections.isEmpty && forgotten.objects.isEmpty)
+        #expect(forgotten.tasks.map(\.title).sorted() == ["Buy milk", "Pay rent"] && forgotten.lists.map(\.name) == ["Home"])
+        let other = try store.syncSnapshot(account: "work")
+        #expect(other.home != nil && other.collections.count == 1 && other.objects.map(\.taskID) == [milk.id])
+        #expect(try store.forgetSyncState(account: "home") == nil)
+    }
+
     @Test func aTaskAddedMeanwhileStopsTheChanges() throws {
         var changes = pulled(TaskStore.keysPerQuery + 1)
         // The task of the second query (tasks are read in id order) exists already: another

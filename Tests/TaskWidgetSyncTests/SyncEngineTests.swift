@@ -39,11 +39,13 @@ import Testing
     }
 
     func engine(
-        _ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday, inbox: String? = "Tasks"
+        _ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday, inbox: String? = "Tasks",
+        url: URL? = nil
     ) -> SyncEngine {
-        let account = SyncAccount(name: "test", url: server.baseURL.absoluteString, user: server.username, inbox: inbox)
+        let url = url ?? server.baseURL
+        let account = SyncAccount(name: "test", url: url.absoluteString, user: server.username, inbox: inbox)
         let client = CalDAVClient(
-            accountURL: server.baseURL, credentials: CalDAVCredentials(username: server.username, password: server.password),
+            accountURL: url, credentials: CalDAVCredentials(username: server.username, password: server.password),
             transport: transport)
         return SyncEngine(
             store: store, account: account, client: client, timeZone: Self.zone, now: now, receivesNewLists: true,
@@ -113,6 +115,40 @@ import Testing
                 #expect(error?.message.hasPrefix("the account “test” keeps the Inbox in “tasks”, a collection this store syncs as a list (") == true, "\(error?.message ?? "")")
             }
             #expect(counting.requestsByMethod["MKCALENDAR"] == nil, "no collection made")
+        }
+    }
+
+    /// An account URL changed to another of the same home syncs on. One that leads to a home
+    /// without a collection this store syncs (deleted there meanwhile) is refused, dry run too,
+    /// and the store stays as it was: that collection would read as deleted, its tasks with it.
+    @Test func aChangedAccountURLMustLeadToEveryCollectionSynced() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "One", listName: "Home", createsList: true), now: Self.sunday)
+            _ = try fixture.store.addTask(NewTask(title: "Two"), now: Self.sunday)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            let principal = server.baseURL.appendingPathComponent("\(server.username)/")
+            let same = try await engine(fixture.store, server, counting, url: principal).run(dryRun: false)
+            #expect(same.summary == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+
+            let home = try #require(try fixture.store.syncSnapshot(account: "test").collections.first { !$0.isInbox })
+            try await direct.deleteCollection(at: try #require(URL(string: home.url)), ifMatch: nil)
+            for dryRun in [true, false] {
+                let error = await #expect(throws: TaskWidgetError.self) {
+                    try await engine(fixture.store, server, counting).run(dryRun: dryRun)
+                }
+                #expect(error?.code == .badConfig)
+                #expect(
+                    error?.message == "the url of the account “test” now leads to a calendar home without 1 of the 2 collections this store "
+                        + "syncs with it, which would read as deleted, and their tasks here with them: set its url back (\(principal.absoluteString)), "
+                        + "or, to sync this store's tasks with the new place, remove the account and add it again "
+                        + "(`taskwidget sync account rm test` forgets what was synced; the tasks stay)")
+            }
+            #expect(try fixture.store.listSummaries().map(\.list.name) == ["Home"])
+            #expect(try fixture.store.syncSnapshot(account: "test").tasks.map(\.title).sorted() == ["One", "Two"])
+            // At the URL it had, the deletion there is taken, as a phone's would be.
+            let deleted = try await engine(fixture.store, server, counting, url: principal).run(dryRun: false)
+            #expect(deleted.summary == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 1")
         }
     }
 

@@ -19,12 +19,22 @@ struct SyncSandbox: ~Copyable {
         let passwordFile = sandbox.folder.appendingPathComponent("dav.password").path
         try Data("\(server.password)\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
         chmod(passwordFile, 0o600)
-        try sandbox.succeed([
-            "sync", "account", "add", account, "--url", (url ?? server.baseURL).absoluteString, "--user", server.username,
-            "--password-file", passwordFile, "--inbox", "Tasks",
-        ])
+        try Self.addAccount(account, to: sandbox, url: url ?? server.baseURL, server: server)
         self.sandbox = sandbox
         self.server = server
+    }
+
+    /// `sync account add rad --url URL`, user alice, password in the sandbox's 0600 file, Inbox in
+    /// the collection "Tasks" (every test server has that user and password).
+    func addAccount(url: URL) throws {
+        try Self.addAccount(account, to: sandbox, url: url, server: server)
+    }
+
+    private static func addAccount(_ name: String, to sandbox: borrowing Sandbox, url: URL, server: RadicaleServer) throws {
+        try sandbox.succeed([
+            "sync", "account", "add", name, "--url", url.absoluteString, "--user", server.username,
+            "--password-file", sandbox.folder.appendingPathComponent("dav.password").path, "--inbox", "Tasks",
+        ])
     }
 
     var configPath: String { sandbox.folder.appendingPathComponent(".config/taskwidget/config.toml").path }
