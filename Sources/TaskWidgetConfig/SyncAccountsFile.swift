@@ -34,9 +34,21 @@ public enum SyncAccountsFile {
     /// Removes the account's table: its header, its keys, and the blank line before it; comments
     /// after its last key (which may introduce the next table) stay.
     public static func remove(named name: String, fromConfigAt path: String, home: String? = nil) throws {
-        let table = try table(named: name, inConfigAt: path, home: home)
-        var lines = table.lines
-        let header = table.header
+        let text = try currentText(path)
+        let configuration = try Configuration.parse(text, path: path, home: home)
+        guard configuration.syncAccounts.contains(where: { $0.name == name }) else {
+            let names = configuration.syncAccounts.map(\.name)
+            throw TaskWidgetError(
+                .notFound,
+                names.isEmpty
+                    ? "there is no sync account “\(name.sanitizedForMessage)”: there are none yet"
+                    : "there is no sync account “\(name.sanitizedForMessage)”: the accounts are \(names.joined(separator: ", "))")
+        }
+        var lines = text.components(separatedBy: "\n")
+        guard let header = lines.firstIndex(where: { headerPath($0) == ["sync", "accounts", name] }) else {
+            throw TaskWidgetError(
+                .badConfig, "\(path): the account “\(name.sanitizedForMessage)” is not a [sync.accounts.NAME] table of its own: edit the file by hand")
+        }
         var end = header + 1
         var lastKey = header
         var inMultiline = false
@@ -55,33 +67,6 @@ public enum SyncAccountsFile {
         if start > 0 && lines[start - 1].trimmingCharacters(in: .whitespaces).isEmpty { start -= 1 }
         lines.removeSubrange(start...lastKey)
         try replace(path, with: lines.joined(separator: "\n"), home: home)
-    }
-
-    /// Checks that ``remove(named:fromConfigAt:home:)`` can remove the account: the file at `path`
-    /// has it, as a table of its own. Else throws ``TaskWidgetError/Code/notFound`` (naming the
-    /// accounts there are) or ``TaskWidgetError/Code/badConfig``.
-    public static func checkRemovable(named name: String, fromConfigAt path: String, home: String? = nil) throws {
-        _ = try table(named: name, inConfigAt: path, home: home)
-    }
-
-    /// The file's lines, and the index of the header of the account's table.
-    private static func table(named name: String, inConfigAt path: String, home: String?) throws -> (lines: [String], header: Int) {
-        let text = try currentText(path)
-        let configuration = try Configuration.parse(text, path: path, home: home)
-        guard configuration.syncAccounts.contains(where: { $0.name == name }) else {
-            let names = configuration.syncAccounts.map(\.name)
-            throw TaskWidgetError(
-                .notFound,
-                names.isEmpty
-                    ? "there is no sync account “\(name.sanitizedForMessage)”: there are none yet"
-                    : "there is no sync account “\(name.sanitizedForMessage)”: the accounts are \(names.joined(separator: ", "))")
-        }
-        let lines = text.components(separatedBy: "\n")
-        guard let header = lines.firstIndex(where: { headerPath($0) == ["sync", "accounts", name] }) else {
-            throw TaskWidgetError(
-                .badConfig, "\(path): the account “\(name.sanitizedForMessage)” is not a [sync.accounts.NAME] table of its own: edit the file by hand")
-        }
-        return (lines, header)
     }
 
     /// The table path of a header line (`[sync.accounts."my home"]` → sync, accounts, my home),

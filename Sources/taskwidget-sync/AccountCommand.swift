@@ -7,11 +7,12 @@ import TaskWidgetFormats
 import TaskWidgetStore
 import TaskWidgetSync
 
-/// `taskwidget sync account add|ls|rm`: the accounts in config.toml, edited in place.
+/// `taskwidget sync account add|ls|rm|forget`: the accounts in config.toml, edited in place, and what the
+/// store synced with them.
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "account", abstract: "Add, list and remove CalDAV accounts (in config.toml).",
-        subcommands: [Add.self, Ls.self, Rm.self])
+        commandName: "account", abstract: "Add, list, remove and forget CalDAV accounts (in config.toml).",
+        subcommands: [Add.self, Ls.self, Rm.self, Forget.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -90,9 +91,9 @@ struct AccountCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove an account's table from config.toml (its tasks stay in the store).",
             discussion: """
-                The store forgets what it synced with the account; its lists and tasks stay, as if \
-                made here. Adding the account again later syncs them as a first sync does, with \
-                the server the account then names.
+                The store keeps what it synced with the account: added again with the same name \
+                and server, it syncs on from there, and its lists go to no other account meanwhile. \
+                `taskwidget sync account forget NAME` forgets it.
 
                 Example: taskwidget sync account rm home
                 """)
@@ -103,21 +104,44 @@ struct AccountCommand: ParsableCommand {
             guard let path = options.configPath else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or pass --config")
             }
-            let home = ProcessInfo.processInfo.environment["HOME"]
-            try SyncAccountsFile.checkRemovable(named: name, fromConfigAt: path, home: home)
-            let context = try options.context()
-            // Under the sync lock: a sync of the account running now would write its state again.
-            let storeExists = FileManager.default.fileExists(atPath: context.location.path)
-            let lock = storeExists ? try SyncLock(store: context.location) : nil
-            defer { lock?.release() }
-            let kept = storeExists ? try context.storeForWriting().forgetSyncState(account: name) : nil
-            try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: home)
+            try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
             print("Removed the account \(name) from \(path)")
-            if let kept {
-                print(
-                    "This store forgot its links to the account's server; the \(counted(kept.lists, "list")) and "
-                        + "\(counted(kept.tasks, "task")) it synced stay here, as if made here.")
+        }
+    }
+
+    struct Forget: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "forget", abstract: "Forget what this store synced with an account, for its next sync to start anew.",
+            discussion: """
+                For an account moved to a server that does not hold its tasks yet: sync refuses \
+                the new URL, since what it synced would read as deleted there. Forgotten, the \
+                account's next sync is a first sync with the URL it names then: it sends this \
+                store's lists and tasks there and takes what the server holds. Deletions made on \
+                either side since the last sync are not carried over. The lists and tasks stay, \
+                and config.toml is not changed.
+
+                Example: taskwidget sync account forget home
+                """)
+        @OptionGroup var options: SyncGlobalOptions
+        @Argument(help: "The account's name.") var name: String
+
+        func run() throws {
+            let context = try options.context()
+            guard FileManager.default.fileExists(atPath: context.location.path) else {
+                print("There is no store at \(context.location.path): nothing to forget.")
+                return
             }
+            let store = try context.storeForWriting()
+            // Under the sync lock: a sync of the account running now would write its state again.
+            let lock = try SyncLock(store: context.location)
+            defer { lock.release() }
+            guard let kept = try store.forgetSyncState(account: name) else {
+                print("This store has synced nothing with an account named \(name): nothing to forget.")
+                return
+            }
+            print(
+                "Forgot what this store synced with the account \(name); its \(counted(kept.lists, "list")) and "
+                    + "\(counted(kept.tasks, "task")) stay here. Its next sync is a first sync: it sends them to the server and takes what is there.")
         }
     }
 }

@@ -118,10 +118,10 @@ import Testing
         }
     }
 
-    /// An account URL changed to another of the same home syncs on. One that leads to a home
-    /// without a collection this store syncs (deleted there meanwhile) is refused, dry run too,
-    /// and the store stays as it was: that collection would read as deleted, its tasks with it.
-    @Test func aChangedAccountURLMustLeadToEveryCollectionSynced() async throws {
+    /// An account URL changed to another of the same home syncs on. A changed URL under which
+    /// a collection this store syncs is missing (deleted there meanwhile) is refused, dry run too,
+    /// and the store stays as it was; at the URL it had, the deletion is taken as a phone's.
+    @Test func aChangedAccountURLUnderWhichACollectionIsMissingIsRefused() async throws {
         try await withRadicale { server, direct, counting in
             let fixture = try TemporaryStore()
             _ = try fixture.store.addTask(NewTask(title: "One", listName: "Home", createsList: true), now: Self.sunday)
@@ -139,14 +139,13 @@ import Testing
                 }
                 #expect(error?.code == .badConfig)
                 #expect(
-                    error?.message == "the url of the account “test” now leads to a calendar home without 1 of the 2 collections this store "
-                        + "syncs with it, which would read as deleted, and their tasks here with them: set its url back (\(principal.absoluteString)), "
-                        + "or, to sync this store's tasks with the new place, remove the account and add it again "
-                        + "(`taskwidget sync account rm test` forgets what was synced; the tasks stay)")
+                    error?.message == "the url of the account “test” changed since the last sync, and where it leads now lacks 1 task and "
+                        + "1 collection this store synced with it, which sync would delete here: set its url back (\(principal.absoluteString)), "
+                        + "or, if the account moved to a server that does not hold them yet, run `taskwidget sync account forget test` "
+                        + "for its next sync to send this store's tasks there")
             }
             #expect(try fixture.store.listSummaries().map(\.list.name) == ["Home"])
             #expect(try fixture.store.syncSnapshot(account: "test").tasks.map(\.title).sorted() == ["One", "Two"])
-            // At the URL it had, the deletion there is taken, as a phone's would be.
             let deleted = try await engine(fixture.store, server, counting, url: principal).run(dryRun: false)
             #expect(deleted.summary == "test: pulled 0, pushed 0, 0 conflicts merged, deleted 1")
         }

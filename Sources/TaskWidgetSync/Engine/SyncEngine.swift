@@ -189,7 +189,6 @@ public struct SyncEngine: Sendable {
         // Discovery lists the home's collections already: a first sync lists them once.
         let listing = if let discoveredCollections { discoveredCollections } else { try await listTaskCollections(in: home, snapshot: snapshot) }
         if home.isOneCalendar { try checkOneCalendar(listing, snapshot: snapshot) }
-        if discovered { try checkChangedURL(listing, home: home, snapshot: snapshot) }
         var binding = bind(listing, snapshot: snapshot, home: home)
         try checkInboxName(binding)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
@@ -200,6 +199,8 @@ public struct SyncEngine: Sendable {
             restoredLists = binding.detached.filter { restoring.contains($0.href.path) }.compactMap(\.listID)
             binding = bind(listing, snapshot: snapshot, home: home, restoring: restoring)
         }
+        // Before anything is written, on the server too (a collection made for the Inbox).
+        if discovered { try checkChangedURL(planner(snapshot, binding: binding, pull: pull).plan(), snapshot: snapshot) }
         if !dryRun {
             let known = Set(binding.bindings.map(\.href))
             binding = try await makeCollections(binding)
@@ -376,36 +377,25 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// An account URL changed since the last sync must lead to the same server and to every
-    /// collection this store syncs with the account: the same home by another URL, or the home of
-    /// the one calendar it named. Another server, or a home without them, is refused: they would
-    /// read as deleted on the server, and their tasks here with them. (A server's other host name
-    /// is another server too: it cannot be told from one.)
-    private func checkChangedURL(_ listing: [CalendarCollection], home: AccountHome, snapshot: SyncSnapshot) throws {
-        guard let stored = snapshot.home, !snapshot.collections.isEmpty, let before = URL(string: stored.homeURL) else { return }
-        let listed = Set(listing.map(\.href.path))
-        let missing = snapshot.collections.filter { !listed.contains($0.href) }.count
-        let otherServer = Self.origin(of: before) != Self.origin(of: home.url)
-        guard otherServer || missing > 0 else { return }
-        let leadsTo =
-            otherServer
-            ? "another server (\(Self.origin(of: home.url))) than the one this store syncs with it (\(Self.origin(of: before))), "
-                + "where its \(counted(snapshot.collections.count, "collection"))"
-            : "a calendar home without \(missing) of the \(counted(snapshot.collections.count, "collection")) this store syncs with it, which"
+    /// A sync whose account URL changed since the last one must not delete anything here: what
+    /// it synced would read as deleted on a server that does not hold it (another server, or
+    /// another home), and its tasks here with it. The same server by another name or URL holds
+    /// everything and syncs on; what a phone deleted there meanwhile waits for the URL it had.
+    private func checkChangedURL(_ plan: SyncPlan, snapshot: SyncSnapshot) throws {
+        guard let stored = snapshot.home, stored.accountURL != account.url else { return }
+        let lacking = [
+            plan.deletedLocally.isEmpty ? nil : counted(plan.deletedLocally.count, "task"),
+            plan.local.collectionsToForget.isEmpty ? nil : counted(plan.local.collectionsToForget.count, "collection"),
+        ].compactMap { $0 }
+        guard !lacking.isEmpty else { return }
         let previous = URL(string: stored.accountURL).map { " (\(CalDAVError.redact($0)))" } ?? ""
         throw TaskWidgetError(
             .badConfig,
-            "the url of the account “\(account.name)” now leads to \(leadsTo) would read as deleted, and their tasks here with them: "
-                + "set its url back\(previous), or, to sync this store's tasks with the new place, remove the account and add it again "
-                + "(`taskwidget sync account rm \(account.name.shellQuoted)` forgets what was synced; the tasks stay)",
+            "the url of the account “\(account.name)” changed since the last sync, and where it leads now lacks "
+                + "\(lacking.joined(separator: " and ")) this store synced with it, which sync would delete here: set its url back\(previous), "
+                + "or, if the account moved to a server that does not hold them yet, run `taskwidget sync account forget "
+                + "\(account.name.shellQuoted)` for its next sync to send this store's tasks there",
             context: "account url changed")
-    }
-
-    /// `scheme://host:port` of `url`, lower-cased, with the scheme's port when it names none.
-    private static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     /// The account's collections bound to lists, and what binding them needs.
