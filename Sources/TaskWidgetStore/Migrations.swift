@@ -31,6 +31,11 @@ enum Migrations {
     /// that sync sees a rename there.
     static let collectionNames = "v6-collection-names"
 
+    /// The migration that keeps, for an account whose sync state was forgotten (`sync account
+    /// forget`), the lists and tasks it synced, so that no other account takes them before its
+    /// next sync places them.
+    static let syncClaims = "v7-sync-claims"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -151,6 +156,11 @@ enum Migrations {
         migrator.registerMigration(collectionNames) { db in
             // NULL until the next sync of the collection: a store upgraded in between renames nothing.
             try db.execute(sql: "ALTER TABLE syncCollection ADD COLUMN displayName TEXT; ALTER TABLE syncCollection ADD COLUMN color TEXT")
+        }
+        migrator.registerMigration(syncClaims) { db in
+            // A list (listID) or a task (taskID) per row; a row goes once the account's sync has
+            // placed it on its server.
+            try db.execute(sql: "CREATE TABLE syncClaim (account TEXT NOT NULL, listID TEXT, taskID TEXT)")
         }
         return migrator
     }

@@ -88,12 +88,17 @@ public struct SyncSnapshot: Sendable {
     /// it was found from (a changed URL means discovering it again).
     public var home: (accountURL: String, homeURL: String)?
     public var collections: [SyncedCollection]
-    /// The lists that other accounts' collections hold.
+    /// The lists that other accounts' collections hold, or that they claim
+    /// (``TaskStore/forgetSyncState(account:keepingClaims:)``).
     public var listsOfOtherAccounts: Set<UUID>
     /// The objects of this account.
     public var objects: [SyncedObject]
-    /// The ids of tasks that another account's objects are (they are that account's to sync).
+    /// The ids of tasks that another account's objects are, or that it claims (they are that
+    /// account's to sync).
     public var tasksOfOtherAccounts: Set<UUID>
+    /// The lists this account claims: synced with it before its state was forgotten, they are
+    /// its to place, whether or not it receives new lists.
+    public var claimedLists: Set<UUID> = []
     public var lists: [TaskList]
     public var tasks: [TaskItem]
     public var tombstones: [TaskTombstone]
@@ -161,9 +166,22 @@ extension TaskStore {
                         account: row["account"], href: row["href"], collectionHref: row["collectionHref"], taskID: taskID,
                         uid: row["uid"], etag: row["etag"], icalendar: row["icalendar"], base: base)
                 }
-            let others = try String.fetchAll(db, sql: "SELECT DISTINCT taskID FROM syncObject WHERE account != ?", arguments: [account])
+            let others = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT taskID FROM syncObject WHERE account != ?1
+                    UNION SELECT taskID FROM syncClaim WHERE account != ?1 AND taskID IS NOT NULL
+                    """,
+                arguments: [account])
             let otherLists = try String.fetchAll(
-                db, sql: "SELECT listID FROM syncCollection WHERE account != ? AND listID IS NOT NULL", arguments: [account])
+                db,
+                sql: """
+                    SELECT listID FROM syncCollection WHERE account != ?1 AND listID IS NOT NULL
+                    UNION SELECT listID FROM syncClaim WHERE account != ?1 AND listID IS NOT NULL
+                    """,
+                arguments: [account])
+            let claimedLists = try String.fetchAll(
+                db, sql: "SELECT listID FROM syncClaim WHERE account = ? AND listID IS NOT NULL", arguments: [account])
             let home = try Row.fetchOne(db, sql: "SELECT accountURL, homeURL FROM syncAccount WHERE account = ?", arguments: [account])
                 .map { (accountURL: $0["accountURL"] as String, homeURL: $0["homeURL"] as String) }
             let tombstones = try Row.fetchAll(db, sql: "SELECT * FROM taskTombstone").compactMap { row -> TaskTombstone? in
@@ -172,6 +190,7 @@ extension TaskStore {
             return SyncSnapshot(
                 home: home, collections: collections,
                 listsOfOtherAccounts: Set(otherLists.compactMap(UUID.init(uuidString:))), objects: objects, tasksOfOtherAccounts: Set(others.compactMap(UUID.init(uuidString:))),
+                claimedLists: Set(claimedLists.compactMap(UUID.init(uuidString:))),
                 lists: try TaskList.fetchAllInOrder(db), tasks: try TaskItem.fetchAll(db),
                 tombstones: tombstones,
                 listTombstones: Set(try String.fetchAll(db, sql: "SELECT listID FROM listTombstone").compactMap(UUID.init(uuidString:))))
@@ -260,27 +279,53 @@ extension TaskStore {
             for id in changes.listTombstonesToClear {
                 try db.execute(sql: "DELETE FROM listTombstone WHERE listID = ?", arguments: [id.lowercasedString])
             }
+            // The claims the account has placed now (or whose list or task is gone) are done.
+            try db.execute(
+                sql: """
+                    DELETE FROM syncClaim WHERE account = ?1 AND (
+                        listID IN (SELECT listID FROM syncCollection WHERE account = ?1)
+                        OR taskID IN (SELECT taskID FROM syncObject WHERE account = ?1)
+                        OR (listID IS NOT NULL AND listID NOT IN (SELECT id FROM taskList))
+                        OR (taskID IS NOT NULL AND taskID NOT IN (SELECT id FROM task)))
+                    """,
+                arguments: [account])
         }
     }
 
     /// Forgets, in one transaction, what this store synced with `account`: its calendar home,
-    /// collections and calendar objects. The lists and tasks stay, as this machine's own: a later
-    /// sync of an account of that name starts as a first sync does. Deletions not yet sent stay
-    /// recorded (`import` reads them too). Returns how many of the account's lists and tasks stay,
-    /// or `nil` when the store had nothing of the account.
-    public func forgetSyncState(account: String) throws -> (lists: Int, tasks: Int)? {
+    /// collections and calendar objects, so that its next sync is a first sync. The lists and
+    /// tasks stay; with `keepingClaims` (an account still configured) they stay the account's,
+    /// and no other account takes them until its sync has placed them
+    /// (``SyncSnapshot/claimedLists``); without, they become this machine's own. Deletions not
+    /// yet sent stay recorded (`import` reads them too). Returns how many of the account's lists
+    /// and tasks stay, or `nil` when the store had nothing of the account.
+    public func forgetSyncState(account: String, keepingClaims: Bool) throws -> (lists: Int, tasks: Int)? {
         try write { db in
-            let lists = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM taskList WHERE id IN (SELECT listID FROM syncCollection WHERE account = ?)",
-                arguments: [account]) ?? 0
-            let tasks = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM task WHERE id IN (SELECT taskID FROM syncObject WHERE account = ?)", arguments: [account]) ?? 0
+            let lists = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM taskList WHERE id IN (
+                        SELECT listID FROM syncCollection WHERE account = ?1 UNION SELECT listID FROM syncClaim WHERE account = ?1)
+                    """,
+                arguments: [account])
+            let tasks = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM task WHERE id IN (
+                        SELECT taskID FROM syncObject WHERE account = ?1 UNION SELECT taskID FROM syncClaim WHERE account = ?1)
+                    """,
+                arguments: [account])
             var forgotten = 0
-            for table in ["syncObject", "syncCollection", "syncAccount"] {
+            for table in ["syncObject", "syncCollection", "syncAccount", "syncClaim"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [account])
                 forgotten += db.changesCount
             }
-            return forgotten > 0 ? (lists, tasks) : nil
+            guard forgotten > 0 else { return nil }
+            if keepingClaims {
+                for list in lists { try db.execute(sql: "INSERT INTO syncClaim (account, listID) VALUES (?, ?)", arguments: [account, list]) }
+                for task in tasks { try db.execute(sql: "INSERT INTO syncClaim (account, taskID) VALUES (?, ?)", arguments: [account, task]) }
+            }
+            return (lists.count, tasks.count)
         }
     }
 

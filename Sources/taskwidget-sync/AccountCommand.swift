@@ -115,10 +115,12 @@ struct AccountCommand: ParsableCommand {
             discussion: """
                 For an account moved to a server that does not hold its tasks yet: sync refuses \
                 the new URL, since what it synced would read as deleted there. Forgotten, the \
-                account's next sync is a first sync with the URL it names then: it sends this \
-                store's lists and tasks there and takes what the server holds. Deletions made on \
-                either side since the last sync are not carried over. The lists and tasks stay, \
-                and config.toml is not changed.
+                account's next sync is a first sync with the URL it names then: it sends the \
+                account's lists and tasks there (no other account takes them meanwhile) and takes \
+                what the server holds. Deletions made on either side since the last sync are not \
+                carried over. The lists and tasks stay here, and config.toml is not changed. An \
+                account that config.toml no longer names leaves its lists and tasks to this \
+                machine.
 
                 Example: taskwidget sync account forget home
                 """)
@@ -131,17 +133,22 @@ struct AccountCommand: ParsableCommand {
                 print("There is no store at \(context.location.path): nothing to forget.")
                 return
             }
+            let isConfigured = try context.configuration().syncAccounts.contains { $0.name == name }
             let store = try context.storeForWriting()
             // Under the sync lock: a sync of the account running now would write its state again.
             let lock = try SyncLock(store: context.location)
             defer { lock.release() }
-            guard let kept = try store.forgetSyncState(account: name) else {
+            guard let kept = try store.forgetSyncState(account: name, keepingClaims: isConfigured) else {
                 print("This store has synced nothing with an account named \(name): nothing to forget.")
                 return
             }
+            let what = "\(counted(kept.lists, "list")) and \(counted(kept.tasks, "task"))"
             print(
-                "Forgot what this store synced with the account \(name); its \(counted(kept.lists, "list")) and "
-                    + "\(counted(kept.tasks, "task")) stay here. Its next sync is a first sync: it sends them to the server and takes what is there.")
+                isConfigured
+                    ? "Forgot what this store synced with the account \(name); its \(what) stay here, kept for it. "
+                        + "Its next sync is a first sync: it sends them to the server and takes what is there."
+                    : "Forgot what this store synced with the account \(name), which the configuration does not name; "
+                        + "its \(what) stay here as this machine's own.")
         }
     }
 }

@@ -647,7 +647,8 @@ import Testing
     /// its siblings stay on the server, no collection is made for lists made here, and an inbox
     /// other than that calendar is refused (and that calendar too, once synced as a list). Widened
     /// to the whole home later, it syncs every collection; narrowed back, or moved to another
-    /// calendar, it is refused, as the others would read as deleted.
+    /// calendar, it is refused, as the others would read as deleted, until the account is
+    /// forgotten.
     @Test func anAccountURLNamingOneCalendarSyncsThatCalendarOnly() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let bank = try await PythonCalDAV.saveTodo(
@@ -691,9 +692,15 @@ import Testing
             try mine.setConfigLine("url = \"\(errands.absoluteString)\"", replacing: "url =")
             #expect(
                 try mine.syncRefused() == "taskwidget: the url of the account “rad” now names one calendar, but this store syncs 2 other "
-                    + "collections of it, which would read as deleted: set its url back to the one it had (\(server.baseURL.absoluteString)); "
-                    + "a store that synced a whole calendar home keeps syncing all of it\n")
+                    + "collections of it, which would read as deleted: set its url back to the one it had (\(server.baseURL.absoluteString)), "
+                    + "or run `taskwidget sync account forget rad` to sync that calendar only from now on (the others' lists then stay "
+                    + "here only)\n")
             #expect(try mine.export() == before)
+            // Forgotten, the account syncs that calendar only: the others' lists stay, here only.
+            try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try mine.export() == before)
+            #expect(try collectionsOnTheServer() == 3)
 
             // Another store syncs the one calendar, then is pointed at another: refused too.
             let other = try SyncSandbox(server: server, url: errands)
@@ -704,7 +711,8 @@ import Testing
             #expect(
                 try other.syncRefused() == "taskwidget: the url of the account “rad” now names another calendar than the one this store syncs "
                     + "with it: set its url back to the one it had (\(errands.absoluteString)), and add the other calendar as an account of "
-                    + "its own (`taskwidget sync account add NAME --url URL`)\n")
+                    + "its own (`taskwidget sync account add NAME --url URL`), or run `taskwidget sync account forget rad` to sync the new "
+                    + "one instead (the old one's list then stays here only)\n")
         }
     }
 
@@ -730,9 +738,9 @@ import Testing
                 try mine.setConfigLine("url = \"\(newServer.baseURL.absoluteString)\"", replacing: "url =")
                 let refusal =
                     "taskwidget: the url of the account “rad” changed since the last sync, and where it leads now lacks 2 tasks and "
-                    + "2 collections this store synced with it, which sync would delete here: set its url back (http://localhost:\(server.port)/), "
-                    + "or, if the account moved to a server that does not hold them yet, run `taskwidget sync account forget rad` for "
-                    + "its next sync to send this store's tasks there\n"
+                    + "2 collections this store synced with it, so sync would delete them here: if the server is the same, set its url "
+                    + "back (http://localhost:\(server.port)/) and sync once before changing it; if the account moved to a server that "
+                    + "does not hold them yet, run `taskwidget sync account forget rad` for its next sync to send this store's tasks there\n"
                 #expect(try mine.syncRefused() == refusal)
                 #expect(try mine.sandbox.run(["sync", "--dry-run"]).stderr == refusal)
                 #expect(try mine.export() == before)
@@ -746,7 +754,8 @@ import Testing
                 #expect(try mine.syncRefused() == refusal)
                 #expect(
                     try mine.sandbox.succeed(["sync", "account", "forget", "rad"]) == "Forgot what this store synced with the account rad; "
-                        + "its 1 list and 2 tasks stay here. Its next sync is a first sync: it sends them to the server and takes what is there.\n")
+                        + "its 1 list and 2 tasks stay here, kept for it. Its next sync is a first sync: it sends them to the server and "
+                        + "takes what is there.\n")
                 #expect(try mine.export() == before)
                 #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 2, 0 conflicts merged, deleted 0")
                 #expect(try mine.export() == before)
@@ -754,6 +763,61 @@ import Testing
                 #expect(
                     try mine.sandbox.succeed(["sync", "account", "forget", "nobody"])
                         == "This store has synced nothing with an account named nobody: nothing to forget.\n")
+            }
+        }
+    }
+
+    /// The lists and tasks of a forgotten account stay its own until its next sync places them:
+    /// the first account, which receives new lists, does not take its list, and another account
+    /// with an Inbox does not take the Inbox tasks of a forgotten first account.
+    @Test func aForgottenAccountsListsAndTasksGoToNoOtherAccount() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { home in
+            // Two more servers, a slot of their own each: the suite's one is the first server's.
+            try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { work in
+                try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { newWork in
+                    let mine = try SyncSandbox(server: home)
+                    try mine.sandbox.succeed([
+                        "sync", "account", "add", "work", "--url", work.baseURL.absoluteString, "--user", work.username,
+                        "--password-file", mine.sandbox.folder.appendingPathComponent("dav.password").path, "--inbox", "Errands",
+                    ])
+                    _ = try await PythonCalDAV.saveTodo(
+                        foreignTodo(["UID:job-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Write the report"]), in: "Job", server: work)
+                    try mine.sandbox.succeed(["add", "Buy milk"])
+                    #expect(
+                        try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0\n"
+                            + "work: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
+                    func summaries(_ server: RadicaleServer) throws -> [String] {
+                        let root = server.storageRoot.appendingPathComponent(server.username)
+                        return try FileManager.default.subpathsOfDirectory(atPath: root.path)
+                            .filter { $0.hasSuffix(".ics") && !$0.contains(".Radicale") }
+                            .compactMap { path in
+                                try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8).split(separator: "\r\n")
+                                    .first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }
+                            }.sorted()
+                    }
+
+                    // work moves: refused; forgotten, its list goes to its new server, not to rad's.
+                    let config = try String(contentsOfFile: mine.configPath, encoding: .utf8)
+                    try Data(config.replacingOccurrences(of: work.baseURL.absoluteString, with: newWork.baseURL.absoluteString).utf8)
+                        .write(to: URL(fileURLWithPath: mine.configPath))
+                    #expect(try mine.sync().status == 64)
+                    #expect(
+                        try mine.sandbox.succeed(["sync", "account", "forget", "work"]) == "Forgot what this store synced with the account "
+                            + "work; its 1 list and 1 task stay here, kept for it. Its next sync is a first sync: it sends them to the server "
+                            + "and takes what is there.\n")
+                    #expect(try mine.sync(["--account", "rad"]).stdout == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n")
+                    #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n"
+                        + "work: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+                    #expect(try summaries(home) == ["Buy milk"])
+                    #expect(try summaries(newWork) == ["Write the report"])
+
+                    // rad forgotten: work, which has an Inbox too, leaves rad's Inbox task alone.
+                    try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
+                    #expect(try mine.sync(["--account", "work"]).stdout == "work: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n")
+                    #expect(try summaries(newWork) == ["Write the report"])
+                    #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n"
+                        + "work: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+                }
             }
         }
     }

@@ -71,14 +71,58 @@ import Testing
             ]
             try store.applySync(changes, account: account)
         }
-        let kept = try #require(try store.forgetSyncState(account: "home"))
+        let kept = try #require(try store.forgetSyncState(account: "home", keepingClaims: false))
         #expect(kept.lists == 1 && kept.tasks == 1)
         let forgotten = try store.syncSnapshot(account: "home")
         #expect(forgotten.home == nil && forgotten.collections.isEmpty && forgotten.objects.isEmpty)
         #expect(forgotten.tasks.map(\.title).sorted() == ["Buy milk", "Pay rent"] && forgotten.lists.map(\.name) == ["Home"])
         let other = try store.syncSnapshot(account: "work")
         #expect(other.home != nil && other.collections.count == 1 && other.objects.map(\.taskID) == [milk.id])
-        #expect(try store.forgetSyncState(account: "home") == nil)
+        #expect(try store.forgetSyncState(account: "home", keepingClaims: false) == nil)
+    }
+
+    /// Forgotten while configured, an account keeps its lists and tasks as claims: the other
+    /// accounts see them as taken, it sees its lists as its own to place, and a claim goes once
+    /// its sync has placed it (or its task is gone).
+    @Test func aForgottenAccountClaimsItsListsAndTasksUntilItsSyncPlacesThem() throws {
+        let home = try store.addList(named: "Home", colorHex: nil, now: at(0))
+        let rent = try store.addTask(NewTask(title: "Pay rent", listName: "Home"), now: at(1)).task
+        let milk = try store.addTask(NewTask(title: "Buy milk"), now: at(2)).task
+        var changes = SyncChanges()
+        changes.home = ("https://old.example/", "https://old.example/dav/")
+        changes.collectionsToSave = [
+            SyncedCollection(account: "home", href: "/dav/c/", url: "https://old.example/dav/c/", listID: home.id, isInbox: false, syncToken: nil, ctag: nil),
+            SyncedCollection(account: "home", href: "/dav/i/", url: "https://old.example/dav/i/", listID: nil, isInbox: true, syncToken: nil, ctag: nil),
+        ]
+        changes.objectsToSave = [rent, milk].map { task in
+            SyncedObject(
+                account: "home", href: "/dav/x/\(task.id).ics", collectionHref: task.listID == nil ? "/dav/i/" : "/dav/c/", taskID: task.id,
+                uid: nil, etag: "e", icalendar: Data(), base: nil)
+        }
+        try store.applySync(changes, account: "home")
+
+        let kept = try #require(try store.forgetSyncState(account: "home", keepingClaims: true))
+        #expect(kept.lists == 1 && kept.tasks == 2)
+        let other = try store.syncSnapshot(account: "work")
+        #expect(other.listsOfOtherAccounts == [home.id] && other.tasksOfOtherAccounts == [rent.id, milk.id])
+        let own = try store.syncSnapshot(account: "home")
+        #expect(own.home == nil && own.collections.isEmpty && own.objects.isEmpty && own.claimedLists == [home.id])
+
+        // Its first sync places the list and the task in it; the Inbox task, deleted meanwhile, goes too.
+        _ = try store.deleteTasks([milk.id.lowercasedString], now: at(3))
+        var placed = SyncChanges()
+        placed.collectionsToSave = [
+            SyncedCollection(account: "home", href: "/n/c/", url: "https://new.example/n/c/", listID: home.id, isInbox: false, syncToken: nil, ctag: nil)
+        ]
+        placed.objectsToSave = [
+            SyncedObject(account: "home", href: "/n/c/1.ics", collectionHref: "/n/c/", taskID: rent.id, uid: nil, etag: "e", icalendar: Data(), base: nil)
+        ]
+        try store.applySync(placed, account: "home")
+        #expect(try store.syncSnapshot(account: "home").claimedLists.isEmpty)
+        #expect(try store.syncSnapshot(account: "work").tasksOfOtherAccounts == [rent.id])
+        // Nothing left to place, and nothing left to forget once forgotten without claims.
+        #expect(try store.forgetSyncState(account: "home", keepingClaims: false).map { [$0.lists, $0.tasks] } == [1, 1])
+        #expect(try store.syncSnapshot(account: "work").tasksOfOtherAccounts.isEmpty)
     }
 
     @Test func aTaskAddedMeanwhileStopsTheChanges() throws {

@@ -140,9 +140,9 @@ import Testing
                 #expect(error?.code == .badConfig)
                 #expect(
                     error?.message == "the url of the account “test” changed since the last sync, and where it leads now lacks 1 task and "
-                        + "1 collection this store synced with it, which sync would delete here: set its url back (\(principal.absoluteString)), "
-                        + "or, if the account moved to a server that does not hold them yet, run `taskwidget sync account forget test` "
-                        + "for its next sync to send this store's tasks there")
+                        + "1 collection this store synced with it, so sync would delete them here: if the server is the same, set its url "
+                        + "back (\(principal.absoluteString)) and sync once before changing it; if the account moved to a server that does "
+                        + "not hold them yet, run `taskwidget sync account forget test` for its next sync to send this store's tasks there")
             }
             #expect(try fixture.store.listSummaries().map(\.list.name) == ["Home"])
             #expect(try fixture.store.syncSnapshot(account: "test").tasks.map(\.title).sorted() == ["One", "Two"])

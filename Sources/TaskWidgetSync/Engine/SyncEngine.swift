@@ -365,14 +365,16 @@ public struct SyncEngine: Sendable {
                     .badConfig,
                     "the url of the account “\(account.name)” now names another calendar than the one this store syncs with it: "
                         + "set its url back to the one it had\(before), and add the other calendar as an account of its own "
-                        + "(`taskwidget sync account add NAME --url URL`)",
+                        + "(`taskwidget sync account add NAME --url URL`), or run `taskwidget sync account forget \(account.name.shellQuoted)` "
+                        + "to sync the new one instead (the old one's list then stays here only)",
                     context: "one calendar changed")
             }
             throw TaskWidgetError(
                 .badConfig,
                 "the url of the account “\(account.name)” now names one calendar, but this store syncs \(others.count) other "
                     + "collection\(others.count == 1 ? "" : "s") of it, which would read as deleted: set its url back to the one "
-                    + "it had\(before); a store that synced a whole calendar home keeps syncing all of it",
+                    + "it had\(before), or run `taskwidget sync account forget \(account.name.shellQuoted)` to sync that calendar only "
+                    + "from now on (the others' lists then stay here only)",
                 context: "one calendar narrowed")
         }
     }
@@ -392,9 +394,10 @@ public struct SyncEngine: Sendable {
         throw TaskWidgetError(
             .badConfig,
             "the url of the account “\(account.name)” changed since the last sync, and where it leads now lacks "
-                + "\(lacking.joined(separator: " and ")) this store synced with it, which sync would delete here: set its url back\(previous), "
-                + "or, if the account moved to a server that does not hold them yet, run `taskwidget sync account forget "
-                + "\(account.name.shellQuoted)` for its next sync to send this store's tasks there",
+                + "\(lacking.joined(separator: " and ")) this store synced with it, so sync would delete them here: if the server is the "
+                + "same, set its url back\(previous) and sync once before changing it; if the account moved to a server that does "
+                + "not hold them yet, run `taskwidget sync account forget \(account.name.shellQuoted)` for its next sync to send "
+                + "this store's tasks there",
             context: "account url changed")
     }
 
@@ -478,9 +481,10 @@ public struct SyncEngine: Sendable {
             bound.insert(list.id)
             result.bindings.append(CollectionBinding(href: href, url: collection.url, listID: list.id, isInbox: false, server: collection, stored: nil))
         }
-        // An account of one calendar makes none: new lists stay here.
-        if receivesNewLists && !home.isOneCalendar {
-            result.listsToMake = snapshot.lists.filter { !bound.contains($0.id) }
+        // An account of one calendar makes none: new lists stay here. The lists it claims (synced
+        // with it before its state was forgotten) are its own to make, first account or not.
+        if !home.isOneCalendar {
+            result.listsToMake = snapshot.lists.filter { !bound.contains($0.id) && (receivesNewLists || snapshot.claimedLists.contains($0.id)) }
         }
         if let inboxName, !inboxName.isEmpty, !hasInbox { result.inboxToMake = inboxName }
         return result
