@@ -301,20 +301,18 @@ extension TaskStore {
     /// and tasks stay, or `nil` when the store had nothing of the account.
     public func forgetSyncState(account: String, keepingClaims: Bool) throws -> (lists: Int, tasks: Int)? {
         try write { db in
-            let lists = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT id FROM taskList WHERE id IN (
-                        SELECT listID FROM syncCollection WHERE account = ?1 UNION SELECT listID FROM syncClaim WHERE account = ?1)
-                    """,
-                arguments: [account])
-            let tasks = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT id FROM task WHERE id IN (
-                        SELECT taskID FROM syncObject WHERE account = ?1 UNION SELECT taskID FROM syncClaim WHERE account = ?1)
-                    """,
-                arguments: [account])
+            // The ids in `table` that the account's rows of `synced` or its claims name in `column`.
+            func stillThere(_ table: String, named column: String, in synced: String) throws -> [String] {
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM \(table) WHERE id IN (
+                            SELECT \(column) FROM \(synced) WHERE account = ?1 UNION SELECT \(column) FROM syncClaim WHERE account = ?1)
+                        """,
+                    arguments: [account])
+            }
+            let lists = try stillThere("taskList", named: "listID", in: "syncCollection")
+            let tasks = try stillThere("task", named: "taskID", in: "syncObject")
             var forgotten = 0
             for table in ["syncObject", "syncCollection", "syncAccount", "syncClaim"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [account])

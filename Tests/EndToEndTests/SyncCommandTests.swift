@@ -776,25 +776,13 @@ import Testing
             try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { work in
                 try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { newWork in
                     let mine = try SyncSandbox(server: home)
-                    try mine.sandbox.succeed([
-                        "sync", "account", "add", "work", "--url", work.baseURL.absoluteString, "--user", work.username,
-                        "--password-file", mine.sandbox.folder.appendingPathComponent("dav.password").path, "--inbox", "Errands",
-                    ])
+                    try mine.addAccount(url: work.baseURL, named: "work", inbox: "Errands")
                     _ = try await PythonCalDAV.saveTodo(
                         foreignTodo(["UID:job-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Write the report"]), in: "Job", server: work)
                     try mine.sandbox.succeed(["add", "Buy milk"])
                     #expect(
                         try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0\n"
                             + "work: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
-                    func summaries(_ server: RadicaleServer) throws -> [String] {
-                        let root = server.storageRoot.appendingPathComponent(server.username)
-                        return try FileManager.default.subpathsOfDirectory(atPath: root.path)
-                            .filter { $0.hasSuffix(".ics") && !$0.contains(".Radicale") }
-                            .compactMap { path in
-                                try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8).split(separator: "\r\n")
-                                    .first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }
-                            }.sorted()
-                    }
 
                     // work moves: refused; forgotten, its list goes to its new server, not to rad's.
                     let config = try String(contentsOfFile: mine.configPath, encoding: .utf8)
@@ -808,13 +796,13 @@ import Testing
                     #expect(try mine.sync(["--account", "rad"]).stdout == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n")
                     #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n"
                         + "work: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
-                    #expect(try summaries(home) == ["Buy milk"])
-                    #expect(try summaries(newWork) == ["Write the report"])
+                    #expect(try home.storedTitles() == ["Buy milk"])
+                    #expect(try newWork.storedTitles() == ["Write the report"])
 
                     // rad forgotten: work, which has an Inbox too, leaves rad's Inbox task alone.
                     try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
                     #expect(try mine.sync(["--account", "work"]).stdout == "work: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n")
-                    #expect(try summaries(newWork) == ["Write the report"])
+                    #expect(try newWork.storedTitles() == ["Write the report"])
                     #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n"
                         + "work: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
                 }

@@ -199,8 +199,11 @@ public struct SyncEngine: Sendable {
             restoredLists = binding.detached.filter { restoring.contains($0.href.path) }.compactMap(\.listID)
             binding = bind(listing, snapshot: snapshot, home: home, restoring: restoring)
         }
-        // Before anything is written, on the server too (a collection made for the Inbox).
-        if discovered { try checkChangedURL(planner(snapshot, binding: binding, pull: pull).plan(), snapshot: snapshot) }
+        // A changed account URL is checked before anything is written, on the server too (a
+        // collection made for the Inbox).
+        if let stored = snapshot.home, stored.accountURL != account.url {
+            try checkChangedURL(from: stored.accountURL, planner(snapshot, binding: binding, pull: pull).plan())
+        }
         if !dryRun {
             let known = Set(binding.bindings.map(\.href))
             binding = try await makeCollections(binding)
@@ -379,18 +382,18 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// A sync whose account URL changed since the last one must not delete anything here: what
-    /// it synced would read as deleted on a server that does not hold it (another server, or
-    /// another home), and its tasks here with it. The same server by another name or URL holds
-    /// everything and syncs on; what a phone deleted there meanwhile waits for the URL it had.
-    private func checkChangedURL(_ plan: SyncPlan, snapshot: SyncSnapshot) throws {
-        guard let stored = snapshot.home, stored.accountURL != account.url else { return }
+    /// A sync whose account URL changed since the last one (it was `previousURL`) must not
+    /// delete anything here: what it synced would read as deleted on a server that does not hold
+    /// it (another server, or another home), and its tasks here with it. The same server by
+    /// another name or URL holds everything and syncs on; what a phone deleted there meanwhile
+    /// waits for the URL it had.
+    private func checkChangedURL(from previousURL: String, _ plan: SyncPlan) throws {
         let lacking = [
             plan.deletedLocally.isEmpty ? nil : counted(plan.deletedLocally.count, "task"),
             plan.local.collectionsToForget.isEmpty ? nil : counted(plan.local.collectionsToForget.count, "collection"),
         ].compactMap { $0 }
         guard !lacking.isEmpty else { return }
-        let previous = URL(string: stored.accountURL).map { " (\(CalDAVError.redact($0)))" } ?? ""
+        let previous = URL(string: previousURL).map { " (\(CalDAVError.redact($0)))" } ?? ""
         throw TaskWidgetError(
             .badConfig,
             "the url of the account “\(account.name)” changed since the last sync, and where it leads now lacks "

@@ -19,21 +19,21 @@ struct SyncSandbox: ~Copyable {
         let passwordFile = sandbox.folder.appendingPathComponent("dav.password").path
         try Data("\(server.password)\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
         chmod(passwordFile, 0o600)
-        try Self.addAccount(account, to: sandbox, url: url ?? server.baseURL, server: server)
+        try Self.addAccount(account, to: sandbox, url: url ?? server.baseURL, inbox: "Tasks", server: server)
         self.sandbox = sandbox
         self.server = server
     }
 
-    /// `sync account add rad --url URL`, user alice, password in the sandbox's 0600 file, Inbox in
-    /// the collection "Tasks" (every test server has that user and password).
-    func addAccount(url: URL) throws {
-        try Self.addAccount(account, to: sandbox, url: url, server: server)
+    /// `sync account add NAME --url URL` (default name: rad), user alice, password in the
+    /// sandbox's 0600 file (every test server has that user and password), Inbox in `inbox`.
+    func addAccount(url: URL, named name: String? = nil, inbox: String = "Tasks") throws {
+        try Self.addAccount(name ?? account, to: sandbox, url: url, inbox: inbox, server: server)
     }
 
-    private static func addAccount(_ name: String, to sandbox: borrowing Sandbox, url: URL, server: RadicaleServer) throws {
+    private static func addAccount(_ name: String, to sandbox: borrowing Sandbox, url: URL, inbox: String, server: RadicaleServer) throws {
         try sandbox.succeed([
             "sync", "account", "add", name, "--url", url.absoluteString, "--user", server.username,
-            "--password-file", sandbox.folder.appendingPathComponent("dav.password").path, "--inbox", "Tasks",
+            "--password-file", sandbox.folder.appendingPathComponent("dav.password").path, "--inbox", inbox,
         ])
     }
 
@@ -95,10 +95,23 @@ struct SyncSandbox: ~Copyable {
         try tasks().first { $0["title"] as? String == title }
     }
 
-    /// The text of every calendar object Radicale stores, by file name.
+    /// The text of every calendar object the sandbox's Radicale stores, by file name.
     func serverObjects() throws -> [String: String] {
+        try server.storedObjects()
+    }
+
+    /// The server object whose text contains `text`.
+    func serverObject(containing text: String) throws -> String? {
+        try serverObjects().values.first { $0.contains(text) }
+    }
+}
+
+extension RadicaleServer {
+    /// The text of every calendar object this Radicale stores for its user, by file name
+    /// (`COLLECTION/NAME.ics`).
+    func storedObjects() throws -> [String: String] {
         var objects: [String: String] = [:]
-        let root = server.storageRoot.appendingPathComponent(server.username)
+        let root = storageRoot.appendingPathComponent(username)
         for collection in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !collection.hasPrefix(".") {
             let folder = root.appendingPathComponent(collection)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".ics") {
@@ -108,9 +121,11 @@ struct SyncSandbox: ~Copyable {
         return objects
     }
 
-    /// The server object whose text contains `text`.
-    func serverObject(containing text: String) throws -> String? {
-        try serverObjects().values.first { $0.contains(text) }
+    /// The titles (SUMMARY) of the tasks this Radicale stores for its user, sorted.
+    func storedTitles() throws -> [String] {
+        try storedObjects().values.compactMap { text in
+            text.split(separator: "\r\n").first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst("SUMMARY:".count)) }
+        }.sorted()
     }
 }
 
