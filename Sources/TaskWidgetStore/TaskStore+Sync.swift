@@ -93,8 +93,9 @@ public struct SyncSnapshot: Sendable {
     public var listsOfOtherAccounts: Set<UUID>
     /// The objects of this account.
     public var objects: [SyncedObject]
-    /// The ids of tasks that another account's objects are, or that it claims (they are that
-    /// account's to sync).
+    /// The ids of tasks that another account's objects are, or Inbox tasks that it claims (they
+    /// are that account's to sync; a claimed task in a list is kept out by its list's claim, and
+    /// is free once moved to another account's list).
     public var tasksOfOtherAccounts: Set<UUID>
     /// The lists this account claims: synced with it before its state was forgotten, they are
     /// its to place, whether or not it receives new lists.
@@ -170,7 +171,7 @@ extension TaskStore {
                 db,
                 sql: """
                     SELECT taskID FROM syncObject WHERE account != ?1
-                    UNION SELECT taskID FROM syncClaim WHERE account != ?1 AND taskID IS NOT NULL
+                    UNION SELECT taskID FROM syncClaim JOIN task ON task.id = taskID WHERE account != ?1 AND task.listID IS NULL
                     """,
                 arguments: [account])
             let otherLists = try String.fetchAll(

@@ -83,7 +83,8 @@ import Testing
 
     /// Forgotten while configured, an account keeps its lists and tasks as claims: the other
     /// accounts see them as taken, it sees its lists as its own to place, and a claim goes once
-    /// its sync has placed it (or its task is gone).
+    /// its sync has placed it (or its task is gone). A claimed task moved to another account's
+    /// list is that account's.
     @Test func aForgottenAccountClaimsItsListsAndTasksUntilItsSyncPlacesThem() throws {
         let home = try store.addList(named: "Home", colorHex: nil, now: at(0))
         let rent = try store.addTask(NewTask(title: "Pay rent", listName: "Home"), now: at(1)).task
@@ -103,12 +104,16 @@ import Testing
 
         let kept = try #require(try store.forgetSyncState(account: "home", keepingClaims: true))
         #expect(kept.lists == 1 && kept.tasks == 2)
+        // The task in the list is kept out by the list's claim; a task claim counts in the Inbox.
         let other = try store.syncSnapshot(account: "work")
-        #expect(other.listsOfOtherAccounts == [home.id] && other.tasksOfOtherAccounts == [rent.id, milk.id])
+        #expect(other.listsOfOtherAccounts == [home.id] && other.tasksOfOtherAccounts == [milk.id])
         let own = try store.syncSnapshot(account: "home")
         #expect(own.home == nil && own.collections.isEmpty && own.objects.isEmpty && own.claimedLists == [home.id])
 
-        // Its first sync places the list and the task in it; the Inbox task, deleted meanwhile, goes too.
+        _ = try store.addList(named: "Work", colorHex: nil, now: at(3))
+        _ = try store.editTask(milk.id.lowercasedString, TaskChanges(list: .set("Work")), now: at(3))
+        #expect(try store.syncSnapshot(account: "work").tasksOfOtherAccounts.isEmpty)
+        // Its first sync places the list and the task in it; the other task, deleted meanwhile, goes too.
         _ = try store.deleteTasks([milk.id.lowercasedString], now: at(3))
         var placed = SyncChanges()
         placed.collectionsToSave = [
