@@ -302,18 +302,8 @@ extension TaskStore {
     /// and tasks stay, or `nil` when the store had nothing of the account.
     public func forgetSyncState(account: String, keepingClaims: Bool) throws -> (lists: Int, tasks: Int)? {
         try write { db in
-            // The ids in `table` that the account's rows of `synced` or its claims name in `column`.
-            func stillThere(_ table: String, named column: String, in synced: String) throws -> [String] {
-                try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT id FROM \(table) WHERE id IN (
-                            SELECT \(column) FROM \(synced) WHERE account = ?1 UNION SELECT \(column) FROM syncClaim WHERE account = ?1)
-                        """,
-                    arguments: [account])
-            }
-            let lists = try stillThere("taskList", named: "listID", in: "syncCollection")
-            let tasks = try stillThere("task", named: "taskID", in: "syncObject")
+            let lists = try String.fetchAll(db, sql: "SELECT id \(Self.lists(heldBy: "?1"))", arguments: [account])
+            let tasks = try String.fetchAll(db, sql: "SELECT id \(Self.tasks(heldBy: "?1"))", arguments: [account])
             var forgotten = 0
             for table in ["syncObject", "syncCollection", "syncAccount", "syncClaim"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [account])
@@ -326,6 +316,45 @@ extension TaskStore {
             }
             return (lists.count, tasks.count)
         }
+    }
+
+    /// Every account name this store keeps sync state or claims for, with how many of its lists
+    /// and tasks are here: the accounts of config.toml, and any it no longer names (a renamed or
+    /// removed account, whose lists and tasks no other account takes until it is forgotten).
+    /// None in a store without the sync tables (read as an earlier release wrote it).
+    public func accountsWithSyncState() throws -> [(account: String, lists: Int, tasks: Int)] {
+        try read { db in
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('syncAccount', 'syncCollection', 'syncObject', 'syncClaim')")
+            guard tables.count == 4 else { return [] }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT holder, (SELECT count(*) \(Self.lists(heldBy: "held.holder"))), (SELECT count(*) \(Self.tasks(heldBy: "held.holder"))) FROM (
+                        SELECT account AS holder FROM syncAccount UNION SELECT account FROM syncCollection
+                        UNION SELECT account FROM syncObject UNION SELECT account FROM syncClaim) AS held
+                    ORDER BY holder
+                    """)
+            return rows.map { (account: $0[0], lists: $0[1], tasks: $0[2]) }
+        }
+    }
+
+    /// `FROM … WHERE …` of the lists here that the account named by the SQL expression `account`
+    /// (a parameter or a column) synced or claims.
+    private static func lists(heldBy account: String) -> String {
+        """
+        FROM taskList WHERE id IN (
+            SELECT listID FROM syncCollection WHERE account = \(account) UNION SELECT listID FROM syncClaim WHERE account = \(account))
+        """
+    }
+
+    /// `FROM … WHERE …` of the tasks here that the account named by the SQL expression `account`
+    /// synced or claims.
+    private static func tasks(heldBy account: String) -> String {
+        """
+        FROM task WHERE id IN (
+            SELECT taskID FROM syncObject WHERE account = \(account) UNION SELECT taskID FROM syncClaim WHERE account = \(account))
+        """
     }
 
     /// How many keys ``applySync(_:account:)`` reads per query: well under SQLite's limit on bound

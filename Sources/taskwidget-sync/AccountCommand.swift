@@ -71,19 +71,26 @@ struct AccountCommand: ParsableCommand {
         @OptionGroup var options: SyncGlobalOptions
 
         func run() throws {
-            let configuration = try options.configuration()
-            guard !configuration.syncAccounts.isEmpty else {
+            let context = try options.context()
+            let configuration = try context.configuration()
+            if configuration.syncAccounts.isEmpty {
                 print("No sync accounts. Add one with `taskwidget sync account add NAME --url URL`.")
-                return
+            } else {
+                let rows = configuration.syncAccounts.map { account in
+                    [
+                        account.name, account.url, account.user ?? "-",
+                        account.passwordCommand != nil ? "command" : account.passwordFile.map { "file \($0)" } ?? "none",
+                        account.inbox ?? "-",
+                    ]
+                }
+                print(Listing.table(header: ["NAME", "URL", "USER", "PASSWORD", "INBOX"], rows: rows), terminator: "")
             }
-            let rows = configuration.syncAccounts.map { account in
-                [
-                    account.name, account.url, account.user ?? "-",
-                    account.passwordCommand != nil ? "command" : account.passwordFile.map { "file \($0)" } ?? "none",
-                    account.inbox ?? "-",
-                ]
+            guard FileManager.default.fileExists(atPath: context.location.path) else { return }
+            for unconfigured in try UnconfiguredAccountState.find(in: context.storeForReading(), configured: configuration.syncAccounts) {
+                print(
+                    "Not in config.toml: \(unconfigured.account.removingControlCharacters), whose \(unconfigured.held) here go to no other "
+                        + "account until `\(unconfigured.forgetCommand.removingControlCharacters)`.")
             }
-            print(Listing.table(header: ["NAME", "URL", "USER", "PASSWORD", "INBOX"], rows: rows), terminator: "")
         }
     }
 
@@ -106,6 +113,13 @@ struct AccountCommand: ParsableCommand {
             }
             try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
             print("Removed the account \(name) from \(path)")
+            // What the store keeps for it, when it can be read: the removal is done either way.
+            guard let context = try? options.context(), FileManager.default.fileExists(atPath: context.location.path),
+                let kept = try? UnconfiguredAccountState.find(in: context.storeForReading(), configured: []).first(where: { $0.account == name })
+            else { return }
+            print(
+                "The store keeps its \(kept.held) for it, and no other account takes them: add it again to sync on, "
+                    + "or run `\(kept.forgetCommand)` to let them go.")
         }
     }
 

@@ -69,6 +69,9 @@ struct SyncCommand: AsyncParsableCommand {
         let store = try context.storeForWriting()
         let lock = try SyncLock(store: context.location)
         defer { lock.release() }
+        for unconfigured in try UnconfiguredAccountState.find(in: store, configured: configuration.syncAccounts) {
+            writeToStandardError("taskwidget: \(unconfigured.note.removingControlCharacters)\n")
+        }
         // The exit status of the first failure that "try again later" would not mend, else of the
         // first: a timer that retries on 75 must not hide a wrong password behind a server down.
         var firstFailure: TaskWidgetError?

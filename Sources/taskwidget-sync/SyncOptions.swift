@@ -83,3 +83,31 @@ struct SyncLock {
         if madeNoStore { for folder in madeFolders { rmdir(folder) } }
     }
 }
+
+/// What the store keeps for accounts that config.toml does not name (renamed or removed): their
+/// lists and tasks go to no other account until `sync account forget NAME`.
+struct UnconfiguredAccountState {
+    let account: String
+    let lists: Int
+    let tasks: Int
+
+    /// The accounts of `store` that are not among `configured` and still hold lists or tasks here.
+    static func find(in store: TaskStore, configured: [SyncAccount]) throws -> [Self] {
+        let names = Set(configured.map(\.name))
+        return try store.accountsWithSyncState()
+            .filter { !names.contains($0.account) && $0.lists + $0.tasks > 0 }
+            .map { Self(account: $0.account, lists: $0.lists, tasks: $0.tasks) }
+    }
+
+    /// "1 list and 3 tasks"
+    var held: String { "\(counted(lists, "list")) and \(counted(tasks, "task"))" }
+
+    /// The command that lets them go.
+    var forgetCommand: String { "taskwidget sync account forget \(account.shellQuoted)" }
+
+    /// sync's note about it, one line.
+    var note: String {
+        "note: this store keeps what it synced with “\(account)”, an account config.toml does not name, and no other account "
+            + "takes its \(held): if it was renamed or is gone for good, run `\(forgetCommand)`"
+    }
+}

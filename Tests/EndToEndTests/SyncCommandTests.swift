@@ -810,6 +810,42 @@ import Testing
         }
     }
 
+    /// What the store keeps for an account that config.toml no longer names (renamed by hand,
+    /// or removed) claims its lists and tasks from every other account, so `sync`, `account ls`
+    /// and `account rm` say so and name the way out; forgotten, it is gone from all three.
+    @Test func stateKeptForAnAccountConfigDoesNotNameIsPointedOut() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["add", "Pay rent", "--list", "Home", "--new-list"])
+            try mine.sandbox.succeed(["add", "Buy milk"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 2, 0 conflicts merged, deleted 0")
+            #expect(try mine.sync().stderr == "")
+
+            try mine.setConfigLine("[sync.accounts.home]", replacing: "[sync.accounts.rad]")
+            let renamed = try mine.sync()
+            #expect(renamed.status == 0 && renamed.stdout == "home: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n")
+            #expect(
+                renamed.stderr == "taskwidget: note: this store keeps what it synced with “rad”, an account config.toml does not "
+                    + "name, and no other account takes its 1 list and 2 tasks: if it was renamed or is gone for good, run "
+                    + "`taskwidget sync account forget rad`\n")
+            let listed = try mine.sandbox.succeed(["sync", "account", "ls"])
+            #expect(
+                listed.hasSuffix("\nNot in config.toml: rad, whose 1 list and 2 tasks here go to no other account until "
+                    + "`taskwidget sync account forget rad`.\n"), "\(listed)")
+            #expect(
+                try mine.sandbox.succeed(["sync", "account", "rm", "home"]) == "Removed the account home from \(mine.configPath)\n"
+                    + "The store keeps its 1 list and 2 tasks for it, and no other account takes them: add it again to sync on, or "
+                    + "run `taskwidget sync account forget home` to let them go.\n")
+
+            try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
+            try mine.sandbox.succeed(["sync", "account", "forget", "home"])
+            #expect(try mine.sandbox.succeed(["sync", "account", "ls"]) == "No sync accounts. Add one with `taskwidget sync account add NAME --url URL`.\n")
+            try mine.addAccount(url: server.baseURL)
+            let again = try mine.sync()
+            #expect(again.stdout == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n" && again.stderr == "")
+        }
+    }
+
     /// `sync --config FILE` takes the store from that file too, not only the accounts: it synced
     /// the store of the default config.toml (or the default store) with the file's accounts.
     @Test func aConfigFileNamesItsStoreForSync() async throws {

@@ -71,8 +71,10 @@ import Testing
             ]
             try store.applySync(changes, account: account)
         }
+        #expect(try store.accountsWithSyncState().map { "\($0.account) \($0.lists) \($0.tasks)" } == ["home 1 1", "work 0 1"])
         let kept = try #require(try store.forgetSyncState(account: "home", keepingClaims: false))
         #expect(kept.lists == 1 && kept.tasks == 1)
+        #expect(try store.accountsWithSyncState().map(\.account) == ["work"])
         let forgotten = try store.syncSnapshot(account: "home")
         #expect(forgotten.home == nil && forgotten.collections.isEmpty && forgotten.objects.isEmpty)
         #expect(forgotten.tasks.map(\.title).sorted() == ["Buy milk", "Pay rent"] && forgotten.lists.map(\.name) == ["Home"])
@@ -104,6 +106,8 @@ import Testing
 
         let kept = try #require(try store.forgetSyncState(account: "home", keepingClaims: true))
         #expect(kept.lists == 1 && kept.tasks == 2)
+        // Claims alone count: the list, its task and the Inbox task.
+        #expect(try store.accountsWithSyncState().map { "\($0.account) \($0.lists) \($0.tasks)" } == ["home 1 2"])
         // The task in the list is kept out by the list's claim; a task claim counts in the Inbox.
         let other = try store.syncSnapshot(account: "work")
         #expect(other.listsOfOtherAccounts == [home.id] && other.tasksOfOtherAccounts == [milk.id])
