@@ -153,7 +153,12 @@ struct AccountCommand: ParsableCommand {
             let lock = try SyncLock(store: context.location)
             defer { lock.release() }
             guard let kept = try store.forgetSyncState(account: name, keepingClaims: isConfigured) else {
-                print("This store has synced nothing with an account named \(name): nothing to forget.")
+                // State is kept by the exact name: name the ones there are, for a typo or another case.
+                let names = try store.accountsWithSyncState().map(\.account.removingControlCharacters)
+                print(
+                    "This store has synced nothing with an account named \(name): nothing to forget"
+                        + (names.isEmpty ? "." : " (it keeps what it synced with \(names.joined(separator: ", "))).")
+                )
                 return
             }
             let what = "\(counted(kept.lists, "list")) and \(counted(kept.tasks, "task"))"

@@ -761,8 +761,8 @@ import Testing
                 #expect(try mine.export() == before)
                 #expect(try SyncSandbox(server: newServer).syncSucceeds() == "rad: pulled 2, pushed 0, 0 conflicts merged, deleted 0")
                 #expect(
-                    try mine.sandbox.succeed(["sync", "account", "forget", "nobody"])
-                        == "This store has synced nothing with an account named nobody: nothing to forget.\n")
+                    try mine.sandbox.succeed(["sync", "account", "forget", "Rad"])
+                        == "This store has synced nothing with an account named Rad: nothing to forget (it keeps what it synced with rad).\n")
             }
         }
     }
