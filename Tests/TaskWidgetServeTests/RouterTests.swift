@@ -229,6 +229,14 @@ import Testing
                 let status = try await client.execute(uri: other, method: .get, headers: key).status
                 #expect(status == .unauthorized, "\(other)")
             }
+            // The same with the key in the URL, as `image_url` carries it.
+            let inURL = "token=\(ServeEnvironment.device.apiKey)"
+            #expect(try await client.execute(uri: "/widget/800x480.png?theme=mono&depth=1&\(inURL)", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/widget/800x480.png?\(inURL)&theme=mono&depth=1", method: .get).status == .ok)
+            for other in ["/widget/800x480.png?theme=mono&depth=1&scale=3&", "/widget/800x480.png?", "/widget/large.png?"] {
+                let status = try await client.execute(uri: other + inURL, method: .get).status
+                #expect(status == .unauthorized, "\(other)")
+            }
             var withID = key
             withID[.deviceID] = ServeEnvironment.device.id
             let display = try await client.execute(uri: "/api/display", method: .get, headers: withID).status

@@ -64,12 +64,16 @@ import Testing
             let refreshRate = try #require(json["refresh_rate"] as? Int)
             #expect((60...900).contains(refreshRate))
             let url = try #require(json["image_url"] as? String)
-            #expect(url.hasSuffix("/widget/\(path)"))
+            #expect(url.hasSuffix("/widget/\(path)&token=\(device.apiKey)"))
             #expect(url.hasPrefix("http://"))
 
+            // The firmware fetches the image with a plain GET: the key in the URL opens it.
             let parts = try #require(URLComponents(string: url))
-            let image = try await client.execute(uri: parts.percentEncodedPath + "?" + (parts.percentEncodedQuery ?? ""), method: .get, headers: headers)
+            let image = try await client.execute(uri: parts.percentEncodedPath + "?" + (parts.percentEncodedQuery ?? ""), method: .get)
             #expect(image.status == .ok)
+            let withHeaders = try await client.execute(uri: "/widget/\(path)", method: .get, headers: headers)
+            #expect(withHeaders.status == .ok && withHeaders.body == image.body)
+            #expect(try await client.execute(uri: "/widget/\(path)", method: .get).status == .unauthorized)
             #expect("\"\(json["filename"] as? String ?? "")\"" == image.headers[.eTag])
             #expect(image.body.readableBytes <= 90_000)
             if format == "png" {
@@ -135,17 +139,20 @@ import Testing
             let url = try #require(display["image_url"] as? String)
             let parts = try #require(URLComponents(string: url))
             let uri = parts.percentEncodedPath + "?" + (parts.percentEncodedQuery ?? "")
-            let image = try await client.execute(uri: uri, method: .get, headers: headers)
+            let image = try await client.execute(uri: uri, method: .get)
             #expect(image.status == .ok)
+            #expect(try await client.execute(uri: uri, method: .get, headers: headers).body == image.body)
             #expect(image.headers[.cacheControl] == "no-store")
             #expect(image.headers[.eTag] == nil)
             #expect(PNGHeader(image.body) == PNGHeader(width: 800, height: 480, bitDepth: 1, colorType: 0))
             #expect(ContentHash(of: image.body).description == display["filename"] as? String)
 
-            // Another device's key does not open this device's image at all.
+            // Another device's key does not open this device's image at all, in a header or in the URL.
             let otherKey: HTTPFields = [.deviceID: Self.original.id, .accessToken: Self.grayscale.apiKey]
-            #expect(try await client.execute(uri: uri, method: .get, headers: otherKey).status == .unauthorized)
-            let browser = try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer server-token"])
+            let bare = "/widget/800x480.png?theme=mono&depth=1"
+            #expect(try await client.execute(uri: bare, method: .get, headers: otherKey).status == .unauthorized)
+            #expect(try await client.execute(uri: bare + "&token=\(Self.grayscale.apiKey)", method: .get).status == .unauthorized)
+            let browser = try await client.execute(uri: bare, method: .get, headers: [.authorization: "Bearer server-token"])
             #expect(browser.status == .serviceUnavailable)
             #expect(browser.body == image.body)
         }

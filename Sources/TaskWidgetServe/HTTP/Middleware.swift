@@ -219,12 +219,15 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The keys of the devices that may ask for `path` with `query`: any device for
-    /// `/api/display` and `/api/log`, and for an image the device whose image it is.
+    /// `/api/display` and `/api/log`, and for an image the device whose image it is (its query
+    /// as `image_url` has it, but for the `token` it carries).
     static func deviceKeys(opening path: String, query: String?, among keys: [DeviceKey]) -> [[UInt8]] {
         switch path {
         case "/api/display", "/api/log": return keys.map(\.key)
         case let path where path.hasPrefix("/widget/"):
-            let asked = path + "?" + (query ?? "")
+            let parameters = (query ?? "").split(separator: "&", omittingEmptySubsequences: false)
+                .filter { $0 != "token" && !$0.hasPrefix("token=") }
+            let asked = path + "?" + parameters.joined(separator: "&")
             return keys.filter { $0.imagePath == asked }.map(\.key)
         default: return []
         }

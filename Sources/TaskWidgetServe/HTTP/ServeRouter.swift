@@ -77,7 +77,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         guard isAvailable else {
             // A TRMNL device shows an image only when it comes with 200 (else its own "API error"
             // screen): it gets the image of the failure with 200, every other client with 503.
-            let isDevice = devices.device(sending: request.headers) != nil
+            let isDevice = devices.isDevice(sending: request.headers, tokens: request.uri.queryParameters[values: "token"])
             return image.unavailableResponse(status: isDevice ? .ok : .serviceUnavailable)
         }
         return image.response(to: request, maxAge: cache.maxAge(until: cache.current.state?.imageValidUntil))

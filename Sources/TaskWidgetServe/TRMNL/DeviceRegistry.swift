@@ -62,6 +62,18 @@ public final class DeviceRegistry: Sendable {
         return device
     }
 
+    /// Whether a request for an image comes from a registered device: by its headers, as on
+    /// `/api/display`, or by a device's key among `tokens` (the `?token=` of the URL `image_url`
+    /// hands out: the firmware fetches the image with no header of its own). Compared in
+    /// constant time.
+    public func isDevice(sending headers: HTTPFields, tokens: [Substring]) -> Bool {
+        if device(sending: headers) != nil { return true }
+        let keys = current().values.map { Array($0.apiKey.utf8) }
+        var matched: UInt8 = 0
+        for token in tokens { matched |= ConstantTime.equalsAny(keys, token.utf8) ? 1 : 0 }
+        return matched != 0
+    }
+
     /// Every device's API key with the path of its image, for ``AuthMiddleware``.
     public var keys: [AuthMiddleware<ServeRequestContext>.DeviceKey] {
         current().values.map { .init(key: Array($0.apiKey.utf8), imagePath: $0.imagePath) }
@@ -103,9 +115,19 @@ public final class DeviceRegistry: Sendable {
 }
 
 extension DeviceRecord {
-    /// The path and query of the device's image, as `/api/display` hands it out (in `image_url`).
+    /// The path and query of the device's image, which its key opens (``AuthMiddleware``).
     var imagePath: String {
         let spec = imageSpec
         return "/widget/\(spec.size).\(spec.format.rawValue)?theme=mono&depth=\(spec.depth ?? 1)"
     }
+
+    /// ``imagePath`` with the device's key as `token`, as `/api/setup` and `/api/display` hand it
+    /// out (in `image_url`): the firmware sends its `Access-Token` to the API only, and fetches
+    /// the image with a plain GET, which a server with a token answers only with a key in the URL.
+    var imagePathWithKey: String {
+        imagePath + "&token=" + (apiKey.addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? "")
+    }
+
+    /// What a key keeps unescaped in a query: letters, digits, `-`, `_`, `.` and `~`.
+    private static let keyCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
 }

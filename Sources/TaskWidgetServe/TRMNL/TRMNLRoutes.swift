@@ -60,7 +60,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
 private func imageURL(for device: DeviceRecord, request: Request, context: ServeRequestContext) -> String {
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
     let host = request.head.authority.flatMap { $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil }
-    return "http://\(host ?? context.localAuthority ?? "localhost")\(device.imagePath)"
+    return "http://\(host ?? context.localAuthority ?? "localhost")\(device.imagePathWithKey)"
 }
 
 private func json(status: HTTPResponse.Status, _ value: JSONValue) -> Response {

@@ -33,8 +33,10 @@ import Testing
             let added = try sandbox.run(["serve", "device", "add", device.id] + device.options, global: false)
             #expect(added.status == 0 && added.stdout.hasPrefix("Added \(device.id) ("), "\(added.stderr)")
         }
+        // With a token, as a server other machines reach has: only a device's key opens its image.
+        let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
         let server = try ServeProcess(sandbox)
-        let events = try server.events()
+        let events = try server.events(query: "?token=\(token)")
         var filenames: [String: String] = [:]
         for device in Self.devices {
             // Setup: the firmware sends its MAC (and model and panel), and gets its key.
@@ -53,8 +55,10 @@ import Testing
             #expect(display["refresh_rate"] as? Int == 300, "Stand-up falls due in 5 minutes")
             let url = try #require((display["image_url"] as? String).flatMap(URLComponents.init(string:)))
             #expect(url.host == "127.0.0.1" && url.port == server.port, "\(url)")
-            let image = try server.request(url.percentEncodedPath + "?" + (url.percentEncodedQuery ?? ""), headers: ["Access-Token": key])
+            // The firmware fetches `image_url` with a plain GET, without its `Access-Token`.
+            let image = try server.request(url.percentEncodedPath + "?" + (url.percentEncodedQuery ?? ""))
             #expect(image.status == 200)
+            #expect(try server.request(url.percentEncodedPath).status == 401)
             #expect("\"\(display["filename"] as? String ?? "")\"" == image.headers["etag"])
             #expect(image.body.count <= 90_000, "\(image.body.count) bytes")
             if device.format == "png" {
