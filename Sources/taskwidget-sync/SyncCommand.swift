@@ -188,7 +188,7 @@ extension SyncReport {
             if collection.isListDeletedHere {
                 parts.append(collection.holdsOnlyTasks ? "delete the collection once empty (its list was deleted here)" : "keep the collection (it may hold events)")
             }
-            let header = "  \(collection.name) \(collection.isNew ? "(new collection)" : collection.href)"
+            let header = "  \(collection.name) \(collection.isNew ? "(new collection)" : collection.href)\(collection.isMadeAgain ? " (deleted on the server; made again)" : collection.isDeletedThere ? " (deleted on the server)" : "")"
             lines.append(parts.isEmpty ? "\(header): no change" : "\(header): \(parts.joined(separator: "; "))")
         }
         return lines.joined(separator: "\n")

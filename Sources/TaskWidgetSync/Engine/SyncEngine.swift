@@ -26,6 +26,12 @@ public struct SyncReport: Sendable {
         public var isListDeletedHere = false
         /// Whether it holds nothing but tasks (a collection that may hold events is never deleted).
         public var holdsOnlyTasks = false
+        /// Whether the server deleted it since the last sync: its tasks not edited here since are
+        /// deleted here.
+        public var isDeletedThere = false
+        /// Whether, deleted there, it is made again for the tasks that stay (``pushed``): the
+        /// Inbox's, or a list's on the account that receives new lists.
+        public var isMadeAgain = false
     }
 
     public var account: String
@@ -174,15 +180,15 @@ public struct SyncEngine: Sendable {
     /// that one sync leaves both sides alike. Only on the account that receives new lists: on the
     /// others, the list goes to that account at its next sync.
     public func run(dryRun: Bool) async throws -> SyncReport {
-        let (report, keepsListsOfDeletedCollections) = try await runOnce(dryRun: dryRun)
-        guard keepsListsOfDeletedCollections, !dryRun else { return report }
-        logger.debug("a collection deleted on the server keeps a list here; making it again")
+        let (report, makesDeletedCollectionsAgain) = try await runOnce(dryRun: dryRun)
+        guard makesDeletedCollectionsAgain, !dryRun else { return report }
+        logger.debug("a collection deleted on the server keeps a list here, or was the Inbox's; making it again")
         return report.adding(try await runOnce(dryRun: false).report)
     }
 
-    /// One round of ``run(dryRun:)``; also says whether a list stays here whose collection the
-    /// server deleted.
-    private func runOnce(dryRun: Bool) async throws -> (report: SyncReport, keepsListsOfDeletedCollections: Bool) {
+    /// One round of ``run(dryRun:)``; also says whether a collection the server deleted is to be
+    /// made again: a list's that stays here, or the Inbox's.
+    private func runOnce(dryRun: Bool) async throws -> (report: SyncReport, makesDeletedCollectionsAgain: Bool) {
         var snapshot = try store.syncSnapshot(account: account.name)
         let (home, discoveredCollections) = try await calendarHome(snapshot)
         let discovered = discoveredCollections != nil
@@ -248,7 +254,7 @@ public struct SyncEngine: Sendable {
         let listsOfForgotten = Set(snapshot.collections.filter { forgotten.contains($0.href) }.compactMap(\.listID))
         // (the store read again only when the server deleted a collection: the merge may keep its list)
         let keepsLists = try !listsOfForgotten.isEmpty && !listsOfForgotten.isDisjoint(with: store.listSummaries().map(\.list.id))
-        return (report, keepsLists && receivesNewLists)
+        return (report, (keepsLists && receivesNewLists) || binding.inboxVanished)
     }
 
     /// The deleted lists whose collection the server deleted too: nothing is left to do for them.
@@ -416,6 +422,10 @@ public struct SyncEngine: Sendable {
         /// configured one is missing.
         var listsToMake: [TaskList]
         var inboxToMake: String?
+        /// Whether the server deleted the Inbox's collection since the last sync. Then none is
+        /// made in this round, which forgets it as it forgets a list's (the tasks not edited here
+        /// since are deleted), and the next round makes a new one for the tasks that stay.
+        var inboxVanished = false
         var home: AccountHome
         /// Collections whose list is gone here. They stay bound to it, so that its tasks'
         /// deletions reach the server, and the list does not come back unless a task of it is kept
@@ -489,7 +499,9 @@ public struct SyncEngine: Sendable {
         if !home.isOneCalendar {
             result.listsToMake = snapshot.lists.filter { !bound.contains($0.id) && (receivesNewLists || snapshot.claimedLists.contains($0.id)) }
         }
-        if let inboxName, !inboxName.isEmpty, !hasInbox { result.inboxToMake = inboxName }
+        if let inboxName, !inboxName.isEmpty, !hasInbox {
+            if snapshot.collections.contains(where: \.isInbox) { result.inboxVanished = true } else { result.inboxToMake = inboxName }
+        }
         return result
     }
 
@@ -978,10 +990,20 @@ public struct SyncEngine: Sendable {
         if binding.inboxToMake != nil {
             byCollection[newInboxKey] = SyncReport.CollectionPlan(name: "Inbox", href: "(new)", isNew: true)
         }
+        let vanished = Set(plan.local.collectionsToForget)
+        let deletedThere = snapshot.collections.filter { vanished.contains($0.href) }
+        for collection in deletedThere {
+            let name = collection.isInbox ? "Inbox" : collection.listID.flatMap { listNames[$0] } ?? collection.displayName ?? collection.href
+            byCollection[collection.href] = SyncReport.CollectionPlan(name: name, href: collection.href, isDeletedThere: true)
+        }
         let tasks = Dictionary(plan.local.tasksToSave.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let snapshotTasks = Dictionary(snapshot.tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let bindingByList = Dictionary(binding.bindings.compactMap { b in b.listID.map { ($0, b.href.path) } }, uniquingKeysWith: { first, _ in first })
-        let inboxHref = binding.bindings.first(where: \.isInbox)?.href.path ?? (binding.inboxToMake != nil ? newInboxKey : nil)
+        let bindingByList = Dictionary(
+            binding.bindings.compactMap { b in b.listID.map { ($0, b.href.path) } } + deletedThere.compactMap { c in c.listID.map { ($0, c.href) } },
+            uniquingKeysWith: { first, _ in first })
+        let inboxHref =
+            binding.bindings.first(where: \.isInbox)?.href.path ?? (binding.inboxToMake != nil ? newInboxKey : nil)
+            ?? deletedThere.first(where: \.isInbox)?.href
         func key(forList listID: UUID?) -> String? {
             guard let listID else { return inboxHref }
             return bindingByList[listID] ?? (binding.listsToMake.contains { $0.id == listID } ? "new:" + listID.uuidString : nil)
@@ -1008,6 +1030,16 @@ public struct SyncEngine: Sendable {
             byCollection["new:" + list.id.uuidString]?.pushed += ids
         }
         byCollection[newInboxKey]?.pushed += snapshot.tasks.filter { $0.listID == nil }.map(\.id.shortID)
+        // A collection deleted there is made again, in the sync's second round, for the tasks that stay.
+        let deletedLocally = Set(plan.deletedLocally)
+        for collection in deletedThere where collection.isInbox || receivesNewLists {
+            let staying = snapshot.tasks.filter {
+                $0.listID == collection.listID && !deletedLocally.contains($0.id) && !snapshot.tasksOfOtherAccounts.contains($0.id)
+            }
+            guard !staying.isEmpty else { continue }
+            byCollection[collection.href]?.isMadeAgain = true
+            byCollection[collection.href]?.pushed += staying.map(\.id.shortID)
+        }
         report.collections = byCollection.values.sorted { $0.href < $1.href }
         report.pushed = report.collections.reduce(0) { $0 + $1.pushed.count }
         report.deleted += report.collections.reduce(0) { $0 + $1.deletedRemotely.count }
