@@ -255,6 +255,18 @@ import Testing
         #expect(try store.export() == before)
     }
 
+    /// A record that appears twice is named as the file has it: a name in its own case, an id
+    /// in lower case, as exports write ids.
+    @Test func aDuplicateIsNamedAsTheFileHasIt() throws {
+        let now = at(0)
+        let task = TaskItem(title: "Call Bob", createdAt: now)
+        let lists = [TaskList(name: "Home", createdAt: now), TaskList(name: "HOME", createdAt: now)]
+        let names = expectError(.badImport) { try StoreExport(lists: lists, tasks: []).normalized(source: "a.json") }
+        #expect(names?.message == "a.json: lists: list name “HOME” appears twice")
+        let ids = expectError(.badImport) { try StoreExport(tasks: [task, task]).normalized(source: "a.json") }
+        #expect(ids?.message == "a.json: tasks: task id \(task.id.lowercasedString) appears twice")
+    }
+
     @Test(arguments: BadDocument.allCases)
     func theValidPartOfEachBadDocumentImports(bad: BadDocument) throws {
         var document = bad.document(at: at(10))

@@ -173,11 +173,18 @@ extension StoreExport {
                 throw TaskWidgetError(.badImport, "\(source): \(field): \(error.message)")
             }
         }
-        func ensureUnique<T: Hashable>(_ values: [T], _ what: String) throws {
-            var seen = Set<T>()
-            if let duplicate = values.first(where: { !seen.insert($0).inserted }) {
-                throw TaskWidgetError(.badImport, "\(what) \(duplicate) appears twice")
+        // Names as the file has them, ids as exports write them (lower case).
+        func ensureUnique<T>(_ values: [T], _ what: String, by key: (T) -> some Hashable, shown: (T) -> String) throws {
+            var seen = Set<AnyHashable>()
+            if let duplicate = values.first(where: { !seen.insert(AnyHashable(key($0))).inserted }) {
+                throw TaskWidgetError(.badImport, "\(what) \(shown(duplicate)) appears twice")
             }
+        }
+        func ensureUnique(_ ids: [UUID], _ what: String) throws {
+            try ensureUnique(ids, what, by: { $0 }, shown: \.lowercasedString)
+        }
+        func ensureUnique(names: [String], _ what: String) throws {
+            try ensureUnique(names, what, by: { $0.lowercased() }, shown: { "“\($0)”" })
         }
         var result = self
         for index in lists.indices {
@@ -199,17 +206,17 @@ extension StoreExport {
                 result.habits[index].habit.name = try Validation.title(record.habit.name, noun: "habit name")
                 result.habits[index].habit.icon = try Validation.icon(record.habit.icon)
                 result.habits[index].habit.colorHex = try Validation.colorHex(record.habit.colorHex)
-                try ensureUnique(record.completions.map(\.day), "completion day")
+                try ensureUnique(record.completions.map(\.day), "completion day", by: { $0 }, shown: { "\($0)" })
             }
         }
         try check("lists") {
             try ensureUnique(result.lists.map(\.id), "list id")
-            try ensureUnique(result.lists.map { $0.name.lowercased() }, "list name")
+            try ensureUnique(names: result.lists.map(\.name), "list name")
         }
         try check("tasks") { try ensureUnique(result.tasks.map(\.id), "task id") }
         try check("habits") {
             try ensureUnique(result.habits.map(\.habit.id), "habit id")
-            try ensureUnique(result.habits.map { $0.habit.name.lowercased() }, "habit name")
+            try ensureUnique(names: result.habits.map(\.habit.name), "habit name")
         }
         return result
     }
