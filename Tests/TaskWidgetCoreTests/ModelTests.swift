@@ -29,15 +29,21 @@ import Testing
         #expect(error?.message.contains("empty") == true)
     }
 
+    /// The error names what it found, and where it is not plain to see, its code.
     @Test(arguments: [
-        "a\nb", "a\rb", "a\r\nb", "a\tb", "bell\u{0007}", "a\u{0000}b", "a\u{001B}[31mred", "a\u{007F}b",
-        "a\u{0085}b", "a\u{009B}b", "a\u{2028}b", "a\u{2029}b",
+        ("a\nb", "a line break"), ("a\rb", "a line break"), ("a\r\nb", "a line break"), ("a\tb", "a control character (U+0009)"),
+        ("bell\u{0007}", "a control character (U+0007)"), ("a\u{0000}b", "a control character (U+0000)"),
+        ("a\u{001B}[31mred", "a control character (U+001B)"), ("a\u{007F}b", "a control character (U+007F)"),
+        ("a\u{0085}b", "a line break"), ("a\u{009B}b", "a control character (U+009B)"), ("a\u{2028}b", "a line break"),
+        ("a\u{2029}b", "a line break"),
         // Direction overrides, embeddings and isolates turn the rest of a bar's line around.
-        "rlo \u{202E} evil", "a\u{202A}b", "a\u{2066}b\u{2069}",
+        ("rlo \u{202E} evil", "a direction control (U+202E), which turns the text around"),
+        ("a\u{202A}b", "a direction control (U+202A), which turns the text around"),
+        ("a\u{2066}b\u{2069}", "a direction control (U+2066), which turns the text around"),
     ])
-    func controlCharactersAndLineBreaksAreRefused(text: String) throws {
+    func controlCharactersAndLineBreaksAreRefused(text: String, found: String) throws {
         let error = expectError(.invalidInput) { try Validation.title(text) }
-        #expect(error?.message.contains("control character") == true)
+        #expect(error?.message == "the title contains \(found): use plain one-line text")
     }
 
     /// A server's title is made to follow the same rules instead of being refused.

@@ -22,9 +22,8 @@ public enum Validation {
             }
             throw TaskWidgetError(.invalidInput, "the \(noun) is empty: give some text, e.g. \"\(example)\"")
         }
-        guard !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
-            throw TaskWidgetError(
-                .invalidInput, "the \(noun) contains a control character or line break: use plain one-line text")
+        if let found = trimmed.unicodeScalars.first(where: \.isControlOrLineBreak) {
+            throw TaskWidgetError(.invalidInput, "the \(noun) contains \(found.refusedKind): use plain one-line text")
         }
         guard trimmed.count <= maximumTitleLength else {
             throw TaskWidgetError(

@@ -49,4 +49,14 @@ extension Unicode.Scalar {
         default: false
         }
     }
+
+    /// What an error names for one of these: "a line break", "a control character (U+0007)" or
+    /// "a direction control (U+202E), which turns the text around".
+    var refusedKind: String {
+        let hex = String(value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        if [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(value) { return "a line break" }
+        if !isASCII, value > 0x9F { return "a direction control (\(code)), which turns the text around" }
+        return "a control character (\(code))"
+    }
 }
