@@ -25,6 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
+source scripts/lib/swiftpm.sh
 source scripts/lib/callgrind.sh
 source scripts/lib/release_build.sh
 TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc wrk valgrind)

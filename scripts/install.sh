@@ -73,6 +73,7 @@ case $prefix in
   *[[:space:]\"\'\\]*) fail 64 "the prefix '$prefix' has a space, a quote or a backslash: choose a plain path" ;;
 esac
 repository=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$repository/scripts/lib/swiftpm.sh"
 manifest=$prefix/share/taskwidget/install-manifest
 unit_dir=share/systemd/user
 config_home=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
+source scripts/lib/swiftpm.sh
 ensure_dependencies
 source scripts/lib/release_build.sh
 # Static binaries (the Swift runtime, Foundation and libstdc++ linked in): taskwidget, taskwidget-render, the

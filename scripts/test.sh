@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
+source scripts/lib/swiftpm.sh
 ensure_dependencies
 swift build --build-tests
 swift build --package-path Benchmarks
