@@ -136,6 +136,17 @@ import Testing
                 #expect(properties(name, in: after) == properties(name, in: before), "\(name) changed")
                 #expect(!properties(name, in: before).isEmpty, "\(name) missing before")
             }
+
+            // Deleted on the phone, edited here since: the edit wins, and the task goes back as
+            // the server had it, with the edit (it went back with taskwidget's fields alone).
+            try await PythonCalDAV.deleteTodo(uid: "interop-1", server: server)
+            try mine.sandbox.succeed(["edit", try #require(task["shortId"] as? String), "--title", "会議の資料 (kept here)", "--now", Self.monday])
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+            let back = try await PythonCalDAV.todoData(uid: "interop-1", server: server)
+            #expect(unfolded(back).contains("SUMMARY:会議の資料 (kept here)"), "\(back)")
+            for name in ["CATEGORIES", "RELATED-TO", "DESCRIPTION", "PRIORITY", "X-OTHER-CLIENT", "TRIGGER", "DUE", "ACTION"] {
+                #expect(properties(name, in: back) == properties(name, in: before), "\(name) changed")
+            }
         }
     }
 

@@ -48,7 +48,8 @@ struct SkippedObject: Sendable {
 /// One write to the server.
 enum RemoteOperation: Sendable {
     /// PUT a new object (`If-None-Match: *`). `source` is the text to start from (the object's
-    /// old text when it moves between collections), else a new calendar is made.
+    /// old text when it moves between collections, or when the server deleted it and the task
+    /// stays), else a new calendar is made.
     case create(
         taskID: UUID, uid: String, collection: CollectionBinding, href: DAVHref, fields: TaskFields, source: String?,
         agreed: TaskFields?)
@@ -301,11 +302,15 @@ struct SyncPlanner {
                 if let current, current.collectionHref == target.href.path, let currentText {
                     plan.operations.append(.update(taskID: taskID, uid: uid, object: current, text: currentText, fields: merged))
                 } else {
+                    // Moved between collections: from its text there. Deleted there and kept here
+                    // (edited here since): from the text it had there, so that what other clients
+                    // wrote into it (notes, categories, other alarms) goes back with it.
                     let href = CalDAVClient.objectHref(forUID: uid, in: target.url)
+                    let source = currentText ?? known.map { String(decoding: $0.icalendar, as: UTF8.self) }
                     plan.operations.append(
                         .create(
-                            taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: currentText,
-                            agreed: current?.base))
+                            taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: source,
+                            agreed: current?.base ?? known?.base))
                     if let current { plan.operations.append(.delete(taskID: taskID, object: current, keepsTask: true)) }
                 }
             case (_, .delete):
