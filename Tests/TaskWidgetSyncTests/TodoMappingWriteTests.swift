@@ -270,6 +270,48 @@ struct TodoMappingWriteTests {
         #expect(!together.after.contains { $0.hasPrefix("TRIGGER;VALUE=DATE-TIME") })
     }
 
+    /// RFC 5545 counts a relative trigger from DUE or DTSTART: with the due date removed here, the
+    /// alarms counted from it (Thunderbird's -PT15M, without DTSTART, and its RELATED=END one) are
+    /// written as the instants they were. The second one was left relative to nothing.
+    @Test("a due removed here leaves the alarms counted from it at their instants")
+    func dueRemoved() throws {
+        let result = try edit(Fixtures.thunderbird) { $0.dueDate = nil }
+        #expect(!result.after.contains { $0.hasPrefix("DUE") })
+        #expect(result.after.filter { $0.hasPrefix("TRIGGER") } == ["TRIGGER;VALUE=DATE-TIME:20261127T154500Z", "TRIGGER;VALUE=DATE-TIME:20261126T160000Z"])
+        #expect(todo(of: result.calendar).components("VALARM").count == 2)
+        #expect(try mapping.fields(from: result.calendar).reminderDate == instant("2026-11-27 15:45:00"))
+    }
+
+    /// What the store fills in where the server has nothing (a completion time for another
+    /// client's CANCELLED, a sort order, a creation time) stays out of the object while it is as
+    /// both sides agreed: a title edit on Outlook's cancelled task added COMPLETED and
+    /// X-APPLE-SORT-ORDER.
+    @Test("filled-in fields as agreed are not written")
+    func filledInFieldsAsAgreed() throws {
+        var calendar = try ICalendar(parsing: Fixtures.outlook)
+        var agreed = try mapping.fields(from: calendar)
+        #expect(agreed.state == .completed && agreed.completedAt == nil && agreed.sortOrder == nil && agreed.createdAt == nil)
+        agreed.completedAt = instant("2026-11-03 08:00:00")
+        agreed.sortOrder = 0
+        agreed.createdAt = instant("2026-11-03 08:00:00")
+        var fields = agreed
+        fields.title = "Angebot prüfen (edited)"
+        var unagreed = calendar
+        _ = try mapping.apply(fields, to: &unagreed, now: now)
+        #expect(lines(unagreed.serialized()).contains("COMPLETED:20261103T080000Z"), "what a push without the base does")
+
+        #expect(try mapping.apply(fields, agreed: agreed, to: &calendar, now: now))
+        let (removed, added) = difference(lines(Fixtures.outlook), lines(calendar.serialized()))
+        #expect(removed.filter { !$0.hasPrefix("DTSTAMP") } == ["SUMMARY;LANGUAGE=de-DE:Angebot prüfen"])
+        #expect(added.filter { !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("LAST-MODIFIED") && !$0.hasPrefix("SEQUENCE") } == [
+            "SUMMARY;LANGUAGE=de-DE:Angebot prüfen (edited)"
+        ])
+        // Changed here, they are written.
+        fields.sortOrder = 3
+        _ = try mapping.apply(fields, agreed: agreed, to: &calendar, now: now)
+        #expect(lines(calendar.serialized()).contains("X-APPLE-SORT-ORDER:3"))
+    }
+
     @Test("a new reminder gets a new VALARM; other clients' alarms stay")
     func newReminder() throws {
         let result = try edit(Fixtures.outlook) { $0.reminderDate = instant("2026-07-15 14:00:00") }

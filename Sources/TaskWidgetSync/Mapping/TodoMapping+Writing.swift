@@ -14,6 +14,7 @@ extension TodoMapping {
     ///   ``TodoFields/dueIsDateOnly`` is set and it is 23:59:00 local (unless DTSTART is a
     ///   DATE-TIME: RFC 5545 wants both of one type), else as a UTC DATE-TIME; DURATION goes. A
     ///   DTSTART of the other type, or after the new DUE, is made to agree with it (`fitStart`).
+    ///   A due date removed here leaves the alarms relative to it at their instants.
     /// - STATUS: written only when the state differs, so CANCELLED stays CANCELLED while the task
     ///   stays completed. PERCENT-COMPLETE, when present, becomes 100 on completion and goes when a
     ///   task at 100 is reopened.
@@ -26,7 +27,8 @@ extension TodoMapping {
     ///   there), DTSTAMP = `now`, SEQUENCE + 1. A difference in `modifiedAt` alone changes nothing.
     ///
     /// A due date that is the one both sides `agreed` on at the last sync was not changed here,
-    /// and DUE stays as it is, with the alarms when the reminder is the agreed one too. The VTODO
+    /// and DUE stays as it is, with the alarms when the reminder is the agreed one too. So do
+    /// COMPLETED, X-APPLE-SORT-ORDER and CREATED, whose values the store may have filled in. The VTODO
     /// may read otherwise in this run's time zone: an all-day DUE pulled in Berlin (23:59 there) reads as 23:59 UTC in a run
     /// in UTC, and was rewritten as a due time.
     ///
@@ -42,11 +44,19 @@ extension TodoMapping {
         guard old.uid == fields.uid else { throw ICalError(.uidMismatch) }
 
         var new = fields.normalized()
-        // The reminder too, with the due date: an alarm relative to a DUE that moves here is
-        // written as the store's instant, not as this run's reading of it.
-        if let agreed = agreed?.normalized(), new.dueDate == agreed.dueDate {
-            (new.dueDate, new.dueIsDateOnly) = (old.dueDate, old.dueIsDateOnly)
-            if new.reminderDate == agreed.reminderDate { new.reminderDate = old.reminderDate }
+        if let agreed = agreed?.normalized() {
+            // The reminder too, with the due date: an alarm relative to a DUE that moves here is
+            // written as the store's instant, not as this run's reading of it.
+            if new.dueDate == agreed.dueDate {
+                (new.dueDate, new.dueIsDateOnly) = (old.dueDate, old.dueIsDateOnly)
+                if new.reminderDate == agreed.reminderDate { new.reminderDate = old.reminderDate }
+            }
+            // What the store fills in where the server has nothing stays out of the object while
+            // it is as agreed: a CANCELLED task's completion time (another client's CANCELLED
+            // has no COMPLETED), a sort order, a creation time.
+            if new.completedAt == agreed.completedAt { new.completedAt = old.completedAt }
+            if new.sortOrder == agreed.sortOrder { new.sortOrder = old.sortOrder }
+            if new.createdAt == agreed.createdAt { new.createdAt = old.createdAt }
         }
         guard write(new, over: old, into: &todo, zones: zones) else { return false }
         let modifiedAt = max(fields.modifiedAt ?? now, old.modifiedAt ?? .distantPast)
@@ -137,11 +147,16 @@ extension TodoMapping {
     }
 
     private func writeDue(_ new: TodoFields, into todo: inout ICalComponent, zones: ICalTimeZones) {
-        todo.removeProperties("DURATION")  // DUE and DURATION exclude each other
         guard let due = new.dueDate else {
+            // Alarms relative to the due date keep their instants: without DUE (or DURATION),
+            // RFC 5545 gives them nothing to be relative to. So do those relative to a start the
+            // task does not have, which are read from its due date.
+            fixAlarms(relatedTo: todo.property("DTSTART") == nil ? ["END", "START"] : ["END"], in: &todo, zones: zones)
             todo.removeProperties("DUE")
+            todo.removeProperties("DURATION")
             return
         }
+        todo.removeProperties("DURATION")  // DUE and DURATION exclude each other
         let start = todo.property("DTSTART").flatMap(ICalDateTime.init(property:))
         var value = ICalDateTime.utc(due)
         if new.dueIsDateOnly, start?.isDate != false, TodoFields.isDayWithoutTime(due, in: timeZone),
@@ -166,16 +181,23 @@ extension TodoMapping {
         var fitted = start.isDate == due.isDate ? start : ICalDateTime.utc(startInstant)
         if startInstant > dueInstant { fitted = due }
         guard fitted != start else { return }
+        fixAlarms(relatedTo: ["START"], in: &todo, zones: zones)
+        Self.setDate("DTSTART", fitted, in: &todo)
+    }
+
+    /// Writes the triggers of the alarms relative to the start (`START`, the default) or to the
+    /// due date (`END`), as `related` says, as the instants they fire at now: before that property
+    /// moves or goes.
+    private func fixAlarms(relatedTo related: Set<String>, in todo: inout ICalComponent, zones: ICalTimeZones) {
         let current = todo
         for (index, child) in todo.children.enumerated() {
             guard case .component(var alarm) = child, alarm.hasName("VALARM"), let trigger = alarm.property("TRIGGER"),
-                trigger.parameterValue("VALUE")?.uppercased() != "DATE-TIME", trigger.parameterValue("RELATED")?.uppercased() != "END",
+                trigger.parameterValue("VALUE")?.uppercased() != "DATE-TIME", related.contains(trigger.parameterValue("RELATED")?.uppercased() ?? "START"),
                 let instant = alarmInstant(alarm, in: current, zones: zones)
             else { continue }
             alarm.setProperty(Self.absoluteTrigger(instant, keeping: trigger.parameters))
             todo.children[index] = .component(alarm)
         }
-        Self.setDate("DTSTART", fitted, in: &todo)
     }
 
     private static func writeState(_ state: TaskState, into todo: inout ICalComponent) {
