@@ -329,4 +329,14 @@ import Testing
         #expect(report.removed == [DAVHref(path: "/a/1.ics")])
         #expect(String(decoding: transport.sent[1].body ?? Data(), as: UTF8.self).contains("<d:sync-token>t2</d:sync-token>"))
     }
+
+    /// `calendar-color` in the forms servers and phones write: a short `#F00` was dropped, and the
+    /// list got the default color.
+    @Test(arguments: [
+        ("#FF9500", "FF9500"), ("#FF9500FF", "FF9500"), ("#f00", "FF0000"), ("#F00A", "FF0000"), ("34c759", "34C759"),
+        ("#FF950", nil), ("blue", nil), ("#GG0000", nil), ("", nil),
+    ] as [(String, String?)])
+    func calendarColors(color: String, hex: String?) {
+        #expect(SyncIdentity.colorHex(fromCalendarColor: color) == hex)
+    }
 }

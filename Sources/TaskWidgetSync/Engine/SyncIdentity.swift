@@ -40,11 +40,15 @@ enum SyncIdentity {
             ))
     }
 
-    /// A list color from a server's `calendar-color` (`#RRGGBB` or `#RRGGBBAA`), else `nil`.
+    /// A list color from a server's `calendar-color` (`#RRGGBB` or `#RRGGBBAA`, or CSS's short
+    /// `#RGB` and `#RGBA`), else `nil`.
     static func colorHex(fromCalendarColor color: String?) -> String? {
         guard var digits = color?.trimmingCharacters(in: .whitespaces) else { return nil }
         if digits.hasPrefix("#") { digits.removeFirst() }
-        guard digits.count == 6 || digits.count == 8 else { return nil }
-        return try? Validation.colorHex(String(digits.prefix(6)))
+        switch digits.count {
+        case 3, 4: return try? Validation.colorHex(String(digits.prefix(3).flatMap { [$0, $0] }))
+        case 6, 8: return try? Validation.colorHex(String(digits.prefix(6)))
+        default: return nil
+        }
     }
 }
