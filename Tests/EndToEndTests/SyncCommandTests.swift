@@ -371,13 +371,19 @@ import Testing
     /// edited here since are deleted here, and a new collection gets the others (an edited one,
     /// one added since). Before, the collection was made again at its old path in the same sync,
     /// whose listing then had nothing to say about the tasks: they stayed here, never sent again.
-    /// The dry run says what the sync then does.
+    /// The dry run says what the sync then does. A phone's task kept goes back with what the phone
+    /// wrote into it.
     @Test func anInboxCollectionDeletedThereIsMadeAgainForTheTasksThatStay() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             let edited = try mine.sandbox.succeed(["add", "Buy bread"]).trimmingCharacters(in: .newlines)
             try mine.sandbox.succeed(["add", "Buy jam"])
             try mine.syncSucceeds()
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:phone-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the plumber", "CATEGORIES:home", "DESCRIPTION:The boiler"]),
+                in: "Tasks", server: server)
+            #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
+            let phoneTask = try #require(try mine.task(titled: "Call the plumber")?["shortId"] as? String)
             _ = try await RadicaleServer.runPython(
                 """
                 import sys, caldav
@@ -386,14 +392,17 @@ import Testing
                 [calendar.delete() for calendar in principal.calendars() if calendar.name == "Tasks"]
                 """, arguments: [server.baseURL.absoluteString, server.username, server.password])
             try mine.sandbox.succeed(["edit", edited, "--title", "Buy brown bread", "--now", Self.monday])
+            try mine.sandbox.succeed(["edit", phoneTask, "--due", "2026-11-30", "--now", Self.monday])
             let added = try mine.sandbox.succeed(["add", "Buy butter", "--now", Self.monday]).trimmingCharacters(in: .newlines)
             let plan = try mine.sync(["--dry-run"], now: Self.tuesday).stdout
-            #expect(plan.hasPrefix("rad (dry run, nothing changed): pulled 0, pushed 2, 0 conflicts merged, deleted 1\n"), "\(plan)")
-            #expect(plan.contains("(deleted on the server; made again): push 2: "), "\(plan)")
+            #expect(plan.hasPrefix("rad (dry run, nothing changed): pulled 0, pushed 3, 0 conflicts merged, deleted 1\n"), "\(plan)")
+            #expect(plan.contains("(deleted on the server; made again): push 3: "), "\(plan)")
             #expect(plan.contains(edited.prefix(8)) && plan.contains(added.prefix(8)), "\(plan)")
-            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 2, 0 conflicts merged, deleted 1")
-            #expect(try mine.tasks().compactMap { $0["title"] as? String }.sorted() == ["Buy brown bread", "Buy butter"])
-            #expect(try server.storedTitles() == ["Buy brown bread", "Buy butter"])
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 3, 0 conflicts merged, deleted 1")
+            #expect(try mine.tasks().compactMap { $0["title"] as? String }.sorted() == ["Buy brown bread", "Buy butter", "Call the plumber"])
+            #expect(try server.storedTitles() == ["Buy brown bread", "Buy butter", "Call the plumber"])
+            let plumber = try await PythonCalDAV.todoData(uid: "phone-1", server: server)
+            #expect(plumber.contains("CATEGORIES:home") && plumber.contains("DESCRIPTION:The boiler"), "\(plumber)")
             #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
         }
     }

@@ -180,15 +180,18 @@ public struct SyncEngine: Sendable {
     /// that one sync leaves both sides alike. Only on the account that receives new lists: on the
     /// others, the list goes to that account at its next sync.
     public func run(dryRun: Bool) async throws -> SyncReport {
-        let (report, makesDeletedCollectionsAgain) = try await runOnce(dryRun: dryRun)
-        guard makesDeletedCollectionsAgain, !dryRun else { return report }
+        let first = try await runOnce(dryRun: dryRun)
+        guard first.makesDeletedCollectionsAgain, !dryRun else { return first.report }
         logger.debug("a collection deleted on the server keeps a list here, or was the Inbox's; making it again")
-        return report.adding(try await runOnce(dryRun: false).report)
+        return first.report.adding(try await runOnce(dryRun: false, formerObjects: first.objectsOfDeletedCollections).report)
     }
 
     /// One round of ``run(dryRun:)``; also says whether a collection the server deleted is to be
-    /// made again: a list's that stays here, or the Inbox's.
-    private func runOnce(dryRun: Bool) async throws -> (report: SyncReport, makesDeletedCollectionsAgain: Bool) {
+    /// made again (a list's that stays here, or the Inbox's), with the objects such collections
+    /// held, by task, for the round that makes them (``SyncPlanner/formerObjects``).
+    private func runOnce(dryRun: Bool, formerObjects: [UUID: SyncedObject] = [:]) async throws -> (
+        report: SyncReport, makesDeletedCollectionsAgain: Bool, objectsOfDeletedCollections: [UUID: SyncedObject]
+    ) {
         var snapshot = try store.syncSnapshot(account: account.name)
         let (home, discoveredCollections) = try await calendarHome(snapshot)
         let discovered = discoveredCollections != nil
@@ -215,7 +218,7 @@ public struct SyncEngine: Sendable {
             binding = try await makeCollections(binding)
             pull.add(try await self.pull(binding.bindings.filter { !known.contains($0.href) }, objects: []))
         }
-        var plan = planner(snapshot, binding: binding, pull: pull).plan()
+        var plan = planner(snapshot, binding: binding, pull: pull, formerObjects: formerObjects).plan()
         plan.local.listTombstonesToClear = restoredLists + Self.deletedListsOfVanishedCollections(plan, snapshot)
         logger.debug(
             "planned", metadata: [
@@ -226,7 +229,7 @@ public struct SyncEngine: Sendable {
         if discovered { plan.local.home = (account.url, home.url.absoluteString) }
         var report = SyncReport(account: account.name)
         if dryRun {
-            return (summarize(plan, binding: binding, snapshot: snapshot, into: report), false)
+            return (summarize(plan, binding: binding, snapshot: snapshot, into: report), false, [:])
         }
         // Another command may write the store meanwhile: merge again on a new snapshot.
         for round in 1...Self.maximumConflictRounds {
@@ -236,7 +239,7 @@ public struct SyncEngine: Sendable {
             } catch where TaskStore.isStoreChangedDuringSync(error) && round < Self.maximumConflictRounds {
                 logger.debug("the store changed during the merge; merging again")
                 snapshot = try store.syncSnapshot(account: account.name)
-                plan = planner(snapshot, binding: binding, pull: pull).plan()
+                plan = planner(snapshot, binding: binding, pull: pull, formerObjects: formerObjects).plan()
                 plan.local.listTombstonesToClear = restoredLists + Self.deletedListsOfVanishedCollections(plan, snapshot)
                 if discovered { plan.local.home = (account.url, home.url.absoluteString) }
             }
@@ -254,7 +257,11 @@ public struct SyncEngine: Sendable {
         let listsOfForgotten = Set(snapshot.collections.filter { forgotten.contains($0.href) }.compactMap(\.listID))
         // (the store read again only when the server deleted a collection: the merge may keep its list)
         let keepsLists = try !listsOfForgotten.isEmpty && !listsOfForgotten.isDisjoint(with: store.listSummaries().map(\.list.id))
-        return (report, (keepsLists && receivesNewLists) || binding.inboxVanished)
+        let objectsOfForgotten = snapshot.objects.filter { forgotten.contains($0.collectionHref) && $0.base != nil }
+        return (
+            report, (keepsLists && receivesNewLists) || binding.inboxVanished,
+            Dictionary(objectsOfForgotten.map { ($0.taskID, $0) }, uniquingKeysWith: { first, _ in first })
+        )
     }
 
     /// The deleted lists whose collection the server deleted too: nothing is left to do for them.
@@ -683,10 +690,11 @@ public struct SyncEngine: Sendable {
         return pull
     }
 
-    private func planner(_ snapshot: SyncSnapshot, binding: Binding, pull: Pull) -> SyncPlanner {
+    private func planner(_ snapshot: SyncSnapshot, binding: Binding, pull: Pull, formerObjects: [UUID: SyncedObject] = [:]) -> SyncPlanner {
         SyncPlanner(
             account: account.name, snapshot: snapshot, bindings: binding.bindings, fetched: pull.fetched, removed: pull.removed,
-            skipped: pull.skipped, pulledStates: pull.states, newLists: binding.newLists, changedLists: binding.changedLists, now: now)
+            skipped: pull.skipped, pulledStates: pull.states, newLists: binding.newLists, changedLists: binding.changedLists, now: now,
+            formerObjects: formerObjects)
     }
 
     // MARK: - Push

@@ -111,6 +111,10 @@ struct SyncPlanner {
     /// Lists whose collection the server renamed or recolored, as they become.
     var changedLists: [TaskList]
     var now: Instant
+    /// The objects, by task, of the collections the server deleted, as the sync's first round
+    /// read them: in its second round, which makes those collections again, a task of one goes
+    /// back from its text (the store has forgotten it by then).
+    var formerObjects: [UUID: SyncedObject] = [:]
 
     func plan() -> SyncPlan {
         var plan = SyncPlan()
@@ -305,12 +309,14 @@ struct SyncPlanner {
                     // Moved between collections: from its text there. Deleted there and kept here
                     // (edited here since): from the text it had there, so that what other clients
                     // wrote into it (notes, categories, other alarms) goes back with it.
+                    let former = known ?? formerObjects[taskID]
+                    let source = currentText ?? former.map { String(decoding: $0.icalendar, as: UTF8.self) }
+                    let uid = former?.uid ?? uid  // another client's UID, from the text it had there
                     let href = CalDAVClient.objectHref(forUID: uid, in: target.url)
-                    let source = currentText ?? known.map { String(decoding: $0.icalendar, as: UTF8.self) }
                     plan.operations.append(
                         .create(
                             taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: source,
-                            agreed: current?.base ?? known?.base))
+                            agreed: current?.base ?? former?.base))
                     if let current { plan.operations.append(.delete(taskID: taskID, object: current, keepsTask: true)) }
                 }
             case (_, .delete):
