@@ -86,7 +86,15 @@ struct AccountCommand: ParsableCommand {
                 print(Listing.table(header: ["NAME", "URL", "USER", "PASSWORD", "INBOX"], rows: rows), terminator: "")
             }
             guard FileManager.default.fileExists(atPath: context.location.path) else { return }
-            for unconfigured in try UnconfiguredAccountState.find(in: context.storeForReading(), configured: configuration.syncAccounts) {
+            // The accounts are listed whatever the store says; a store that cannot be read says so.
+            let unconfigured: [UnconfiguredAccountState]
+            do {
+                unconfigured = try UnconfiguredAccountState.find(in: context.storeForReading(), configured: configuration.syncAccounts)
+            } catch let error as TaskWidgetError {
+                CommandRunner.report(TaskWidgetError(error.code, "note: cannot read what the store keeps for other accounts: \(error.message)"))
+                return
+            }
+            for unconfigured in unconfigured {
                 print(
                     "Not in config.toml: \(unconfigured.account.removingControlCharacters), whose \(unconfigured.held) here go to no other "
                         + "account until `\(unconfigured.forgetCommand.removingControlCharacters)`.")

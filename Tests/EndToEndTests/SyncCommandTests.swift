@@ -407,6 +407,69 @@ import Testing
         }
     }
 
+    /// The Inbox's collection deleted on the phone with nothing kept here: the dry run says a new
+    /// one is made, as the sync does. Deleted again and made anew by the phone under another
+    /// path: that one is the Inbox, and the task kept here goes there, once.
+    @Test func anInboxCollectionDeletedThereIsMadeAgainEvenEmptyAndNotWhenThePhoneMadeOne() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["add", "Buy bread"])
+            try mine.sandbox.succeed(["add", "Buy jam"])
+            try mine.syncSucceeds()
+            func phone(_ code: String) async throws -> String {
+                try await RadicaleServer.runPython(
+                    """
+                    import sys, caldav
+                    url, user, password = sys.argv[1:4]
+                    principal = caldav.DAVClient(url=url, username=user, password=password).principal()
+                    \(code)
+                    """, arguments: [server.baseURL.absoluteString, server.username, server.password])
+            }
+            let delete = "[calendar.delete() for calendar in principal.calendars() if calendar.name == 'Tasks']"
+            let listing = "print(sorted((c.name, len(c.todos(include_completed=True))) for c in principal.calendars()))"
+            _ = try await phone(delete)
+            let plan = try mine.sync(["--dry-run"]).stdout
+            #expect(plan.hasPrefix("rad (dry run, nothing changed): pulled 0, pushed 0, 0 conflicts merged, deleted 2\n"), "\(plan)")
+            #expect(plan.contains("(deleted on the server; made again): delete here 2: "), "\(plan)")
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 2")
+            #expect(try await phone(listing) == "[('Tasks', 0)]\n")
+
+            let kept = try mine.sandbox.succeed(["add", "Buy milk"]).trimmingCharacters(in: .newlines)
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+            _ = try await phone(delete + "\nprincipal.make_calendar(name='Tasks', supported_calendar_component_set=['VTODO'])")
+            try mine.sandbox.succeed(["edit", kept, "--title", "Buy oat milk", "--now", Self.monday])
+            let again = try mine.sync(["--dry-run"], now: Self.tuesday).stdout
+            #expect(again.hasPrefix("rad (dry run, nothing changed): pulled 0, pushed 1, 0 conflicts merged, deleted 0\n"), "\(again)")
+            #expect(again.contains("(deleted on the server)\n") || again.contains("(deleted on the server): "), "\(again)")
+            #expect(!again.contains("made again"), "\(again)")
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+            #expect(try await phone(listing) == "[('Tasks', 1)]\n")
+            #expect(try server.storedTitles() == ["Buy oat milk"])
+        }
+    }
+
+    /// Another client's CANCELLED task has no COMPLETED, no X-APPLE-SORT-ORDER and no CREATED;
+    /// edited on both sides between two syncs, it gets none of them from the store's filled-in
+    /// values: only the edits go out.
+    @Test func aTaskEditedOnBothSidesGetsNoFilledInFields() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            _ = try await PythonCalDAV.saveTodo(
+                foreignTodo(["UID:cancelled-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Old plan", "STATUS:CANCELLED"]), in: "Tasks", server: server)
+            #expect(try mine.syncSucceeds() == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
+            try await PythonCalDAV.editTodo(uid: "cancelled-1", replacing: "SUMMARY:Old plan", with: "SUMMARY:Old plan\r\nDESCRIPTION:Dropped", server: server)
+            let id = try #require(try mine.task(titled: "Old plan")?["shortId"] as? String)
+            try mine.sandbox.succeed(["edit", id, "--title", "Old plan (dropped)", "--now", Self.monday])
+            // The phone's edit is to a property taskwidget does not model: nothing to pull.
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+            let text = try await PythonCalDAV.todoData(uid: "cancelled-1", server: server)
+            #expect(text.contains("SUMMARY:Old plan (dropped)") && text.contains("DESCRIPTION:Dropped") && text.contains("STATUS:CANCELLED"), "\(text)")
+            for name in ["COMPLETED", "X-APPLE-SORT-ORDER", "CREATED"] {
+                #expect(properties(name, in: text).isEmpty, "\(name) in \(text)")
+            }
+        }
+    }
+
     // MARK: Faults
 
     @Test(arguments: [

@@ -519,7 +519,9 @@ public struct SyncEngine: Sendable {
     /// the very name of one is refused too: a second collection of that name would be made. An
     /// account of one calendar makes no collection: its inbox can only be that calendar.
     private func checkInboxName(_ binding: Binding) throws {
-        guard let inbox = binding.inboxToMake else { return }
+        // Checked too in the round that forgets a collection of the Inbox deleted there: the next
+        // round makes the new one, and the first round's changes are in by then.
+        guard let inbox = binding.inboxToMake ?? (binding.inboxVanished ? account.inbox?.trimmingWhitespace : nil) else { return }
         let names = { (binding: CollectionBinding) in [binding.server?.displayName, binding.href.lastComponent].compactMap { $0 } }
         if binding.home.isOneCalendar, let calendar = binding.bindings.first {
             let name = Validation.titleFromElsewhere(calendar.server?.displayName ?? calendar.href.lastComponent)
@@ -839,11 +841,7 @@ public struct SyncEngine: Sendable {
                     return
                 }
                 calendar = parsed
-                var taskFields = fields.taskFields(listID: task?.listID ?? base?.listID)
-                taskFields.title = Validation.titleFromElsewhere(taskFields.title)
-                taskFields.sortOrder = taskFields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
-                taskFields.createdAt = taskFields.createdAt ?? base?.createdAt ?? taskFields.modifiedAt
-                remote = .present(taskFields)
+                remote = .present(fields.storeFields(listID: task?.listID ?? base?.listID, base: base, task: task))
             }
             let result = TaskMerge.merge(base: base, local: local, remote: remote)
             if !result.conflicts.isEmpty { report.conflicts += 1 }
@@ -884,7 +882,9 @@ public struct SyncEngine: Sendable {
                 return
             case (.present(let merged), .write):
                 var updated = calendar ?? mapping.newCalendar(for: todoFields(uid, merged), now: now.date)
-                if calendar != nil { _ = try? mapping.apply(todoFields(uid, merged), to: &updated, now: now.date) }
+                if calendar != nil, case .present(let read) = remote {
+                    _ = try? mapping.apply(todoFields(uid, merged), agreed: todoFields(uid, read), to: &updated, now: now.date)
+                }
                 let text = updated.serialized()
                 let etag = remoteObject?.etag
                 let outcome = await Self.attempt { () async throws(CalDAVError) -> String? in
@@ -1001,7 +1001,8 @@ public struct SyncEngine: Sendable {
         let vanished = Set(plan.local.collectionsToForget)
         let deletedThere = snapshot.collections.filter { vanished.contains($0.href) }
         for collection in deletedThere {
-            let name = collection.isInbox ? "Inbox" : collection.listID.flatMap { listNames[$0] } ?? collection.displayName ?? collection.href
+            let serverName = collection.displayName.flatMap { $0.isEmpty ? nil : Validation.titleFromElsewhere($0) }
+            let name = collection.isInbox ? "Inbox" : collection.listID.flatMap { listNames[$0] } ?? serverName ?? collection.href
             byCollection[collection.href] = SyncReport.CollectionPlan(name: name, href: collection.href, isDeletedThere: true)
         }
         let tasks = Dictionary(plan.local.tasksToSave.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -1038,13 +1039,19 @@ public struct SyncEngine: Sendable {
             byCollection["new:" + list.id.uuidString]?.pushed += ids
         }
         byCollection[newInboxKey]?.pushed += snapshot.tasks.filter { $0.listID == nil }.map(\.id.shortID)
-        // A collection deleted there is made again, in the sync's second round, for the tasks that stay.
+        // A collection deleted there is made again in the sync's second round: the Inbox's
+        // (unless another collection is the Inbox now), and a list's on the account that receives
+        // new lists when a task of it stays. The tasks that stay go there.
         let deletedLocally = Set(plan.deletedLocally)
-        for collection in deletedThere where collection.isInbox || receivesNewLists {
+        for collection in deletedThere {
             let staying = snapshot.tasks.filter {
                 $0.listID == collection.listID && !deletedLocally.contains($0.id) && !snapshot.tasksOfOtherAccounts.contains($0.id)
             }
-            guard !staying.isEmpty else { continue }
+            let isMadeAgain =
+                collection.isInbox
+                ? binding.inboxVanished
+                : receivesNewLists && !staying.isEmpty && !binding.bindings.contains { $0.listID == collection.listID }
+            guard isMadeAgain else { continue }
             byCollection[collection.href]?.isMadeAgain = true
             byCollection[collection.href]?.pushed += staying.map(\.id.shortID)
         }

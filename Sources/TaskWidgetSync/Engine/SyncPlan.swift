@@ -220,17 +220,7 @@ struct SyncPlanner {
             let remote: TaskVersion
             if let remoteObject {
                 let listID = bindingByHref[remoteObject.collectionHref]?.listID
-                var fields = remoteObject.fields.taskFields(listID: listID)
-                fields.title = Validation.titleFromElsewhere(fields.title)
-                fields.sortOrder = fields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
-                fields.createdAt = fields.createdAt ?? base?.createdAt ?? fields.modifiedAt
-                // Done without a COMPLETED time (other clients' CANCELLED): the time agreed before,
-                // else the store's own, else the object's, so that the time the store keeps is the
-                // one the base remembers, and the next sync does not see it change here.
-                if fields.state == .completed, fields.completedAt == nil {
-                    fields.completedAt = base?.completedAt ?? task?.completedAt ?? fields.modifiedAt
-                }
-                remote = .present(fields)
+                remote = .present(remoteObject.fields.storeFields(listID: listID, base: base, task: task))
             } else if let known, !removedHrefs.contains(known.href), !vanished.contains(known.collectionHref), let base {
                 remote = .present(base)
             } else {
@@ -294,9 +284,12 @@ struct SyncPlanner {
                     plan.local.objectsToSave.append(current)
                 }
             case (.present(let merged), .write):
-                if var current, case .present(let remoteFields) = remote {
-                    current.base = remoteFields
-                    plan.local.objectsToSave.append(current)
+                // The object's base is what the server holds now, as the store reads it: what the
+                // write then changes is what was changed here, and no more (``TodoMapping/apply``).
+                var current = current
+                if current != nil, case .present(let remoteFields) = remote {
+                    current?.base = remoteFields
+                    plan.local.objectsToSave.append(current!)
                 }
                 guard let target = binding(forList: merged.listID) else {
                     // Now in a list this account does not sync: it leaves this server.
@@ -309,14 +302,13 @@ struct SyncPlanner {
                     // Moved between collections: from its text there. Deleted there and kept here
                     // (edited here since): from the text it had there, so that what other clients
                     // wrote into it (notes, categories, other alarms) goes back with it.
-                    let former = known ?? formerObjects[taskID]
-                    let source = currentText ?? former.map { String(decoding: $0.icalendar, as: UTF8.self) }
-                    let uid = former?.uid ?? uid  // another client's UID, from the text it had there
+                    let origin = current ?? known ?? formerObjects[taskID]
+                    let uid = origin.map { $0.uid ?? ownUID } ?? uid  // the UID its text has
                     let href = CalDAVClient.objectHref(forUID: uid, in: target.url)
                     plan.operations.append(
                         .create(
-                            taskID: taskID, uid: uid, collection: target, href: href, fields: merged, source: source,
-                            agreed: current?.base ?? former?.base))
+                            taskID: taskID, uid: uid, collection: target, href: href, fields: merged,
+                            source: origin.map { String(decoding: $0.icalendar, as: UTF8.self) }, agreed: origin?.base))
                     if let current { plan.operations.append(.delete(taskID: taskID, object: current, keepsTask: true)) }
                 }
             case (_, .delete):
@@ -333,5 +325,23 @@ struct SyncPlanner {
             }
         }
         return plan
+    }
+}
+
+extension TodoFields {
+    /// The task fields of a VTODO as the store takes them: the title cleaned up, and what the
+    /// object lacks filled in from the fields agreed at the last sync (`base`), else from the
+    /// store's `task`, so that the next sync does not see them change here: the sort order (none:
+    /// ``SyncPlanner/missingSortOrder``), the creation time, and the completion time of a task
+    /// done without COMPLETED (another client's CANCELLED).
+    func storeFields(listID: UUID?, base: TaskFields?, task: TaskItem?) -> TaskFields {
+        var fields = taskFields(listID: listID)
+        fields.title = Validation.titleFromElsewhere(fields.title)
+        fields.sortOrder = fields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
+        fields.createdAt = fields.createdAt ?? base?.createdAt ?? fields.modifiedAt
+        if fields.state == .completed, fields.completedAt == nil {
+            fields.completedAt = base?.completedAt ?? task?.completedAt ?? fields.modifiedAt
+        }
+        return fields
     }
 }
