@@ -85,11 +85,10 @@ struct AccountCommand: ParsableCommand {
                 }
                 print(Listing.table(header: ["NAME", "URL", "USER", "PASSWORD", "INBOX"], rows: rows), terminator: "")
             }
-            guard FileManager.default.fileExists(atPath: context.location.path) else { return }
             // The accounts are listed whatever the store says; a store that cannot be read says so.
             let unconfigured: [UnconfiguredAccountState]
             do {
-                unconfigured = try UnconfiguredAccountState.find(in: context.storeForReading(), configured: configuration.syncAccounts)
+                unconfigured = try UnconfiguredAccountState.find(in: context, configured: configuration.syncAccounts)
             } catch let error as TaskWidgetError {
                 CommandRunner.report(TaskWidgetError(error.code, "note: cannot read what the store keeps for other accounts: \(error.message)"))
                 return
@@ -122,8 +121,8 @@ struct AccountCommand: ParsableCommand {
             try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
             print("Removed the account \(name) from \(path)")
             // What the store keeps for it, when it can be read: the removal is done either way.
-            guard let context = try? options.context(), FileManager.default.fileExists(atPath: context.location.path),
-                let kept = try? UnconfiguredAccountState.find(in: context.storeForReading(), configured: []).first(where: { $0.account == name })
+            guard let context = try? options.context(),
+                let kept = try? UnconfiguredAccountState.find(in: context, configured: []).first(where: { $0.account == name })
             else { return }
             print(
                 "The store keeps its \(kept.held) for it, and no other account takes them: add it again to sync on, "

@@ -91,6 +91,13 @@ struct UnconfiguredAccountState {
     let lists: Int
     let tasks: Int
 
+    /// The accounts of the run's store, if there is one, that are not among `configured` (read
+    /// only: nothing is made).
+    static func find(in context: CommandContext, configured: [SyncAccount]) throws -> [Self] {
+        guard FileManager.default.fileExists(atPath: context.location.path) else { return [] }
+        return try find(in: context.storeForReading(), configured: configured)
+    }
+
     /// The accounts of `store` that are not among `configured` and still hold lists or tasks here.
     static func find(in store: TaskStore, configured: [SyncAccount]) throws -> [Self] {
         let names = Set(configured.map(\.name))

@@ -178,7 +178,8 @@ public struct SyncEngine: Sendable {
     /// When a collection was deleted on the server and its list keeps tasks edited here since (an
     /// edit wins over a deletion), a second round makes the collection again and pushes them, so
     /// that one sync leaves both sides alike. Only on the account that receives new lists: on the
-    /// others, the list goes to that account at its next sync.
+    /// others, the list goes to that account at its next sync. The Inbox's collection is made
+    /// again on its own account, with the Inbox's tasks that stay.
     public func run(dryRun: Bool) async throws -> SyncReport {
         let first = try await runOnce(dryRun: dryRun)
         guard first.makesDeletedCollectionsAgain, !dryRun else { return first.report }

@@ -287,9 +287,10 @@ struct SyncPlanner {
                 // The object's base is what the server holds now, as the store reads it: what the
                 // write then changes is what was changed here, and no more (``TodoMapping/apply``).
                 var current = current
-                if current != nil, case .present(let remoteFields) = remote {
-                    current?.base = remoteFields
-                    plan.local.objectsToSave.append(current!)
+                if var read = current, case .present(let remoteFields) = remote {
+                    read.base = remoteFields
+                    plan.local.objectsToSave.append(read)
+                    current = read
                 }
                 guard let target = binding(forList: merged.listID) else {
                     // Now in a list this account does not sync: it leaves this server.
