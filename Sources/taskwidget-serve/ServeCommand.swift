@@ -91,12 +91,18 @@ struct ServeCommand: AsyncParsableCommand {
             following: .init(location: context.location, calendar: context.calendar, view: view, clock: clock),
             devicesPath: DeviceFile.path(environment: environment), environment: environment)
         let storePath = context.location.path
-        try await server.run(logger: context.logger) { bound in
-            // One line, flushed at once: scripts and tests read the port from it.
-            let auth = token == nil ? "" : "; clients send the token"
-            // 0.0.0.0 is no address a client can open: name the ones they can.
-            let everywhere = Self.isWildcard(bound.host) ? Self.reachableLine(port: bound.port) : ""
-            try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/\(everywhere) from \(storePath)\(auth)\n".utf8))
+        do {
+            try await server.run(logger: context.logger) { bound in
+                // One line, flushed at once: scripts and tests read the port from it.
+                let auth = token == nil ? "" : "; clients send the token"
+                // 0.0.0.0 is no address a client can open: name the ones they can.
+                let everywhere = Self.isWildcard(bound.host) ? Self.reachableLine(port: bound.port) : ""
+                try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/\(everywhere) from \(storePath)\(auth)\n".utf8))
+            }
+        } catch let error as TaskWidgetError where listen == nil && settings.serve.listen != nil && error.context == "\(address)" {
+            // The address came from config.toml: say where to change it.
+            throw TaskWidgetError(
+                error.code, "\(error.message) ([serve] listen in \(settings.path ?? "config.toml"))", context: error.context, cause: error.cause)
         }
     }
 

@@ -227,6 +227,21 @@ import Testing
         #expect(foreign.stderr.hasPrefix("taskwidget: cannot listen on 192.0.2.1:0: this machine has no such address: give one of its own"), "\(foreign.stderr)")
     }
 
+    /// An address from config.toml that serve cannot listen on: the error says where it came
+    /// from, as the config's other errors do. From `--listen`, it needs no such word.
+    @Test func anAddressFromTheConfigThatCannotBeUsedNamesTheConfig() throws {
+        let sandbox = try Sandbox.demo()
+        let config = sandbox.folder.appendingPathComponent(".config/taskwidget/config.toml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[serve]\nlisten = \"no-such-host.invalid:0\"\n".utf8).write(to: config)
+        let error = "taskwidget: cannot listen on no-such-host.invalid:0: no address has the name no-such-host.invalid: give an address such as 127.0.0.1 or 0.0.0.0"
+        let fromConfig = try sandbox.run(["serve"])
+        #expect(fromConfig.status == 64 && fromConfig.stdout.isEmpty)
+        #expect(fromConfig.stderr == "\(error) ([serve] listen in \(config.path))\n")
+        let fromCommandLine = try sandbox.run(["serve", "--listen", "no-such-host.invalid:0"])
+        #expect(fromCommandLine.status == 64 && fromCommandLine.stderr == "\(error)\n")
+    }
+
     /// A devices.toml that does not parse stops serve at start, naming its line: it started and
     /// refused every TRMNL device without a word.
     @Test func aDevicesFileThatDoesNotParseIsRefusedAtStart() throws {
