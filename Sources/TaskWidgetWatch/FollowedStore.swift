@@ -5,7 +5,9 @@ public import TaskWidgetStore
 
 /// The store as a long-running reader follows it, read-only: reopened when its file is replaced
 /// (renamed over), deleted and created again, and with file events that changed nothing told apart
-/// from another process's writes by `PRAGMA data_version`. ``StoreFollower`` (watch, serve) and
+/// from another process's writes by `PRAGMA data_version`. A default store that is missing reads
+/// as an empty one (a first run), but once its file was seen, its disappearance is a failure until
+/// it is back: tasks deleted with the file are not "no open tasks". ``StoreFollower`` (watch, serve) and
 /// notify's reminder source each keep one and read what they need from ``opened()``.
 ///
 /// ```swift
@@ -18,6 +20,8 @@ public struct FollowedStore {
     private var store: TaskStore?
     private var identity: FileIdentity?
     private var dataVersion: Int?
+    /// Whether a file was ever found at the path.
+    private var fileWasSeen = false
 
     public init(location: StoreLocation, logger: Logger) {
         self.location = location
@@ -27,6 +31,7 @@ public struct FollowedStore {
     /// Looks at the store again, reopening it when its file was replaced or created.
     public mutating func check() -> StoreCheck {
         let current = FileIdentity(path: location.path)
+        fileWasSeen = fileWasSeen || current != nil
         do {
             if let store, current != nil, current == identity {
                 let version = try store.dataVersion()
@@ -36,6 +41,11 @@ public struct FollowedStore {
                 return .changed
             }
             store = nil
+            if current == nil, fileWasSeen {
+                throw TaskWidgetError(
+                    .storeMissing, "the store \(location.path) is gone: restore it, or start a new one with `taskwidget add`",
+                    context: location.path)
+            }
             let opened = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
             (store, identity, dataVersion) = (opened, current, try opened.dataVersion())
             return .changed

@@ -107,12 +107,40 @@ import Testing
         try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00", "--store", store])
         #expect(lineAfterAdd() == "1 today · next: Pay rent (18:00)")
         for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: store + suffix) }
-        #expect(watch.nextLine(within: .seconds(3)) == missing)
+        #expect(watch.nextLine(within: .seconds(3)) == Self.gone(store))
         try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00", "--store", store])
         #expect(lineAfterAdd() == "1 today · next: Call Bob (17:00)")
         watch.closeStdout()
         #expect(watch.waitForExit() == 0)
         #expect(watch.stderrText.components(separatedBy: "there is no store").count == 3, "\(watch.stderrText)")
+    }
+
+    static func gone(_ store: String) -> String {
+        "⚠ taskwidget: the store \(store) is gone: restore it, or start a new one with `taskwidget add`"
+    }
+
+    /// A default store that does not exist yet is an empty one, but one deleted while watched is
+    /// not: its tasks are gone, not done.
+    @Test(.timeLimit(.minutes(1)))
+    func theDefaultStoreDeletedWhileWatchedIsAFailureUntilItIsBack() throws {
+        let sandbox = try Sandbox()
+        let store = sandbox.folder.appendingPathComponent("data/taskwidget/tasks.sqlite").path
+        let atDefault = { (arguments: [String]) in arguments + ["--now", sandbox.now] }
+        let watch = try StreamingProcess(
+            atDefault(["watch", "--format", "text"]), environment: sandbox.environment)
+        #expect(watch.nextLine() == "No open tasks")
+        let lineAfterAdd = {
+            let line = watch.nextLine(within: .seconds(3))
+            return line == "No open tasks" ? watch.nextLine(within: .seconds(3)) : line
+        }
+        try sandbox.succeed(atDefault(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"]), global: false)
+        #expect(lineAfterAdd() == "1 today · next: Pay rent (18:00)")
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: store + suffix) }
+        #expect(watch.nextLine(within: .seconds(3)) == Self.gone(store))
+        try sandbox.succeed(atDefault(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"]), global: false)
+        #expect(lineAfterAdd() == "1 today · next: Call Bob (17:00)")
+        watch.closeStdout()
+        #expect(watch.waitForExit() == 0)
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
