@@ -75,8 +75,10 @@ public final class TaskStore: Sendable {
         let exists = try checkPath(location, mode: mode, creating: creating)
         var configuration = Configuration()
         configuration.readonly = mode == .readOnly
-        // Concurrent writers wait for each other instead of failing.
-        configuration.busyMode = .timeout(15)
+        // Concurrent writers wait for each other instead of failing. A reader of the WAL store
+        // waits only on a foreign program that locks it whole: not for long, so that a bar's
+        // status line shows the error instead of freezing.
+        configuration.busyMode = .timeout(mode == .readOnly ? readerTimeout : 15)
         configuration.prepareDatabase { db in
             guard !db.configuration.readonly else { return }
             // Keep the -wal and -shm files when the last writer closes, so that display commands
@@ -160,6 +162,9 @@ public final class TaskStore: Sendable {
             throw StoreErrors.map(error, path: path)
         }
     }
+
+    /// How long a read-only connection waits for a lock, in seconds.
+    static let readerTimeout: TimeInterval = 2
 
     /// The `-wal` size past which the last writer to close truncates it (`journal_size_limit`).
     static let walLimit = 4 << 20

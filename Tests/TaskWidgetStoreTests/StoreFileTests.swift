@@ -218,6 +218,14 @@ import Testing
         #expect(try follower.tasksRepeatingOnServer([kept.task.id]) == [kept.task.id])
     }
 
+    /// A reader waits only on a foreign program that locks the whole store, and not for 15 s: a
+    /// bar's status line would freeze meanwhile.
+    @Test func aReadOnlyStoreWaitsTwoSecondsForALock() throws {
+        _ = try open("tasks.sqlite", .readWrite).addTask(NewTask(title: "first"), now: Self.now)
+        let reader = try open("tasks.sqlite", .readOnly)
+        #expect(try reader.read { db in try Int.fetchOne(db, sql: "PRAGMA busy_timeout") } == 2_000)
+    }
+
     // MARK: - Setup of a read-write store
 
     @Test func aReadWriteStoreUsesWALForeignKeysAndABusyTimeout() throws {
