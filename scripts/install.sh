@@ -196,6 +196,15 @@ else
     if [[ $name =~ ^taskwidget(-[a-z]+)?$ ]] && [ -f "$file" ] && [ -x "$file" ]; then products+=("$name"); fi
   done
   [ -x "$binaries/taskwidget" ] || fail 1 "$binaries has no taskwidget program"
+  # taskwidget starts the others from its own folder: an install without one of them would fail
+  # later, at its first `render`, `serve`, `notify` or `sync` (and a reinstall would remove it).
+  missing=()
+  while read -r product; do
+    [[ " ${products[*]} " == *" $product "* ]] || missing+=("$product")
+  done < <(sed -n 's/.*\.executable(name: "\([^"]*\)".*/\1/p' "$repository/Package.swift")
+  missing=$(printf '%s, ' "${missing[@]}")
+  [ "$missing" = ", " ] ||
+    fail 1 "$binaries lacks ${missing%, }: build every program there (swift build -c release) or leave --binaries out"
 fi
 for product in "${products[@]}"; do
   [ -x "$binaries/$product" ] || fail 1 "$binaries/$product is missing"
