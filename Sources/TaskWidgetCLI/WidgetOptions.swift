@@ -27,12 +27,25 @@ public struct WidgetOptions: ParsableArguments {
         do { _ = try spec() } catch let error as TaskWidgetError { throw ValidationError(error.message) }
     }
 
-    /// The widget these options name.
-    public func spec() throws -> WidgetImageSpec {
+    /// The widget these options name, to be written to `file`: a name ending in `.png` or `.bmp`
+    /// chooses the format, and must agree with `--image-format`.
+    public func spec(writingTo file: String? = nil) throws -> WidgetImageSpec {
+        let named = file.flatMap(Self.format(ofFile:))
+        if let file, let named, let imageFormat, named != imageFormat {
+            throw TaskWidgetError(
+                .invalidInput, "\(file) names a \(named.rawValue.uppercased()) file, but --image-format is \(imageFormat.rawValue): make them agree")
+        }
         let canvas = try size.map { try WidgetSize(parsing: $0) }
         return try WidgetImageSpec(
-            family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme, depth: depth, format: imageFormat,
-            rotation: rotate)
+            family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme, depth: depth,
+            format: imageFormat ?? named, rotation: rotate)
+    }
+
+    /// The format a file name's extension names (`.png`, `.bmp`, in any case), if any.
+    static func format(ofFile path: String) -> WidgetImageSpec.Format? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return WidgetImageSpec.Format(rawValue: name[name.index(after: dot)...].lowercased())
     }
 }
 

@@ -81,13 +81,28 @@ import Testing
         }
     }
 
+    /// E-ink tools choose by the name: a `.bmp` file is a BMP unless `--image-format` says
+    /// otherwise, and then the two must agree.
+    @Test func aFileNamedBMPIsWrittenAsABMP() throws {
+        let sandbox = try Sandbox.demo()
+        let url = sandbox.folder.appendingPathComponent("widget.BMP")
+        try sandbox.succeed(["render", "--size", "800x480", "-o", url.path])
+        let image = try Data(contentsOf: url)
+        #expect(image.prefix(2) == Data("BM".utf8))
+        #expect(image.count == 48_062)
+        let disagreeing = try sandbox.run(["render", "--image-format", "png", "-o", url.path])
+        #expect(disagreeing.status == 64)
+        #expect(disagreeing.stderr.hasPrefix("taskwidget: \(url.path) names a BMP file, but --image-format is png: make them agree"))
+        #expect(try Data(contentsOf: url) == image)
+    }
+
     @Test func badInputIsAUsageErrorAndWritesNothing() throws {
         let sandbox = try Sandbox.demo()
         let url = sandbox.folder.appendingPathComponent("widget.png")
         for arguments in [
             ["--size", "800", "-o", url.path], ["--size", "0x480", "-o", url.path], ["--scale", "4", "-o", url.path],
             ["--theme", "neon", "-o", url.path], [], ["--timeline"], ["--timeline", "--out-dir", sandbox.folder.path, "-o", url.path],
-            ["--list", "Nope", "-o", url.path],
+            ["--list", "Nope", "-o", url.path], ["--image-format", "bmp", "-o", url.path],
         ] {
             let result = try sandbox.run(["render"] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")

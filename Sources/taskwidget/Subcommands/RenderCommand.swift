@@ -36,7 +36,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var widget: WidgetOptions
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The PNG file to write, or - for standard output.", valueName: "file"), completion: .file())
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The image file to write (a name ending in .bmp writes a BMP), or - for standard output.", valueName: "file"), completion: .file())
     var output: String?
     @Option(help: ArgumentHelp("Draw the entry the timeline shows at this moment, within 24 h of now (e.g. 17:00, \"in 2h\").", valueName: "when"))
     var at: String?
@@ -51,11 +51,12 @@ struct RenderCommand: ParsableCommand {
         default: throw ValidationError("-o FILE renders now, --timeline --out-dir DIR renders the timeline: give one of them")
         }
         if at != nil && timeline { throw ValidationError("--at draws one entry, --timeline all of them: give one of them") }
+        do { _ = try widget.spec(writingTo: output) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
     }
 
     func run() throws {
         let context = try options.context()
-        let spec = try widget.spec()
+        let spec = try widget.spec(writingTo: output)
         // The helper (started early, by `main`) gets its widget now, and sets up while the store is read.
         let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         try drawing.start()
