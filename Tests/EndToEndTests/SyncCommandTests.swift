@@ -924,6 +924,43 @@ import Testing
         }
     }
 
+    /// A task moved here between two accounts' lists leaves one server and reaches the other in
+    /// one sync, whichever account syncs first: it was on neither server until a second sync when
+    /// its new list was the first account's. The dry run shows both halves.
+    @Test func aTaskMovedToAnotherAccountsListChangesServerInOneSync() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { home in
+            try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { work in
+                let mine = try SyncSandbox(server: home)
+                try mine.addAccount(url: work.baseURL, named: "work", inbox: "Errands")
+                _ = try await PythonCalDAV.saveTodo(
+                    foreignTodo(["UID:job-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Write the report"]), in: "Job", server: work)
+                try mine.sandbox.succeed(["list", "add", "House"])
+                let id = try mine.sandbox.succeed(["add", "Fix the tap", "--list", "House"]).trimmingCharacters(in: .whitespacesAndNewlines)
+                _ = try mine.syncSucceeds()
+                #expect(try home.storedTitles() == ["Fix the tap"])
+
+                try mine.sandbox.succeed(["edit", id, "--list", "Job"])
+                let toWork = try mine.syncSucceeds(["--dry-run"])
+                #expect(toWork.contains("rad (dry run, nothing changed): pulled 0, pushed 0, 0 conflicts merged, deleted 1"), "\(toWork)")
+                #expect(toWork.contains("work (dry run, nothing changed): pulled 0, pushed 1, 0 conflicts merged, deleted 0"), "\(toWork)")
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 1\n"
+                    + "work: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+                #expect(try home.storedTitles() == [] && work.storedTitles() == ["Fix the tap", "Write the report"])
+
+                // Back to the first account's list: rad syncs first, while work still has its copy.
+                try mine.sandbox.succeed(["edit", id, "--list", "House"])
+                let toHome = try mine.syncSucceeds(["--dry-run"])
+                #expect(toHome.contains("rad (dry run, nothing changed): pulled 0, pushed 1, 0 conflicts merged, deleted 0"), "\(toHome)")
+                #expect(toHome.contains("work (dry run, nothing changed): pulled 0, pushed 0, 0 conflicts merged, deleted 1"), "\(toHome)")
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0\n"
+                    + "work: pulled 0, pushed 0, 0 conflicts merged, deleted 1")
+                #expect(try home.storedTitles() == ["Fix the tap"] && work.storedTitles() == ["Write the report"])
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n"
+                    + "work: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            }
+        }
+    }
+
     /// What the store keeps for an account that config.toml no longer names (renamed by hand,
     /// or removed) claims its lists and tasks from every other account, so `sync`, `account ls`
     /// and `account rm` say so and name the way out; forgotten, it is gone from all three.

@@ -1046,7 +1046,7 @@ public struct SyncEngine: Sendable {
         let deletedLocally = Set(plan.deletedLocally)
         for collection in deletedThere {
             let staying = snapshot.tasks.filter {
-                $0.listID == collection.listID && !deletedLocally.contains($0.id) && !snapshot.tasksOfOtherAccounts.contains($0.id)
+                $0.listID == collection.listID && !deletedLocally.contains($0.id) && !snapshot.leavesToAnotherAccount($0)
             }
             let isMadeAgain =
                 collection.isInbox
