@@ -157,16 +157,36 @@ struct TodoMappingWriteTests {
         #expect(result.after.filter { $0.hasPrefix("TRIGGER") } == ["TRIGGER;VALUE=DATE-TIME:20261205T074500Z", "TRIGGER;VALUE=DATE-TIME:20261204T080000Z"])
     }
 
-    /// A repeating task's DTSTART anchors its series (RRULE's UNTIL is of its type): a due date
-    /// changed here leaves it as it was.
-    @Test func aRepeatingTasksStartStays() throws {
+    /// A repeating task's DTSTART anchors its series, and RRULE's UNTIL and the overrides'
+    /// RECURRENCE-ID are of its type: a due date changed here keeps the start's type (a series of
+    /// days stays one) and never falls before it (sabre/dav and so Nextcloud refuse both); moved
+    /// before it, the series starts there, at the same wall-clock time in the start's zone, and its
+    /// relative alarms stay relative. It left DTSTART as it was, after the new DUE.
+    @Test(arguments: [
+        // DTSTART line, DUE line, new due (Berlin), expected DTSTART and DUE lines
+        ("DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE;TZID=Europe/Berlin:20261207T090000", "2026-12-03 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20261203T100000", "DUE:20261203T090000Z"]),  // before the start: the series starts there
+        ("DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE;TZID=Europe/Berlin:20261207T090000", "2026-12-08 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE:20261208T090000Z"]),  // after it: kept
+        ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261201", "2026-12-02 15:00:00",
+         ["DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261202"]),  // a series of days: the due's day
+        ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261201", "2026-11-30 10:00:00",
+         ["DTSTART;VALUE=DATE:20261130", "DUE;VALUE=DATE:20261130"]),  // both
+    ] as [(String, String, String, [String])])
+    func aRepeatingTasksStartKeepsItsTypeAndComesNoLaterThanItsDue(start: String, due: String, newDue: String, expected: [String]) throws {
         let text = Self.calendarText(
-            start: "DTSTART;TZID=Europe/Berlin:20261207T090000", due: "DUE;TZID=Europe/Berlin:20261207T090000",
-            extra: ["RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20261231T230000Z"])
-        let result = try edit(text) { $0.dueDate = instant("2026-12-03 10:00:00", zone: "Europe/Berlin") }
-        #expect(result.after.filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") || $0.hasPrefix("RRULE") } == [
-            "DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE:20261203T090000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20261231T230000Z",
-        ])
+            start: start, due: due,
+            extra: [
+                "RRULE:FREQ=WEEKLY;UNTIL=20261231T230000Z",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER;RELATED=END:-PT15M", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:The day before", "TRIGGER:-P1D", "END:VALARM",
+            ])
+        let result = try edit(text) { $0.dueDate = instant(newDue, zone: "Europe/Berlin") }
+        #expect(result.after.filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") } == expected)
+        // The reminder (the first alarm) fires when it did, as any reminder of a moved due date;
+        // the other alarm fires the day before each occurrence still.
+        #expect(result.after.filter { $0.hasPrefix("RRULE") || $0.hasPrefix("TRIGGER") }.dropFirst(2) == ["TRIGGER:-P1D"])
+        #expect(result.after.contains("RRULE:FREQ=WEEKLY;UNTIL=20261231T230000Z"))
     }
 
     /// An all-day DUE pulled in Berlin (23:59 there), pushed again by a run in another zone with

@@ -115,6 +115,25 @@ public struct ICalDateTime: Sendable, Hashable, CustomStringConvertible {
         return ICalDateTime(form: .date, year: year, month: month, day: day)
     }
 
+    /// `instant` in the form of `other`: its day for a DATE, else its time in UTC, in the floating
+    /// zone, or in `other`'s TZID (so that a series moved to it keeps its zone's wall-clock time);
+    /// `nil` when that zone is unknown.
+    public static func moment(_ instant: Date, inFormOf other: ICalDateTime, zones: ICalTimeZones) -> ICalDateTime? {
+        let timeZone: TimeZone
+        switch other.form {
+        case .date: return date(containing: instant, in: zones.floating)
+        case .utc: return utc(instant)
+        case .floating: timeZone = zones.floating
+        case .zoned(let tzid):
+            guard let zone = zones.timeZone(forTZID: tzid) else { return nil }
+            timeZone = zone
+        }
+        let parts = Calendar.iCalGregorian(in: timeZone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        return ICalDateTime(
+            form: other.form, year: year, month: month, day: day, hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0)
+    }
+
     /// Whether this is a DATE (a day without a time).
     public var isDate: Bool { form == .date }
 

@@ -13,7 +13,8 @@ extension TodoMapping {
     ///   comes back as the same DATE). A changed due is written as a DATE when
     ///   ``TodoFields/dueIsDateOnly`` is set and it is 23:59:00 local (unless DTSTART is a
     ///   DATE-TIME: RFC 5545 wants both of one type), else as a UTC DATE-TIME; DURATION goes. A
-    ///   DTSTART of the other type, or after the new DUE, is made to agree with it (`fitStart`).
+    ///   DTSTART of the other type, or after the new DUE, is made to agree with it (`fitStart`);
+    ///   a repeating task's keeps its type, and the DUE is written as its day beside a DATE.
     ///   A due date removed here leaves the alarms relative to it at their instants.
     /// - STATUS: written only when the state differs, so CANCELLED stays CANCELLED while the task
     ///   stays completed. PERCENT-COMPLETE, when present, becomes 100 on completion and goes when a
@@ -159,9 +160,10 @@ extension TodoMapping {
         todo.removeProperties("DURATION")  // DUE and DURATION exclude each other
         let start = todo.property("DTSTART").flatMap(ICalDateTime.init(property:))
         var value = ICalDateTime.utc(due)
-        if new.dueIsDateOnly, start?.isDate != false, TodoFields.isDayWithoutTime(due, in: timeZone),
-            let day = ICalDateTime.date(containing: due, in: timeZone)
-        {
+        let isDay = new.dueIsDateOnly && start?.isDate != false && TodoFields.isDayWithoutTime(due, in: timeZone)
+        // A series of days stays one: its start's type is that of RRULE's UNTIL and of the
+        // overrides' RECURRENCE-ID, so the due takes it (a time set here stays in the store).
+        if isDay || (Self.repeats(todo) && start?.isDate == true), let day = ICalDateTime.date(containing: due, in: timeZone) {
             value = day
         }
         Self.setDate("DUE", value, in: &todo)
@@ -172,17 +174,22 @@ extension TodoMapping {
     /// sabre/dav, Nextcloud's among them, refuse the task otherwise): of the same value type, so a
     /// DATE start beside a due time becomes the start of its day in this run's zone; and not after
     /// DUE, so a start after a due date moved earlier becomes DUE. Alarms relative to the start
-    /// keep their instants (written as such). A repeating task's start is left alone: it anchors
-    /// the series, and RRULE's UNTIL is of its type.
+    /// keep their instants (written as such). A repeating task's start anchors the series: moved
+    /// to a due date before it, the series starts there, in the start's form (its type is the
+    /// due's already, ``writeDue``; a TZID stays), with its alarms relative to each occurrence.
     private func fitStart(_ start: ICalDateTime, to due: ICalDateTime, in todo: inout ICalComponent, zones: ICalTimeZones) {
-        guard todo.property("RRULE") == nil, todo.property("RDATE") == nil,
-            let startInstant = start.instant(in: zones), let dueInstant = due.instant(in: zones)
-        else { return }
+        guard let startInstant = start.instant(in: zones), let dueInstant = due.instant(in: zones) else { return }
+        let repeats = Self.repeats(todo)
         var fitted = start.isDate == due.isDate ? start : ICalDateTime.utc(startInstant)
-        if startInstant > dueInstant { fitted = due }
+        if startInstant > dueInstant { fitted = repeats ? ICalDateTime.moment(dueInstant, inFormOf: start, zones: zones) ?? due : due }
         guard fitted != start else { return }
-        fixAlarms(relatedTo: ["START"], in: &todo, zones: zones)
+        if !repeats { fixAlarms(relatedTo: ["START"], in: &todo, zones: zones) }
         Self.setDate("DTSTART", fitted, in: &todo)
+    }
+
+    /// Whether the VTODO is a series (RRULE or RDATE).
+    private static func repeats(_ todo: ICalComponent) -> Bool {
+        todo.property("RRULE") != nil || todo.property("RDATE") != nil
     }
 
     /// Writes the triggers of the alarms relative to the start (`START`, the default) or to the
