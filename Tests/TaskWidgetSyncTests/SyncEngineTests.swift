@@ -16,6 +16,22 @@ import Testing
     static let sunday = Fixed.instant("2026-11-22T16:27:00+01:00")
     static let monday = Fixed.instant("2026-11-23T10:00:00+01:00")
 
+    /// Refused writes are explained by their statuses: an object sabre/dav (Nextcloud) finds
+    /// invalid is 415 or 400, not a read-only calendar.
+    @Test(arguments: [
+        ([403], "the calendar may be read-only;"),
+        ([415], "the server found a task it does not accept (its log says why);"),
+        ([400, 403], "the calendar may be read-only, or the server found a task it does not accept (its log says why);"),
+        ([507], "the server is out of space;"),
+        ([500], "the server's log says why;"),
+    ])
+    func refusedWritesSayWhatTheirStatusesMostLikelyMean(statuses: [Int], cause: String) throws {
+        var report = SyncReport(account: "home")
+        report.refused = statuses
+        let message = try #require(report.refusalError).message
+        #expect(message.contains("): \(cause) the tasks stay changed here"), "\(message)")
+    }
+
     /// A transport that runs `hook` before passing on each request (the hook may throw, to cut
     /// the sync there, or act as another client).
     final class HookedTransport: DAVTransport {

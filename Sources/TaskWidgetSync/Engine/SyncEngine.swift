@@ -117,12 +117,22 @@ public struct SyncReport: Sendable {
     /// but those tasks are not on the server.
     public var refusalError: TaskWidgetError? {
         guard !refused.isEmpty else { return nil }
-        let statuses = Set(refused.compactMap { $0 }).sorted().map { "HTTP \($0)" }.joined(separator: ", ")
+        let codes = Set(refused.compactMap { $0 }).sorted()
+        let statuses = codes.map { "HTTP \($0)" }.joined(separator: ", ")
         return TaskWidgetError(
             .unavailable,
             "\(account): the server refused \(counted(refused.count, "change"))\(statuses.isEmpty ? "" : " (\(statuses))"): "
-                + "the calendar may be read-only; the tasks stay changed here, and the next sync sends them again",
+                + "\(Self.likelyCause(of: codes)); the tasks stay changed here, and the next sync sends them again",
             context: "writes refused")
+    }
+
+    /// What refusals with these HTTP statuses most likely mean.
+    static func likelyCause(of statuses: [Int]) -> String {
+        var causes: [String] = []
+        if statuses.isEmpty || statuses.contains(where: { [403, 405, 409].contains($0) }) { causes.append("the calendar may be read-only") }
+        if statuses.contains(where: { [400, 415, 422].contains($0) }) { causes.append("the server found a task it does not accept (its log says why)") }
+        if statuses.contains(507) { causes.append("the server is out of space") }
+        return causes.isEmpty ? "the server's log says why" : causes.joined(separator: ", or ")
     }
 }
 
