@@ -100,6 +100,8 @@ public struct SyncSnapshot: Sendable {
     /// The lists this account claims: synced with it before its state was forgotten, they are
     /// its to place, whether or not it receives new lists.
     public var claimedLists: Set<UUID> = []
+    /// The Inbox tasks this account claims, as ``claimedLists``.
+    public var claimedInboxTasks: Set<UUID> = []
     public var lists: [TaskList]
     public var tasks: [TaskItem]
     public var tombstones: [TaskTombstone]
@@ -183,6 +185,8 @@ extension TaskStore {
                 arguments: [account])
             let claimedLists = try String.fetchAll(
                 db, sql: "SELECT listID FROM syncClaim WHERE account = ? AND listID IS NOT NULL", arguments: [account])
+            let claimedInboxTasks = try String.fetchAll(
+                db, sql: "SELECT taskID FROM syncClaim JOIN task ON task.id = taskID WHERE account = ? AND task.listID IS NULL", arguments: [account])
             let home = try Row.fetchOne(db, sql: "SELECT accountURL, homeURL FROM syncAccount WHERE account = ?", arguments: [account])
                 .map { (accountURL: $0["accountURL"] as String, homeURL: $0["homeURL"] as String) }
             let tombstones = try Row.fetchAll(db, sql: "SELECT * FROM taskTombstone").compactMap { row -> TaskTombstone? in
@@ -192,6 +196,7 @@ extension TaskStore {
                 home: home, collections: collections,
                 listsOfOtherAccounts: Set(otherLists.compactMap(UUID.init(uuidString:))), objects: objects, tasksOfOtherAccounts: Set(others.compactMap(UUID.init(uuidString:))),
                 claimedLists: Set(claimedLists.compactMap(UUID.init(uuidString:))),
+                claimedInboxTasks: Set(claimedInboxTasks.compactMap(UUID.init(uuidString:))),
                 lists: try TaskList.fetchAllInOrder(db), tasks: try TaskItem.fetchAll(db),
                 tombstones: tombstones,
                 listTombstones: Set(try String.fetchAll(db, sql: "SELECT listID FROM listTombstone").compactMap(UUID.init(uuidString:))))

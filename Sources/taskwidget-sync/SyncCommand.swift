@@ -83,7 +83,10 @@ struct SyncCommand: AsyncParsableCommand {
             for account in accounts {
                 counting.reset()
                 do {
-                    let report = try await sync(account, isFirst: account.name == configuration.syncAccounts.first?.name, store: store, transport: counting, context: context)
+                    let report = try await sync(
+                        account, isFirst: account.name == configuration.syncAccounts.first?.name,
+                        isFirstWithInbox: account.name == configuration.syncAccounts.first { $0.inbox != nil }?.name, store: store,
+                        transport: counting, context: context)
                     // Names on a terminal only: under a timer, stdout goes to the journal.
                     print(dryRun ? report.planText : report.summary(namingCollections: isatty(STDOUT_FILENO) == 1))
                     context.logger.debug("sync done", metadata: ["account": "\(account.name)", "requests": "\(counting.requestCount)"])
@@ -111,7 +114,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     private func sync(
-        _ account: SyncAccount, isFirst: Bool, store: TaskStore, transport: any DAVTransport, context: CommandContext
+        _ account: SyncAccount, isFirst: Bool, isFirstWithInbox: Bool, store: TaskStore, transport: any DAVTransport, context: CommandContext
     ) async throws -> SyncReport {
         guard let url = URL(string: account.url), url.scheme == "https" || url.scheme == "http", url.host != nil else {
             throw TaskWidgetError(
@@ -126,7 +129,7 @@ struct SyncCommand: AsyncParsableCommand {
         let progress: @Sendable (Int, Int) -> Void = { done, total in writeToStandardError("\r\(name): pushing \(done) of \(total)…") }
         let engine = SyncEngine(
             store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
-            receivesNewLists: isFirst, progress: showsProgress ? progress : nil, logger: context.logger)
+            receivesNewLists: isFirst, receivesNewInboxTasks: isFirstWithInbox, progress: showsProgress ? progress : nil, logger: context.logger)
         if showsProgress { Self.clearProgressLineOnInterrupt() }
         defer {
             if showsProgress {

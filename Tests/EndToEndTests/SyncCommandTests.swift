@@ -924,6 +924,35 @@ import Testing
         }
     }
 
+    /// With two accounts that have an Inbox, a new Inbox task goes to the first one's, as new
+    /// lists go to the first account: not to whichever syncs first (`--account`), and the dry run
+    /// no longer shows both pushing it.
+    @Test func aNewInboxTaskGoesToTheFirstAccountWithAnInbox() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { home in
+            try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { work in
+                let mine = try SyncSandbox(server: home)
+                try mine.addAccount(url: work.baseURL, named: "work", inbox: "Errands")
+                try mine.sandbox.succeed(["add", "Buy milk"])
+                let plan = try mine.syncSucceeds(["--dry-run"])
+                #expect(plan.contains("rad (dry run, nothing changed): pulled 0, pushed 1,"), "\(plan)")
+                #expect(plan.contains("work (dry run, nothing changed): pulled 0, pushed 0,"), "\(plan)")
+                #expect(try mine.sync(["--account", "work"]).stdout == "work: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n")
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0\n"
+                    + "work: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+                #expect(try home.storedTitles() == ["Buy milk"] && work.storedTitles() == [])
+                // An Inbox task of the second account's phone stays that account's.
+                _ = try await PythonCalDAV.saveTodo(
+                    foreignTodo(["UID:errand-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Post the letter"]), in: "Errands", server: work)
+                _ = try mine.syncSucceeds()
+                let id = try #require(try mine.sandbox.succeed(["ls"]).split(separator: "\n").first { $0.contains("Post the letter") }?.split(separator: " ").first)
+                try mine.sandbox.succeed(["edit", String(id), "--title", "Post the letters"])
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n"
+                    + "work: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+                #expect(try home.storedTitles() == ["Buy milk"] && work.storedTitles() == ["Post the letters"])
+            }
+        }
+    }
+
     /// A task moved here between two accounts' lists leaves one server and reaches the other in
     /// one sync, whichever account syncs first: it was on neither server until a second sync when
     /// its new list was the first account's. The dry run shows both halves.

@@ -113,6 +113,7 @@ import Testing
         #expect(other.listsOfOtherAccounts == [home.id] && other.tasksOfOtherAccounts == [milk.id])
         let own = try store.syncSnapshot(account: "home")
         #expect(own.home == nil && own.collections.isEmpty && own.objects.isEmpty && own.claimedLists == [home.id])
+        #expect(own.claimedInboxTasks == [milk.id] && other.claimedInboxTasks.isEmpty)
 
         _ = try store.addList(named: "Work", colorHex: nil, now: at(3))
         _ = try store.editTask(milk.id.lowercasedString, TaskChanges(list: .set("Work")), now: at(3))

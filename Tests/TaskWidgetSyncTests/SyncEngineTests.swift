@@ -64,7 +64,7 @@ import Testing
             accountURL: url, credentials: CalDAVCredentials(username: server.username, password: server.password),
             transport: transport)
         return SyncEngine(
-            store: store, account: account, client: client, timeZone: Self.zone, now: now, receivesNewLists: true,
+            store: store, account: account, client: client, timeZone: Self.zone, now: now, receivesNewLists: true, receivesNewInboxTasks: true,
             logger: { var logger = Logger(label: "test"); logger.logLevel = .debug; return logger }())
     }
 

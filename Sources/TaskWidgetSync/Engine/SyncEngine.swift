@@ -146,7 +146,8 @@ public struct SyncReport: Sendable {
 ///
 /// ```swift
 /// let engine = SyncEngine(
-///     store: store, account: account, client: client, timeZone: zone, now: now, receivesNewLists: true, logger: logger)
+///     store: store, account: account, client: client, timeZone: zone, now: now, receivesNewLists: true, receivesNewInboxTasks: true,
+///     logger: logger)
 /// print(try await engine.run(dryRun: false).summary)
 /// ```
 public struct SyncEngine: Sendable {
@@ -157,6 +158,9 @@ public struct SyncEngine: Sendable {
     public let now: Instant
     /// Whether lists of this store that no account syncs yet are made on this account's server.
     public let receivesNewLists: Bool
+    /// Whether Inbox tasks that no account syncs yet go to this account's Inbox: on the first
+    /// account that has one, so that one goes to one server, whichever account syncs first.
+    public let receivesNewInboxTasks: Bool
     /// Told after each change sent to the server: how many are done, of how many.
     public let progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
     let logger: Logger
@@ -169,7 +173,7 @@ public struct SyncEngine: Sendable {
 
     public init(
         store: TaskStore, account: SyncAccount, client: CalDAVClient, timeZone: TimeZone, now: Instant,
-        receivesNewLists: Bool, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil, logger: Logger
+        receivesNewLists: Bool, receivesNewInboxTasks: Bool, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil, logger: Logger
     ) {
         self.store = store
         self.account = account
@@ -177,6 +181,7 @@ public struct SyncEngine: Sendable {
         self.timeZone = timeZone
         self.now = now
         self.receivesNewLists = receivesNewLists
+        self.receivesNewInboxTasks = receivesNewInboxTasks
         self.progress = progress
         self.logger = logger
     }
@@ -197,13 +202,24 @@ public struct SyncEngine: Sendable {
         return first.report.adding(try await runOnce(dryRun: false, formerObjects: first.objectsOfDeletedCollections).report)
     }
 
+    /// The store's snapshot for this account, where an Inbox task that no account has or claims
+    /// is left to the account that receives new Inbox tasks, unless this is it. Those of
+    /// `formerObjects` are this account's: their collection, deleted there, is made again.
+    private func readSnapshot(formerObjects: [UUID: SyncedObject]) throws -> SyncSnapshot {
+        var snapshot = try store.syncSnapshot(account: account.name)
+        guard !receivesNewInboxTasks else { return snapshot }
+        let own = Set(snapshot.objects.map(\.taskID)).union(snapshot.claimedInboxTasks).union(formerObjects.keys)
+        snapshot.tasksOfOtherAccounts.formUnion(snapshot.tasks.lazy.filter { $0.listID == nil && !own.contains($0.id) }.map(\.id))
+        return snapshot
+    }
+
     /// One round of ``run(dryRun:)``; also says whether a collection the server deleted is to be
     /// made again (a list's that stays here, or the Inbox's), with the objects such collections
     /// held, by task, for the round that makes them (``SyncPlanner/formerObjects``).
     private func runOnce(dryRun: Bool, formerObjects: [UUID: SyncedObject] = [:]) async throws -> (
         report: SyncReport, makesDeletedCollectionsAgain: Bool, objectsOfDeletedCollections: [UUID: SyncedObject]
     ) {
-        var snapshot = try store.syncSnapshot(account: account.name)
+        var snapshot = try readSnapshot(formerObjects: formerObjects)
         let (home, discoveredCollections) = try await calendarHome(snapshot)
         let discovered = discoveredCollections != nil
         // Discovery lists the home's collections already: a first sync lists them once.
@@ -249,7 +265,7 @@ public struct SyncEngine: Sendable {
                 break
             } catch where TaskStore.isStoreChangedDuringSync(error) && round < Self.maximumConflictRounds {
                 logger.debug("the store changed during the merge; merging again")
-                snapshot = try store.syncSnapshot(account: account.name)
+                snapshot = try readSnapshot(formerObjects: formerObjects)
                 plan = planner(snapshot, binding: binding, pull: pull, formerObjects: formerObjects).plan()
                 plan.local.listTombstonesToClear = restoredLists + Self.deletedListsOfVanishedCollections(plan, snapshot)
                 if discovered { plan.local.home = (account.url, home.url.absoluteString) }
@@ -1049,7 +1065,7 @@ public struct SyncEngine: Sendable {
             let ids = snapshot.tasks.filter { $0.listID == list.id }.map(\.id.shortID)
             byCollection["new:" + list.id.uuidString]?.pushed += ids
         }
-        byCollection[newInboxKey]?.pushed += snapshot.tasks.filter { $0.listID == nil }.map(\.id.shortID)
+        byCollection[newInboxKey]?.pushed += snapshot.tasks.filter { $0.listID == nil && !snapshot.leavesToAnotherAccount($0) }.map(\.id.shortID)
         // A collection deleted there is made again in the sync's second round: the Inbox's
         // (unless another collection is the Inbox now), and a list's on the account that receives
         // new lists when a task of it stays. The tasks that stay go there.
