@@ -48,7 +48,9 @@ import Testing
         #"<multistatus xmlns="DAV:"><response></multistatus>"#,  // mismatched
     ])
     func malformedBodiesAreRefused(_ body: String) {
-        #expect(throws: XMLParseFailure.self) { try Multistatus(parsing: Data(body.utf8)) }
+        let failure = #expect(throws: XMLParseFailure.self) { try Multistatus(parsing: Data(body.utf8)) }
+        // In our words: Foundation's own text names its error domain.
+        #expect(failure?.description.contains("Domain") == false, "\(failure?.description ?? "")")
     }
 
     @Test func externalEntitiesAreNotResolved() throws {

@@ -59,7 +59,8 @@ struct XMLNode: Sendable, Hashable {
         if let failure = builder.failure { throw failure }
         guard ok, let root = builder.root else {
             throw XMLParseFailure(
-                description: parser.parserError.map { "XML error: \($0.localizedDescription)" }
+                // Foundation's own text names its error domain ("NSXMLParserErrorDomain error 5").
+                description: parser.parserError.map { "not well-formed XML (libxml2 error \(($0 as NSError).code))" }
                     ?? "not a complete XML document",
                 line: parser.lineNumber)
         }
