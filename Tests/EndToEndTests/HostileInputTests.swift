@@ -198,7 +198,7 @@ import Testing
 
     @Test func hostileDatesAndColorsAreShortUsageErrors() throws {
         let sandbox = try Self.sandbox()
-        try sandbox.expectRefused(["add", "Far", "--due", "in 999999w"], status: 64, message: "outside the years 0000 to 9999")
+        try sandbox.expectRefused(["add", "Far", "--due", "in 999999w"], status: 64, message: "outside the years 0001 to 9999")
         try sandbox.expectRefused(["add", "Far", "--due", "9999-12-31T23:59-05:00"], status: 64, message: "outside the years")
         try sandbox.expectRefused(["ls", "--now", "9999-12-31T23:59:59-18:00"], status: 64, message: "outside the years")
         try sandbox.expectRefused(["add", "Soon", "--due", Self.zalgo(50_000)], status: 64, message: "cannot read date")
