@@ -258,7 +258,7 @@ import Testing
     func datesPastTheYear9999AreRefused(text: String) {
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
         #expect(error?.code == .invalidInput)
-        #expect(error?.message.contains("0000 to 9999") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("0001 to 9999") == true, "\(error?.message ?? "")")
     }
 
     @Test func instantsPastTheYear9999AreRefused() throws {

@@ -136,7 +136,7 @@ import Testing
                 try environment.store.close()
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
                 let failure = stream.receive(timeout: 10) { $0.contains("\"error\":") && $0.hasSuffix("}\n\n\r\n") }
-                #expect(failure.text.contains("\"error\":\"there is no store at \(path) yet"))
+                #expect(failure.text.contains("\"error\":\"the store \(path) is gone: restore it"))
                 // The error image is drawn, and in this process drawing waits its turn behind every
                 // other test's render (one FontSystem; CI once waited over 5 s): a minute at most.
                 let image = try rawGET(port: port, "/widget/medium.png", timeout: 60)

@@ -114,13 +114,13 @@ import Testing
         let events = try server.events()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sandbox.storePath + suffix) }
         let failure = try #require(events.next(), "an event says the store is gone")
-        #expect(failure.contains("\"error\":\"there is no store at \(sandbox.storePath) yet"))
+        #expect(failure.contains("\"error\":\"the store \(sandbox.storePath) is gone: restore it"))
         let image = try server.request("/widget/medium.png")
         #expect(image.status == 503)
         #expect(image.headers["content-type"] == "image/png" && image.headers["cache-control"] == "no-store")
         #expect(PNGHeader(image.body)?.width == 364, "an image that says why")
         let status = try server.request("/status")
-        #expect(status.status == 503 && status.text.hasPrefix("{\"error\":\"there is no store"))
+        #expect(status.status == 503 && status.text.hasPrefix("{\"error\":\"the store "))
         #expect(try server.request("/healthz").status == 503)
 
         try sandbox.succeed(["add", "Start again"])
