@@ -1,3 +1,5 @@
+import TaskWidgetCore
+
 /// `[sync.accounts.NAME]`: a CalDAV account that `taskwidget sync` brings in and out.
 ///
 /// ```toml
@@ -38,8 +40,12 @@ public struct SyncAccount: Sendable, Equatable {
         if command != nil && file != nil {
             throw reader.error("password_file", "give password_command or password_file, not both")
         }
+        let inbox = try reader.string("inbox")
+        if let inbox, inbox.trimmingWhitespace.isEmpty {
+            throw reader.error("inbox", "name the collection that holds the Inbox, or leave inbox out (then Inbox tasks stay here)")
+        }
         self.init(
             name: reader.keyPath.last ?? "", url: url, user: try reader.string("user"), passwordCommand: command, passwordFile: file,
-            inbox: try reader.string("inbox"))
+            inbox: inbox)
     }
 }

@@ -47,6 +47,9 @@ struct AccountCommand: ParsableCommand {
             guard !name.isEmpty, !name.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
                 throw ValidationError("the account's name must be one line of text")
             }
+            if let inbox, inbox.trimmingWhitespace.isEmpty {
+                throw ValidationError("--inbox needs the name of the collection that holds the Inbox, or leave it out (then Inbox tasks stay here)")
+            }
         }
 
         func run() throws {

@@ -122,6 +122,8 @@ import Testing
         // A table's name mistyped: the line of its header, and the name meant.
         ("store = \"/t.sqlite\"\n\n[view.extra]\nlist = \"Work\"\n", "config.toml:3: view: unknown key: did you mean “views”? (the keys here are notify,"),
         ("[sync.accounts.home]\nuser = \"a\"\n", "config.toml:1: sync.accounts.home: an account needs a url"),
+        // An Inbox of no name would be no Inbox, on the account that new Inbox tasks go to.
+        ("[sync.accounts.home]\nurl = \"https://d.example/\"\ninbox = \" \"\n", "config.toml:3: sync.accounts.home.inbox: name the collection"),
         ("[watch]\nviews = \"work\"\n", "config.toml:2: watch.views: expected a list of texts in quotes"),
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
         ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),

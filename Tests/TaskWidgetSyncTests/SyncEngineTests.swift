@@ -22,8 +22,7 @@ import Testing
         ([403], "the calendar may be read-only;"),
         ([415], "the server found a task it does not accept (its log says why);"),
         ([400, 403], "the calendar may be read-only, or the server found a task it does not accept (its log says why);"),
-        ([507], "the server is out of space;"),
-        ([500], "the server's log says why;"),
+        ([413], "a task is too large for the server;"),
     ])
     func refusedWritesSayWhatTheirStatusesMostLikelyMean(statuses: [Int], cause: String) throws {
         var report = SyncReport(account: "home")

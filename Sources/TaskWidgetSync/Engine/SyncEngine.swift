@@ -126,12 +126,13 @@ public struct SyncReport: Sendable {
             context: "writes refused")
     }
 
-    /// What refusals with these HTTP statuses most likely mean.
+    /// What refusals with these HTTP statuses (those of ``CalDAVError/refusesOneObject``) most
+    /// likely mean.
     static func likelyCause(of statuses: [Int]) -> String {
         var causes: [String] = []
-        if statuses.isEmpty || statuses.contains(where: { [403, 405, 409].contains($0) }) { causes.append("the calendar may be read-only") }
+        if statuses.isEmpty || statuses.contains(where: { [403, 409].contains($0) }) { causes.append("the calendar may be read-only") }
         if statuses.contains(where: { [400, 415, 422].contains($0) }) { causes.append("the server found a task it does not accept (its log says why)") }
-        if statuses.contains(507) { causes.append("the server is out of space") }
+        if statuses.contains(413) { causes.append("a task is too large for the server") }
         return causes.isEmpty ? "the server's log says why" : causes.joined(separator: ", or ")
     }
 }

@@ -89,18 +89,18 @@ struct SyncPlan: Sendable {
     var skipped: [DAVHref] = []
 }
 
-/// The pure half of sync: from the store's snapshot and what the server said, the plan. Each task
-/// is merged with ``TaskMerge`` against the base of the last sync.
 extension SyncSnapshot {
     /// Whether `task`, in a list or the Inbox this account syncs, is another account's to sync: an
-    /// Inbox task another account has or claims. A task in this account's list is its own, even
-    /// while another account still has its object: moved here from there, it is made here in this
-    /// sync, and that account deletes its copy in its own (whichever syncs first).
+    /// Inbox task that another account with an Inbox has or claims. A task in this account's list
+    /// is its own, even while another account still has its object: moved here from there, it is
+    /// made here in this sync, and that account deletes its copy in its own (whichever syncs first).
     func leavesToAnotherAccount(_ task: TaskItem) -> Bool {
         task.listID == nil && tasksOfOtherAccounts.contains(task.id)
     }
 }
 
+/// The pure half of sync: from the store's snapshot and what the server said, the plan. Each task
+/// is merged with ``TaskMerge`` against the base of the last sync.
 struct SyncPlanner {
     /// The sort order of a VTODO without X-APPLE-SORT-ORDER (a phone's task): 0, the top, as
     /// Apple's clients read it, so every store gives it the same one without writing it back.
