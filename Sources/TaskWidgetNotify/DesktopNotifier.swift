@@ -13,7 +13,8 @@ import TaskWidgetCore
 /// thread of ours other than the loop's (and that second's timer).
 ///
 /// The notifier keeps going without a bus or a server: it reports ``NotifierEvent/serverUnavailable(_:)``
-/// once, queues posts (at most ``Options/maxQueued``), follows `NameOwnerChanged` for
+/// once, queues posts (at most ``Options/maxQueued``; the oldest is dropped past it, reported as
+/// ``NotifierEvent/postDropped(_:)``), follows `NameOwnerChanged` for
 /// `org.freedesktop.Notifications` and delivers the queue when a server appears. Without a bus it
 /// retries connecting with a growing delay (a GLib timer, so the loop's poll timeout carries it).
 ///
@@ -42,7 +43,7 @@ public final class DesktopNotifier: NotificationPosting {
         public var callTimeout: Duration
         /// How long the first call to an activatable server may take (the bus starts it).
         public var activationTimeout: Duration
-        /// Posts kept while no server runs; the oldest is dropped (and reported failed) past it.
+        /// Posts kept while no server runs; the oldest is dropped (``NotifierEvent/postDropped(_:)``) past it.
         public var maxQueued: Int
         /// Delays between attempts to reach a missing bus; the last one repeats.
         public var reconnectDelays: [Duration]
@@ -477,8 +478,8 @@ public final class DesktopNotifier: NotificationPosting {
     private func enqueue(_ pending: Pending) {
         if queue.count >= options.maxQueued {
             let dropped = queue.removeFirst()
-            logger.warning("too many notifications waiting for a server: dropping the oldest")
-            events.append(.postFailed(dropped.post, reason: "queue full"))
+            logger.debug("too many notifications waiting for a server: dropping the oldest")
+            events.append(.postDropped(dropped.post))
         }
         queue.append(pending)
     }

@@ -117,9 +117,12 @@ public enum NotifierEvent: Sendable, Equatable {
     case serverUnavailable(UnavailableReason)
     /// The server shows the post under this id.
     case shown(PostID, NotificationID)
-    /// The server refused the post, it timed out, or the queue was full. The reason is a D-Bus
-    /// error name or GLib's message: never the notification's text.
+    /// The server refused the post, or it timed out. The reason is a D-Bus error name or GLib's
+    /// message: never the notification's text.
     case postFailed(PostID, reason: String)
+    /// The post waited for a server in a full queue and was dropped for a newer one: it never
+    /// reached a server, and may be posted again once one is there (``serverAvailable``).
+    case postDropped(PostID)
     /// The user chose an action (`ActionInvoked`).
     case actionInvoked(NotificationID, actionKey: String)
     /// The notification closed (`NotificationClosed`).

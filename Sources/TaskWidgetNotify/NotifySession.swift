@@ -9,6 +9,8 @@ public import TaskWidgetWatch
 /// shows each open task's reminder at its date, once:
 ///
 /// - a reminder shown is recorded (``DeliveredReminderStorage``), so a restart never repeats it;
+///   one dropped from the notifier's full queue while no server runs was not shown: it is posted
+///   again once a server is there;
 /// - one that comes more than ``ReminderSettings/lateness`` after its date (notify was not running, the
 ///   machine slept, the clock jumped) is shown once, marked missed, if it is no older than
 ///   `missed_within`; older ones are dropped;
@@ -48,6 +50,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private var deliveredChanged = false
     private var saveFailure: String?
     private var posted: [ReminderKey: Posted] = [:]
+    /// Reminders dropped from the notifier's full queue: posted again when a server is there, not
+    /// at every wake-up before (each post would drop another one from the queue).
+    private var waitingForServer: Set<ReminderKey> = []
     private var nextReminder: Instant?
     private var reportedFailure: String?
 
@@ -111,7 +116,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         let oldest = now.adding(seconds: -settings.missedWithin)
         for reminder in snapshot.reminders(atDue: settings.atDue) {
             let key = reminder.key
-            if delivered.contains(key) || posted[key] != nil { continue }
+            if delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) { continue }
             if key.date > now {
                 nextReminder = key.date
                 break
@@ -155,6 +160,11 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 // Recorded all the same: a server that refuses it would refuse it again at every wake-up.
                 record(key)
                 logger.warning("a reminder could not be shown (\(reason))", metadata: ["task": "\(key.taskID.shortID)"])
+            case .postDropped(let post):
+                guard let key = key(of: post) else { continue }
+                posted[key] = nil
+                waitingForServer.insert(key)
+                logger.debug("a reminder waits for a notification server to be posted again", metadata: ["task": "\(key.taskID.shortID)"])
             case .actionInvoked(let id, let action):
                 guard let key = key(of: id), posted[key]?.isClosing == false else { continue }
                 posted[key]?.isClosing = true
@@ -168,6 +178,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             case .serverAvailable:
                 // Ids of a server that went away mean nothing to the new one: those notifications are gone.
                 posted = posted.filter { $0.value.id == nil }
+                waitingForServer.removeAll()
             case .serverUnavailable(.noSessionBus(let reason)) where !notifier.hasConnected:
                 throw TaskWidgetError(
                     .unavailable,

@@ -228,6 +228,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("state/taskwidget/delivered-reminders.json").path))
     }
 
+    /// More missed reminders at the start than the notifier queues while it connects (32): each
+    /// is shown, and only then recorded. Those past the queue were dropped from it, never shown,
+    /// and recorded all the same: a restart never showed them.
+    @Test(.timeLimit(.minutes(1)))
+    func fortyMissedRemindersAtTheStartAreEachShownAndRecorded() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        for number in 1...40 { try Self.add(sandbox, "Missed \(number)", "--remind", "2026-11-22T14:27:00+01:00") }
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, count: 40, within: .seconds(30)), "\(notify.stderrText)")
+        Self.stop(notify)
+        let state = try Data(contentsOf: sandbox.folder.appendingPathComponent("state/taskwidget/delivered-reminders-preview.json"))
+        let delivered = try JSONSerialization.jsonObject(with: state) as? [String: Any]
+        #expect((delivered?["delivered"] as? [Any])?.count == 40)
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(Set(history.map(\.summary)) == Set((1...40).map { "Missed \($0)" }), "\(history.map(\.summary))")
+        #expect(history.count == 40)
+    }
+
     /// The machine sleeps past two reminders: notify is stopped (SIGSTOP) while its virtual clock
     /// runs on, and woken after both dates, as a suspend's timers fire on resume. (A wall clock
     /// that jumps is a unit test: a virtual clock cannot be set.)

@@ -336,6 +336,35 @@ import Testing
         #expect(storage.saved.keys.count == 1)
     }
 
+    /// More reminders than the notifier's queue holds while it waits for a server: the ones it
+    /// drops were never shown, so they are not recorded, and are posted once a server is there
+    /// (not at every wake-up before, which would drop others in turn).
+    @Test func aReminderDroppedFromAFullQueueIsPostedWhenAServerIsThereAndOnlyThenRecorded() throws {
+        addTask("First", remindIn: -60)
+        addTask("Second", remindIn: -30)
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["First", "Second"])
+        notifier.events = [.postDropped(notifier.posts[0].post)]
+        try session.handle([], at: at(1))
+        try session.handle(.refresh, at: at(2))
+        #expect(notifier.posts.count == 2)
+        #expect(storage.saved.keys.isEmpty)
+
+        notifier.events = [.serverAvailable]
+        notifier.show(notifier.posts[1].post)
+        try session.handle([], at: at(3))
+        #expect(notifier.summaries == ["First", "Second", "First"])
+        notifier.show(notifier.posts[2].post)
+        try session.handle([], at: at(4))
+        #expect(storage.saved.keys.count == 2)
+        // A restart shows neither again.
+        var restarted = self.session(storage: DeliveredRemindersInMemory(storage.saved))
+        try restarted.start(at: at(5))
+        #expect(notifier.posts.count == 3)
+    }
+
     @Test func aPostTheServerRefusesIsNotRetriedForever() throws {
         addTask("Pay rent", remindIn: 2)
         notifier.showsPosts = false
