@@ -16,8 +16,8 @@ public import TaskWidgetWatch
 ///   `missed_within`; older ones are dropped;
 /// - a task completed, deleted or re-timed elsewhere has its pending reminder dropped or moved,
 ///   and its notification closed if it is still on screen;
-/// - Done and Snooze 10 min write the store (``ReminderActions``) and close the notification;
-///   a click runs the `click_command`.
+/// - Done and Snooze 10 min write the store (``ReminderActions``) and close the notification
+///   (a task that repeats on a sync server has neither); a click runs the `click_command`.
 ///
 /// The ``FollowLoop`` arms its timers at ``entryDeadline`` (the next reminder) and
 /// ``followUpDeadline`` (a debounced store check) after each call.
@@ -199,9 +199,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     }
 
     /// Done, Snooze 10 min, or a click. A failed write (the store locked or gone) is logged, and
-    /// the notification closes all the same: the task is as the store says. Done on a task that
-    /// came to repeat on a sync server after its notification was shown leaves it open, and shows
-    /// the notification again as such a task's: without Done.
+    /// the notification closes all the same: the task is as the store says. Done or Snooze on a
+    /// task that came to repeat on a sync server after its notification was shown leaves it as it
+    /// is, and shows the notification again as such a task's: without Done and Snooze.
     private mutating func perform(_ actionKey: String, for key: ReminderKey, at now: Instant) {
         let taskID = key.taskID
         let task: Logger.Metadata = ["task": "\(taskID.shortID)"]
@@ -209,13 +209,15 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             switch ReminderNotification.Action(rawValue: actionKey) {
             case .done:
                 guard try actions.complete(taskID, at: now) else {
-                    logger.notice("left open a task that repeats on the server; showing its reminder without Done", metadata: task)
                     showAgainAsRepeating(key, at: now)
                     return
                 }
                 logger.debug("completed the task of a reminder", metadata: task)
             case .snooze:
-                try actions.remind(taskID, at: now.adding(seconds: ReminderSettings.snooze), now: now)
+                guard try actions.remind(taskID, at: now.adding(seconds: ReminderSettings.snooze), now: now) else {
+                    showAgainAsRepeating(key, at: now)
+                    return
+                }
                 logger.debug("snoozed a reminder for \(ReminderSettings.snooze) s", metadata: task)
             case .open:
                 guard let command = settings.clickCommand else { return }
@@ -231,6 +233,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
 
     /// Posts the reminder `key` again, as the notification of a task that repeats on a server.
     private mutating func showAgainAsRepeating(_ key: ReminderKey, at now: Instant) {
+        logger.notice(
+            "left a task that repeats on the server as it was; showing its reminder without Done and Snooze",
+            metadata: ["task": "\(key.taskID.shortID)"])
         guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) else { return }
         reminder.repeatsOnServer = true
         let notification = presentation.notification(for: reminder, at: now, missed: Self.isMissed(key, at: now))

@@ -8,8 +8,9 @@ public protocol ReminderActions {
     /// Completes the task (Done), as `taskwidget done ID` does; `false` when it was left open
     /// because it repeats on a sync server.
     func complete(_ taskID: UUID, at now: Instant) throws -> Bool
-    /// Sets the task's reminder to `date` (Snooze), as `taskwidget edit ID --remind WHEN` does.
-    func remind(_ taskID: UUID, at date: Instant, now: Instant) throws
+    /// Sets the task's reminder to `date` (Snooze), as `taskwidget edit ID --remind WHEN` does;
+    /// `false` when it was left as it was because it repeats on a sync server.
+    func remind(_ taskID: UUID, at date: Instant, now: Instant) throws -> Bool
 }
 
 /// Writes the store exactly as the user's own `done` and `edit --remind` would, opening it
@@ -32,8 +33,13 @@ public struct StoreReminderActions: ReminderActions {
         return true
     }
 
-    public func remind(_ taskID: UUID, at date: Instant, now: Instant) throws {
-        _ = try storeForWriting().editTask(taskID.uuidString, TaskChanges(reminderDate: .set(date)), now: now)
+    /// Leaves as it is a task that repeats on a sync server, for the same reason: the next sync
+    /// would move the whole series there.
+    public func remind(_ taskID: UUID, at date: Instant, now: Instant) throws -> Bool {
+        let store = try storeForWriting()
+        guard try store.tasksRepeatingOnServer([taskID]).isEmpty else { return false }
+        _ = try store.editTask(taskID.uuidString, TaskChanges(reminderDate: .set(date)), now: now)
+        return true
     }
 
     /// The store, opened read-write for one write and closed when it is let go. A button of a

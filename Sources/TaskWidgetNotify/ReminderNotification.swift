@@ -4,8 +4,9 @@ public import TaskWidgetCore
 /// body says when it is due and in which list, e.g. `17:00 · Home`, `Overdue · 14:15 · Inbox`,
 /// or for one shown late `Missed reminder (09:00) · Tomorrow 10:00 · Work`; critical urgency
 /// when the task is overdue; the buttons Done and Snooze 10 min, and a click action when a
-/// `click_command` is configured. A task that repeats on a sync server has no Done: completing it
-/// here would complete the whole series there, so its body says to complete it on the phone.
+/// `click_command` is configured. A task that repeats on a sync server has neither Done nor Snooze:
+/// completing it here would complete the whole series there, and snoozing it would move the whole
+/// series, so its body says to complete or snooze it on the phone.
 public struct ReminderNotification: Sendable {
     /// The action keys the notification carries, as ``NotifierEvent/actionInvoked(_:actionKey:)``
     /// brings them back.
@@ -16,8 +17,9 @@ public struct ReminderNotification: Sendable {
         case open = "default"
     }
 
-    /// The end of the body of a task that repeats on a sync server, which has no Done button.
-    public static let repeatsNote = "Repeats: complete it on the phone"
+    /// The end of the body of a task that repeats on a sync server, which has no Done and no
+    /// Snooze button.
+    public static let repeatsNote = "Repeats: complete or snooze it on the phone"
 
     public let labeler: DueLabeler
     /// Whether clicking the body does something (a `click_command` is configured).
@@ -38,8 +40,12 @@ public struct ReminderNotification: Sendable {
         if let due = labeler.label(for: task, at: now) { parts.append(due) }
         parts.append(reminder.item.list?.name ?? "Inbox")
         if reminder.repeatsOnServer { parts.append(Self.repeatsNote) }
-        var actions = [NotificationAction(key: Action.snooze.rawValue, label: "Snooze 10 min")]
-        if !reminder.repeatsOnServer { actions.insert(NotificationAction(key: Action.done.rawValue, label: "Done"), at: 0) }
+        var actions: [NotificationAction] = []
+        if !reminder.repeatsOnServer {
+            actions = [
+                NotificationAction(key: Action.done.rawValue, label: "Done"), NotificationAction(key: Action.snooze.rawValue, label: "Snooze 10 min"),
+            ]
+        }
         if offersClick { actions.append(NotificationAction(key: Action.open.rawValue, label: "Open")) }
         return DesktopNotification(
             summary: task.title, body: parts.joined(separator: " · "), urgency: task.isOverdue(at: now) ? .critical : .normal,

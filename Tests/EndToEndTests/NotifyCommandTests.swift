@@ -127,10 +127,11 @@ import Testing
     }
 
     /// A task that repeats on the server (the phone's weekly one, synced from a real Radicale) has
-    /// no Done: completing it here would complete the whole series there at the next sync. Its
-    /// body says where to complete it; a task that does not repeat keeps its Done.
+    /// no Done and no Snooze: completing it here would complete the whole series there at the next
+    /// sync, and snoozing it would move the series. Its body says where to do them; a task that
+    /// does not repeat keeps its buttons.
     @Test(.timeLimit(.minutes(2)))
-    func aReminderOfATaskThatRepeatsOnTheServerHasNoDoneButton() async throws {
+    func aReminderOfATaskThatRepeatsOnTheServerHasNoDoneAndNoSnoozeButton() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             for (uid, title, alarm, rule) in [
@@ -150,17 +151,17 @@ import Testing
             try desktop.startDunst()
             let notify = try Self.notify(mine.sandbox, desktop)
             #expect(notify.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(notify.stderrText)")
-            // The context menu offers the plumber's Done only: choosing Done completes that one.
+            // The context menu offers the plumber's buttons only: choosing Done completes that one.
             try desktop.invoke("done")
             #expect(notify.waitForStderr(containing: "task=\(plumber) [TaskWidgetNotify] completed the task of a reminder"), "\(notify.stderrText)")
             let menu = try desktop.lastMenu()
-            #expect(menu.contains { $0.contains("(Water the plants)") && $0.hasSuffix(",snooze]") }, "\(menu)")
-            #expect(!menu.contains { $0.contains("(Water the plants)") && $0.hasSuffix(",done]") }, "\(menu)")
+            #expect(!menu.contains { $0.contains("(Water the plants)") }, "\(menu)")
             #expect(menu.contains { $0.contains("(Call the plumber)") && $0.hasSuffix(",done]") }, "\(menu)")
+            #expect(menu.contains { $0.contains("(Call the plumber)") && $0.hasSuffix(",snooze]") }, "\(menu)")
             #expect(try Self.task(mine.sandbox, plants)?["isCompleted"] as? Bool == false)
             #expect(try Self.task(mine.sandbox, plumber)?["isCompleted"] as? Bool == true)
             let history = try desktop.closeAllAndReadHistory()
-            #expect(history.first { $0.summary == "Water the plants" }?.body == "18:00 · Inbox · Repeats: complete it on the phone")
+            #expect(history.first { $0.summary == "Water the plants" }?.body == "18:00 · Inbox · Repeats: complete or snooze it on the phone")
             #expect(history.first { $0.summary == "Call the plumber" }?.body == "18:00 · Inbox")
             Self.stop(notify)
         }
@@ -168,9 +169,9 @@ import Testing
 
     /// A notification shown before a sync made its task repeat (the phone turned it into a daily
     /// one meanwhile) still has Done; choosing it leaves the task open and shows the reminder
-    /// again as a repeating task's, without Done.
+    /// again as a repeating task's, without Done and Snooze.
     @Test(.timeLimit(.minutes(2)))
-    func doneOnANotificationWhoseTaskCameToRepeatShowsItAgainWithoutDone() async throws {
+    func doneOnANotificationWhoseTaskCameToRepeatShowsItAgainWithoutDoneAndSnooze() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             let todo = foreignTodo([
@@ -189,11 +190,11 @@ import Testing
             // No field of the task changed ("pulled 0"), but its object, which now repeats, is kept.
             try mine.syncSucceeds()
             try desktop.invoke("done")
-            #expect(notify.waitForStderr(containing: "task=\(cat) [TaskWidgetNotify] left open a task that repeats on the server"), "\(notify.stderrText)")
+            #expect(notify.waitForStderr(containing: "task=\(cat) [TaskWidgetNotify] left a task that repeats on the server as it was"), "\(notify.stderrText)")
             #expect(notify.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(notify.stderrText)")
             #expect(try Self.task(mine.sandbox, cat)?["isCompleted"] as? Bool == false)
             let history = try desktop.closeAllAndReadHistory()
-            #expect(history.map(\.body) == ["18:00 · Inbox · Repeats: complete it on the phone", "18:00 · Inbox"], "\(history)")
+            #expect(history.map(\.body) == ["18:00 · Inbox · Repeats: complete or snooze it on the phone", "18:00 · Inbox"], "\(history)")
             Self.stop(notify)
         }
     }

@@ -63,9 +63,9 @@ import Testing
         #expect(presentation.notification(for: due, at: Self.now, missed: true).body == "Overdue · 16:17 · Inbox")
     }
 
-    /// Completing a task that repeats on a sync server would complete the whole series there:
-    /// its notification has no Done, and says where to complete it.
-    @Test func aTaskThatRepeatsOnTheServerHasNoDoneButton() throws {
+    /// Completing or snoozing a task that repeats on a sync server would complete or move the
+    /// whole series there: its notification has neither Done nor Snooze, and says where to use them.
+    @Test func aTaskThatRepeatsOnTheServerHasNoDoneAndNoSnoozeButton() throws {
         let (repeating, once) = (item(remind: 0, due: 3600), item(remind: 60))
         let snapshot = ReminderSnapshot(
             tasks: [repeating, once], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400),
@@ -74,8 +74,8 @@ import Testing
         #expect(reminders.map(\.repeatsOnServer) == [true, false, true])
         let presentation = ReminderNotification(calendar: Self.calendar, offersClick: true)
         let repeatingNotification = presentation.notification(for: reminders[0], at: Self.now, missed: false)
-        #expect(repeatingNotification.body == "17:27 · Inbox · Repeats: complete it on the phone")
-        #expect(repeatingNotification.actions.map(\.key) == ["snooze", "default"])
+        #expect(repeatingNotification.body == "17:27 · Inbox · Repeats: complete or snooze it on the phone")
+        #expect(repeatingNotification.actions.map(\.key) == ["default"])
         let onceNotification = presentation.notification(for: reminders[1], at: Self.now, missed: false)
         #expect(onceNotification.body == "Inbox")
         #expect(onceNotification.actions.map(\.key) == ["done", "snooze", "default"])

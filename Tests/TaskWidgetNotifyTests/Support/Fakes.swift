@@ -85,7 +85,7 @@ final class FakeActions: ReminderActions {
     var reminded: [(task: UUID, date: Instant)] = []
     var failure: TaskWidgetError?
 
-    /// Tasks that repeat on a server: Done leaves them open.
+    /// Tasks that repeat on a server: Done and Snooze leave them as they are.
     var repeating: Set<UUID> = []
 
     func complete(_ taskID: UUID, at now: Instant) throws -> Bool {
@@ -95,9 +95,11 @@ final class FakeActions: ReminderActions {
         return true
     }
 
-    func remind(_ taskID: UUID, at date: Instant, now: Instant) throws {
+    func remind(_ taskID: UUID, at date: Instant, now: Instant) throws -> Bool {
         if let failure { throw failure }
+        guard !repeating.contains(taskID) else { return false }
         reminded.append((taskID, date))
+        return true
     }
 }
 
