@@ -757,6 +757,29 @@ import Testing
         }
     }
 
+    /// `snooze` on a task that repeats on the server is refused in one line: the next sync would
+    /// move the whole series there (its due date, and an alarm set relative to it). Nothing is
+    /// snoozed, not even the other task named; a task that does not repeat still snoozes.
+    @Test func snoozeOnATaskThatRepeatsOnTheServerIsRefused() async throws {
+        try await Self.withTasksFromThePhone([
+            foreignTodo([
+                "UID:weekly-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Water the plants", "DTSTART:20261122T160000Z",
+                "DUE:20261122T170000Z", "RRULE:FREQ=WEEKLY;BYDAY=SU",
+            ]),
+            foreignTodo(["UID:once-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the plumber", "DUE:20261124T080000Z"]),
+        ]) { mine in
+            let weekly = try #require(try mine.task(titled: "Water the plants")?["shortId"] as? String)
+            let once = try #require(try mine.task(titled: "Call the plumber")?["shortId"] as? String)
+            let refusal =
+                "taskwidget: “Water the plants” repeats on the server: snoozing it here would move the whole series there at the next sync; "
+                + "snooze it on the phone (nothing was snoozed)\n"
+            #expect(try mine.sandbox.expectRefused(["snooze", once, weekly], status: 64).stderr == refusal)
+            // The task a bar shows: the weekly one, due first.
+            #expect(try mine.sandbox.expectRefused(["snooze", "--top"], status: 64).stderr == refusal)
+            #expect(try mine.sandbox.succeed(["snooze", once]) == "Snoozed \(once) Call the plumber\n")
+        }
+    }
+
     /// An account URL that names one calendar (a calendar's own link) syncs that calendar only:
     /// its siblings stay on the server, no collection is made for lists made here, and an inbox
     /// other than that calendar is refused (and that calendar too, once synced as a list). Widened

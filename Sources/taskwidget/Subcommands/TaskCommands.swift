@@ -207,7 +207,9 @@ struct Snooze: ParsableCommand {
             one by DURATION, so the task is neither overdue nor reminded of for that \
             long; a due date given as a day alone moves to the day that holds that \
             time. A task with neither gets a reminder in DURATION. --top snoozes the \
-            task a bar shows; with nothing open it says so and exits 64.
+            task a bar shows; with nothing open it says so and exits 64. A task that \
+            repeats on a sync server is refused (exit 64): the next sync would move the \
+            whole series there; snooze it on the phone.
 
             Examples:
               taskwidget snooze 3f2a --by 30m
@@ -227,8 +229,16 @@ struct Snooze: ParsableCommand {
 
     func run() throws {
         let seconds = DurationText.seconds(by) ?? 3600
-        try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed", unchanged: "Not snoozed (completed)") {
-            try $0.snoozeTasks($1, by: seconds, now: $2.now, in: $2.calendar)
+        try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed", unchanged: "Not snoozed (completed)") { store, ids, context in
+            let tasks = try ids.map { try store.task(withID: $0) }
+            let repeating = try store.tasksRepeatingOnServer(tasks.filter { !$0.isCompleted }.map(\.id))
+            if let task = tasks.first(where: { repeating.contains($0.id) }) {
+                throw TaskWidgetError(
+                    .invalidInput,
+                    "“\(task.title.sanitizedForMessage)” repeats on the server: snoozing it here would move the whole series there at the next sync; "
+                        + "snooze it on the phone (nothing was snoozed)")
+            }
+            return try store.snoozeTasks(ids, by: seconds, now: context.now, in: context.calendar)
         }
     }
 }
