@@ -17,7 +17,8 @@ public import TaskWidgetWatch
 /// - a task completed, deleted or re-timed elsewhere has its pending reminder dropped or moved,
 ///   and its notification closed if it is still on screen;
 /// - Done and Snooze 10 min write the store (``ReminderActions``) and close the notification
-///   (a task that repeats on a sync server has neither); a click runs the `click_command`.
+///   (a task that repeats on a sync server has neither); a click runs the `click_command`. A
+///   button that fails shows the reminder again, saying so.
 ///
 /// The ``FollowLoop`` arms its timers at ``entryDeadline`` (the next reminder) and
 /// ``followUpDeadline`` (a debounced store check) after each call.
@@ -198,15 +199,17 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         posted.first { $0.value.id == id }?.key
     }
 
-    /// Done, Snooze 10 min, or a click. A failed write (the store locked or gone) is logged, and
-    /// the notification closes all the same: the task is as the store says. Done or Snooze on a
-    /// task that came to repeat on a sync server after its notification was shown leaves it as it
-    /// is, and shows the notification again as such a task's: without Done and Snooze.
+    /// Done, Snooze 10 min, or a click. One that fails (the store locked or gone) is logged, and
+    /// the reminder is shown again in place of the notification, saying which button failed and
+    /// why: closed as if it had worked, the failure went unnoticed. Done or Snooze on a task that
+    /// came to repeat on a sync server after its notification was shown leaves it as it is, and
+    /// shows the notification again as such a task's: without Done and Snooze.
     private mutating func perform(_ actionKey: String, for key: ReminderKey, at now: Instant) {
         let taskID = key.taskID
         let task: Logger.Metadata = ["task": "\(taskID.shortID)"]
+        let action = ReminderNotification.Action(rawValue: actionKey)
         do {
-            switch ReminderNotification.Action(rawValue: actionKey) {
+            switch action {
             case .done:
                 guard try actions.complete(taskID, at: now) else {
                     showAgainAsRepeating(key, at: now)
@@ -228,6 +231,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             }
         } catch {
             logger.error("the action \(actionKey) failed: \(Self.logDescription(error))", metadata: task)
+            if let action { showAgain(key, at: now, failed: (action, (error as? TaskWidgetError)?.code.summary ?? "an unexpected error")) }
         }
     }
 
@@ -236,9 +240,17 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         logger.notice(
             "left a task that repeats on the server as it was; showing its reminder without Done and Snooze",
             metadata: ["task": "\(key.taskID.shortID)"])
+        showAgain(key, at: now, repeatsOnServer: true)
+    }
+
+    /// Posts the reminder `key` again, to stand in for the notification whose button was pressed:
+    /// as a task's that repeats on a server, or saying which button `failed` and why.
+    private mutating func showAgain(
+        _ key: ReminderKey, at now: Instant, repeatsOnServer: Bool = false, failed: ReminderNotification.FailedAction? = nil
+    ) {
         guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) else { return }
-        reminder.repeatsOnServer = true
-        let notification = presentation.notification(for: reminder, at: now, missed: Self.isMissed(key, at: now))
+        if repeatsOnServer { reminder.repeatsOnServer = true }
+        let notification = presentation.notification(for: reminder, at: now, missed: Self.isMissed(key, at: now), failed: failed)
         posted[key] = Posted(post: notifier.post(notification, replacing: nil))
     }
 

@@ -4,9 +4,11 @@ public import TaskWidgetCore
 /// body says when it is due and in which list, e.g. `17:00 · Home`, `Overdue · 14:15 · Inbox`,
 /// or for one shown late `Missed reminder (09:00) · Tomorrow 10:00 · Work`; critical urgency
 /// when the task is overdue; the buttons Done and Snooze 10 min, and a click action when a
-/// `click_command` is configured. A task that repeats on a sync server has neither Done nor Snooze:
-/// completing it here would complete the whole series there, and snoozing it would move the whole
-/// series, so its body says to complete or snooze it on the phone.
+/// `click_command` is configured. A reminder shown again after a button failed starts with it:
+/// `Done failed: the store is locked by another program · 17:00 · Home`. A task that repeats on a
+/// sync server has neither Done nor Snooze: completing it here would complete the whole series
+/// there, and snoozing it would move the whole series, so its body says to complete or snooze it
+/// on the phone.
 public struct ReminderNotification: Sendable {
     /// The action keys the notification carries, as ``NotifierEvent/actionInvoked(_:actionKey:)``
     /// brings them back.
@@ -15,7 +17,22 @@ public struct ReminderNotification: Sendable {
         case snooze
         /// A click on the notification's body (the freedesktop default action).
         case open = "default"
+
+        /// What its button says.
+        var label: String {
+            switch self {
+            case .done: "Done"
+            case .snooze: "Snooze 10 min"
+            case .open: "Open"
+            }
+        }
+
+        /// Its button on a notification.
+        var button: NotificationAction { NotificationAction(key: rawValue, label: label) }
     }
+
+    /// A button that failed, and why in a few words (``TaskWidgetError/Code/summary``).
+    public typealias FailedAction = (action: Action, reason: String)
 
     /// The end of the body of a task that repeats on a sync server, which has no Done and no
     /// Snooze button.
@@ -31,22 +48,19 @@ public struct ReminderNotification: Sendable {
     }
 
     /// The notification for `reminder` shown at `now`; `missed` when it comes later than its
-    /// date (notify was not running, the machine slept, the clock jumped). A due date shown late
-    /// is no missed reminder: its label (`Overdue · 14:15`) says it all.
-    public func notification(for reminder: Reminder, at now: Instant, missed: Bool) -> DesktopNotification {
+    /// date (notify was not running, the machine slept, the clock jumped); `failed` when it is
+    /// shown again because a button of its last notification failed. A due date shown late is no
+    /// missed reminder: its label (`Overdue · 14:15`) says it all.
+    public func notification(for reminder: Reminder, at now: Instant, missed: Bool, failed: FailedAction? = nil) -> DesktopNotification {
         let task = reminder.item.task
         var parts: [String] = []
+        if let failed { parts.append("\(failed.action.label) failed: \(failed.reason)") }
         if missed && reminder.kind == .reminder { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
         if let due = labeler.label(for: task, at: now) { parts.append(due) }
         parts.append(reminder.item.list?.name ?? "Inbox")
         if reminder.repeatsOnServer { parts.append(Self.repeatsNote) }
-        var actions: [NotificationAction] = []
-        if !reminder.repeatsOnServer {
-            actions = [
-                NotificationAction(key: Action.done.rawValue, label: "Done"), NotificationAction(key: Action.snooze.rawValue, label: "Snooze 10 min"),
-            ]
-        }
-        if offersClick { actions.append(NotificationAction(key: Action.open.rawValue, label: "Open")) }
+        var actions = reminder.repeatsOnServer ? [] : [Action.done.button, Action.snooze.button]
+        if offersClick { actions.append(Action.open.button) }
         return DesktopNotification(
             summary: task.title, body: parts.joined(separator: " · "), urgency: task.isOverdue(at: now) ? .critical : .normal,
             actions: actions)

@@ -126,6 +126,41 @@ import Testing
         Self.stop(notify)
     }
 
+    /// Done while another program holds the store's write lock longer than notify waits for it
+    /// (15 s): the reminder is shown again, saying that Done failed, and its Done works once the
+    /// store is free. The notification closed as if done, the task stayed open, and nothing said so.
+    @Test(.timeLimit(.minutes(1)))
+    func doneThatCannotWriteTheStoreShowsTheReminderAgainSayingSo() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let rent = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        let locker = try StreamingProcess(
+            [
+                "-c", "import signal, sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); "
+                    + "print('locked', flush=True); signal.pause()", sandbox.storePath,
+            ], environment: sandbox.environment, executable: "/usr/bin/python3")
+        #expect(locker.nextLine(within: .seconds(10)) == "locked")
+        try desktop.invoke("done")
+        #expect(notify.waitForStderr(containing: "the action done failed: the store is locked", within: .seconds(30)), "\(notify.stderrText)")
+        // Shown again in place of the first, whose close notify sent right behind the new post: dunst
+        // has it before anything this test asks after the new one is shown.
+        #expect(notify.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(notify.stderrText)")
+        locker.send(SIGTERM)
+        _ = locker.waitForExit()
+        #expect(try Self.task(sandbox, rent)?["isCompleted"] as? Bool == false)
+        #expect(try desktop.displayedCount() == 1)
+
+        try desktop.invoke("done")
+        #expect(notify.waitForStderr(containing: "completed the task of a reminder"), "\(notify.stderrText)")
+        #expect(try Self.task(sandbox, rent)?["isCompleted"] as? Bool == true)
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(history.map(\.body) == ["Done failed: the store is locked by another program · Inbox", "Inbox"], "\(history)")
+        Self.stop(notify)
+    }
+
     /// A task that repeats on the server (the phone's weekly one, synced from a real Radicale) has
     /// no Done and no Snooze: completing it here would complete the whole series there at the next
     /// sync, and snoozing it would move the series. Its body says where to do them; a task that

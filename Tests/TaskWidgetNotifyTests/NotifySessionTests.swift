@@ -291,15 +291,30 @@ import Testing
         #expect(notifier.posts[2].notification.actions.map(\.key) == ["done", "snooze"])
     }
 
-    @Test func aFailedWriteIsLoggedAndTheNotificationStillCloses() throws {
-        addTask("Pay rent", remindIn: 2)
+    /// A button whose write fails (the store locked) does not close the reminder as if it had
+    /// worked: it is shown again, saying so, with its buttons to try again.
+    @Test(arguments: [("done", "Done"), ("snooze", "Snooze 10 min")])
+    func aFailedWriteShowsTheReminderAgainSayingWhatFailed(action: String, label: String) throws {
+        let id = addTask("Pay rent", remindIn: 2, dueIn: 1980, inHome: true)
         var session = session()
         try session.start(at: at(0))
         try session.handle([], at: at(2))
-        actions.failure = TaskWidgetError(.storeLocked, "the store is locked")
-        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "done")]
+        actions.failure = TaskWidgetError(.storeLocked, "the store /home/u/tasks.sqlite is locked by another program")
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: action)]
         try session.handle([], at: at(5))
         #expect(notifier.closed == [NotificationID(rawValue: 1)])
+        #expect(notifier.summaries == ["Pay rent", "Pay rent"])
+        #expect(notifier.bodies.last == "\(label) failed: the store is locked by another program · 17:00 · Home")
+        #expect(notifier.posts.last?.notification.actions.map(\.key) == ["done", "snooze"])
+        // The old notification's close changes nothing; the new one's button works once the store is free.
+        notifier.events = [.closed(NotificationID(rawValue: 1), .closedByCall)]
+        try session.handle([], at: at(6))
+        actions.failure = nil
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 2), actionKey: "done")]
+        try session.handle([], at: at(8))
+        #expect(actions.completed == [id])
+        #expect(notifier.closed == [NotificationID(rawValue: 1), NotificationID(rawValue: 2)])
+        #expect(notifier.posts.count == 2)
     }
 
     @Test func atDueAlsoNotifiesWhenATaskFallsDueButOnceWhenItsReminderIsThen() throws {
