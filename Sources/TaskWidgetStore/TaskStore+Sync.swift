@@ -93,9 +93,9 @@ public struct SyncSnapshot: Sendable {
     public var listsOfOtherAccounts: Set<UUID>
     /// The objects of this account.
     public var objects: [SyncedObject]
-    /// The ids of tasks that another account's objects are, or Inbox tasks that it claims (they
-    /// are that account's to sync; a claimed task in a list is kept out by its list's claim, and
-    /// is free once moved to another account's list).
+    /// The ids of tasks that another account with an Inbox has objects of, or Inbox tasks that
+    /// another account claims: in the Inbox, they are that account's to sync (one without an
+    /// Inbox deletes its copy of a task moved to the Inbox). A task in a list goes with its list.
     public var tasksOfOtherAccounts: Set<UUID>
     /// The lists this account claims: synced with it before its state was forgotten, they are
     /// its to place, whether or not it receives new lists.
@@ -172,7 +172,8 @@ extension TaskStore {
             let others = try String.fetchAll(
                 db,
                 sql: """
-                    SELECT taskID FROM syncObject WHERE account != ?1
+                    SELECT taskID FROM syncObject o WHERE account != ?1
+                        AND EXISTS (SELECT 1 FROM syncCollection c WHERE c.account = o.account AND c.isInbox)
                     UNION SELECT taskID FROM syncClaim JOIN task ON task.id = taskID WHERE account != ?1 AND task.listID IS NULL
                     """,
                 arguments: [account])

@@ -1013,6 +1013,29 @@ import Testing
         }
     }
 
+    /// A task moved from the list of an account without an Inbox into the Inbox goes to the
+    /// first account's Inbox in the same sync: the Inbox was left to the account that still had
+    /// its object, which deletes it, and the task was on neither server until a second sync.
+    @Test func aTaskMovedIntoTheInboxFromAnAccountWithoutOneChangesServerInOneSync() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { home in
+            try await RadicaleServer.withServer(slots: ServerSlots(count: 1)) { work in
+                let mine = try SyncSandbox(server: home)
+                try mine.addAccount(url: work.baseURL, named: "work", inbox: nil)
+                _ = try await PythonCalDAV.saveTodo(
+                    foreignTodo(["UID:job-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Write the report"]), in: "Job", server: work)
+                _ = try mine.syncSucceeds()
+                let id = try #require(try mine.sandbox.succeed(["ls"]).split(separator: "\n").first { $0.contains("Write the report") }?.split(separator: " ").first)
+                try mine.sandbox.succeed(["edit", String(id), "--list", "inbox"])
+                let plan = try mine.syncSucceeds(["--dry-run"])
+                #expect(plan.contains("rad (dry run, nothing changed): pulled 0, pushed 1,"), "\(plan)")
+                #expect(plan.contains("work (dry run, nothing changed): pulled 0, pushed 0, 0 conflicts merged, deleted 1"), "\(plan)")
+                #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0\n"
+                    + "work: pulled 0, pushed 0, 0 conflicts merged, deleted 1")
+                #expect(try home.storedTitles() == ["Write the report"] && work.storedTitles() == [])
+            }
+        }
+    }
+
     /// What the store keeps for an account that config.toml no longer names (renamed by hand,
     /// or removed) claims its lists and tasks from every other account, so `sync`, `account ls`
     /// and `account rm` say so and name the way out; forgotten, it is gone from all three.

@@ -122,7 +122,8 @@ import Testing
         _ = try store.deleteTasks([milk.id.lowercasedString], now: at(3))
         var placed = SyncChanges()
         placed.collectionsToSave = [
-            SyncedCollection(account: "home", href: "/n/c/", url: "https://new.example/n/c/", listID: home.id, isInbox: false, syncToken: nil, ctag: nil)
+            SyncedCollection(account: "home", href: "/n/c/", url: "https://new.example/n/c/", listID: home.id, isInbox: false, syncToken: nil, ctag: nil),
+            SyncedCollection(account: "home", href: "/n/i/", url: "https://new.example/n/i/", listID: nil, isInbox: true, syncToken: nil, ctag: nil),
         ]
         placed.objectsToSave = [
             SyncedObject(account: "home", href: "/n/c/1.ics", collectionHref: "/n/c/", taskID: rent.id, uid: nil, etag: "e", icalendar: Data(), base: nil)

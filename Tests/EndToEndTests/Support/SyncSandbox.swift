@@ -25,16 +25,18 @@ struct SyncSandbox: ~Copyable {
     }
 
     /// `sync account add NAME --url URL` (default name: rad), user alice, password in the
-    /// sandbox's 0600 file (every test server has that user and password), Inbox in `inbox`.
-    func addAccount(url: URL, named name: String? = nil, inbox: String = "Tasks") throws {
+    /// sandbox's 0600 file (every test server has that user and password), Inbox in `inbox` (none
+    /// when `nil`).
+    func addAccount(url: URL, named name: String? = nil, inbox: String? = "Tasks") throws {
         try Self.addAccount(name ?? account, to: sandbox, url: url, inbox: inbox, server: server)
     }
 
-    private static func addAccount(_ name: String, to sandbox: borrowing Sandbox, url: URL, inbox: String, server: RadicaleServer) throws {
-        try sandbox.succeed([
-            "sync", "account", "add", name, "--url", url.absoluteString, "--user", server.username,
-            "--password-file", sandbox.folder.appendingPathComponent("dav.password").path, "--inbox", inbox,
-        ])
+    private static func addAccount(_ name: String, to sandbox: borrowing Sandbox, url: URL, inbox: String?, server: RadicaleServer) throws {
+        try sandbox.succeed(
+            [
+                "sync", "account", "add", name, "--url", url.absoluteString, "--user", server.username,
+                "--password-file", sandbox.folder.appendingPathComponent("dav.password").path,
+            ] + (inbox.map { ["--inbox", $0] } ?? []))
     }
 
     var configPath: String { sandbox.folder.appendingPathComponent(".config/taskwidget/config.toml").path }
