@@ -159,34 +159,43 @@ struct TodoMappingWriteTests {
 
     /// A repeating task's DTSTART anchors its series, and RRULE's UNTIL and the overrides'
     /// RECURRENCE-ID are of its type: a due date changed here keeps the start's type (a series of
-    /// days stays one) and never falls before it (sabre/dav and so Nextcloud refuse both); moved
-    /// before it, the series starts there, at the same wall-clock time in the start's zone, and its
-    /// relative alarms stay relative. It left DTSTART as it was, after the new DUE.
+    /// days stays one) and never falls before it (sabre/dav and so Nextcloud refuse both). Moved
+    /// before it, the start goes back by whole periods of the rule, at its wall-clock time in its
+    /// zone (across a change to summer time too), so the series keeps its weekdays; its relative
+    /// alarms stay relative. It left DTSTART as it was, after the new DUE.
     @Test(arguments: [
-        // DTSTART line, DUE line, new due (Berlin), expected DTSTART and DUE lines
-        ("DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE;TZID=Europe/Berlin:20261207T090000", "2026-12-03 10:00:00",
-         ["DTSTART;TZID=Europe/Berlin:20261203T100000", "DUE:20261203T090000Z"]),  // before the start: the series starts there
-        ("DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE;TZID=Europe/Berlin:20261207T090000", "2026-12-08 10:00:00",
+        // RRULE, DTSTART, new due (Berlin), expected DTSTART and DUE lines
+        ("FREQ=WEEKLY;BYDAY=MO", "DTSTART;TZID=Europe/Berlin:20261207T090000", "2026-12-03 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20261130T090000", "DUE:20261203T090000Z"]),  // the Monday before
+        ("FREQ=WEEKLY;BYDAY=MO", "DTSTART;TZID=Europe/Berlin:20261207T090000", "2026-12-08 10:00:00",
          ["DTSTART;TZID=Europe/Berlin:20261207T090000", "DUE:20261208T090000Z"]),  // after it: kept
-        ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261201", "2026-12-02 15:00:00",
+        ("FREQ=WEEKLY", "DTSTART;VALUE=DATE:20261201", "2026-12-02 15:00:00",
          ["DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261202"]),  // a series of days: the due's day
-        ("DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261201", "2026-11-30 10:00:00",
-         ["DTSTART;VALUE=DATE:20261130", "DUE;VALUE=DATE:20261130"]),  // both
+        ("FREQ=WEEKLY", "DTSTART;VALUE=DATE:20261201", "2026-11-30 10:00:00",
+         ["DTSTART;VALUE=DATE:20261124", "DUE;VALUE=DATE:20261130"]),  // both: the Tuesday before
+        ("FREQ=DAILY;INTERVAL=2", "DTSTART;TZID=Europe/Berlin:20261207T090000", "2026-12-04 08:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20261203T090000", "DUE:20261204T070000Z"]),  // every other day
+        ("FREQ=WEEKLY", "DTSTART;TZID=Europe/Berlin:20260406T090000", "2026-03-20 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20260316T090000", "DUE:20260320T090000Z"]),  // 09:00 in winter time too
+        ("FREQ=MONTHLY", "DTSTART;TZID=Europe/Berlin:20261215T090000", "2026-10-01 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20260915T090000", "DUE:20261001T080000Z"]),
     ] as [(String, String, String, [String])])
-    func aRepeatingTasksStartKeepsItsTypeAndComesNoLaterThanItsDue(start: String, due: String, newDue: String, expected: [String]) throws {
+    func aRepeatingTasksStartKeepsItsTypeAndItsSeries(rule: String, start: String, newDue: String, expected: [String]) throws {
         let text = Self.calendarText(
-            start: start, due: due,
+            start: start, due: start.replacingOccurrences(of: "DTSTART", with: "DUE"),
             extra: [
-                "RRULE:FREQ=WEEKLY;UNTIL=20261231T230000Z",
+                "RRULE:\(rule)",
                 "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER;RELATED=END:-PT15M", "END:VALARM",
                 "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:The day before", "TRIGGER:-P1D", "END:VALARM",
             ])
+        let before = try mapping.fields(from: try ICalendar(parsing: text))
         let result = try edit(text) { $0.dueDate = instant(newDue, zone: "Europe/Berlin") }
         #expect(result.after.filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") } == expected)
-        // The reminder (the first alarm) fires when it did, as any reminder of a moved due date;
-        // the other alarm fires the day before each occurrence still.
-        #expect(result.after.filter { $0.hasPrefix("RRULE") || $0.hasPrefix("TRIGGER") }.dropFirst(2) == ["TRIGGER:-P1D"])
-        #expect(result.after.contains("RRULE:FREQ=WEEKLY;UNTIL=20261231T230000Z"))
+        #expect(result.after.filter { $0.hasPrefix("RRULE") } == ["RRULE:\(rule)"])
+        // The reminder fires when it did, as any reminder of a moved due date; the other alarm
+        // still fires the day before each occurrence.
+        #expect(try mapping.fields(from: result.calendar).reminderDate == before.reminderDate)
+        #expect(result.after.filter { $0.hasPrefix("TRIGGER") }.last == "TRIGGER:-P1D")
     }
 
     /// An all-day DUE pulled in Berlin (23:59 there), pushed again by a run in another zone with

@@ -162,7 +162,8 @@ extension TodoMapping {
         var value = ICalDateTime.utc(due)
         let isDay = new.dueIsDateOnly && start?.isDate != false && TodoFields.isDayWithoutTime(due, in: timeZone)
         // A series of days stays one: its start's type is that of RRULE's UNTIL and of the
-        // overrides' RECURRENCE-ID, so the due takes it (a time set here stays in the store).
+        // overrides' RECURRENCE-ID, so the due takes it (the store keeps a time set here until
+        // the server's task changes).
         if isDay || (Self.repeats(todo) && start?.isDate == true), let day = ICalDateTime.date(containing: due, in: timeZone) {
             value = day
         }
@@ -174,17 +175,66 @@ extension TodoMapping {
     /// sabre/dav, Nextcloud's among them, refuse the task otherwise): of the same value type, so a
     /// DATE start beside a due time becomes the start of its day in this run's zone; and not after
     /// DUE, so a start after a due date moved earlier becomes DUE. Alarms relative to the start
-    /// keep their instants (written as such). A repeating task's start anchors the series: moved
-    /// to a due date before it, the series starts there, in the start's form (its type is the
-    /// due's already, ``writeDue``; a TZID stays), with its alarms relative to each occurrence.
+    /// keep their instants (written as such). A repeating task's start anchors the series: with
+    /// a due date moved before it, it goes back by whole periods of its RRULE to the last one not
+    /// after the due, in its own form (its type is the due's already, ``writeDue``; a TZID
+    /// stays), so the series keeps its weekdays, times, overrides and exceptions, and its alarms
+    /// stay relative to each occurrence.
     private func fitStart(_ start: ICalDateTime, to due: ICalDateTime, in todo: inout ICalComponent, zones: ICalTimeZones) {
         guard let startInstant = start.instant(in: zones), let dueInstant = due.instant(in: zones) else { return }
         let repeats = Self.repeats(todo)
         var fitted = start.isDate == due.isDate ? start : ICalDateTime.utc(startInstant)
-        if startInstant > dueInstant { fitted = repeats ? ICalDateTime.moment(dueInstant, inFormOf: start, zones: zones) ?? due : due }
+        if startInstant > dueInstant {
+            fitted =
+                repeats
+                ? Self.seriesStart(start, notAfter: dueInstant, rule: todo.property("RRULE")?.value, zones: zones)
+                    ?? ICalDateTime.moment(dueInstant, inFormOf: start, zones: zones) ?? due
+                : due
+        }
         guard fitted != start else { return }
         if !repeats { fixAlarms(relatedTo: ["START"], in: &todo, zones: zones) }
         Self.setDate("DTSTART", fitted, in: &todo)
+    }
+
+    /// `start` moved back by whole periods of `rule` (FREQ × INTERVAL, counted on the wall clock
+    /// of the start's zone) to the last one not after `limit`, in `start`'s form; `nil` without a
+    /// rule of a known FREQ, or in a zone not known.
+    private static func seriesStart(_ start: ICalDateTime, notAfter limit: Date, rule: String?, zones: ICalTimeZones) -> ICalDateTime? {
+        var parts: [String: String] = [:]
+        for part in (rule ?? "").split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { parts[pair[0].uppercased()] = String(pair[1]) }
+        }
+        let units: [String: (Calendar.Component, Int, Double)] = [
+            "SECONDLY": (.second, 1, 1), "MINUTELY": (.minute, 1, 60), "HOURLY": (.hour, 1, 3_600), "DAILY": (.day, 1, 86_400),
+            "WEEKLY": (.day, 7, 86_400), "MONTHLY": (.month, 1, 2_629_746), "YEARLY": (.year, 1, 31_556_952),
+        ]
+        let interval = parts["INTERVAL"].flatMap { Int($0) }.map { max(1, $0) } ?? 1
+        guard let (component, multiple, seconds) = parts["FREQ"].flatMap({ units[$0.uppercased()] }), let startInstant = start.instant(in: zones)
+        else { return nil }
+        let zone: TimeZone? =
+            switch start.form {
+            case .date, .floating: zones.floating
+            case .utc: TimeZone(identifier: "UTC")
+            case .zoned(let tzid): zones.timeZone(forTZID: tzid)
+            }
+        guard let zone else { return nil }
+        let calendar = Calendar.iCalGregorian(in: zone)
+        let step = interval * multiple
+        let back = { (periods: Int) in calendar.date(byAdding: component, value: -periods * step, to: startInstant) }
+        // An estimate from the periods' mean length, then the last one not after the limit.
+        var periods = max(1, Int(startInstant.timeIntervalSince(limit) / (seconds * Double(step))))
+        for _ in 0..<1_000 {
+            guard let moved = back(periods) else { return nil }
+            if moved > limit {
+                periods += 1
+            } else if periods > 1, let later = back(periods - 1), later <= limit {
+                periods -= 1
+            } else {
+                return ICalDateTime.moment(moved, inFormOf: start, zones: zones)
+            }
+        }
+        return nil
     }
 
     /// Whether the VTODO is a series (RRULE or RDATE).
