@@ -40,10 +40,8 @@ public struct SyncAccount: Sendable, Equatable {
         if command != nil && file != nil {
             throw reader.error("password_file", "give password_command or password_file, not both")
         }
-        let inbox = try reader.string("inbox")
-        if let inbox, inbox.trimmingWhitespace.isEmpty {
-            throw reader.error("inbox", "name the collection that holds the Inbox, or leave inbox out (then Inbox tasks stay here)")
-        }
+        // An Inbox of no name is none, as sync reads it: new Inbox tasks go to an account that has one.
+        let inbox = try reader.string("inbox").flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0 }
         self.init(
             name: reader.keyPath.last ?? "", url: url, user: try reader.string("user"), passwordCommand: command, passwordFile: file,
             inbox: inbox)

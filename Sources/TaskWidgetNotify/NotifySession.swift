@@ -32,6 +32,8 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// A notification posted for a reminder and not closed yet.
     private struct Posted {
         var post: PostID
+        /// What it shows: shown again from this when the store cannot be read.
+        var reminder: Reminder
         /// The server's id, once it showed it.
         var id: NotificationID?
         /// Being closed (after an action, or its task changed): gone once the server says so.
@@ -125,7 +127,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             guard key.date >= oldest else { continue }
             let missed = Self.isMissed(key, at: now)
             let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: nil)
-            posted[key] = Posted(post: post)
+            posted[key] = Posted(post: post, reminder: reminder)
             logger.debug(
                 "posting a reminder",
                 metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
@@ -231,7 +233,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             }
         } catch {
             logger.error("the action \(actionKey) failed: \(Self.logDescription(error))", metadata: task)
-            if let action { showAgain(key, at: now, failed: (action, (error as? TaskWidgetError)?.code.summary ?? "an unexpected error")) }
+            guard let action else { return }
+            let why = action == .open ? "the click command could not be started" : (error as? TaskWidgetError)?.code.summary ?? "an unexpected error"
+            showAgain(key, at: now, failed: (action, why))
         }
     }
 
@@ -248,10 +252,12 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private mutating func showAgain(
         _ key: ReminderKey, at now: Instant, repeatsOnServer: Bool = false, failed: ReminderNotification.FailedAction? = nil
     ) {
-        guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) else { return }
+        // As the store has it now, else as it was shown (a store that is gone has nothing).
+        guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) ?? posted[key]?.reminder
+        else { return }
         if repeatsOnServer { reminder.repeatsOnServer = true }
         let notification = presentation.notification(for: reminder, at: now, missed: Self.isMissed(key, at: now), failed: failed)
-        posted[key] = Posted(post: notifier.post(notification, replacing: nil))
+        posted[key] = Posted(post: notifier.post(notification, replacing: nil), reminder: reminder)
     }
 
     /// Whether the reminder `key` shown at `now` comes late enough to be marked missed.

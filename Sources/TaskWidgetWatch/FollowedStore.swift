@@ -42,9 +42,8 @@ public struct FollowedStore {
             }
             store = nil
             if current == nil, fileWasSeen {
-                let add = location.isDefault ? "`taskwidget add`" : "`taskwidget add --store \(location.path)`"
                 throw TaskWidgetError(
-                    .storeMissing, "the store \(location.path) is gone: restore it, or start a new one with \(add)", context: location.path)
+                    .storeMissing, "the store \(location.path) is gone: restore it, or add a task to start a new one there", context: location.path)
             }
             let opened = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
             (store, identity, dataVersion) = (opened, current, try opened.dataVersion())

@@ -48,7 +48,7 @@ struct AccountCommand: ParsableCommand {
                 throw ValidationError("the account's name must be one line of text")
             }
             if let inbox, inbox.trimmingWhitespace.isEmpty {
-                throw ValidationError("--inbox needs the name of the collection that holds the Inbox, or leave it out (then Inbox tasks stay here)")
+                throw ValidationError("--inbox needs the name of the collection that holds the Inbox, or leave it out")
             }
         }
 

@@ -773,11 +773,21 @@ import Testing
             let refusal =
                 "taskwidget: “Water the plants” repeats on the server: snoozing it here would move the whole series there at the next sync; "
                 + "snooze it on the phone (nothing was snoozed)\n"
+            // Snooze moves a reminder, else the due date.
+            let before = try Self.dates(of: "Call the plumber", in: mine)
             #expect(try mine.sandbox.expectRefused(["snooze", once, weekly], status: 64).stderr == refusal)
+            #expect(try Self.dates(of: "Call the plumber", in: mine) == before, "nor the other task named")
             // The task a bar shows: the weekly one, due first.
             #expect(try mine.sandbox.expectRefused(["snooze", "--top"], status: 64).stderr == refusal)
             #expect(try mine.sandbox.succeed(["snooze", once]) == "Snoozed \(once) Call the plumber\n")
+            #expect(try Self.dates(of: "Call the plumber", in: mine) != before)
         }
+    }
+
+    /// The due date and reminder of the task titled `title`.
+    static func dates(of title: String, in mine: borrowing SyncSandbox) throws -> String {
+        let task = try mine.task(titled: title)
+        return "\(task?["dueDate"] as? String ?? "-") \(task?["reminderDate"] as? String ?? "-")"
     }
 
     /// An account URL that names one calendar (a calendar's own link) syncs that calendar only:

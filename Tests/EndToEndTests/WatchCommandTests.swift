@@ -107,7 +107,7 @@ import Testing
         try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00", "--store", store])
         #expect(lineAfterAdd() == "1 today · next: Pay rent (18:00)")
         for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: store + suffix) }
-        #expect(watch.nextLine(within: .seconds(3)) == Self.gone(store, named: true))
+        #expect(watch.nextLine(within: .seconds(3)) == Self.gone(store))
         try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00", "--store", store])
         #expect(lineAfterAdd() == "1 today · next: Call Bob (17:00)")
         watch.closeStdout()
@@ -115,9 +115,9 @@ import Testing
         #expect(watch.stderrText.components(separatedBy: "there is no store").count == 3, "\(watch.stderrText)")
     }
 
-    /// The line of a store deleted while watched; one the user `named` is made again with `--store`.
-    static func gone(_ store: String, named: Bool = false) -> String {
-        "⚠ taskwidget: the store \(store) is gone: restore it, or start a new one with `taskwidget add\(named ? " --store \(store)" : "")`"
+    /// The line of a store deleted while watched.
+    static func gone(_ store: String) -> String {
+        "⚠ taskwidget: the store \(store) is gone: restore it, or add a task to start a new one there"
     }
 
     /// A default store that does not exist yet is an empty one, but one deleted while watched is

@@ -52,6 +52,13 @@ import Testing
         expectError(.notFound) { try configuration.view(named: "play") }
     }
 
+    /// An Inbox of no name is none (sync then sends new Inbox tasks to an account that has one),
+    /// and no reason to refuse the file, which every command reads.
+    @Test func aBlankInboxIsNone() throws {
+        let configuration = try Configuration.parse("[sync.accounts.home]\nurl = \"https://d.example/\"\ninbox = \" \"\n", path: "config.toml")
+        #expect(configuration.syncAccounts.map(\.inbox) == [nil])
+    }
+
     @Test func watchNamesTheViewsToCycleThroughAndWhatClicksDo() throws {
         let text = Self.full + "\n[watch]\nviews = [\"soon\", \"all\", \"Work\"]\nleft_click = \"snooze\"\nright_click = \"none\"\n"
         let configuration = try Configuration.parse(text, path: "config.toml", home: "/home/u")
@@ -122,8 +129,6 @@ import Testing
         // A table's name mistyped: the line of its header, and the name meant.
         ("store = \"/t.sqlite\"\n\n[view.extra]\nlist = \"Work\"\n", "config.toml:3: view: unknown key: did you mean “views”? (the keys here are notify,"),
         ("[sync.accounts.home]\nuser = \"a\"\n", "config.toml:1: sync.accounts.home: an account needs a url"),
-        // An Inbox of no name would be no Inbox, on the account that new Inbox tasks go to.
-        ("[sync.accounts.home]\nurl = \"https://d.example/\"\ninbox = \" \"\n", "config.toml:3: sync.accounts.home.inbox: name the collection"),
         ("[watch]\nviews = \"work\"\n", "config.toml:2: watch.views: expected a list of texts in quotes"),
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
         ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),

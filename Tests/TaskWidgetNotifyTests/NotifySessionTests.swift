@@ -291,6 +291,18 @@ import Testing
         #expect(notifier.posts[2].notification.actions.map(\.key) == ["done", "snooze"])
     }
 
+    /// A click command that cannot start says so, not how the store failed.
+    @Test func aClickCommandThatCannotStartShowsTheReminderAgainSayingSo() throws {
+        addTask("Pay rent", remindIn: 2)
+        var session = session(ReminderSettings(clickCommand: "xdg-open https://example.com"))
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        launcher.failure = TaskWidgetError(.ioFailure, "cannot start /bin/sh")
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "default")]
+        try session.handle([], at: at(3))
+        #expect(notifier.bodies.last?.hasPrefix("Open failed: the click command could not be started") == true, "\(notifier.bodies)")
+    }
+
     /// A button whose write fails (the store locked) does not close the reminder as if it had
     /// worked: it is shown again, saying so, with its buttons to try again.
     @Test(arguments: [("done", "Done"), ("snooze", "Snooze 10 min")])
@@ -315,6 +327,23 @@ import Testing
         #expect(actions.completed == [id])
         #expect(notifier.closed == [NotificationID(rawValue: 1), NotificationID(rawValue: 2)])
         #expect(notifier.posts.count == 2)
+    }
+
+    /// With the store gone, the reminder is shown again as it was shown: the store has nothing to
+    /// show it from, and it was closed without a word.
+    @Test func aFailedWriteOnAStoreThatIsGoneShowsTheReminderAgainAsItWas() throws {
+        addTask("Pay rent", remindIn: 2, dueIn: 1980, inHome: true)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        store.nextCheck = .failed(TaskWidgetError(.storeMissing, "the store /home/u/tasks.sqlite is gone"))
+        try session.handle(.storeActivity, at: at(3))
+        actions.failure = TaskWidgetError(.storeMissing, "the store /home/u/tasks.sqlite is gone")
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "done")]
+        try session.handle([], at: at(5))
+        #expect(notifier.summaries == ["Pay rent", "Pay rent"])
+        #expect(notifier.bodies.last?.hasPrefix("Done failed: ") == true, "\(notifier.bodies)")
+        #expect(notifier.bodies.last?.hasSuffix(" · 17:00 · Home") == true, "\(notifier.bodies)")
     }
 
     @Test func atDueAlsoNotifiesWhenATaskFallsDueButOnceWhenItsReminderIsThen() throws {

@@ -179,6 +179,18 @@ struct TodoMappingWriteTests {
          ["DTSTART;TZID=Europe/Berlin:20260316T090000", "DUE:20260320T090000Z"]),  // 09:00 in winter time too
         ("FREQ=MONTHLY", "DTSTART;TZID=Europe/Berlin:20261215T090000", "2026-10-01 10:00:00",
          ["DTSTART;TZID=Europe/Berlin:20260915T090000", "DUE:20261001T080000Z"]),
+        ("FREQ=MONTHLY", "DTSTART;TZID=Europe/Berlin:20260531T090000", "2026-04-30 12:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20260331T090000", "DUE:20260430T100000Z"]),  // no 31 April
+        ("FREQ=YEARLY", "DTSTART;VALUE=DATE:20280229", "2027-03-01 23:59:00",
+         ["DTSTART;VALUE=DATE:20240229", "DUE;VALUE=DATE:20270301"]),  // leap days only
+        // Rules that whole periods would change start at the due itself: one that counts its
+        // occurrences, a position in the month, and an INTERVAL no calendar steps through.
+        ("FREQ=WEEKLY;COUNT=5", "DTSTART;TZID=Europe/Berlin:20261207T090000", "2026-12-03 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20261203T100000", "DUE:20261203T090000Z"]),
+        ("FREQ=MONTHLY;BYDAY=1MO", "DTSTART;TZID=Europe/Berlin:20261207T090000", "2026-12-03 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20261203T100000", "DUE:20261203T090000Z"]),
+        ("FREQ=WEEKLY;INTERVAL=1317624576693539402", "DTSTART;TZID=Europe/Berlin:20261207T090000", "2026-12-03 10:00:00",
+         ["DTSTART;TZID=Europe/Berlin:20261203T100000", "DUE:20261203T090000Z"]),
     ] as [(String, String, String, [String])])
     func aRepeatingTasksStartKeepsItsTypeAndItsSeries(rule: String, start: String, newDue: String, expected: [String]) throws {
         let text = Self.calendarText(

@@ -197,21 +197,27 @@ extension TodoMapping {
     }
 
     /// `start` moved back by whole periods of `rule` (FREQ × INTERVAL, counted on the wall clock
-    /// of the start's zone) to the last one not after `limit`, in `start`'s form; `nil` without a
-    /// rule of a known FREQ, or in a zone not known.
+    /// of the start's zone) to the last one not after `limit` that keeps the start's day of the
+    /// month (and month, yearly), in `start`'s form. `nil` when that would not keep the series as
+    /// it is: a rule that counts its occurrences (COUNT), picks days other than a week's weekdays
+    /// or a month's days, of an unknown FREQ or an INTERVAL past 1 000, or a zone not known.
     private static func seriesStart(_ start: ICalDateTime, notAfter limit: Date, rule: String?, zones: ICalTimeZones) -> ICalDateTime? {
         var parts: [String: String] = [:]
         for part in (rule ?? "").split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { parts[pair[0].uppercased()] = String(pair[1]) }
+            if pair.count == 2 { parts[pair[0].uppercased()] = pair[1].uppercased() }
         }
-        let units: [String: (Calendar.Component, Int, Double)] = [
-            "SECONDLY": (.second, 1, 1), "MINUTELY": (.minute, 1, 60), "HOURLY": (.hour, 1, 3_600), "DAILY": (.day, 1, 86_400),
-            "WEEKLY": (.day, 7, 86_400), "MONTHLY": (.month, 1, 2_629_746), "YEARLY": (.year, 1, 31_556_952),
+        let units: [String: (Calendar.Component, Int, Double, kept: Set<String>)] = [
+            "SECONDLY": (.second, 1, 1, []), "MINUTELY": (.minute, 1, 60, []), "HOURLY": (.hour, 1, 3_600, []),
+            "DAILY": (.day, 1, 86_400, []), "WEEKLY": (.day, 7, 86_400, ["BYDAY"]),
+            "MONTHLY": (.month, 1, 2_629_746, ["BYMONTHDAY"]), "YEARLY": (.year, 1, 31_556_952, ["BYMONTH", "BYMONTHDAY"]),
         ]
-        let interval = parts["INTERVAL"].flatMap { Int($0) }.map { max(1, $0) } ?? 1
-        guard let (component, multiple, seconds) = parts["FREQ"].flatMap({ units[$0.uppercased()] }), let startInstant = start.instant(in: zones)
-        else { return nil }
+        guard let frequency = parts["FREQ"], let (component, multiple, seconds, kept) = units[frequency] else { return nil }
+        // A weekly BYDAY of weekdays (`MO,WE`), not of positions (`1MO`), keeps with whole weeks.
+        let picks = Set(parts.keys).subtracting(["FREQ", "INTERVAL", "UNTIL", "WKST"])
+        guard picks.isSubset(of: kept), !(parts["BYDAY"]?.contains(where: \.isNumber) ?? false) else { return nil }
+        let interval = parts["INTERVAL"].map { Int($0) ?? 0 } ?? 1
+        guard (1...1_000).contains(interval), let startInstant = start.instant(in: zones) else { return nil }
         let zone: TimeZone? =
             switch start.form {
             case .date, .floating: zones.floating
@@ -222,8 +228,9 @@ extension TodoMapping {
         let calendar = Calendar.iCalGregorian(in: zone)
         let step = interval * multiple
         let back = { (periods: Int) in calendar.date(byAdding: component, value: -periods * step, to: startInstant) }
-        // An estimate from the periods' mean length, then the last one not after the limit.
-        var periods = max(1, Int(startInstant.timeIntervalSince(limit) / (seconds * Double(step))))
+        // The fewest periods that reach the limit: an estimate from their mean length, then adjusted.
+        var periods = max(1, Int(min(startInstant.timeIntervalSince(limit) / (seconds * Double(step)), 1e6)))
+        var reached = false
         for _ in 0..<1_000 {
             guard let moved = back(periods) else { return nil }
             if moved > limit {
@@ -231,8 +238,20 @@ extension TodoMapping {
             } else if periods > 1, let later = back(periods - 1), later <= limit {
                 periods -= 1
             } else {
-                return ICalDateTime.moment(moved, inFormOf: start, zones: zones)
+                reached = true
+                break
             }
+        }
+        guard reached else { return nil }
+        // A month or year without the start's day (the 31st, 29 February) holds no occurrence:
+        // the calendar would give its last day.
+        let day = calendar.dateComponents([.month, .day], from: startInstant)
+        for more in 0..<100 {
+            guard let moved = back(periods + more) else { return nil }
+            let candidate = calendar.dateComponents([.month, .day], from: moved)
+            let keepsDay =
+                (component != .month && component != .year) || (candidate.day == day.day && (component != .year || candidate.month == day.month))
+            if keepsDay { return ICalDateTime.moment(moved, inFormOf: start, zones: zones) }
         }
         return nil
     }

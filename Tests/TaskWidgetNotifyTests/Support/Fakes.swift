@@ -106,6 +106,13 @@ final class FakeActions: ReminderActions {
 final class FakeLauncher: CommandLauncher {
     var launched: [String] = []
     var reaps = 0
-    func launch(_ command: String) throws { launched.append(command) }
+    /// What the next launches throw, if anything.
+    var failure: TaskWidgetError?
+
+    func launch(_ command: String) throws {
+        if let failure { throw failure }
+        launched.append(command)
+    }
+
     func reapFinished() { reaps += 1 }
 }
