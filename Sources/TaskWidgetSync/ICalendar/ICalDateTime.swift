@@ -119,19 +119,26 @@ public struct ICalDateTime: Sendable, Hashable, CustomStringConvertible {
     /// zone, or in `other`'s TZID (so that a series moved to it keeps its zone's wall-clock time);
     /// `nil` when that zone is unknown.
     public static func moment(_ instant: Date, inFormOf other: ICalDateTime, zones: ICalTimeZones) -> ICalDateTime? {
-        let timeZone: TimeZone
+        guard let timeZone = other.wallClockZone(in: zones) else { return nil }
         switch other.form {
-        case .date: return date(containing: instant, in: zones.floating)
+        case .date: return date(containing: instant, in: timeZone)
         case .utc: return utc(instant)
-        case .floating: timeZone = zones.floating
-        case .zoned(let tzid):
-            guard let zone = zones.timeZone(forTZID: tzid) else { return nil }
-            timeZone = zone
+        case .floating, .zoned: break
         }
         let parts = Calendar.iCalGregorian(in: timeZone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
         guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
         return ICalDateTime(
             form: other.form, year: year, month: month, day: day, hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0)
+    }
+
+    /// The zone whose wall clock this value is read on: the floating zone for a DATE or a
+    /// floating time, UTC, or its TZID's zone (`nil` when unknown).
+    public func wallClockZone(in zones: ICalTimeZones) -> TimeZone? {
+        switch form {
+        case .date, .floating: zones.floating
+        case .utc: TimeZone(identifier: "UTC")
+        case .zoned(let tzid): zones.timeZone(forTZID: tzid)
+        }
     }
 
     /// Whether this is a DATE (a day without a time).

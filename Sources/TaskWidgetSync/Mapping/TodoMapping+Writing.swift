@@ -217,14 +217,8 @@ extension TodoMapping {
         let picks = Set(parts.keys).subtracting(["FREQ", "INTERVAL", "UNTIL", "WKST"])
         guard picks.isSubset(of: kept), !(parts["BYDAY"]?.contains(where: \.isNumber) ?? false) else { return nil }
         let interval = parts["INTERVAL"].map { Int($0) ?? 0 } ?? 1
-        guard (1...1_000).contains(interval), let startInstant = start.instant(in: zones) else { return nil }
-        let zone: TimeZone? =
-            switch start.form {
-            case .date, .floating: zones.floating
-            case .utc: TimeZone(identifier: "UTC")
-            case .zoned(let tzid): zones.timeZone(forTZID: tzid)
-            }
-        guard let zone else { return nil }
+        guard (1...1_000).contains(interval), let startInstant = start.instant(in: zones), let zone = start.wallClockZone(in: zones)
+        else { return nil }
         let calendar = Calendar.iCalGregorian(in: zone)
         let step = interval * multiple
         let back = { (periods: Int) in calendar.date(byAdding: component, value: -periods * step, to: startInstant) }
