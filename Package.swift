@@ -140,7 +140,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // A release taskwidget is one static executable, the C library and SQLite included: a bar
+            // runs `status` every few seconds, and loading and binding the shared libraries (ld.so,
+            // libc, libsqlite3, libm, libgcc_s) cost each run about 2 ms of its 7 (status at 10k
+            // tasks: 7.3 → 5.4 ms, 30.1 → 27.0 M instructions). It resolves no users or host names and
+            // loads no library at run time, which static glibc does not do well; its siblings load
+            // Cairo, GLib and libxml2, so they stay dynamic (scripts/lib/release_build.sh).
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "taskwidget-render",

@@ -7,7 +7,8 @@ source scripts/lib/dependencies.sh
 source scripts/lib/swiftpm.sh
 ensure_dependencies
 source scripts/lib/release_build.sh
-# Static binaries (the Swift runtime, Foundation and libstdc++ linked in): taskwidget, taskwidget-render, the
+# Static binaries (the Swift runtime, Foundation and libstdc++ linked in; taskwidget, which a bar runs
+# every few seconds, is one static executable): taskwidget, taskwidget-render, the
 # helper that draws PNG widgets with Cairo and Pango for it, and taskwidget-notify, which shows
 # reminders as desktop notifications (`taskwidget notify`, through GLib's D-Bus).
 for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do build_release "$product"; done

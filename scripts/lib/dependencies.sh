@@ -40,6 +40,11 @@ TASKWIDGET_PACKAGES+=(strace)
 # The e-ink PNG test has pngcheck read every depth's file.
 TASKWIDGET_PACKAGES+=(pngcheck)
 
+# A release taskwidget is one static executable (Package.swift): its link takes the static C and
+# C++ libraries (libsqlite3-dev above brings SQLite's). swift.org's Debian 12 toolchain asks for
+# both already; a machine that lacks them would fail at that link.
+TASKWIDGET_PACKAGES+=(libc6-dev libstdc++-12-dev)
+
 ensure_dependencies() {
   if ! command -v swift >/dev/null 2>&1; then
     echo "taskwidget: the Swift toolchain is not on PATH: install Swift 6 from swift.org first" >&2
