@@ -78,6 +78,7 @@ import Testing
         // A day it cannot read is quoted as typed; a later one is refused for ls too, in words that fit it.
         try sandbox.expectRefused(["habit", "check", "Walk", "--date", "2026-11-21T10:00"], status: 64, message: "cannot read the day “2026-11-21T10:00”")
         try sandbox.expectRefused(["habit", "ls", "--date", "2026-11-30"], status: 64, message: "2026-11-30 is in the future: give today or an earlier day")
+        try sandbox.expectRefused(["habit", "check", "Walk", "--date", "Tomorrow"], status: 64, message: "2026-11-23 is in the future: give today or an earlier day")
 
         try sandbox.succeed(["habit", "check", "Walk"])
         #expect(try sandbox.succeed(["habit", "edit", "Walk", "--name", "Evening walk", "--color", "34c759"])

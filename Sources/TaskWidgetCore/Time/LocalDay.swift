@@ -59,11 +59,18 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
 }
 
 extension LocalDay {
-    /// Reads the day a habit is checked for: `today`, `yesterday` or `YYYY-MM-DD`, not in the future.
+    /// Reads the day a habit is checked for: `today`, `yesterday` or `YYYY-MM-DD`, not in the future
+    /// (`tomorrow` is read, to be refused as such).
     public static func habitDay(_ text: String?, now: Instant, calendar: LocalCalendar) throws -> LocalDay {
         let today = calendar.localDay(containing: now)
         guard let text = text?.trimmingWhitespace, text.lowercased() != "today" else { return today }
-        guard let day = text.lowercased() == "yesterday" ? today.adding(days: -1) : LocalDay(text.lowercased()) else {
+        let day: LocalDay? =
+            switch text.lowercased() {
+            case "yesterday": today.adding(days: -1)
+            case "tomorrow": today.adding(days: 1)
+            case let word: LocalDay(word)
+            }
+        guard let day else {
             throw TaskWidgetError(
                 .invalidInput, "cannot read the day “\(text.sanitizedForMessage)”: use today, yesterday or YYYY-MM-DD")
         }
