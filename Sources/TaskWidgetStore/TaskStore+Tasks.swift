@@ -25,8 +25,9 @@ extension TaskStore {
     }
 
     /// The tasks in `scope` in display order: the Inbox first, then each list in its order; within
-    /// each, sortOrder then createdAt. Completed tasks only when `includeCompleted`.
-    public func tasks(in scope: TaskScope, includeCompleted: Bool) throws -> [ListedTask] {
+    /// each, sortOrder then createdAt. Completed tasks only when `includeCompleted`. A list scope
+    /// that names no list is an error that ends in `missingListAdvice` when given.
+    public func tasks(in scope: TaskScope, includeCompleted: Bool, missingListAdvice: String? = nil) throws -> [ListedTask] {
         try read { db in
             let lists = try TaskList.fetchAllInOrder(db)
             var request = TaskItem.all()
@@ -35,7 +36,7 @@ extension TaskStore {
             case .all: break
             case .inbox: request = request.filter(Column("listID") == nil)
             case .list(let name):
-                let list = try Self.list(named: name, in: db)
+                let list = try Self.list(named: name, in: db, creation: missingListAdvice)
                 request = request.filter(Column("listID") == list.id.lowercasedString)
             }
             let listByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })

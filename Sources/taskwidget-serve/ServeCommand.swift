@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         if case .list(let name) = view.scope, FileManager.default.fileExists(atPath: context.location.path),
             let lists = try? TaskStore.open(at: context.location, mode: .readOnly, logger: context.logger).listSummaries().map(\.list)
         {
-            _ = try TaskList.named(name, in: lists)
+            _ = try TaskList.named(name, in: lists, creation: view.missingListAdvice)
         }
         let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)

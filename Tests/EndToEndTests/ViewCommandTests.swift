@@ -93,6 +93,21 @@ import Testing
             ["ls", "--view", "work"], status: 64, message: "there are none yet (define one as a [views.NAME] table in \(bare.configPath))")
     }
 
+    /// A view whose list is not in the store: the error says the name came from config.toml, which
+    /// the user may not remember, in every command that takes the view.
+    @Test func aViewOfAMissingListSaysWhereTheNameComesFrom() throws {
+        let sandbox = try Self.sandbox(config: "[views.chores]\nlist = \"Chores\"\n")
+        let advice = "no list is named “Chores”: the lists are Work, Home (the view “chores” in config.toml names it: fix the view, or create the list with `taskwidget list add Chores`)"
+        try sandbox.expectRefused(["status", "--view", "chores"], status: 64, message: advice, allowingStdout: true)
+        try sandbox.expectRefused(["ls", "--view", "chores"], status: 64, message: advice)
+        try sandbox.expectRefused(["timeline", "--view", "chores"], status: 64, message: advice)
+        try sandbox.expectRefused(["done", "--top", "--view", "chores"], status: 64, message: advice)
+        let serve = try sandbox.run(["serve", "--view", "chores", "--listen", "127.0.0.1:0"])
+        #expect(serve.status == 64 && serve.stderr.contains(advice), "\(serve.stderr)")
+        // The same list named on the command line keeps the usual advice.
+        try sandbox.expectRefused(["ls", "--list", "Chores"], status: 64, message: "(create one with `taskwidget list add NAME`)")
+    }
+
     @Test func aViewExcludesTheScopeOptions() throws {
         let sandbox = try Self.sandbox()
         try sandbox.expectRefused(["status", "--view", "work", "--list", "Work"], status: 64, message: "--view and --list exclude each other")

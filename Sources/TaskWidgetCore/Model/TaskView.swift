@@ -26,6 +26,14 @@ public struct TaskView: Sendable, Equatable {
     /// Whether the view keeps only some of its scope's tasks.
     public var isFiltered: Bool { dueWithin != nil || activeOnly }
 
+    /// What the error says to do when the list this view names is not there, for a view of
+    /// config.toml, whose list the user may not remember naming; `nil` for a scope given on the
+    /// command line (the error then says how to create a list).
+    public var missingListAdvice: String? {
+        guard let name, case .list(let list) = scope else { return nil }
+        return "the view “\(name.sanitizedForMessage)” in config.toml names it: fix the view, or create the list with `taskwidget list add \(list.removingControlCharacters.shellQuoted)`"
+    }
+
     /// The latest due date the view keeps at `now`; `nil` when it keeps every due date.
     public func dueLimit(at now: Instant) -> Instant? {
         dueWithin.map { now.adding(seconds: $0) }

@@ -46,7 +46,7 @@ public struct TimelineSnapshot: Sendable, Equatable {
         let listsByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })
         var scopeList: TaskList?
         if case .list(let name) = scope {
-            scopeList = try TaskList.named(name, in: lists.sorted(by: TaskList.precedes))
+            scopeList = try TaskList.named(name, in: lists.sorted(by: TaskList.precedes), creation: request.view.missingListAdvice)
         }
         let inScope = tasks.filter { request.view.includes($0, at: request.now) }.filter { task in
             switch scope {

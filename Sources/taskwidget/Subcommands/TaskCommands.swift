@@ -80,7 +80,8 @@ struct Ls: ParsableCommand {
         let view = try scope.selectedView(in: context)
         let store = try context.storeForReading()
         func listed(includingCompleted: Bool) throws -> [ListedTask] {
-            try store.tasks(in: view.scope, includeCompleted: includingCompleted).filter { view.includes($0.task, at: context.now) }
+            try store.tasks(in: view.scope, includeCompleted: includingCompleted, missingListAdvice: view.missingListAdvice)
+                .filter { view.includes($0.task, at: context.now) }
         }
         let tasks = try listed(includingCompleted: all)
         // With nothing open and nothing completed either, the table says how to add a task, not to
