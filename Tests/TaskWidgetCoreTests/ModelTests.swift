@@ -429,6 +429,25 @@ import Testing
         #expect(error?.message.contains("Europe/Berlin") == true)
     }
 
+    /// A zone file that is not one of the system's zones, or no file at all, is refused: `TZ`
+    /// named Tokyo's rules there, and due dates went in at the system zone's hours.
+    @Test func aZoneFileOutsideTheZoneFolderIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-tz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("Tokyo")
+        try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/Asia/Tokyo", toPath: copy.path)
+        for (value, problem) in [(copy.path, "is no zone of /usr/share/zoneinfo"), (":" + copy.path, "is no zone of /usr/share/zoneinfo"), ("/nonexistent/zone", "does not exist")] {
+            let error = expectError(.invalidInput) { try RunSettings.timeZone(argument: nil, environment: ["TZ": value], system: Self.auckland) }
+            let file = value.hasPrefix(":") ? String(value.dropFirst()) : value
+            #expect(error?.message == "TZ names the file \(file), which \(problem): set TZ to a zone name like Europe/Berlin, or pass --tz")
+        }
+        // A link into the zone folder is read as the zone it links to.
+        let link = folder.appendingPathComponent("here")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/usr/share/zoneinfo/Asia/Tokyo")
+        #expect(try RunSettings.timeZone(argument: nil, environment: ["TZ": link.path], system: Self.auckland).identifier == "Asia/Tokyo")
+    }
+
     /// A zone name in another case is no zone, but the error names the one meant.
     @Test func aZoneNameInAnotherCaseIsNamedInTheError() throws {
         let option = expectError(.invalidInput) { try RunSettings.timeZone(argument: "europe/berlin", environment: [:], system: Self.auckland) }

@@ -26,11 +26,20 @@ public enum RunSettings {
             if name.hasPrefix(":") { name.removeFirst() }
             // A path to a zone file (`:/etc/localtime`, `/usr/share/zoneinfo/Europe/Berlin`): its
             // name is what follows `zoneinfo/` once links are resolved; the system's own file is
-            // the system zone.
+            // the system zone. Any other file is refused: Foundation reads zones by name only, and
+            // a guess would put due dates at the wrong hours.
             if name.hasPrefix("/") {
                 let resolved = URL(fileURLWithPath: name).resolvingSymlinksInPath().path
-                guard let range = resolved.range(of: "zoneinfo/") else { return system }
-                name = String(resolved[range.upperBound...])
+                if let range = resolved.range(of: "zoneinfo/") {
+                    name = String(resolved[range.upperBound...])
+                } else if resolved == URL(fileURLWithPath: "/etc/localtime").resolvingSymlinksInPath().path {
+                    return system
+                } else {
+                    let problem = FileManager.default.fileExists(atPath: resolved) ? "is no zone of /usr/share/zoneinfo" : "does not exist"
+                    throw TaskWidgetError(
+                        .invalidInput,
+                        "TZ names the file \(name.removingControlCharacters), which \(problem): set TZ to a zone name like Europe/Berlin, or pass --tz")
+                }
             }
             guard let zone = posixFixedOffset(name) ?? TimeZone(identifier: name) else {
                 throw TaskWidgetError(
