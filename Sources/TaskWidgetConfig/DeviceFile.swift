@@ -38,7 +38,7 @@ public struct DeviceRecord: Sendable, Equatable {
 
     /// The image the device shows: its panel, black and white, at its depth.
     public var imageSpec: WidgetImageSpec {
-        // The depth and format were checked when the device was added.
+        // The depth and format were checked when the device was added, and when devices.toml was read.
         try! WidgetImageSpec(family: .large, size: size, theme: .mono, depth: depth, format: format)
     }
 }
@@ -77,9 +77,14 @@ public enum DeviceFile {
                 guard let format = WidgetImageSpec.Format(rawValue: text) else { throw device.error("format", "expected png or bmp") }
                 return format
             }
+            // The depths `serve device add` takes; a BMP is 1-bit. A device the file gets wrong is
+            // refused here, with its line, not when it first asks for an image.
+            let depth = try device.int("depth", in: Int.min...Int.max) ?? 1
+            guard [1, 2, 4].contains(depth) else { throw device.error("depth", "expected 1, 2 or 4 bits") }
+            guard format != .bmp || depth == 1 else { throw device.error("depth", "a BMP is 1-bit: use depth = 1, or format = \"png\"") }
             return DeviceRecord(
                 id: device.keyPath.last ?? "", name: try device.string("name"), apiKey: key, friendlyID: friendlyID,
-                size: size ?? WidgetSize(width: 800, height: 480), depth: try device.int("depth", in: 1...8) ?? 1, format: format ?? .png)
+                size: size ?? WidgetSize(width: 800, height: 480), depth: depth, format: format ?? .png)
         }
     }
 

@@ -107,6 +107,24 @@ import Testing
         #expect(try Configuration.load(path: file + "/taskwidget/config.toml", environment: [:]).views.isEmpty)
     }
 
+    /// A device whose depth or format no image can have is refused with its line when the file is
+    /// read: serve listed it, then crashed at the device's first request (a `try!` on its image).
+    @Test(arguments: [
+        ("depth = 3\n", "depth: expected 1, 2 or 4 bits"), ("depth = 8\n", "depth: expected 1, 2 or 4 bits"),
+        ("depth = 0\n", "depth: expected 1, 2 or 4 bits"), ("format = \"bmp\"\ndepth = 4\n", "depth: a BMP is 1-bit"),
+    ])
+    func aDeviceThatNoImageFitsIsRefusedWithItsLine(lines: String, message: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("devices-\(UUID().uuidString).toml").path
+        try Data("[devices.\"AA:BB:CC:DD:EE:FF\"]\napi_key = \"k\"\nfriendly_id = \"F\"\n\(lines)".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let error = expectError(.badConfig) { try DeviceFile.load(path: file) }
+        #expect(error?.message.hasPrefix("\(file):\(3 + lines.split(separator: "\n").count):") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+        let fine = "[devices.\"AA:BB:CC:DD:EE:FF\"]\napi_key = \"k\"\nfriendly_id = \"F\"\ndepth = 2\n"
+        try Data(fine.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try DeviceFile.load(path: file).map(\.imageSpec.depth) == [2])
+    }
+
     /// A folder in the file's place said "check its permissions", which are not what is wrong.
     @Test func aFolderInPlaceOfTheFileIsNamedAsOne() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
