@@ -27,8 +27,9 @@ enum DashboardPage {
             <style>
             body{font:16px/1.4 system-ui,sans-serif;margin:24px;background:#f2f2f7;color:#1c1c1e}
             main{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
-            #widget{width:364px;height:382px;border-radius:22px;box-shadow:0 2px 12px rgba(0,0,0,.12)}
-            section{flex:1;min-width:300px}#status{font-size:1.25em;font-weight:600;margin:0 0 12px}
+            picture{display:block;max-width:100%}
+            #widget{display:block;width:364px;max-width:100%;height:auto;border-radius:22px;box-shadow:0 2px 12px rgba(0,0,0,.12)}
+            section{flex:1;min-width:min(300px,100%)}#status{font-size:1.25em;font-weight:600;margin:0 0 12px}
             table{border-collapse:collapse}th{text-align:left;font-weight:500;color:#6c6c70;padding:2px 12px 2px 0;white-space:nowrap}
             h2{font-size:.85em;text-transform:uppercase;letter-spacing:.05em;color:#6c6c70;margin:0 0 4px}
             @media (prefers-color-scheme: dark){body{background:#000;color:#fff}th,h2{color:#aeaeb2}}
@@ -36,7 +37,7 @@ enum DashboardPage {
             </head><body data-version="\(version)">
             <main>
             <picture><source id="widget-dark" media="(prefers-color-scheme: dark)" srcset="\(image)&amp;theme=dark">
-            <img id="widget" alt="The tasks widget" src="\(image)"></picture>
+            <img id="widget" alt="The tasks widget" width="364" height="382" src="\(image)"></picture>
             <section>
             <p id="status">\(escape(published.statusText))</p>
             <h2>Next changes</h2>

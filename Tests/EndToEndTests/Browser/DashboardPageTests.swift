@@ -42,6 +42,18 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// On a phone's width the widget shrinks to fit beside nothing: it was 364 points wide whatever
+    /// the screen, cut off on the right of a 375-point one, with a scroll bar under it.
+    @Test func thePageFitsAPhone() throws {
+        let sandbox = try Sandbox.demo()
+        let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
+        let server = try ServeProcess(sandbox)
+        let report = try Self.followAnAdd(sandbox, server, token: token, ["--window", "320x700"])
+        #expect(report["status"] as? Int32 == 0, "\(report)")
+        #expect((report["visible"] as? [Bool]).map { $0.count == 2 && !$0.contains(false) } == true, "the widget and the line are in view: \(report)")
+        #expect(server.terminate() == 0)
+    }
+
     /// A browser in dark mode loads the dark widget, and the new one after a change, still dark.
     @Test func aBrowserInDarkModeGetsTheDarkWidget() throws {
         let sandbox = try Sandbox.demo()
