@@ -20,7 +20,11 @@ enum ServeToken {
         guard let path = explicitPath ?? defaultPath(environment: environment),
             explicitPath != nil || FileManager.default.fileExists(atPath: path)
         else { return nil }
-        let token = try SecretFile.read(path, what: "the token file")
+        return try checked(SecretFile.read(path, what: "the token file"), in: path)
+    }
+
+    /// `token`, the one in the file at `path`, if it is long enough for serve to take it.
+    static func checked(_ token: String, in path: String) throws -> String {
         guard token.count >= minimumLength else {
             throw TaskWidgetError(
                 .badConfig,
@@ -57,6 +61,7 @@ struct TokenCommand: ParsableCommand {
         }
         let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file", makesFolder: file == nil)
         if isNew { writeToStandardError("taskwidget: made a new token in \(path); a serve that runs uses it once restarted\n") }
-        print(token)
+        // A token serve would refuse is no token to give clients.
+        print(try ServeToken.checked(token, in: path))
     }
 }

@@ -266,6 +266,11 @@ import Testing
         let file = sandbox.folder.appendingPathComponent("token").path
         let made = try sandbox.run(["serve", "token", "--file", file], global: false)
         #expect(made.status == 0 && made.stdout.count == 44)
+        // A token too short for serve is not printed for clients either (it printed `abc`).
+        try Data("abc\n".utf8).write(to: URL(fileURLWithPath: file))
+        let short = try sandbox.run(["serve", "token", "--file", file], global: false)
+        #expect(short.status == 64 && short.stdout.isEmpty, "\(short.stdout)")
+        #expect(short.stderr.hasPrefix("taskwidget: the token in \(file) is too short to keep anyone out (3 of at least 16 characters)"), "\(short.stderr)")
     }
 
     /// With a token, only requests that carry it are answered, in any of its three places; a
