@@ -30,7 +30,12 @@ public struct StoreLocation: Sendable, Equatable {
             return StoreLocation(path: explicitPath, isDefault: false)
         }
         if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {
-            return StoreLocation(path: path, isDefault: false)
+            // `~/` as in config.toml: systemd's Environment= and a bar's settings do not expand it.
+            guard path.hasPrefix("~/") else { return StoreLocation(path: path, isDefault: false) }
+            guard let home = environment["HOME"], home.hasPrefix("/") else {
+                throw TaskWidgetError(.invalidInput, "HOME is not set, so ~/ in TASKWIDGET_STORE names no folder: give an absolute path")
+            }
+            return StoreLocation(path: home + path.dropFirst(), isDefault: false)
         }
         if let configured, !configured.isEmpty {
             return StoreLocation(path: configured, isDefault: false)

@@ -13,6 +13,9 @@ import Testing
         ("relative.sqlite", ["HOME": "/home/u"], "relative.sqlite", false),
         (nil, ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/env/s.sqlite", false),
         (nil, ["TASKWIDGET_STORE": "", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/xdg/taskwidget/tasks.sqlite", true),
+        // `~/` as config.toml reads it (systemd's Environment= does not expand it); `~user` is left.
+        (nil, ["TASKWIDGET_STORE": "~/tasks/s.sqlite", "HOME": "/home/u"], "/home/u/tasks/s.sqlite", false),
+        (nil, ["TASKWIDGET_STORE": "~other/s.sqlite", "HOME": "/home/u"], "~other/s.sqlite", false),
         (nil, ["XDG_DATA_HOME": "/xdg"], "/xdg/taskwidget/tasks.sqlite", true),
         (nil, ["XDG_DATA_HOME": "xdg", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
         (nil, ["XDG_DATA_HOME": "", "HOME": "/home/u"], "/home/u/.local/share/taskwidget/tasks.sqlite", true),
@@ -30,6 +33,11 @@ import Testing
         #expect(try StoreLocation.resolve(explicitPath: "/explicit/s.sqlite", environment: environment, configured: configured).path == "/explicit/s.sqlite")
         #expect(try StoreLocation.resolve(explicitPath: nil, environment: environment, configured: configured).path == "/env/s.sqlite")
         #expect(try StoreLocation.resolve(explicitPath: nil, environment: ["HOME": "/home/u"], configured: configured) == StoreLocation(path: configured, isDefault: false))
+    }
+
+    @Test func aHomeInTheStoreVariableNeedsHOME() throws {
+        let error = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: nil, environment: ["TASKWIDGET_STORE": "~/s.sqlite"]) }
+        #expect(error?.message == "HOME is not set, so ~/ in TASKWIDGET_STORE names no folder: give an absolute path")
     }
 
     /// `--store ""` (a shell variable that is not set) is refused: it fell through to
