@@ -171,6 +171,7 @@ import Testing
         ("/widget/medium.png?them=dark", .badRequest, "{\"error\":\"unknown parameter them: did you mean theme?\"}\n"),
         ("/widget/medium.png?theme=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
         ("/status?format=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
+        ("/status?formt=json", .badRequest, "{\"error\":\"unknown parameter formt: did you mean format?\"}\n"),
         ("/status?list=Work", .badRequest,
          "{\"error\":\"serve shows the tasks it was started with: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
         ("/widget/medium.png?inbox", .badRequest,
