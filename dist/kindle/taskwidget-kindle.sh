@@ -12,6 +12,10 @@
 #   SHOW    the command that shows an image file (default: eips -g, the Kindle's own)
 #   FOLDER  where the image and its ETag are kept (default: /tmp/taskwidget)
 set -eu
+if [ $# -lt 1 ] || [ $# -gt 2 ] || { [ $# = 2 ] && [ "$2" != --once ]; }; then
+  echo "usage: taskwidget-kindle.sh URL [--once]   (URL: taskwidget serve's image, e.g. 'http://192.168.1.10:8787/widget/800x600.png?theme=mono&depth=8&rotate=90&token=TOKEN')" >&2
+  exit 64
+fi
 url=$1
 once=${2:-}
 folder=${FOLDER:-/tmp/taskwidget}

@@ -44,6 +44,10 @@ import Testing
         #expect(wrong.status == 1 && wrong.stderr.contains("answered HTTP 401") && !wrong.stderr.contains(token), "\(wrong.stderr)")
         #expect(lines() == 2, "nothing drawn")
         #expect(server.terminate() == 0)
+
+        // Without its URL it says how to run it (it said `1: parameter not set`).
+        let bare = try ProcessRunner.run("/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path], environment: environment)
+        #expect(bare.status == 64 && bare.stderr.hasPrefix("usage: taskwidget-kindle.sh URL [--once]"), "\(bare.stderr)")
     }
 
     /// Home Assistant: a generic camera reads the image with `?token=`, a REST sensor reads
