@@ -122,6 +122,18 @@ import Testing
         #expect(!page.contains("<b>"))
     }
 
+    /// "Next changes" heads the table only when there are some: it stood over an empty table while
+    /// the store was gone.
+    @Test func thePageHidesAnEmptyTableOfChanges() throws {
+        let environment = try ServeEnvironment()
+        try environment.publish()
+        #expect(!environment.cache.current.upcoming.isEmpty)
+        #expect(DashboardPage.html(published: environment.cache.current, refreshSeconds: 60).contains("<h2 id=\"upcoming-heading\">Next changes</h2>"))
+        environment.cache.publish(nil, failure: TaskWidgetError(.storeMissing, "the store is gone"))
+        #expect(environment.cache.current.upcoming.isEmpty)
+        #expect(DashboardPage.html(published: environment.cache.current, refreshSeconds: 60).contains("<h2 id=\"upcoming-heading\" hidden>Next changes</h2>"))
+    }
+
     /// A Kindle opens `/?token=…` without JavaScript: the image's URL carries the token itself,
     /// encoded for a query and escaped for the attribute.
     @Test func thePageGivesItsTokenToTheImage() throws {

@@ -40,7 +40,7 @@ enum DashboardPage {
             <img id="widget" alt="The tasks widget" width="364" height="382" src="\(image)"></picture>
             <section>
             <p id="status">\(escape(published.statusText))</p>
-            <h2>Next changes</h2>
+            <h2 id="upcoming-heading"\(rows.isEmpty ? " hidden" : "")>Next changes</h2>
             <table><tbody id="upcoming">\(rows)</tbody></table>
             </section>
             </main>
@@ -57,6 +57,7 @@ enum DashboardPage {
                 document.body.dataset.version = data.version;
                 document.getElementById("status").textContent = data.error || data.status;
                 var rows = document.getElementById("upcoming");
+                document.getElementById("upcoming-heading").hidden = !(data.upcoming || []).length;
                 rows.replaceChildren.apply(rows, (data.upcoming || []).map(function (next) {
                   var row = document.createElement("tr"), time = document.createElement("th"), line = document.createElement("td");
                   time.textContent = next.time; line.textContent = next.status;
