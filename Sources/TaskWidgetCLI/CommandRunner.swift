@@ -233,6 +233,23 @@ public enum CommandRunner {
     }
 }
 
+/// Flushes what `print` buffered, then, when standard output is a pipe or a socket (a bar's), waits
+/// without waking until its reader goes away or SIGTERM, SIGINT or SIGHUP ends the process (their
+/// default action: they are unblocked here). Returns at once on a terminal or a file.
+public func holdStandardOutputWhileItIsRead() {
+    fflush(stdout)
+    var status = stat()
+    let kind = fstat(STDOUT_FILENO, &status) == 0 ? status.st_mode & S_IFMT : 0
+    guard kind == S_IFIFO || kind == S_IFSOCK else { return }
+    var terminating = sigset_t()
+    sigemptyset(&terminating)
+    for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&terminating, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &terminating, nil)
+    // No events asked: poll reports only the reader's end (POLLERR, POLLHUP).
+    var descriptor = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+    while poll(&descriptor, 1, -1) < 0 && errno == EINTR {}
+}
+
 /// Writes `data` to standard output's buffer, as `print` does, without making a String of it (the
 /// exit flushes the rest and checks it too).
 public func writeToStandardOutput(_ data: Data) throws {

@@ -247,26 +247,37 @@ import Testing
 
     /// A watch that cannot start (here a mistake in config.toml, which `status` does not read, or
     /// in its command line) leaves the bar one line of its format that says so, as `status` does: it printed nothing,
-    /// and the bar's module vanished.
-    @Test(arguments: [
-        ("waybar", #"{"text":"⚠ taskwidget","tooltip":""#),
-        ("i3bar", "{\"version\":1,\"click_events\":true}\n[\n[{\"full_text\":\"⚠ taskwidget\""),
+    /// and the bar's module vanished. The line stays up while the bar reads it: waybar hid a module
+    /// whose watch had ended at once, and swaybar said it could not read it. Once the bar goes,
+    /// watch ends with the error's status.
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        ("waybar", #"{"text":"⚠ taskwidget","tooltip":""#, 1),
+        ("i3bar", "{\"version\":1,\"click_events\":true}\n[\n[{\"full_text\":\"⚠ taskwidget\"", 3),
     ])
-    func aWatchThatCannotStartShowsWhyInItsFormat(format: String, start: String) throws {
+    func aWatchThatCannotStartShowsWhyInItsFormat(format: String, start: String, lines: Int) throws {
         let sandbox = try Sandbox()
         let config = sandbox.folder.appendingPathComponent(".config/taskwidget/config.toml")
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("[serve]\nlisten = 5\n".utf8).write(to: config)
-        let result = try sandbox.run(["watch", "--format", format])
-        #expect(result.status == 64)
-        #expect(result.stdout.hasPrefix(start), "\(result.stdout)")
-        // waybar's tooltip says why; an i3bar block has no room for it, stderr always does.
-        #expect(result.stdout.contains("serve.listen: expected text in quotes") == (format == "waybar"), "\(result.stdout)")
-        #expect(result.stderr.contains("serve.listen: expected text in quotes"))
-        // A command line that does not parse (a mistyped option in the bar's config) is one too.
-        let mistyped = try sandbox.run(["watch", "--format", format, "--max-widht", "20"])
-        #expect(mistyped.status == 64 && mistyped.stdout.hasPrefix(start), "\(mistyped.stdout)")
-        #expect(mistyped.stdout.contains("unknown option") == (format == "waybar") && mistyped.stderr.contains("unknown option '--max-widht'"))
+        // The config's mistake, then a command line that does not parse (a mistyped option in the bar's config).
+        for (arguments, error) in [([String](), "serve.listen: expected text in quotes"), (["--max-widht", "20"], "unknown option '--max-widht'")] {
+            let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", format] + arguments), environment: sandbox.environment)
+            let shown = (0..<lines).compactMap { _ in watch.nextLine() }.joined(separator: "\n")
+            #expect(shown.hasPrefix(start), "\(shown)")
+            // waybar's tooltip says why; an i3bar block has no room for it, stderr always does.
+            #expect(shown.contains(error.replacingOccurrences(of: "'", with: "&#39;")) == (format == "waybar"), "\(shown)")
+            #expect(watch.waitForStderr(containing: error))
+            #expect(watch.waitUntilBlockedInPoll(), "the line stays up")
+            watch.closeStdout()
+            #expect(watch.waitForExit() == 64)
+        }
+        // Into a file (or on a terminal), where no bar reads it, watch ends at once.
+        let file = sandbox.folder.appendingPathComponent("line").path
+        let typed = try ProcessRunner.run(
+            "/bin/sh", ["-c", sandbox.shellCommand(["watch", "--format", format, "--max-widht", "20"]) + " > " + file.shellQuoted],
+            environment: sandbox.environment)
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(typed.status == 64 && written.hasPrefix(start), "\(typed.stderr)")
     }
 
     /// Idle means asleep: between entries watch waits in poll with no timeout (its timers are

@@ -93,9 +93,13 @@ struct WatchCommand: ParsableCommand {
             setup = try setUp()
         } catch let error as TaskWidgetError {
             // A bar whose watch cannot start (a mistake in config.toml, an unknown view) shows one
-            // line of its format that says so, as `status` does, instead of nothing.
+            // line of its format that says so, as `status` does, instead of nothing; the error goes
+            // to stderr before the line is held.
             Self.printFirstLine(for: error, format: line.format)
-            throw error
+            guard StatusFallback.exitsNormally(format: line.format) else { throw error }
+            CommandRunner.report(error)
+            Self.holdLine(of: line.format)
+            Foundation.exit(error.code.exitStatus)
         }
         let (context, views) = (setup.context, setup.views)
         let followers = views.map {
@@ -168,6 +172,7 @@ extension WatchCommand: BarLineCommand {
     static func printLine(for failure: TaskWidgetError, arguments: [String]) -> Bool? {
         guard let format = StatusLineOptions.format(in: arguments) else { return nil }
         printFirstLine(for: failure, format: format)
+        holdLine(of: format)  // the error is on stderr already
         return false
     }
 
@@ -175,5 +180,12 @@ extension WatchCommand: BarLineCommand {
     private static func printFirstLine(for failure: TaskWidgetError, format: StatusFormat) {
         let framing = LineFraming(format: format)
         print((framing.header ?? "") + framing.frame(StatusFallback.line(format: format, message: failure.message), isFirst: true), terminator: "")
+    }
+
+    /// A bar shows the line only while watch runs (waybar hides a module whose command ended,
+    /// swaybar says it cannot read it): for a bar's format, the line stays up while a pipe reads it,
+    /// until the bar goes or stops watch. The run then ends with the error's status.
+    private static func holdLine(of format: StatusFormat) {
+        if StatusFallback.exitsNormally(format: format) { holdStandardOutputWhileItIsRead() }
     }
 }
