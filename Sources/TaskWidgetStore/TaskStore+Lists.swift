@@ -14,7 +14,7 @@ extension TaskStore {
     }
 
     static func insertList(named name: String, colorHex: String, now: Instant, in db: Database) throws -> TaskList {
-        let order = try Int.fetchOne(db, sql: "SELECT max(sortOrder) FROM taskList").map { $0 + 1 } ?? 0
+        let order = SortOrder.after(try Int.fetchOne(db, sql: "SELECT max(sortOrder) FROM taskList"))
         let list = TaskList(name: name, colorHex: colorHex, createdAt: now, sortOrder: order)
         try list.insert(db)
         return list

@@ -234,6 +234,6 @@ extension TaskStore {
     static func nextSortOrder(in listID: UUID?, _ db: Database) throws -> Int {
         let maximum = try Int.fetchOne(
             db, sql: "SELECT max(sortOrder) FROM task WHERE listID IS ?", arguments: [listID?.lowercasedString])
-        return maximum.map { $0 + 1 } ?? 0
+        return SortOrder.after(maximum)
     }
 }

@@ -367,6 +367,11 @@ import Testing
         #expect(task.state == .notStarted && task.modifiedAt == t3)
     }
 
+    @Test(arguments: [(nil, 0), (-1, 0), (0, 1), (41, 42), (Int.max - 1, Int.max), (Int.max, Int.max)] as [(Int?, Int)])
+    func theOrderAfterTheLargestIsTheLargest(last: Int?, next: Int) {
+        #expect(SortOrder.after(last) == next)
+    }
+
     // MARK: - Time zone and clock of a run
 
     static let auckland = Fixed.zone("Pacific/Auckland")

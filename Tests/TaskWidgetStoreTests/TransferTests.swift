@@ -150,6 +150,24 @@ import Testing
         #expect(titles.contains("Pay the rent") && !titles.contains("An older title"))
     }
 
+    /// The largest sort order a file may give (a sync server too) is no end of the order: the next
+    /// task or list goes after it at the same order. `add` trapped on the overflow, in the Inbox
+    /// and in that list, until a `move` renumbered them.
+    @Test func aTaskOrListAtTheLargestOrderStillTakesAnotherAfterIt() throws {
+        try fillStore()
+        var file = try store.export()
+        let inboxTask = try #require(file.tasks.firstIndex { $0.listID == nil })
+        file.tasks[inboxTask].sortOrder = .max
+        file.lists[0].sortOrder = .max
+        let other = try TemporaryStore()
+        _ = try other.store.importing(file, source: "file.json")
+        let added = try other.store.addTask(NewTask(title: "After the largest"), now: at(20_000)).task
+        #expect(added.sortOrder == .max)
+        #expect(try other.store.tasks(in: .inbox, includeCompleted: true).last?.task.id == added.id, "after it: created later")
+        let list = try other.store.addList(named: "After the largest", colorHex: nil, now: at(20_000))
+        #expect(list.sortOrder == .max)
+    }
+
     /// Monday 23 November 2026, 10:10 in Berlin.
     static let demoNow = Fixed.instant("2026-11-23T10:10:00+01:00")
 

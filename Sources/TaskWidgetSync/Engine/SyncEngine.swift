@@ -522,7 +522,7 @@ public struct SyncEngine: Sendable {
                     id: derivedID, name: freeName(name, among: lists),
                     colorHex: SyncIdentity.colorHex(fromCalendarColor: collection.color) ?? TaskList.defaultColorHex,
                     createdAt: collection.listCreated.flatMap(InstantFormat.parse) ?? now,
-                    sortOrder: collection.order ?? ((lists.map(\.sortOrder).max() ?? -1) + 1))
+                    sortOrder: collection.order ?? SortOrder.after(lists.map(\.sortOrder).max()))
                 lists.append(list)
                 result.newLists.append(list)
             }

@@ -207,7 +207,7 @@ struct SyncPlanner {
         }
         // By list; `nil` is the Inbox.
         var nextSortOrder = Dictionary(grouping: snapshot.tasks, by: \.listID)
-            .mapValues { ($0.map(\.sortOrder).max() ?? -1) + 1 }
+            .mapValues { SortOrder.after($0.map(\.sortOrder).max()) }
 
         // A task whose object is not valid iCalendar is left alone on both sides until it is fixed:
         // one fetched valid now is fixed (each sync reads such objects again).
@@ -259,7 +259,7 @@ struct SyncPlanner {
                     .applying(fields)
                 if fields.sortOrder == nil && (task == nil || task?.listID != written.listID) {
                     written.sortOrder = nextSortOrder[written.listID, default: 0]
-                    nextSortOrder[written.listID] = written.sortOrder + 1
+                    nextSortOrder[written.listID] = SortOrder.after(written.sortOrder)
                 }
                 plan.local.tasksToSave.append(written)
                 plan.local.expectedTasks[taskID] = .some(task)
