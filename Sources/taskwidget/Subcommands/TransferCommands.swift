@@ -23,11 +23,13 @@ struct Import: ParsableCommand {
         commandName: "import", _superCommandName: "taskwidget",
         abstract: "Add the lists, tasks and habits of an export file to the store.",
         discussion: """
-            A task whose id is already in the store is merged with it as sync merges: each \
-            field keeps the later edit (the file's, within the same second), and a completed \
-            task stays completed; a task deleted here stays deleted unless the file's copy \
-            was edited after the deletion. So an older backup neither reopens tasks, nor \
-            undoes newer edits of tasks, nor brings back tasks you removed since. Lists and \
+            A task whose id is already in the store is merged with it as sync merges, but with \
+            no common copy to tell which side changed which field: the copy edited later \
+            (the file's, within the same second) gives every field, and a completed task stays \
+            completed; a task deleted here stays deleted unless the file's copy was edited after \
+            the deletion. So an older backup neither reopens tasks, nor undoes newer edits of \
+            tasks, nor brings back tasks you removed since; a file edited later than the store \
+            takes back the store's own changes to that task. Lists and \
             habits have no edit times: those of the file are added, or replace the store's \
             of the same id (an older backup takes back their renames, colors and checked \
             days, and brings back ones you removed since). A list or habit of the file whose \
