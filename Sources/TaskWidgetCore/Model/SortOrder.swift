@@ -1,4 +1,4 @@
-/// The user's order of tasks in a list, of lists and of habits: whole numbers, lowest first.
+/// The user's order of the tasks in a list, and of the lists: whole numbers, lowest first.
 public enum SortOrder {
     /// The order of an item put after `last` (`nil`: there is none yet, 0): one more, or the largest
     /// again when `last` is the largest, which an import or a sync server may give. Items at one

@@ -39,9 +39,7 @@ extension WidgetImageSpec {
                 }
                 rotation = degrees
             default:
-                if let meant = NameLookup.closest(to: String(key), among: Self.parameters) {
-                    throw .misspeltParameter(String(key), meant: meant)
-                }
+                try ServeHTTPError.refuseMisspelt(key, known: Self.parameters)
             }
         }
         do {

@@ -44,9 +44,11 @@ extension ServeHTTPError {
     public static func badParameter(_ name: String, expected: String) -> Self {
         .init(.badRequest, "bad parameter \(name): expected \(expected)")
     }
-    /// 400 for a query key that reads as a known one misspelt (`?them=dark`).
-    public static func misspeltParameter(_ key: String, meant: String) -> Self {
-        .init(.badRequest, "unknown parameter \(key.sanitizedForMessage): did you mean \(meant)?")
+    /// Refuses a query key that is none of `known` but reads as one of them misspelt (`?them=dark`)
+    /// with a 400 that names it; other unknown keys (a poller's cache buster, `?v=`) pass.
+    static func refuseMisspelt(_ key: Substring, known: [String]) throws(ServeHTTPError) {
+        guard !known.contains(String(key)), let meant = NameLookup.closest(to: String(key), among: known) else { return }
+        throw .init(.badRequest, "unknown parameter \(String(key).sanitizedForMessage): did you mean \(meant)?")
     }
     /// 400 for a widget canvas (`/widget/WxH.png`) with a side out of range.
     public static let badSize = Self(

@@ -85,9 +85,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
 
     router.get("/status") { request, _ -> Response in
         // As for the widget's keys: `?formt=json` gave the text line without a word.
-        for (key, _) in request.uri.queryParameters where key != "format" {
-            if NameLookup.closest(to: String(key), among: ["format"]) != nil { throw ServeHTTPError.misspeltParameter(String(key), meant: "format") }
-        }
+        for (key, _) in request.uri.queryParameters { try ServeHTTPError.refuseMisspelt(key, known: ["format"]) }
         let name = request.uri.queryParameters["format"].map(String.init) ?? "text"
         guard let format = StatusFormat(rawValue: name) else {
             throw ServeHTTPError.badParameter("format", expected: StatusFormat.allCases.map(\.rawValue).joined(separator: ", "))
