@@ -6,10 +6,12 @@ import TaskWidgetCore
 /// With JavaScript it follows `/events` (EventSource) and swaps the text and the image in place; the
 /// image URL carries `?v=VERSION` so that the browser fetches the new bytes, and `<body
 /// data-live>` says whether the stream is open. A browser in dark mode gets the page and the
-/// widget dark (`theme=dark`, through `<picture>`). Without JavaScript the `<noscript>` refresh
-/// reloads the page when the line next changes. A `?token=` in the page's own URL (`token`) is
-/// passed on to the image, in the page itself so that it shows without JavaScript too, and to
-/// `/events` (an `EventSource` and an `<img>` cannot set headers).
+/// widget dark (`theme=dark`, through `<picture>`). A stream the server refuses (503 when too many
+/// are open) is opened again after 1, 2, 4 … 60 s, as `EventSource` gives up on an HTTP error.
+/// Without JavaScript the `<noscript>` refresh reloads the page when the line next changes. A
+/// `?token=` in the page's own URL (`token`) is passed on to the image, in the page itself so that
+/// it shows without JavaScript too, and to `/events` (an `EventSource` and an `<img>` cannot set
+/// headers).
 enum DashboardPage {
     static func html(published: DashboardCache.Published, refreshSeconds: Int, token: String? = nil) -> String {
         let version = published.version
@@ -49,10 +51,22 @@ enum DashboardPage {
               var token = new URLSearchParams(location.search).get("token");
               var suffix = token ? "&token=" + encodeURIComponent(token) : "";
               var img = document.getElementById("widget"), dark = document.getElementById("widget-dark");
-              var events = new EventSource("events" + (token ? "?token=" + encodeURIComponent(token) : ""));
-              events.onopen = function () { document.body.dataset.live = "yes"; };
-              events.onerror = function () { document.body.dataset.live = "no"; };
-              events.addEventListener("change", function (message) {
+              var retryDelay = 1000;
+              function follow() {
+                var events = new EventSource("events" + (token ? "?token=" + encodeURIComponent(token) : ""));
+                events.onopen = function () { retryDelay = 1000; document.body.dataset.live = "yes"; };
+                events.onerror = function () {
+                  document.body.dataset.live = "no";
+                  // A stream refused with an HTTP status (503 when too many are open) is closed for
+                  // good; a dropped one retries by itself.
+                  if (events.readyState === EventSource.CLOSED) {
+                    setTimeout(follow, retryDelay);
+                    retryDelay = Math.min(retryDelay * 2, 60000);
+                  }
+                };
+                events.addEventListener("change", show);
+              }
+              function show(message) {
                 var data = JSON.parse(message.data);
                 document.body.dataset.version = data.version;
                 document.getElementById("status").textContent = data.error || data.status;
@@ -66,7 +80,8 @@ enum DashboardPage {
                 var image = "widget/large.png?scale=2&v=" + data.version + suffix;
                 dark.srcset = image + "&theme=dark";
                 img.src = image;
-              });
+              }
+              follow();
             })();
             </script>
             </body></html>

@@ -54,6 +54,22 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// A page whose event stream is refused (503: the server's 64 streams are taken) follows again
+    /// by itself once one is free. `EventSource` gives up on an HTTP error, and the page stayed
+    /// still until it was reloaded.
+    @Test func aPageWhoseStreamWasRefusedFollowsOnceOneIsFree() throws {
+        let sandbox = try Sandbox.demo()
+        let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
+        let server = try ServeProcess(sandbox)
+        let report = try Self.followAnAdd(sandbox, server, token: token, ["--hold-streams", "64"])
+        #expect(report["status"] as? Int32 == 0, "\(report)")
+        #expect(report["refused"] as? Bool == true, "\(report)")
+        // The first retry comes a second after the refusal, the next two seconds later.
+        let milliseconds = try #require(report["reconnect_ms"] as? Double, "\(report)")
+        #expect(milliseconds < 3500, "the page followed again after \(milliseconds) ms")
+        #expect(server.terminate() == 0)
+    }
+
     /// A browser in dark mode loads the dark widget, and the new one after a change, still dark.
     @Test func aBrowserInDarkModeGetsTheDarkWidget() throws {
         let sandbox = try Sandbox.demo()

@@ -12,9 +12,14 @@ Transport: --remote-debugging-pipe (Chromium reads CDP commands on fd 3 and writ
 fd 4, each JSON message ended by a NUL byte), so only the standard library is needed: no
 websocket module, no port to pick. Runs as root only with --no-sandbox.
 
+With --hold-streams N, the script first opens N event streams of its own (the server's limit),
+so that the page's stream is refused (503); once the page shows it is not live, it closes them
+and the page must follow again by itself ("refused": true, "reconnect_ms": from closing them to
+the page being live).
+
 Usage: dashboard_page.py URL [--selector '#status'] [--trigger 'cmd'] [--timeout 5]
                         [--screenshot out.png] [--window 800x600] [--color-scheme dark]
-                        [--chromium /usr/bin/chromium]
+                        [--hold-streams 64] [--chromium /usr/bin/chromium]
 """
 import argparse
 import base64
@@ -23,10 +28,12 @@ import json
 import os
 import select
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
 
 class CDP:
@@ -109,6 +116,21 @@ class CDP:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+def open_event_streams(url, count):
+    """Opens `count` streams on the /events of the page at `url`; each must be answered with 200."""
+    page = urllib.parse.urlsplit(url)
+    path = "/events" + ("?" + page.query if page.query else "")
+    streams = []
+    for _ in range(count):
+        stream = socket.create_connection((page.hostname, page.port), timeout=10)
+        stream.sendall(f"GET {path} HTTP/1.1\r\nHost: {page.netloc}\r\n\r\n".encode())
+        status = stream.makefile("rb").readline()
+        if b" 200 " not in status:
+            raise RuntimeError(f"event stream {len(streams) + 1}: {status!r}")
+        streams.append(stream)
+    return streams
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("url")
@@ -118,6 +140,7 @@ def main():
     parser.add_argument("--screenshot")
     parser.add_argument("--window", default="800x600")
     parser.add_argument("--color-scheme", choices=["light", "dark"], help="the prefers-color-scheme to emulate")
+    parser.add_argument("--hold-streams", type=int, default=0, help="event streams to hold while the page opens")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     options = parser.parse_args()
 
@@ -134,6 +157,7 @@ def main():
                      {"features": [{"name": "prefers-color-scheme", "value": options.color_scheme}]}, session=session)
         cdp.send("Page.enable", session=session)
         cdp.send("Runtime.enable", session=session)
+        held = open_event_streams(options.url, options.hold_streams)
         cdp.send("Page.navigate", {"url": options.url}, session=session)
         cdp.wait_event("Page.loadEventFired", timeout=10)
 
@@ -145,15 +169,27 @@ def main():
                 raise RuntimeError(result["exceptionDetails"].get("text", "exception"))
             return result["result"].get("value")
 
+        def wait_until_live(value):
+            evaluate(f"""new Promise(resolve => {{
+                  const reached = () => document.body.dataset.live === {json.dumps(value)};
+                  if (reached()) return resolve(1);
+                  new MutationObserver((_, observer) => {{ if (reached()) {{ observer.disconnect(); resolve(1); }} }})
+                    .observe(document.body, {{attributes: true}});
+                }})""", await_promise=True, timeout=options.timeout + 5)
+
+        report = {}
+        if held:
+            wait_until_live("no")
+            released = time.monotonic()
+            for stream in held:
+                stream.close()
+            wait_until_live("yes")
+            report = {"refused": True, "reconnect_ms": round((time.monotonic() - released) * 1000, 1)}
+
         selector = json.dumps(options.selector)
         # Wait until the page's EventSource is open (the page marks <body data-live="yes">), so that
         # the trigger cannot beat it, and until its images are loaded, for the screenshot.
-        evaluate("""new Promise(resolve => {
-              const open = () => document.body.dataset.live === "yes";
-              if (open()) return resolve(1);
-              new MutationObserver((_, observer) => { if (open()) { observer.disconnect(); resolve(1); } })
-                .observe(document.body, {attributes: true});
-            })""", await_promise=True)
+        wait_until_live("yes")
         images_loaded = """Promise.all([...document.images].map(i => i.complete ? i :
             new Promise(r => { i.onload = i.onerror = () => r(i); })))
             .then(all => all.map(i => i.naturalWidth))"""
@@ -171,7 +207,7 @@ def main():
             with open(options.screenshot, "wb") as file:
                 file.write(base64.b64decode(shot["data"]))
         if not options.trigger:
-            print(json.dumps({"before": before, "visible": visible, "sources_before": sources_before}))
+            print(json.dumps({**report, "before": before, "visible": visible, "sources_before": sources_before}))
             return 0
 
         # A marker that a reload would wipe, and a promise that resolves at the first mutation of
@@ -195,7 +231,7 @@ def main():
         # Every <img> loaded (a 401 or 404 would leave naturalWidth 0): checks that the page's token
         # and cache-busting URLs work too.
         images = evaluate(images_loaded, await_promise=True)
-        print(json.dumps({"before": before, "after": after, "ms": elapsed_ms, "reloaded": reloaded,
+        print(json.dumps({**report, "before": before, "after": after, "ms": elapsed_ms, "reloaded": reloaded,
                           "image_widths": images, "visible": visible, "sources_before": sources_before,
                           "image_sources": evaluate(image_sources)}))
         changed = after is not None and after != before and not reloaded
