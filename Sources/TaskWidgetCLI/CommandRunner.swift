@@ -174,16 +174,27 @@ public enum CommandRunner {
             .invalidInput, "a \(what) of several words is one argument: quote it, as in `taskwidget \(command.joined(separator: " ")) \(quoted)`")
     }
 
-    /// A value that starts with a dash (`--max-width -1`, `--due -2h`) reads as an option, and
-    /// ArgumentParser then says the option's value is missing: the error says to join them.
+    /// A value that starts with a dash (`--max-width -1`) reads as an option, and ArgumentParser
+    /// then says the option's value is missing: the error says to join them. A time or a day
+    /// (`--due -2h`, `--date -1`) is never counted back, so joined it would only fail again: the
+    /// error shows how to name an earlier one.
     static func dashedValue(for message: String, in arguments: [String]) -> TaskWidgetError? {
         guard let match = message.firstMatch(of: /^Missing value for '(--[a-z-]+)/),
             let index = arguments.firstIndex(of: String(match.output.1)), index + 1 < arguments.count,
             arguments[index + 1].wholeMatch(of: /-[0-9+.][^ ]*/) != nil
         else { return nil }
         let (option, value) = (String(match.output.1), arguments[index + 1].removingControlCharacters)
+        if let advice = countedBackAdvice[option] {
+            return TaskWidgetError(.invalidInput, "\(option) \(value): times are not counted back; \(advice)")
+        }
         return TaskWidgetError(.invalidInput, "\(value) after \(option) reads as an option: join them as \(option)=\(value.shellQuoted)")
     }
+
+    /// The options that take a time (WHEN) or a day, with what to give instead of a time counted back.
+    private static let countedBackAdvice = [
+        "--due": "name an earlier one, as in --due 'today 9am'", "--remind": "name an earlier one, as in --remind 'today 9am'",
+        "--date": "name the day, as in --date yesterday", "--at": "--at is from now to 24 hours later (use --now to draw another day)",
+    ]
 
     /// The first line of ArgumentParser's `message`. The values an option takes, which it lists
     /// one per line under "one of the following:" when there are six or more, are folded into that

@@ -156,7 +156,19 @@ import Testing
         #expect(split.status == 64 && split.stderr == "taskwidget: -1 after --max-width reads as an option: join them as --max-width=-1\n")
         let joined = try sandbox.run(["status", "--max-width=-1"])
         #expect(joined.status == 64 && joined.stderr.hasPrefix("taskwidget: --max-width must be at least 4"))
-        #expect(try sandbox.run(["add", "x", "--due", "-2h"]).stderr == "taskwidget: -2h after --due reads as an option: join them as --due=-2h\n")
+    }
+
+    /// A time or a day counted back (`--due -2h`) is no form of WHEN: the advice to join it to its
+    /// option led to a second error, so the error shows how to name an earlier one.
+    @Test func aTimeCountedBackIsToBeNamed() throws {
+        let sandbox = try Sandbox()
+        let due = try sandbox.run(["add", "x", "--due", "-2h"])
+        #expect(due.status == 64 && due.stderr == "taskwidget: --due -2h: times are not counted back; name an earlier one, as in --due 'today 9am'\n")
+        #expect(try sandbox.run(["add", "x", "--due", "today 9am"]).status == 0, "the form the advice shows is read")
+        let day = try sandbox.run(["habit", "check", "Run", "--date", "-1"])
+        #expect(day.status == 64 && day.stderr == "taskwidget: --date -1: times are not counted back; name the day, as in --date yesterday\n")
+        let moment = try sandbox.run(["render", "--at", "-2h", "-o", "-"])
+        #expect(moment.status == 64 && moment.stderr.contains("--at is from now to 24 hours later"), "\(moment.stderr)")
     }
 
     /// A configuration file named with --config must exist: a typo in its path said "there is no
