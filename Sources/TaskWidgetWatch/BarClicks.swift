@@ -13,6 +13,12 @@ public struct BarClick: Sendable, Equatable, Decodable {
     }
 }
 
+/// Where a ``ClickableWatch`` gets its clicks: one more source for the ``FollowLoop`` to sleep on.
+public protocol ClickSource: EventSource {
+    /// Takes the clicks received so far, oldest first.
+    func takeClicks() -> [BarClick]
+}
+
 /// The click events that i3bar and swaybar write to watch's standard input once its header asks for
 /// them (`"click_events": true`): an endless JSON array, one click object a line after a `[` or a
 /// `,`. One more source for the ``FollowLoop`` to sleep on: it reads only when `poll` says there is
@@ -22,7 +28,7 @@ public struct BarClick: Sendable, Equatable, Decodable {
 /// let clicks = BarClickInput()  // standard input
 /// try FollowLoop.run(&follower, clock: clock, storePath: path, options: .init(sources: [clicks]), logger: logger)
 /// ```
-public final class BarClickInput: EventSource {
+public final class BarClickInput: ClickSource {
     private let descriptor: Int32
     private var pending: [UInt8] = []
     private var clicks: [BarClick] = []
@@ -52,7 +58,6 @@ public final class BarClickInput: EventSource {
         receive(chunk[..<count])
     }
 
-    /// Takes the clicks read so far, oldest first.
     public func takeClicks() -> [BarClick] {
         defer { clicks = [] }
         return clicks
@@ -77,25 +82,26 @@ public final class BarClickInput: EventSource {
     }
 }
 
-/// A ``WatchSession`` that the bar's clicks steer (watch `--format i3bar`): the scroll wheel moves
-/// through the views (up: the one before, down: the next), and the other buttons run the command
-/// `command` gives for the button, the view shown and the moment (`taskwidget done --top --view
-/// work`, say), which changes the store as the user's own command would: watch itself stays a
-/// reader. The command's standard input and output are /dev/null (they are the bar's stream).
+/// A ``WatchSession`` that the bar's clicks steer (from i3bar's stream, or sent as signals): the
+/// scroll wheel moves through the views (up: the one before, down: the next), and the other
+/// buttons run the command `command` gives for the button, the view shown and the moment
+/// (`taskwidget done --top --view work`, say), which changes the store as the user's own command
+/// would: watch itself stays a reader. The command's standard input and output are /dev/null (they
+/// are the bar's stream).
 public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Value == Timeline {
     public private(set) var session: WatchSession<Source>
-    private let input: BarClickInput
+    private let inputs: [any ClickSource]
     private let command: (_ click: BarClick, _ viewIndex: Int, _ now: Instant) -> [String]?
     private let logger: Logger
     /// Commands started and not yet waited for.
     private var running: [pid_t] = []
 
     public init(
-        session: WatchSession<Source>, input: BarClickInput, logger: Logger,
+        session: WatchSession<Source>, inputs: [any ClickSource], logger: Logger,
         command: @escaping (_ click: BarClick, _ viewIndex: Int, _ now: Instant) -> [String]?
     ) {
         self.session = session
-        self.input = input
+        self.inputs = inputs
         self.logger = logger
         self.command = command
     }
@@ -109,7 +115,7 @@ public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Valu
 
     public mutating func handle(_ wake: FollowWake, at now: WatchInstant) throws {
         running.removeAll { waitpid($0, nil, WNOHANG) != 0 }
-        for click in input.takeClicks() {
+        for click in inputs.flatMap({ $0.takeClicks() }) {
             switch click.button {
             case 4: try session.showView(offset: -1, at: now)
             case 5: try session.showView(offset: 1, at: now)

@@ -156,4 +156,34 @@ import Testing
         #expect(watch.waitForExit() == 0)
         #expect(!watch.stderrText.contains("Pay rent"), "logs never carry titles: \(watch.stderrText)")
     }
+    /// waybar and polybar run a click's command themselves: sent as a signal (`SIGRTMIN+N` for
+    /// button N), the click reaches watch, which acts on the view it shows, as for i3bar.
+    @Test(.timeLimit(.minutes(1)))
+    func clicksSentAsSignalsCycleViewsAndCompleteTheTopTaskOfTheViewShown() throws {
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[views.work]\nlist = \"Work\"\n\n[views.home]\nlist = \"Home\"\n")
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--new-list", "--due", "2026-11-22T18:00"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--new-list", "--due", "2026-11-22T17:00"])
+        try sandbox.succeed(["add", "Water the plants", "--list", "Home", "--new-list", "--due", "2026-11-22T19:00"])
+        let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", "waybar"]), environment: sandbox.environment)
+        let click = { (button: Int32) in watch.send(__libc_current_sigrtmin() + button) }
+        let text = { (line: String?) in StatusLineCheck.jsonObject(line ?? "")?["text"] as? String }
+        #expect(text(watch.nextLine()) == "3 today · Pay rent")
+        // The cycle is all, work, home: the wheel down twice shows home, and up goes back to work.
+        click(5)
+        #expect(text(watch.nextLine(within: .seconds(5))) == "1 today · Send the report")
+        click(5)
+        #expect(text(watch.nextLine(within: .seconds(5))) == "2 today · Pay rent")
+        click(4)
+        #expect(text(watch.nextLine(within: .seconds(5))) == "1 today · Send the report")
+        // The left button completes the top task of work, the view shown, not Pay rent.
+        click(1)
+        let after = watch.nextLine(within: .seconds(5))
+        #expect(text(after) == "✓ All done", "\(after ?? "none")")
+        let listed = try sandbox.succeed(["ls", "--all", "--format", "json"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
+        #expect(tasks.filter { $0["state"] as? String == "completed" }.compactMap { $0["title"] as? String } == ["Send the report"])
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
 }

@@ -69,4 +69,46 @@ import Testing
         // One click, one task completed: the one the line named.
         #expect(try Self.completion(sandbox) == ["Pay rent": true, "Call Bob": false, "Water the plants": false])
     }
+    /// docs/status-bars.md's module that cycles views on the wheel, with the clicks sent to watch as
+    /// signals, in a real waybar: a scroll shows the next view, and a click then completes the top
+    /// task of that view, not the top task of all (as `on-click: taskwidget done --top` would).
+    @Test(.timeLimit(.minutes(2)))
+    func aClickAfterAScrollCompletesTheTopTaskOfTheViewShown() throws {
+        if let missing = WaybarSession.missingPrograms {
+            Issue.record("\(missing)")
+            return
+        }
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[views.work]\nlist = \"Work\"\n")
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--new-list", "--due", "2026-11-22T19:00:00+01:00"])
+
+        let session = try WaybarSession()
+        let shownLines = session.folder.appendingPathComponent("watch.log")
+        // As in the docs, `^` keeps pkill to watch itself, not the shell that runs it with tee.
+        let watch = "^" + Sandbox.binary.path + " watch --format waybar"
+        let signal = { (button: Int) in "pkill -RTMIN+\(button) -f " + watch.shellQuoted }
+        try session.startWaybar(
+            module: [
+                "exec": Self.command(sandbox, ["watch", "--format", "waybar"]) + " | tee -a " + shownLines.path.shellQuoted,
+                "return-type": "json",
+                "format": "{}",
+                "on-click": signal(1),
+                "on-scroll-up": signal(4),
+                "on-scroll-down": signal(5),
+            ], environment: sandbox.environment)
+        defer { session.stopWaybar() }
+
+        let first = WaybarSession.lines(of: shownLines, atLeast: 1).first
+        #expect(Self.shown(first)?.text == "2 today · Pay rent", "watch's first line: \(first ?? "none"); waybar: \(session.log("waybar.log"))")
+        try #require(try session.waitUntilTheBarTakesClicks(), "the bar took no click within 30 s; waybar: \(session.log("waybar.log"))")
+
+        try session.scroll(at: WaybarSession.moduleCenter)
+        let scrolled = WaybarSession.lines(of: shownLines, atLeast: 2)
+        #expect(Self.shown(scrolled.count > 1 ? scrolled[1] : nil)?.text == "1 today · Send the report", "watch's lines: \(scrolled)")
+        try session.click(at: WaybarSession.moduleCenter)
+        let clicked = WaybarSession.lines(of: shownLines, atLeast: 3)
+        #expect(Self.shown(clicked.count > 2 ? clicked[2] : nil)?.text == "✓ All done", "watch's lines: \(clicked)")
+        #expect(try Self.completion(sandbox) == ["Pay rent": false, "Send the report": true])
+    }
 }

@@ -29,7 +29,9 @@ struct WatchCommand: ParsableCommand {
             tasks, then every [views.NAME]; --view, --list or --inbox picks the first one. i3bar \
             and swaybar send their clicks: the wheel moves through the views, the left, middle and \
             right buttons run `taskwidget done --top`, `start --top` and `snooze --top` on the view \
-            shown (see [watch] in the status bars guide of the documentation).
+            shown (see [watch] in the status bars guide of the documentation). waybar and polybar \
+            send them as signals: SIGRTMIN+1, +2 and +3 are the left, middle and right buttons, \
+            +4 and +5 the wheel up and down.
 
             --render-dir DIR also keeps a PNG widget there (DIR/medium.png, or DIR/WxH.png with \
             --size) current at the same moments, rewritten atomically and only when it changes.
@@ -38,6 +40,7 @@ struct WatchCommand: ParsableCommand {
               taskwidget watch --format waybar
               taskwidget watch --format i3bar --list Work
               pkill -USR2 -f '^taskwidget watch'    # show the next view
+              pkill -RTMIN+1 -f '^taskwidget watch --format waybar'    # a left click
               taskwidget watch --render-dir /srv/dashboard --size 800x480 --theme mono
             """)
 
@@ -88,6 +91,7 @@ struct WatchCommand: ParsableCommand {
         if fcntl(STDIN_FILENO, F_GETFD) == -1 { _ = open("/dev/null", O_RDONLY) }
         // Before anything can start a thread: every thread inherits the blocked signals.
         FollowLoop.blockSignals()
+        SignalledClicks.blockSignals()
         let setup: Setup
         do {
             setup = try setUp()
@@ -107,19 +111,16 @@ struct WatchCommand: ParsableCommand {
         }
         // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
-        var session = WatchSession(
+        let session = WatchSession(
             views: followers, showing: setup.shown, renderer: setup.renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: setup.outputs,
             clockSpeed: clock.speed, logger: context.logger)
-        guard line.format == .i3bar else {
-            try FollowLoop.run(
-                &session, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true), logger: context.logger)
-            return
-        }
-        let clicks = BarClickInput()
+        // i3bar and swaybar write their clicks to standard input; waybar and polybar run a command,
+        // which sends them as signals.
+        let clicks: [any ClickSource] = line.format == .i3bar ? [BarClickInput(), try SignalledClicks()] : [try SignalledClicks()]
         let watchSettings = setup.configuration.watch
         let actions = [1: watchSettings.leftClick, 2: watchSettings.middleClick, 3: watchSettings.rightClick]
         let (store, zone, virtual) = (context.location.path, context.timeZone.identifier, options.now != nil)
-        var clickable = ClickableWatch(session: session, input: clicks, logger: context.logger) { click, index, now in
+        var clickable = ClickableWatch(session: session, inputs: clicks, logger: context.logger) { click, index, now in
             guard let action = actions[click.button], action != .none else { return nil }
             // The clock of a preview (`--now`) goes on to the command.
             let clock = virtual ? ["--now", InstantFormat.utc(now)] : []
@@ -127,7 +128,7 @@ struct WatchCommand: ParsableCommand {
                 + ["--store", store, "--tz", zone] + clock
         }
         try FollowLoop.run(
-            &clickable, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true, sources: [clicks]),
+            &clickable, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true, sources: clicks),
             logger: context.logger)
     }
 }

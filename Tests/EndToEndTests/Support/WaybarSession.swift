@@ -187,6 +187,14 @@ final class WaybarSession {
         try swaymsg(["seat", "seat0", "cursor", "release", button])
     }
 
+    /// Moves sway's cursor to `point` and turns the wheel one step down (`button5`) or up
+    /// (`button4`). sway scrolls on a press of those buttons and again on their release, so the
+    /// step is a press alone.
+    func scroll(at point: (x: Int, y: Int), down: Bool = true) throws {
+        try swaymsg(["seat", "seat0", "cursor", "set", "\(point.x)", "\(point.y)"])
+        try swaymsg(["seat", "seat0", "cursor", "press", down ? "button5" : "button4"])
+    }
+
     /// Runs `swaymsg ARGUMENTS` on this session's sway; its output.
     @discardableResult
     func swaymsg(_ arguments: [String]) throws -> String {
