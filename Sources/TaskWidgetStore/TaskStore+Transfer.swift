@@ -38,6 +38,11 @@ extension TaskStore {
             let importedHabitIDs = Set(export.habits.map(\.habit.id))
             let storeLists = try TaskList.fetchAll(db).filter { !importedListIDs.contains($0.id) }
             let storeHabits = try Habit.fetchAll(db).filter { !importedHabitIDs.contains($0.id) }
+            // The records the file replaces first give up their names, which the file may give to
+            // others (a list renamed, then another made with its old name; two names swapped). An
+            // upsert meeting a name still taken would update the record that holds it instead.
+            try Self.releaseNames(of: importedListIDs, in: TaskList.databaseTableName, db)
+            try Self.releaseNames(of: importedHabitIDs, in: Habit.databaseTableName, db)
             for list in export.lists {
                 let clash = storeLists.first { NameLookup.isSame($0.name, list.name) }
                 if let clash {
@@ -88,6 +93,14 @@ extension TaskStore {
         }
         Self.emptyTheWAL(of: database)
         return summary
+    }
+
+    /// Renames the records of `table` whose ids are in `ids` to names no record can have (a
+    /// control character and the id), inside the import's transaction, which names them again.
+    private static func releaseNames(of ids: Set<UUID>, in table: String, _ db: Database) throws {
+        for id in ids {
+            try db.execute(sql: "UPDATE \(table) SET name = char(1) || id WHERE id = ?", arguments: [id.lowercasedString])
+        }
     }
 }
 

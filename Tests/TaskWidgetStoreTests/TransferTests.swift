@@ -137,6 +137,29 @@ import Testing
         #expect(try store.export() == exported)
     }
 
+    /// Names that moved between records since the store's copy: a list renamed and a new one
+    /// (with a task) given its old name, two lists and two habits whose names were swapped. Each
+    /// record now comes in under its id with the file's name; the upsert of a name still held had
+    /// updated the record holding it, which lost the new list (or refused its task) and gave each
+    /// habit the other's history.
+    @Test func namesThatMovedBetweenRecordsImportAsTheFileHasThem() throws {
+        try fillStore()
+        let copy = try TemporaryStore()
+        try copy.store.importing(try store.export(), source: "before.json")
+        _ = try store.renameList("New list", to: "Errands")
+        _ = try store.addList(named: "New list", colorHex: "#ff3b30", now: at(30))
+        _ = try store.addTask(NewTask(title: "In the new list of that name", listName: "New list"), now: at(31))
+        _ = try store.renameList("Home", to: "Swap")
+        _ = try store.renameList("Wörk", to: "Home")
+        _ = try store.renameList("Swap", to: "Wörk")
+        _ = try store.editHabit("Walk", newName: "Swap", icon: nil, colorHex: nil)
+        _ = try store.editHabit("Read", newName: "Walk", icon: nil, colorHex: nil)
+        _ = try store.editHabit("Swap", newName: "Read", icon: nil, colorHex: nil)
+        let file = try store.export()
+        #expect(try copy.store.importing(file, source: "after.json") == ImportSummary(lists: 4, tasks: 6, habits: 2, added: 1, unchanged: 5))
+        #expect(try copy.store.export() == file)
+    }
+
     /// A copy edited after the store's counts as updated; an older one changes nothing.
     @Test func aNewerCopyUpdatesAndAnOlderOneChangesNothing() throws {
         try fillStore()
