@@ -33,4 +33,31 @@ import Testing
         #expect(try Data(contentsOf: target) == Data([7]))
         #expect(try folder.entries() == ["sub", "widget.png"])
     }
+    /// A link to a file stays a link: the file it names gets the bytes. It was replaced by a file.
+    @Test func aLinkToAFileStaysAndTheFileItNamesIsReplaced() throws {
+        let file = folder.path("real.png")
+        try AtomicFile.write(Data([1]), to: URL(fileURLWithPath: file))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.png"), withDestinationPath: "real.png")
+        try AtomicFile.write(Data([2, 3]), to: URL(fileURLWithPath: folder.path("link.png")))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.png")) == "real.png")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data([2, 3]))
+        #expect(try folder.entries() == ["link.png", "real.png"])
+    }
+
+    /// A FIFO (as a device, or `/dev/stdout` on a pipe) cannot be replaced: its reader gets the
+    /// bytes. It was replaced by a file, and the reader waited for ever.
+    @Test func aFIFOIsWrittenTo() throws {
+        let fifo = folder.path("widget.png")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // The reading end opened first, without blocking: the write's open then does not wait.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        try AtomicFile.write(Data([4, 5, 6]), to: URL(fileURLWithPath: fifo), durability: .atomicOnly)
+        var bytes = [UInt8](repeating: 0, count: 8)
+        #expect(read(reader, &bytes, bytes.count) == 3 && Array(bytes.prefix(3)) == [4, 5, 6])
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+        #expect(try folder.entries() == ["widget.png"])
+    }
 }

@@ -5,6 +5,9 @@ public import Foundation
 /// the write is ``Durability/durable``), and the temporary file is renamed over the target; on any
 /// failure the temporary file is removed and the old file stays.
 ///
+/// A symbolic link to a file stays, and the file it names is replaced. What cannot be replaced,
+/// a device, a FIFO or a socket (`/dev/stdout`, a pipe a reader waits on), is written to as it is.
+///
 /// ```swift
 /// try AtomicFile.write(png, to: URL(fileURLWithPath: "output/medium.png"), durability: .atomicOnly)
 /// ```
@@ -24,6 +27,21 @@ public enum AtomicFile {
 
     /// Writes `data` to `url` whole; the file gets `permissions` (0644: readable by everyone).
     public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644, durability: Durability = .durable) throws {
+        var url = url
+        var status = stat()
+        if stat(url.path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                if let resolved = realpath(url.path, nil) {
+                    url = URL(fileURLWithPath: String(cString: resolved))
+                    free(resolved)
+                }
+            case S_IFDIR:
+                throw failure(EISDIR, url)
+            default:
+                return try writeInPlace(data, to: url)
+            }
+        }
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
@@ -45,6 +63,18 @@ public enum AtomicFile {
         succeeded = true
         // The rename itself is durable once the folder is flushed too.
         if durability == .durable { syncFolder(folder.path) }
+    }
+
+    /// Writes `data` into the device, FIFO or socket at `url`, which cannot be replaced.
+    private static func writeInPlace(_ data: Data, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TaskWidgetError.system(errno, "cannot write \(url.path)", advice: "check its permissions", context: url.path) }
+        defer { close(descriptor) }
+        do {
+            try SystemError.writeAll(data, to: descriptor)
+        } catch {
+            throw TaskWidgetError.system(error.code, "cannot write \(url.path)", advice: "check that it takes writes", context: url.path)
+        }
     }
 
     /// Creates `folder` and the folders above it that are missing (as `mkdir -p` does), each with
