@@ -190,10 +190,12 @@ public enum CommandRunner {
         return TaskWidgetError(.invalidInput, "\(value) after \(option) reads as an option: join them as \(option)=\(value.shellQuoted)")
     }
 
-    /// The options that take a time (WHEN) or a day, with what to give instead of a time counted back.
+    /// The options that take a time (WHEN), a day or a delay, with what to give instead of a time
+    /// counted back.
     private static let countedBackAdvice = [
         "--due": "name an earlier one, as in --due 'today 9am'", "--remind": "name an earlier one, as in --remind 'today 9am'",
         "--date": "name the day, as in --date yesterday", "--at": "--at is from now to 24 hours later (use --now to draw another day)",
+        "--by": "snooze moves a task later, as in --by 1h",
     ]
 
     /// The first line of ArgumentParser's `message`. The values an option takes, which it lists

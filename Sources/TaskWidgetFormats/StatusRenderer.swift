@@ -41,8 +41,11 @@ public struct StatusRenderer: Sendable {
                 text: DefaultTemplates.text(for: format.rawValue)!, source: "the default \(format.rawValue) template", isBuiltIn: true)
         }
 
+        /// The template at `path`, without the byte order mark an editor may put first: it would
+        /// begin every line (and make a JSON line invalid).
         private static func read(_ path: String) throws -> Template {
-            Template(text: String(decoding: try InputFile.read(path, named: "the template \(path)"), as: UTF8.self), source: path)
+            let text = String(decoding: try InputFile.read(path, named: "the template \(path)"), as: UTF8.self)
+            return Template(text: text.first == "\u{FEFF}" ? String(text.dropFirst()) : text, source: path)
         }
     }
 

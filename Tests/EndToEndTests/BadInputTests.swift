@@ -169,6 +169,8 @@ import Testing
         #expect(day.status == 64 && day.stderr == "taskwidget: --date -1: times are not counted back; name the day, as in --date yesterday\n")
         let moment = try sandbox.run(["render", "--at", "-2h", "-o", "-"])
         #expect(moment.status == 64 && moment.stderr.contains("--at is from now to 24 hours later"), "\(moment.stderr)")
+        let delay = try sandbox.run(["snooze", "--top", "--by", "-1h"])
+        #expect(delay.status == 64 && delay.stderr == "taskwidget: --by -1h: times are not counted back; snooze moves a task later, as in --by 1h\n")
     }
 
     /// A configuration file named with --config must exist: a typo in its path said "there is no

@@ -297,6 +297,16 @@ import Testing
         #expect(text.stdout == (try Self.golden("text")["store"] ?? "") + "\n")
     }
 
+    /// An editor's byte order mark before a template is no part of it: it began every line, and a
+    /// waybar line that begins with one is no JSON a bar reads.
+    @Test func aByteOrderMarkBeforeATemplateIsLeftOut() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let file = sandbox.folder.appendingPathComponent("bom.mustache")
+        try Data("\u{FEFF}{\"text\": \"{{class}}\"}".utf8).write(to: file)
+        let line = try sandbox.succeed(["status", "--format", "waybar", "--template", file.path] + Self.zone)
+        #expect(line == #"{"text": "overdue"}"# + "\n")
+    }
+
     @Test func aBrokenTemplateNamesFileLineAndColumn() throws {
         let sandbox = try Self.fixtureSandbox()
         let file = sandbox.folder.appendingPathComponent("broken.mustache")
