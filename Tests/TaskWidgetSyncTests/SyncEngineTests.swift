@@ -133,6 +133,33 @@ import Testing
         }
     }
 
+    /// The Inbox stays where it first synced: an inbox in config.toml that came to name a list's
+    /// collection since is refused, as docs/sync.md says. Sync went on with the first collection
+    /// and said nothing. A name the server does not have (after a rename on the phone, say)
+    /// changes nothing.
+    @Test func anInboxMovedToAListsCollectionAfterTheFirstSyncIsRefused() async throws {
+        try await withRadicale { server, _, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "At work", listName: "Work", createsList: true), now: Self.sunday)
+            _ = try fixture.store.addTask(NewTask(title: "Mine"), now: Self.sunday)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            _ = try fixture.store.addTask(NewTask(title: "New in the Inbox"), now: Self.sunday)
+            counting.reset()
+            for dryRun in [true, false] {
+                let error = await #expect(throws: TaskWidgetError.self) {
+                    try await engine(fixture.store, server, counting, inbox: "Work").run(dryRun: dryRun)
+                }
+                #expect(error?.code == .badConfig)
+                #expect(
+                    error?.message.hasPrefix("the account “test” keeps the Inbox in “Tasks”, where it first synced, but its inbox in config.toml now names another collection, “Work” (") == true,
+                    "\(error?.message ?? "")")
+                #expect(error?.message.hasSuffix(#"): put back inbox = "Tasks""#) == true, "\(error?.message ?? "")")
+            }
+            #expect(counting.requestsByMethod["PUT"] == nil, "nothing written")
+            #expect(try await engine(fixture.store, server, counting, inbox: "Chores").run(dryRun: false).pushed == 1)
+        }
+    }
+
     /// An account URL changed to another of the same home syncs on. A changed URL under which
     /// a collection this store syncs is missing (deleted there meanwhile) is refused, dry run too,
     /// and the store stays as it was; at the URL it had, the deletion is taken as a phone's.

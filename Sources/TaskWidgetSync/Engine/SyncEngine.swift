@@ -228,6 +228,7 @@ public struct SyncEngine: Sendable {
         if home.isOneCalendar { try checkOneCalendar(listing, snapshot: snapshot) }
         var binding = bind(listing, snapshot: snapshot, home: home)
         try checkInboxName(binding)
+        try checkInboxStays(binding)
         var pull = try await pull(binding.bindings, objects: snapshot.objects)
         let restoring = collectionsKeepingTasks(of: binding.detached, snapshot: snapshot, binding: binding, pull: pull)
         var restoredLists: [UUID] = []
@@ -581,6 +582,27 @@ public struct SyncEngine: Sendable {
             "the account “\(account.name)” keeps the Inbox in “\(inbox)”, which the server does not have: did you mean “\(meant)”? "
                 + "(fix its inbox in config.toml; a collection of a name that no other is near is made)",
             context: "inbox collection not found")
+    }
+
+    /// The Inbox stays in the collection it first synced with. An account whose inbox in
+    /// config.toml came to name another collection of the server since is refused: that one
+    /// cannot become the Inbox (a list's tasks would turn into Inbox tasks, or the reverse). A
+    /// name of no collection, as after a rename on the phone, changes nothing.
+    private func checkInboxStays(_ binding: Binding) throws {
+        guard let inbox = account.inbox?.trimmingWhitespace, !inbox.isEmpty,
+            let current = binding.bindings.first(where: { $0.isInbox && $0.stored != nil })
+        else { return }
+        let named = { (binding: CollectionBinding) in
+            [binding.server?.displayName, binding.href.lastComponent].compactMap { $0 }
+                .contains { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) }
+        }
+        guard !named(current), let other = binding.bindings.first(where: { !$0.isInbox && named($0) }) else { return }
+        let name = { (binding: CollectionBinding) in Validation.titleFromElsewhere(binding.server?.displayName ?? binding.href.lastComponent) }
+        throw TaskWidgetError(
+            .badConfig,
+            "the account “\(account.name)” keeps the Inbox in “\(name(current))”, where it first synced, but its inbox in config.toml "
+                + "now names another collection, “\(name(other))” (\(other.href.path)): put back inbox = \"\(name(current))\"",
+            context: "inbox moved to another collection")
     }
 
     /// `list` with the name and color its collection got on the server since the last sync
