@@ -184,6 +184,32 @@ import Testing
         #expect(transport.sent[1].header("Authorization") == nil)
     }
 
+    /// A 401 where the password was withheld (another origin over HTTP) is no wrong password: it
+    /// said "rejected the user name or password", and sent the user to fix one that was right.
+    @Test func a401WhereThePasswordWasWithheldSaysWhy() async {
+        let transport = ScriptedTransport([
+            { _ in DAVResponse(status: 301, headers: [("Location", "http://elsewhere.example/dav/")]) },
+            { _ in DAVResponse(status: 401, headers: [("WWW-Authenticate", "Basic")]) },
+        ])
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(transport, account: "http://dav.example.com/").collectionTags(of: URL(string: "http://dav.example.com/")!)
+        }
+        #expect(error?.code == .badRedirect)
+        #expect(error?.message == "The server redirected to http://elsewhere.example:80 over plain HTTP, where the password is not sent.")
+    }
+
+    /// A 401 to an account without a password says that it has none.
+    @Test func a401ToAnAccountWithoutAPasswordSaysSo() async {
+        let transport = ScriptedTransport([{ _ in DAVResponse(status: 401, headers: [("WWW-Authenticate", "Basic")]) }])
+        let client = CalDAVClient(
+            accountURL: URL(string: "https://dav.example.com/")!, credentials: CalDAVCredentials(username: "alice", password: ""), transport: transport)
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client.collectionTags(of: URL(string: "https://dav.example.com/")!)
+        }
+        #expect(error?.code == .authenticationFailed)
+        #expect(error?.message == "The server asks for a password, and the account has none (no password_file or password_command).")
+    }
+
     @Test func redirectToPlainHTTPIsRefused() async {
         let transport = ScriptedTransport([
             { _ in DAVResponse(status: 301, headers: [("Location", "http://dav.example.com/")]) }

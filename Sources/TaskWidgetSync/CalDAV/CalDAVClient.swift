@@ -667,6 +667,22 @@ public struct CalDAVClient: Sendable {
         }
     }
 
+    /// The error for a 401 at `url`: a wrong user name or password, unless the account has none
+    /// to send, or a redirect led to an origin that the password is not sent to.
+    private func unauthorized(at url: URL, _ fail: (CalDAVError.Code, String) -> CalDAVError) -> CalDAVError {
+        guard let credentials else {
+            return fail(.authenticationFailed, "The server asks for a user name and password, and the account has no user.")
+        }
+        guard mayReceiveCredentials(url) else {
+            let origin = Self.origin(url)
+            return fail(.badRedirect, "The server redirected to \(origin) over plain HTTP, where the password is not sent.")
+        }
+        guard !credentials.password.isEmpty else {
+            return fail(.authenticationFailed, "The server asks for a password, and the account has none (no password_file or password_command).")
+        }
+        return fail(.authenticationFailed, "The server rejected the user name or password.")
+    }
+
     /// Throws the typed error for any status not in `accepting`.
     private func check(_ response: DAVResponse, _ method: String, _ url: URL, accepting: Set<Int>) throws(CalDAVError) {
         guard !accepting.contains(response.status) else { return }
@@ -682,7 +698,7 @@ public struct CalDAVClient: Sendable {
             throw fail(.notSupported, "The server does not support this REPORT here.")
         }
         switch status {
-        case 401: throw fail(.authenticationFailed, "The server rejected the user name or password.")
+        case 401: throw unauthorized(at: url, fail)
         case 403: throw fail(.forbidden, "The server does not allow this (403 Forbidden).")
         case 404, 410: throw fail(.notFound, "The server has nothing at this address.")
         case 405, 501: throw fail(.notSupported, "The server does not support \(method) here.")
