@@ -4,6 +4,7 @@ import Logging
 // glibc's own module, for `stdout`: through Glibc, Swift 6 refuses C globals it cannot prove safe.
 @preconcurrency import SwiftGlibc
 public import TaskWidgetCore
+import TaskWidgetStore
 
 /// How every taskwidget program runs its command line: logs to stderr, every failure one
 /// `taskwidget: …` line on stderr with its documented exit status (and with `--verbose` the cause
@@ -240,9 +241,18 @@ public enum CommandRunner {
 
     /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a
     /// closed descriptor) must not end in success, or `export > backup.json` looks like a backup.
+    /// A change the command committed stays made, and the error says so.
     private static func flushStandardOutput() throws {
-        if fflush(stdout) != 0 { throw TaskWidgetError.standardOutput(errno) }
-        if ferror(stdout) != 0 { throw TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed") }
+        var failure: TaskWidgetError
+        if fflush(stdout) != 0 {
+            failure = .standardOutput(errno)
+        } else if ferror(stdout) != 0 {
+            failure = TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed")
+        } else {
+            return
+        }
+        if TaskStore.hasCommitted { failure.message += ": the change itself was made (taskwidget ls shows it)" }
+        throw failure
     }
 }
 

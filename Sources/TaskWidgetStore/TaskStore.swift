@@ -144,6 +144,11 @@ public final class TaskStore: Sendable {
         return database
     }
 
+    /// Whether this process has committed a write transaction to a store: a command that then
+    /// fails to print its confirmation says that its change was made all the same.
+    public static var hasCommitted: Bool { committed.load(ordering: .relaxed) }
+    private static let committed = Atomic(false)
+
     /// Runs `body` in one write transaction; any error rolls everything back. The first write to a
     /// store that does not exist yet creates it, and only if `body` succeeds.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
@@ -151,13 +156,19 @@ public final class TaskStore: Sendable {
             throw TaskWidgetError(.permissionDenied, "the store was opened read-only", context: path)
         }
         do {
-            if case .opened(let database) = connection.withLock({ $0 }) { return try database.write(body) }
-            return try connection.withLock { connection in
-                if case .opened(let database) = connection { return try database.write(body) }
-                let (database, result) = try Self.create(at: location, configuration: configuration, writingFirst: body)
-                connection = .opened(database)
-                return result
-            }
+            let result =
+                if case .opened(let database) = connection.withLock({ $0 }) {
+                    try database.write(body)
+                } else {
+                    try connection.withLock { connection in
+                        if case .opened(let database) = connection { return try database.write(body) }
+                        let (database, result) = try Self.create(at: location, configuration: configuration, writingFirst: body)
+                        connection = .opened(database)
+                        return result
+                    }
+                }
+            Self.committed.store(true, ordering: .relaxed)
+            return result
         } catch {
             throw StoreErrors.map(error, path: path)
         }

@@ -84,6 +84,19 @@ import Testing
         #expect(!result.stderr.contains("Fatal error"))
     }
 
+    /// A change whose confirmation cannot be written stays made, and the error says so: the README
+    /// said `undo` took it back, which only reopens a completed task.
+    @Test func aChangeWhoseConfirmationCannotBeWrittenSaysItWasMade() throws {
+        let sandbox = try Sandbox()
+        let added = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["add", "Pay rent"])
+        #expect(added.status == 74)
+        #expect(added.stderr == "taskwidget: cannot write to standard output: No space left on device: the change itself was made (taskwidget ls shows it)\n")
+        #expect(try sandbox.succeed(["ls"]).contains("Pay rent"))
+        // A command that changes nothing does not say so.
+        let listed = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["ls"])
+        #expect(listed.status == 74 && listed.stderr == "taskwidget: cannot write to standard output: No space left on device\n")
+    }
+
     /// When the error message itself cannot be written, the exit status still says what happened.
     @Test(arguments: ["2>/dev/full", "2>&-"])
     func anUnwritableStandardErrorKeepsTheExitStatus(redirection: String) throws {
