@@ -85,6 +85,8 @@ extension TaskStore {
                         .badImport, "\(source): the habit “\(clash.name)” already exists in the store with another id: rename one of them first")
                 }
                 try record.habit.upsert(db)
+                // Its days are the file's: an older backup takes back the days checked since.
+                try HabitCompletion.filter(Column("habitID") == record.habit.id.lowercasedString).deleteAll(db)
                 for completion in record.completions {
                     try HabitCompletion(habitID: record.habit.id, day: completion.day, status: completion.status).upsert(db)
                 }

@@ -160,6 +160,18 @@ import Testing
         #expect(try copy.store.export() == file)
     }
 
+    /// A habit of the file replaces the store's whole, its days too, as `import --help` says: a
+    /// backup taken before a day was checked takes that day back. The days were merged, and a day
+    /// checked since the backup stayed.
+    @Test func aHabitsDaysAreTheFilesAfterAnImport() throws {
+        try fillStore()
+        let backup = try store.export()
+        _ = try store.checkHabit("Walk", on: Fixed.day("2026-11-24"), status: .done)
+        _ = try store.checkHabit("Read", on: Fixed.day("2026-11-24"), status: .done)
+        try store.importing(backup, source: "backup.json")
+        #expect(try store.export() == backup)
+    }
+
     /// A copy edited after the store's counts as updated; an older one changes nothing.
     @Test func aNewerCopyUpdatesAndAnOlderOneChangesNothing() throws {
         try fillStore()
