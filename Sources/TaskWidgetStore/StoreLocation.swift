@@ -8,8 +8,10 @@ public struct StoreLocation: Sendable, Equatable {
     /// The default location's folder is created on first write; a folder the user named must exist.
     public var isDefault: Bool
 
+    /// A relative path that SQLite would not take as a file's (`file:…` reads as a URI, `:memory:`
+    /// as a database in memory) is taken from the current folder (`./file:…`).
     public init(path: String, isDefault: Bool) {
-        self.path = path
+        self.path = path.hasPrefix("file:") || path == ":memory:" ? "./" + path : path
         self.isDefault = isDefault
     }
 

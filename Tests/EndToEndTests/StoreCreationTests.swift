@@ -36,4 +36,24 @@ import Testing
         #expect(roundsThatSawTheStoreAppear > 0, "no round read both before and after the store appeared (reads per round: \(readsPerRound))")
         print("StoreCreationTests: \(roundsThatSawTheStoreAppear) of 8 rounds saw the store appear (reads per round: \(readsPerRound))")
     }
+
+    /// A store path that SQLite would not take as a file's, relative to the current folder:
+    /// `file:…` (a URI to SQLite) and `:memory:`. The first failed after writing elsewhere and
+    /// left its temporary files; the second said the store could not be used, yet wrote it.
+    @Test(arguments: ["file:uri.sqlite", ":memory:"])
+    func aRelativeStorePathIsAFileEvenWhenSQLiteWouldReadItOtherwise(path: String) throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.folder.appendingPathComponent("here")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let run = { (arguments: [String]) in
+            try ProcessRunner.run(
+                "/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", folder.path, Sandbox.binary.path] + arguments + ["--store", path, "--now", sandbox.now],
+                environment: sandbox.environment)
+        }
+        let added = try run(["add", "Pay rent"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try run(["ls"]).stdout.contains("Pay rent"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        #expect(files == [path])
+    }
 }
