@@ -201,6 +201,13 @@ import Testing
         try sandbox.expectRefused(["add", "Far", "--due", "in 999999w"], status: 64, message: "outside the years 0001 to 9999")
         try sandbox.expectRefused(["add", "Far", "--due", "9999-12-31T23:59-05:00"], status: 64, message: "outside the years")
         try sandbox.expectRefused(["ls", "--now", "9999-12-31T23:59:59-18:00"], status: 64, message: "outside the years")
+        // A timeline that would reach the year 10000: render failed with an internal message, and
+        // timeline and status wrote dates of that year.
+        for command in [["render", "-o", "-"], ["timeline"]] {
+            try sandbox.expectRefused(command + ["--now", "9999-12-31T12:00"], status: 64, message: "--now must be before 9999-12-30")
+        }
+        #expect(try sandbox.run(["status", "--now", "9999-12-31T12:00"]).stdout.contains("--now must be before 9999-12-30"), "the bar's line says it")
+        #expect(try sandbox.run(["timeline", "--format", "json", "--now", "9999-12-29T23:59:59"]).status == 0)
         try sandbox.expectRefused(["add", "Soon", "--due", Self.zalgo(50_000)], status: 64, message: "cannot read date")
         try sandbox.expectRefused(["list", "add", "Work", "--color", "#" + Self.zalgo(50_000)], status: 64, message: "is not a color")
         try sandbox.expectRefused(["done", Self.zalgo(50_000)], status: 64, message: "is not a task id")

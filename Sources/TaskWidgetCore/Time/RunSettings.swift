@@ -86,8 +86,20 @@ public enum RunSettings {
         return TimeZone(secondsFromGMT: west ? -seconds : seconds)
     }
 
-    /// `--now ISO8601`, else the clock, to the millisecond the store keeps.
+    /// `--now ISO8601`, else the clock, to the millisecond the store keeps. A `--now` whose
+    /// timeline (the 24 hours after it, and the day after those) would reach the year 10000 in
+    /// `calendar`'s zone, where no date is written, is refused: the timeline ended in dates of that
+    /// year.
     public static func now(argument: String?, calendar: LocalCalendar, clock: Date) throws -> Instant {
-        try argument.map { try WhenParser.parseInstant($0, calendar: calendar) } ?? Instant(clock)
+        guard let argument else { return Instant(clock) }
+        let now = try WhenParser.parseInstant(argument, calendar: calendar)
+        guard calendar.localDay(containing: now) <= latestDay else {
+            throw TaskWidgetError(
+                .invalidInput, "--now must be before 9999-12-30, so that its timeline ends in the year 9999: give an earlier instant")
+        }
+        return now
     }
+
+    /// The last day a `--now` may fall on.
+    private static let latestDay = LocalDay("9999-12-29")!
 }
