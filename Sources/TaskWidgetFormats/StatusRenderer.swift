@@ -101,6 +101,11 @@ public struct StatusRenderer: Sendable {
         case .sectionCloseNameIncorrect: "a section is closed with another name than it was opened with"
         case .unfinishedName: "a tag is not finished (}} is missing)"
         case .invalidSetDelimiter: "a set-delimiter tag is malformed"
+        case .invalidConfigVariableSyntax: "a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"
+        case .unrecognisedConfigVariable: "a {{% …}} tag names an unknown setting (taskwidget sets the content type itself: leave it out)"
+        case .transformAppliedToInheritanceSection: "a transform is applied to an inheritance section ({{<…}} or {{$…}})"
+        case .illegalTokenInsideInheritSection, .textInsideInheritSection:
+            "a partial's inheritance section ({{<…}}) holds something other than blocks ({{$…}})"
         // The parser's own error, which is not public: the text ended inside a tag.
         default: "\(error)" == "overflow" ? "the template ends inside a tag (}} is missing)" : "the template cannot be read (\(error))"
         }

@@ -181,6 +181,9 @@ import Testing
         ("nested", String(repeating: "{{#hasTasks}}", count: 100_000), "nested.mustache:1:209: sections or transforms are nested more than 16 deep"),
         ("transforms", "{{" + String(repeating: "a(", count: 100_000) + "}}", "transforms.mustache:1:1: sections or transforms are nested more than 16 deep"),
         ("delimited", "{{=<% %>=}}\n" + String(repeating: "<%^top%>", count: 1000), "delimited.mustache:2:129: sections or transforms"),
+        // The parser's names (unrecognisedConfigVariable) were the message.
+        ("setting", "{{% CONTENT_TYPE: BOGUS}}{{open}}", "setting.mustache:1:26: a {{% …}} tag names an unknown setting (taskwidget sets the content type itself: leave it out)"),
+        ("pragma", "{{% NOPE}}{{open}}", "pragma.mustache:1:9: a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"),
     ])
     func brokenTemplatesAreOneLineErrors(name: String, text: String, message: String) throws {
         let sandbox = try Self.sandbox()
