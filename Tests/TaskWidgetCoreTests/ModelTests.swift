@@ -159,6 +159,15 @@ import Testing
         #expect(error?.message == "no list is named “\(typed)”: the lists are Home, Work, Errands, Ärger, Reading list (add --new-list to create it)")
     }
 
+    /// Of many names, the error lists eight: with thirty lists it was a line of 1.6 KB.
+    @Test func aLongListOfNamesIsCutToEight() throws {
+        let names = (1...30).map { "Project number \($0)" }
+        let error = expectError(.notFound) { try NameLookup.find("Nope", in: names, named: { $0 }, kind: "list") }
+        #expect(
+            error?.message == "no list is named “Nope”: the lists include " + names.prefix(8).joined(separator: ", ")
+                + " and 22 more, which `taskwidget list ls` shows (create one with `taskwidget list add NAME`)")
+    }
+
     /// Control characters (in a name written into the store by hand) do not count, but a name as
     /// stored comes first: `Work` is that list, not a `Wo\u{7}rk` before it.
     @Test func controlCharactersDoNotCountButTheStoredNameComesFirst() throws {

@@ -31,14 +31,21 @@ public enum NameLookup {
                 "did you mean “\(closest)”?"
             } else if names.isEmpty {
                 "there are no \(kind)s yet"
-            } else {
+            } else if names.count <= namesListed {
                 "the \(kind)s are " + names.joined(separator: ", ")
+            } else {
+                // One line stays readable: the rest are in `ls`.
+                "the \(kind)s include " + names.prefix(namesListed).joined(separator: ", ")
+                    + " and \(names.count - namesListed) more, which `taskwidget \(kind) ls` shows"
             }
         throw TaskWidgetError(
             .notFound, "no \(kind) is named “\(name.sanitizedForMessage)”: \(known) (\(creation ?? "create one with `taskwidget \(kind) add NAME`"))",
             // Logs carry no names: the context says where to look.
             context: "\(kind) not found: `taskwidget \(kind) ls` shows the names")
     }
+
+    /// The most names an error lists.
+    static let namesListed = 8
 
     /// The name in `names` nearest to `name` in edit distance (case-insensitive; swapping two
     /// neighbouring letters is one edit), if it is near enough to be a typo: at most one edit in
