@@ -30,6 +30,9 @@ public struct WidgetOptions: ParsableArguments {
     /// The widget these options name, to be written to `file`: a name ending in `.png` or `.bmp`
     /// chooses the format, and must agree with `--image-format`.
     public func spec(writingTo file: String? = nil) throws -> WidgetImageSpec {
+        if let file, let other = Self.otherImageExtension(ofFile: file) {
+            throw TaskWidgetError(.invalidInput, "\(file) names a \(other.uppercased()) file, which taskwidget does not write: name it .png or .bmp")
+        }
         let named = file.flatMap(Self.format(ofFile:))
         if let file, let named, let imageFormat, named != imageFormat {
             throw TaskWidgetError(
@@ -43,9 +46,19 @@ public struct WidgetOptions: ParsableArguments {
 
     /// The format a file name's extension names (`.png`, `.bmp`, in any case), if any.
     static func format(ofFile path: String) -> WidgetImageSpec.Format? {
+        fileExtension(of: path).flatMap(WidgetImageSpec.Format.init(rawValue:))
+    }
+
+    /// The extension of another image format (`.jpg`), which a PNG would be mistaken for.
+    static func otherImageExtension(ofFile path: String) -> String? {
+        fileExtension(of: path).flatMap { ["jpg", "jpeg", "gif", "webp", "svg", "tif", "tiff", "avif", "heic", "ico"].contains($0) ? $0 : nil }
+    }
+
+    /// A file name's extension, lowercased.
+    private static func fileExtension(of path: String) -> String? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        return WidgetImageSpec.Format(rawValue: name[name.index(after: dot)...].lowercased())
+        return name[name.index(after: dot)...].lowercased()
     }
 }
 

@@ -96,6 +96,17 @@ import Testing
         #expect(try Data(contentsOf: url) == image)
     }
 
+    /// A file named as another image format would hold a PNG under a false name: it was written.
+    @Test(arguments: ["widget.jpg", "widget.JPEG", "widget.webp"])
+    func aFileNamedAsAnotherImageFormatIsRefused(name: String) throws {
+        let sandbox = try Sandbox.demo()
+        let url = sandbox.folder.appendingPathComponent(name)
+        let result = try sandbox.run(["render", "-o", url.path])
+        let format = String(name.split(separator: ".").last!).uppercased()
+        #expect(result.status == 64 && result.stderr.hasPrefix("taskwidget: \(url.path) names a \(format) file, which taskwidget does not write: name it .png or .bmp"))
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test func badInputIsAUsageErrorAndWritesNothing() throws {
         let sandbox = try Sandbox.demo()
         let url = sandbox.folder.appendingPathComponent("widget.png")
