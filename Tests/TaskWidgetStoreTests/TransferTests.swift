@@ -432,10 +432,14 @@ import Testing
     }
 
     /// JSON that does not parse says where; a file cut short says so; a number its field cannot
-    /// take, which Foundation's decoder calls invalid JSON, says that instead.
+    /// take, which Foundation's decoder calls invalid JSON, says that instead, and which field.
     @Test func aDocumentTheDecoderRefusesWithoutAFieldSaysWhatIsWrong() throws {
         let cases = [
-            (Self.validDocument.replacingOccurrences(of: #""sortOrder": 0}"#, with: #""sortOrder": 1.5}"#), "a number does not fit its field"),
+            (Self.validDocument.replacingOccurrences(of: #""sortOrder": 0}"#, with: #""sortOrder": 1.5}"#), "lists[0].sortOrder is a number that does not fit"),
+            (
+                Self.validDocument.replacingOccurrences(of: #"8111-111111111111", "sortOrder": 0}"#, with: #"8111-111111111111", "sortOrder": 1e30}"#),
+                "tasks[0].sortOrder is a number that does not fit"
+            ),
             (String(Self.validDocument.prefix(200)), "the JSON ends too soon: the file may be cut short"),
             ("{\n  \"schema\": tru\n}", "the JSON is malformed at line 2, column"),
         ]

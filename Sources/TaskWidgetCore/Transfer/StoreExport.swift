@@ -272,13 +272,34 @@ extension DecodingError {
         return (value as? [String: Any]).map { Array($0.keys).sorted() } ?? []
     }
 
+    /// The path (`tasks[0].sortOrder`) of the first number in `value` that is no whole number a
+    /// field can hold (every number of the document is one); keys are taken in order.
+    private static func misfitNumber(in value: Any, at path: String) -> String? {
+        switch value {
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if let found = misfitNumber(in: object[key]!, at: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = misfitNumber(in: element, at: "\(path)[\(index)]") { return found }
+            }
+        case let number as NSNumber:
+            if number != NSNumber(value: number.int64Value) { return path.isEmpty ? "the document" : path }
+        default:
+            break
+        }
+        return nil
+    }
+
     /// What is wrong with a document the decoder refused without naming a field: JSON that does
     /// not parse (where), or cut short, or a number its field cannot take (`"sortOrder": 1.5`),
     /// which Foundation's decoder reports as invalid JSON.
     static func jsonProblem(_ data: Data) -> String {
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
-            return "a number does not fit its field (a fraction where a whole number goes, or one too large): compare it with what `taskwidget export` writes"
+            let document = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+            let field = misfitNumber(in: document, at: "").map { "\($0) is a number that does not fit" } ?? "a number does not fit its field"
+            return "\(field) (a fraction where a whole number goes, or one too large): compare it with what `taskwidget export` writes"
         } catch {
             let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
             if description.contains("end of file") { return "the JSON ends too soon: the file may be cut short" }
