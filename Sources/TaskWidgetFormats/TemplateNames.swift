@@ -62,6 +62,9 @@ enum TemplateNames {
         guard let shape = searched.lazy.compactMap({ resolve(components, in: $0) }).first else {
             let dot = name.hasPrefix(".") ? "." : ""
             let advice = suggestion(for: components, in: searched).map { ": did you mean “\(dot)\($0)”?" }
+                ?? listHolding(components, in: scopes[scopes.count - 1]).map {
+                    ": it is a name of each of “\($0)”: put it inside {{#\($0)}}…{{/\($0)}}"
+                }
                 ?? ((dot.isEmpty ? ": the entry has no such name, nor do the convenience names" : ": the section's object has no such name")
                     + ": fix the template")
             throw text.error(at: nameStart, "unknown name “\(name)”" + advice)
@@ -72,6 +75,15 @@ enum TemplateNames {
             case (.list, "reversed"), (.list, "sorted"): shape
             default: .value
             }
+        }
+    }
+
+    /// The list of `names` whose items have the name `components` (`items`, inside `{{#habits}}`,
+    /// for `name`: the form of the habits before they became an object).
+    private static func listHolding(_ components: [String], in names: [String: ContextShape]) -> String? {
+        names.keys.sorted().first { key in
+            guard case .list(.object(let fields)) = names[key] else { return false }
+            return resolve(components, in: fields) != nil
         }
     }
 

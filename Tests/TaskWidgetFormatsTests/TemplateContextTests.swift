@@ -111,6 +111,8 @@ import Testing
         ("{{= <% %> =}}\n<%#hasTasks%><%nope%><%/hasTasks%>", 2, 16, "unknown name “nope”"),
         ("a {{{ entryJSN }}}", 1, 7, "unknown name “entryJSN”: did you mean “entryJSON”?"),
         ("{{uppercsed(class)}}", 1, 3, "unknown transform “uppercsed”"),
+        // A name of each item of a list: the habits' form before they became an object.
+        ("{{#habits}}{{name}}{{/habits}}", 1, 14, "unknown name “name”: it is a name of each of “items”: put it inside {{#items}}…{{/items}}"),
         ("x {{> header}}", 1, 3, "partials ({{>name}}, {{<name}}) are not supported"),
     ])
     func unknownNamesAreRefusedWithLineAndColumn(template: String, line: Int, column: Int, problem: String) throws {
