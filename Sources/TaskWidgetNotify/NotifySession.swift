@@ -256,7 +256,8 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) ?? posted[key]?.reminder
         else { return }
         if repeatsOnServer { reminder.repeatsOnServer = true }
-        let notification = presentation.notification(for: reminder, at: now, missed: Self.isMissed(key, at: now), failed: failed)
+        // Seen already: however late the button came, this is no missed reminder.
+        let notification = presentation.notification(for: reminder, at: now, missed: false, failed: failed)
         posted[key] = Posted(post: notifier.post(notification, replacing: nil), reminder: reminder)
     }
 

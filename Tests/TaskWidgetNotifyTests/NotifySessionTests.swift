@@ -329,6 +329,19 @@ import Testing
         #expect(notifier.posts.count == 2)
     }
 
+    /// A button pressed minutes after its reminder showed, that fails, shows it again without
+    /// "Missed reminder": it was seen, only the button failed.
+    @Test func aFailedButtonPressedLateIsNoMissedReminder() throws {
+        _ = addTask("Pay rent", remindIn: 2, dueIn: 1980, inHome: true)
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        actions.failure = TaskWidgetError(.storeLocked, "the store /home/u/tasks.sqlite is locked by another program")
+        notifier.events = [.actionInvoked(NotificationID(rawValue: 1), actionKey: "done")]
+        try session.handle([], at: at(300))
+        #expect(notifier.bodies.last == "Done failed: the store is locked by another program · 17:00 · Home")
+    }
+
     /// With the store gone, the reminder is shown again as it was shown: the store has nothing to
     /// show it from, and it was closed without a word.
     @Test func aFailedWriteOnAStoreThatIsGoneShowsTheReminderAgainAsItWas() throws {
