@@ -43,11 +43,13 @@ public struct StoreReminderActions: ReminderActions {
     }
 
     /// The store, opened read-write for one write and closed when it is let go. A button of a
-    /// notification shown before the store was deleted must not create an empty store.
+    /// notification shown before the store was deleted must not create an empty store. It waits
+    /// for another writer for 2 s, not the 15 s of a command: notify's loop waits meanwhile (a
+    /// stop too), and a button that fails shows its reminder again, saying so.
     private func storeForWriting() throws -> TaskStore {
         guard FileManager.default.fileExists(atPath: location.path) else {
             throw TaskWidgetError(.storeMissing, "there is no store at \(location.path) any more", context: location.path)
         }
-        return try TaskStore.open(at: location, mode: .readWrite, logger: logger)
+        return try TaskStore.open(at: location, mode: .readWrite, writerTimeout: 2, logger: logger)
     }
 }

@@ -70,7 +70,10 @@ public final class TaskStore: Sendable {
     /// written: a store missing at the default location reads as an empty one (a first run shows
     /// "No open tasks", not an error), and one missing at a path the user named is an error. So is
     /// one missing for a writer that is not `creating` it (one that changes what a store holds).
-    public static func open(at location: StoreLocation, mode: AccessMode, creating: Bool = true, logger: Logger) throws -> TaskStore {
+    /// A writer waits up to `writerTimeout` seconds for another to finish.
+    public static func open(
+        at location: StoreLocation, mode: AccessMode, creating: Bool = true, writerTimeout: Double = 15, logger: Logger
+    ) throws -> TaskStore {
         let path = location.path
         let exists = try checkPath(location, mode: mode, creating: creating)
         var configuration = Configuration()
@@ -78,7 +81,7 @@ public final class TaskStore: Sendable {
         // Concurrent writers wait for each other instead of failing. A reader of the WAL store
         // waits only on a foreign program that locks it whole: not for long, so that a bar's
         // status line shows the error instead of freezing.
-        configuration.busyMode = .timeout(mode == .readOnly ? readerTimeout : 15)
+        configuration.busyMode = .timeout(mode == .readOnly ? readerTimeout : writerTimeout)
         configuration.prepareDatabase { db in
             guard !db.configuration.readonly else { return }
             // Keep the -wal and -shm files when the last writer closes, so that display commands
