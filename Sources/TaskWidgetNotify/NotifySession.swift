@@ -289,11 +289,22 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         }
     }
 
-    /// Logs name a store failure by its code, never by its message, which may quote a list's name.
+    /// Logs name a store failure by its code, never by its message, which may quote a list's name,
+    /// and say what to do: notify goes on, and reads the store again once it can.
     private mutating func reportStoreFailure() {
-        let failure = following.failure?.logDescription
+        let failure = following.failure.map { "\($0.logDescription): notify waits for the store to be readable" + Self.advice(for: $0.code) }
         if let failure, failure != reportedFailure { logger.error("\(failure)") }
         reportedFailure = failure
+    }
+
+    private static func advice(for code: TaskWidgetError.Code) -> String {
+        switch code {
+        case .storeMissing: ": check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`"
+        case .damagedStore: ": restore it from a backup, or pass another --store"
+        case .storeVersion: ": run the taskwidget that wrote it, or a newer one"
+        case .permissionDenied: ": check the permissions of the store and its folder"
+        default: ""
+        }
     }
 
     private static func logDescription(_ error: any Error) -> String {

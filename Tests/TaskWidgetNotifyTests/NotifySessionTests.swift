@@ -225,6 +225,23 @@ import Testing
         #expect(session.entryDeadline == nil)
     }
 
+    /// A store that cannot be read is logged once, with what to do: the log said only "there is
+    /// no store [storeMissing] (PATH)", where watch's line gives the advice.
+    @Test func aStoreFailureIsLoggedOnceWithWhatToDo() throws {
+        let log = LogRecorder()
+        var session = NotifySession(
+            source: FakeReminderSource(store: store, missedWithin: ReminderSettings().missedWithin), notifier: notifier, actions: actions,
+            storage: storage, launcher: launcher, calendar: Self.calendar, settings: ReminderSettings(), logger: log.logger)
+        store.nextCheck = .failed(TaskWidgetError(.storeMissing, "there is no store at /home/u/tasks.sqlite", context: "/home/u/tasks.sqlite"))
+        try session.start(at: at(0))
+        try session.handle(.storeActivity, at: at(1))
+        #expect(
+            log.logged.filter { $0.contains("[storeMissing]") } == [
+                "there is no store [storeMissing] (/home/u/tasks.sqlite): notify waits for the store to be readable: check the path "
+                    + "(--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`"
+            ], "\(log.logged)")
+    }
+
     @Test func doneCompletesTheTaskAndClosesTheNotification() throws {
         let id = addTask("Pay rent", remindIn: 2)
         var session = session()
