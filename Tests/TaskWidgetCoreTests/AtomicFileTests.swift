@@ -60,4 +60,40 @@ import Testing
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
         #expect(try folder.entries() == ["widget.png"])
     }
+    /// A file replaced keeps the stricter of its own permissions and the ones asked for: a widget
+    /// the user made private (0600) became readable by everyone (0644) at the next write.
+    @Test func aReplacedFileKeepsTheStricterPermissions() throws {
+        let file = folder.path("private.png")
+        try AtomicFile.write(Data([1]), to: URL(fileURLWithPath: file), permissions: 0o644)
+        try #require(chmod(file, 0o600) == 0)
+        try AtomicFile.write(Data([2]), to: URL(fileURLWithPath: file), permissions: 0o644)
+        var status = stat()
+        #expect(stat(file, &status) == 0 && status.st_mode & 0o777 == 0o600)
+        // A secret written over a file others could read is the secret's 0600.
+        try #require(chmod(file, 0o644) == 0)
+        try AtomicFile.write(Data([3]), to: URL(fileURLWithPath: file), permissions: 0o600)
+        #expect(stat(file, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    }
+
+    /// Another user's link or FIFO, planted where the writer writes (a shared folder), is replaced:
+    /// followed, it would turn the write onto a file of its owner's choosing, or hand the widget
+    /// to its reader. (Making another user's link needs root, as CI runs.)
+    @Test(.enabled(if: geteuid() == 0)) func anotherUsersLinkOrFIFOIsReplacedNotFollowed() throws {
+        let victim = folder.path("victim")
+        try AtomicFile.write(Data([1]), to: URL(fileURLWithPath: victim), permissions: 0o600)
+        let link = folder.path("medium.png")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        try #require(lchown(link, 65534, 65534) == 0)
+        try AtomicFile.write(Data([2]), to: URL(fileURLWithPath: link), durability: .atomicOnly)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data([1]), "the file it named is untouched")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil, "the link is a file now")
+        let fifo = folder.path("small.png")
+        try #require(mkfifo(fifo, 0o666) == 0 && chown(fifo, 65534, 65534) == 0)
+        // Its reader waits (so that a write into it would not block the test).
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        try AtomicFile.write(Data([3]), to: URL(fileURLWithPath: fifo), durability: .atomicOnly)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fifo)) == Data([3]), "a file now, not the FIFO")
+    }
 }

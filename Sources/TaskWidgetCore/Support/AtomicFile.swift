@@ -5,8 +5,12 @@ public import Foundation
 /// the write is ``Durability/durable``), and the temporary file is renamed over the target; on any
 /// failure the temporary file is removed and the old file stays.
 ///
-/// A symbolic link to a file stays, and the file it names is replaced. What cannot be replaced,
-/// a device, a FIFO or a socket (`/dev/stdout`, a pipe a reader waits on), is written to as it is.
+/// A file replaced keeps the stricter of its permissions and `permissions` (a widget image the
+/// user made private stays private). A symbolic link of this user's to a file stays, and the file
+/// it names is replaced; another user's link is replaced, never followed (one planted in a shared
+/// folder must not turn the write onto a file of its choosing). What cannot be replaced is written
+/// to as it is: a character device (`/dev/null`, a terminal), and this user's FIFO or socket
+/// (`/dev/stdout` on a pipe, a pipe a reader waits on).
 ///
 /// ```swift
 /// try AtomicFile.write(png, to: URL(fileURLWithPath: "output/medium.png"), durability: .atomicOnly)
@@ -27,19 +31,27 @@ public enum AtomicFile {
 
     /// Writes `data` to `url` whole; the file gets `permissions` (0644: readable by everyone).
     public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644, durability: Durability = .durable) throws {
-        var url = url
+        var (url, permissions) = (url, permissions)
+        var link = stat()
         var status = stat()
-        if stat(url.path, &status) == 0 {
+        let isOwnLink = lstat(url.path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK && link.st_uid == geteuid()
+        if link.st_mode & S_IFMT != S_IFLNK || isOwnLink, stat(url.path, &status) == 0 {
+            let isOwn = status.st_uid == geteuid()
             switch status.st_mode & S_IFMT {
             case S_IFREG:
-                if let resolved = realpath(url.path, nil) {
+                if isOwnLink, let resolved = realpath(url.path, nil) {
                     url = URL(fileURLWithPath: String(cString: resolved))
                     free(resolved)
                 }
+                permissions &= status.st_mode & 0o777
             case S_IFDIR:
                 throw failure(EISDIR, url)
-            default:
+            case S_IFCHR:
                 return try writeInPlace(data, to: url)
+            case S_IFIFO where isOwn, S_IFSOCK where isOwn:
+                return try writeInPlace(data, to: url)
+            default:
+                break
             }
         }
         let folder = url.deletingLastPathComponent()
