@@ -18,7 +18,7 @@ import Testing
             try await onThread {
                 let connection = try RawConnection(port: port)
                 let big = String(repeating: "a", count: 1_000_000)
-                connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(big)\r\n\r\n")
+                connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(big)\r\n\r\n")
                 // NIO's decoder stops at 8 KiB; the answer comes before the rest is read, and the
                 // server reads the rest before it closes (else the client's kernel could discard it).
                 let answer = RawResponse(Array(connection.receive(timeout: 10).text.utf8))
@@ -51,15 +51,15 @@ import Testing
     /// §3.2), gets one line of JSON, as a bad path or parameter does (SPEC §11), and the connection
     /// is closed.
     @Test(arguments: [
-        ("BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 501, "unknown method"),
-        ("GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", 400, "malformed request"),
+        ("BREW /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 501, "unknown method"),
+        ("GET /healthz HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", 400, "malformed request"),
         ("GET /healthz HTTP/1.1\r\nHost x\r\n\r\n", 400, "malformed request"),
         ("GET /healthz HTTP/1.1\r\n\r\n", 400, "request without Host header"),
         ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "request with more than one Host header"),
         ("GET /healthz HTTP/1.0\r\nHost: a\r\nhost: b\r\n\r\n", 400, "request with more than one Host header"),
         ("\u{1}\u{2}\u{3} nonsense\r\n\r\n", 501, "unknown method"),
-        ("GET /a b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request"),
-        ("POST /api/log HTTP/1.1\r\nHost: x\r\nContent-Length: many\r\n\r\n", 400, "malformed request"),
+        ("GET /a b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400, "malformed request"),
+        ("POST /api/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: many\r\n\r\n", 400, "malformed request"),
     ])
     func malformedRequestGetsJSON(request: String, status: Int, message: String) async throws {
         let environment = try ServeEnvironment()
@@ -86,7 +86,7 @@ import Testing
         try await withLiveServer(environment) { port in
             try await onThread {
                 let connection = try RawConnection(port: port)
-                connection.send("POST /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                connection.send("POST /status HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n")
                 let first = connection.receive(timeout: 10) { $0.hasSuffix("\"}\n") }
                 #expect(first.text.hasPrefix("HTTP/1.1 405 "))
                 connection.send("zz\r\nnot a chunk\r\n")
@@ -102,8 +102,8 @@ import Testing
     /// in any case) is closed after its answer, not held for the idle timeout (30 s here).
     @Test(arguments: [
         "GET /healthz HTTP/1.0\r\n\r\n",
-        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n",
-        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: TE, close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: TE, close\r\n\r\n",
     ])
     func connectionNotKeptAliveIsClosed(request: String) async throws {
         let environment = try ServeEnvironment()
@@ -149,7 +149,7 @@ import Testing
                 let slow = try RawConnection(port: port)
                 let started = Date()
                 let lateness = LatenessReport("the slowloris cut", dueBy: started.addingTimeInterval(3))
-                var closed = !slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                var closed = !slow.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
                 // One byte every 50 ms at least: the head never ends (a minute is 1 200 bytes, far
                 // below the 8 KiB header limit, so only the idle timeout can cut it).
                 var sent = 0
@@ -174,7 +174,7 @@ import Testing
         try await withLiveServer(environment) { port in
             try await onThread {
                 let connection = try RawConnection(port: port)
-                connection.send("POST /api/log HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
+                connection.send("POST /api/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000\r\n\r\n")
                 connection.send(String(repeating: "x", count: 100_000))
                 let answer = connection.receive(timeout: 5)
                 // (NIO's encoder writes its own reason phrase: "Payload Too Large")
@@ -190,7 +190,7 @@ import Testing
         try await withLiveServer(environment) { port in
             try await onThread {
                 let connection = try RawConnection(port: port)
-                connection.send("POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                connection.send("POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n")
                 let chunk = "4000\r\n" + String(repeating: "y", count: 0x4000) + "\r\n"
                 var cut = false
                 for _ in 0..<64 where !cut {  // 1 MiB in all, the limit is 64 KiB
@@ -218,7 +218,7 @@ import Testing
                 let lateness = LatenessReport("the trickling body's cut", dueBy: started.addingTimeInterval(3))
                 // A body of 1 000 bytes (under the 64 KiB limit), one byte every 200 ms at least:
                 // it would take 200 s, the limit is 1 s.
-                var closed = !connection.send("POST /api/log HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
+                var closed = !connection.send("POST /api/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n")
                 var sent = 0
                 while !closed, sent < 1000, Date().timeIntervalSince(started) < 60 {
                     closed = !connection.send("x")
@@ -242,13 +242,13 @@ import Testing
                 let first = try RawConnection(port: port)
                 let second = try RawConnection(port: port)
                 // both are accepted and usable
-                first.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                first.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(first.receive(timeout: 5) { $0.hasSuffix("ok\n") }.text.hasPrefix("HTTP/1.1 200"))
-                second.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                second.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(second.receive(timeout: 5) { $0.hasSuffix("ok\n") }.text.hasPrefix("HTTP/1.1 200"))
                 // the third connects (kernel backlog) but is not accepted: no answer
                 let third = try RawConnection(port: port)
-                third.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                third.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(third.receive(timeout: 1).text.isEmpty)
                 // until a slot frees
                 shutdown(first.fd, Int32(SHUT_RDWR))
@@ -270,7 +270,7 @@ import Testing
             try await onThread {
                 // 20 connections from one host, each with half a request head.
                 let held = try (0..<20).map { _ in try RawConnection(port: port) }
-                for connection in held { connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
+                for connection in held { connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
                 var open = held
                 #expect(waitUntil(within: .seconds(30), every: .milliseconds(20)) {
                     open = open.filter { !$0.receive(timeout: 0.05).closed }
@@ -317,7 +317,7 @@ import Testing
                 // unwritable and stays so. (Its hang-up cannot be seen from here without reading: the
                 // FIN waits behind the data. The server's log tells when it happened.)
                 let connection = try RawConnection(port: port, receiveBuffer: 4096)
-                connection.send("GET /widget/4096x4096.png HTTP/1.1\r\nHost: x\r\n\r\n")
+                connection.send("GET /widget/4096x4096.png HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(log.wait(for: "client read nothing", timeout: 60))
                 // The close comes once the kernel's buffers are read: within a minute at most (CI
                 // once saw no close for 30 s, in the stall that delays the other cuts).
@@ -346,7 +346,7 @@ import Testing
         try await withLiveServer(environment, limits: limits) { port in
             try await onThread {
                 let stream = try RawConnection(port: port)
-                stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 _ = stream.receive(timeout: 10) { $0.contains("}\n\n") }
                 // silent for 5 idle timeouts: Hummingbird does not time out a response in progress
                 #expect(!stream.receive(timeout: 1.5).closed)

@@ -54,7 +54,7 @@ import Testing
                 // Released from this thread: a task awaiting the pool could not release them.
                 defer { for _ in blockers { release.signal() } }
                 let stream = try RawConnection(port: port)
-                stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 _ = stream.receive(timeout: 10) { $0.contains("event: change") && $0.contains("}\n\n") }
                 _ = try environment.store.store.addTask(NewTask(title: "While blocked"), now: ServeEnvironment.now)
                 let change = stream.receive(timeout: 10) { $0.contains("event: change") && $0.hasSuffix("}\n\n\r\n") }
@@ -74,7 +74,7 @@ import Testing
         try await withLiveServer(environment) { port in
             try await onThread {
                 let stream = try RawConnection(port: port)
-                stream.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
                 // (each write is a chunk: "SIZE\r\nDATA\r\n", so an event ends in "}\n\n" before the chunk's CRLF)
                 let opening = stream.receive(timeout: 10) { $0.contains("event: change") && $0.contains("}\n\n") }
                 #expect(opening.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -100,7 +100,7 @@ import Testing
         try await withLiveServer(environment) { port in
             try await onThread {
                 let stream = try RawConnection(port: port)
-                stream.send("GET /events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: \(version)\r\n\r\n")
+                stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: \(version)\r\n\r\n")
                 // The opening is written as one buffer: had it an event, it would come with the retry.
                 let opening = stream.receive(timeout: 10) { $0.contains("retry:") }
                 #expect(opening.text.contains("retry: 2000"))
@@ -116,7 +116,7 @@ import Testing
         try await withLiveServer(environment, limits: limits) { port in
             try await onThread {
                 let stream = try RawConnection(port: port)
-                stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 let text = stream.receive(timeout: 5) { $0.components(separatedBy: ": keep-alive\n\n").count > 2 }
                 #expect(text.text.components(separatedBy: ": keep-alive\n\n").count > 2)
             }
@@ -131,7 +131,7 @@ import Testing
         try await withLiveServer(environment) { port in
             try await onThread {
                 let stream = try RawConnection(port: port)
-                stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 _ = stream.receive(timeout: 10) { $0.contains("event: change") && $0.contains("}\n\n") }
                 try environment.store.close()
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -161,7 +161,7 @@ import Testing
         let stream = try await withLiveServer(environment) { port in
             try await onThread {
                 let stream = try RawConnection(port: port)
-                stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 _ = stream.receive(timeout: 10) { $0.contains("event: change") }
                 return UncheckedBox(stream)
             }
@@ -172,6 +172,27 @@ import Testing
         #expect(end.closed)
     }
 
+    /// Without a token, a request that names another host than this machine gets 421: a web page
+    /// whose own name an attacker rebinds to 127.0.0.1 (DNS rebinding) sends that name, and read
+    /// the titles from /status and /events. An IP address or localhost, with or without a port,
+    /// is this machine.
+    @Test func aRequestNamingAnotherHostIsRefusedWithoutAToken() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                for (host, status) in [
+                    ("attacker.example", "421 Misdirected Request"), ("attacker.example:\(port)", "421 Misdirected Request"),
+                    ("127.0.0.1:\(port)", "200 OK"), ("localhost", "200 OK"), ("LOCALHOST:\(port)", "200 OK"), ("[::1]:\(port)", "200 OK"),
+                ] {
+                    let connection = try RawConnection(port: port)
+                    connection.send("GET /status HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+                    let response = connection.receive(timeout: 10) { $0.contains("\r\n\r\n") }.text
+                    #expect(response.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(host): \(response)")
+                }
+            }
+        }
+    }
+
     @Test func headAndNotModifiedOnTheWire() async throws {
         let environment = try ServeEnvironment()
         try await withLiveServer(environment) { port in
@@ -179,20 +200,20 @@ import Testing
                 let connection = try RawConnection(port: port)
                 // HEAD then GET on one keep-alive connection: had HEAD sent a body, the second
                 // response would be misread.
-                connection.send("HEAD /widget/medium.png HTTP/1.1\r\nHost: x\r\n\r\n")
+                connection.send("HEAD /widget/medium.png HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 let head = connection.receive(timeout: 60) { $0.hasSuffix("\r\n\r\n") }.text  // drawn: may wait behind other tests' renders
                 let length = try #require(Self.header("content-length", in: head))
                 #expect(Int(length)! > 1000)
                 let eTag = try #require(Self.header("etag", in: head))
 
-                connection.send("GET /widget/medium.png HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(eTag)\r\n\r\n")
+                connection.send("GET /widget/medium.png HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(eTag)\r\n\r\n")
                 let notModified = connection.receive(timeout: 5) { $0.hasSuffix("\r\n\r\n") }.text
                 #expect(notModified.hasPrefix("HTTP/1.1 304 Not Modified\r\n"))
                 #expect(Self.header("content-length", in: notModified) == nil)
                 #expect(Self.header("transfer-encoding", in: notModified) == nil)
                 #expect(Self.header("etag", in: notModified) == eTag)
 
-                connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 let health = connection.receive(timeout: 5) { $0.hasSuffix("ok\n") }.text
                 #expect(health.hasPrefix("HTTP/1.1 200 OK\r\n"))
             }

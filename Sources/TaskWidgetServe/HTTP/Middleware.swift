@@ -162,7 +162,10 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 /// The server's token opens every route; a device's key only what the device asks for (its own
 /// image, `/api/display`, `/api/log`), since `/api/setup` hands the key to whoever sends the
 /// device's MAC address. Every presented value is compared with every secret in constant time
-/// (``ConstantTime``). Without a server token (loopback without `--token`), everything is open.
+/// (``ConstantTime``). Without a server token (loopback without `--token`), everything is open to
+/// requests that name this machine (an IP address or `localhost`): a web page whose own name an
+/// attacker rebinds to 127.0.0.1 (DNS rebinding) sends that name, and gets 421 instead of the
+/// tasks.
 public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     /// What opens a route.
     public struct Secrets: Sendable {
@@ -206,9 +209,11 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let secrets = secrets()
-        guard let serverToken = secrets.serverToken, !openPaths.contains(request.uri.path) else {
+        guard let serverToken = secrets.serverToken else {
+            guard request.head.authority.map(Self.namesThisMachine) ?? true else { throw ServeHTTPError.foreignHost }
             return try await next(request, context)
         }
+        guard !openPaths.contains(request.uri.path) else { return try await next(request, context) }
         let accepted = [serverToken] + Self.deviceKeys(opening: request.uri.path, query: request.uri.query, among: secrets.deviceKeys)
         var matched: UInt8 = 0
         for candidate in Self.presentedTokens(in: request) {
@@ -216,6 +221,16 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         guard matched != 0 else { throw ServeHTTPError.unauthorized }
         return try await next(request, context)
+    }
+
+    /// Whether the `Host` of a request, `authority`, is an IP address (`127.0.0.1:8080`,
+    /// `[::1]:8080`) or `localhost`, rather than a name that DNS could point at this machine.
+    static func namesThisMachine(_ authority: String) -> Bool {
+        if authority.hasPrefix("[") { return authority.contains("]") }
+        let host = authority.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        if host.lowercased() == "localhost" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in UInt8(part) != nil }
     }
 
     /// The keys of the devices that may ask for `path` with `query`: any device for

@@ -64,6 +64,10 @@ extension ServeHTTPError {
     public static func unavailable(_ failure: TaskWidgetError?) -> Self {
         .init(.serviceUnavailable, failure?.message ?? "the store cannot be read")
     }
+    /// 421 for a request to another name than this machine's, on a server without a token.
+    public static let foreignHost = Self(
+        .misdirectedRequest,
+        "without a token, serve answers only requests to this machine (127.0.0.1, [::1] or localhost): open it by that address, or give serve a token")
     /// 401 with the challenge a client needs.
     public static let unauthorized = Self(
         .unauthorized, "missing or wrong token", headers: [.wwwAuthenticate: "Bearer realm=\"taskwidget\""])

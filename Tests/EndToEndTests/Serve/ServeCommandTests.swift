@@ -97,7 +97,7 @@ import Testing
         }
         // A 1 MB header: refused by the HTTP decoder (431 and one line of JSON, connection closed).
         let huge = try RawConnection(port: server.port)
-        huge.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 1_000_000))\r\n\r\n")
+        huge.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(String(repeating: "a", count: 1_000_000))\r\n\r\n")
         let answer = huge.receive(timeout: 10)
         #expect(answer.text.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
         #expect(answer.text.hasSuffix("\r\n\r\n{\"error\":\"request head too large\"}\n"))
@@ -140,7 +140,7 @@ import Testing
         let sandbox = try Sandbox.demo()
         let server = try ServeProcess(sandbox)
         let slow = try RawConnection(port: server.port)
-        let request = Array("GET /status HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "z", count: 40))\r\n".utf8)
+        let request = Array("GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: \(String(repeating: "z", count: 40))\r\n".utf8)
         // Each byte waits for another client's answer: were that client kept waiting behind the
         // unfinished request, its request would time out.
         for byte in request {
@@ -157,7 +157,7 @@ import Testing
         let sandbox = try Sandbox.demo()
         let server = try ServeProcess(sandbox)
         let held = try (0..<300).map { _ in try RawConnection(port: server.port) }
-        for connection in held { connection.send("GET /status HTTP/1.1\r\nHost: x\r\n") }
+        for connection in held { connection.send("GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
         let started = ContinuousClock.now
         let answer = try rawGET(port: server.port, "/healthz", timeout: 20, from: "127.0.0.2")
         #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "\(answer)")
@@ -291,8 +291,8 @@ import Testing
 
         let last = token.last == "A" ? "B" : "A"
         let first = token.first == "A" ? "B" : "A"
-        let wrongAtEnd = "GET /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token.dropLast())\(last)\r\n\r\n"
-        let wrongAtStart = "GET /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(first)\(token.dropFirst())\r\n\r\n"
+        let wrongAtEnd = "GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token.dropLast())\(last)\r\n\r\n"
+        let wrongAtStart = "GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(first)\(token.dropFirst())\r\n\r\n"
         let connection = try RawConnection(port: server.port)
         // 100 rounds warm up the connection and the server; then 1 000 of each kind in an order
         // drawn at random (seeded), so that the machine's load, however it varies, falls on both

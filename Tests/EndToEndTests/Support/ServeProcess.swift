@@ -32,7 +32,7 @@ final class ServeProcess {
     /// Opens `/events` and reads the opening state.
     func events(query: String = "") throws -> EventStream {
         let stream = EventStream(connection: try RawConnection(port: port))
-        stream.connection.send("GET /events\(query) HTTP/1.1\r\nHost: x\r\n\r\n")
+        stream.connection.send("GET /events\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(stream.next() != nil, "the opening state")
         return stream
     }
