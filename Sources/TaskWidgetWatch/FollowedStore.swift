@@ -4,7 +4,8 @@ import TaskWidgetCore
 public import TaskWidgetStore
 
 /// The store as a long-running reader follows it, read-only: reopened when its file is replaced
-/// (renamed over), deleted and created again, and with file events that changed nothing told apart
+/// (renamed over), deleted and created again, or written over in place (`cp backup.sqlite
+/// tasks.sqlite`, which SQLite's `data_version` does not see), and with file events that changed nothing told apart
 /// from another process's writes by `PRAGMA data_version`. A default store that is missing reads
 /// as an empty one (a first run), but once its file was seen, its disappearance is a failure until
 /// it is back: tasks deleted with the file are not "no open tasks". ``StoreFollower`` (watch, serve) and
@@ -63,11 +64,15 @@ public struct FollowedStore {
     }
 }
 
-/// Which file a path names: another file renamed over it, or the file deleted and created again,
-/// has another identity.
+/// Which file a path names, as last written: another file renamed over it, the file deleted and
+/// created again, or its bytes written over in place has another identity. (A checkpoint, which
+/// copies committed pages from the `-wal` into it, gives one too: the store is then read again,
+/// as it would be for the commit itself.)
 struct FileIdentity: Equatable {
     var device: UInt64
     var inode: UInt64
+    var size: Int64
+    var modified: timespec
 
     /// `nil` when nothing is at `path`.
     init?(path: String) {
@@ -75,5 +80,12 @@ struct FileIdentity: Equatable {
         guard stat(path, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modified = status.st_mtim
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.device, lhs.inode, lhs.size, lhs.modified.tv_sec, lhs.modified.tv_nsec)
+            == (rhs.device, rhs.inode, rhs.size, rhs.modified.tv_sec, rhs.modified.tv_nsec)
     }
 }

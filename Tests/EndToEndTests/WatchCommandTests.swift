@@ -115,6 +115,24 @@ import Testing
         #expect(watch.stderrText.components(separatedBy: "there is no store").count == 3, "\(watch.stderrText)")
     }
 
+    /// A store written over in place (`cp backup.sqlite tasks.sqlite`: same file, new bytes) is
+    /// read again: watch, serve and notify kept showing the old tasks, through SIGUSR1 too, until
+    /// the next write, as neither the file's identity nor SQLite's data_version changed.
+    @Test(.timeLimit(.minutes(1)))
+    func aStoreWrittenOverInPlaceIsReadAgain() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let backup = sandbox.folder.appendingPathComponent("backup.sqlite").path
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00", "--store", backup])
+        let watch = try watch(sandbox, ["--format", "text"])
+        #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: sandbox.storePath))
+        try file.truncate(atOffset: 0)
+        try file.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: backup)))
+        try file.close()
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
+    }
+
     /// The line of a store deleted while watched.
     static func gone(_ store: String) -> String {
         "⚠ taskwidget: the store \(store) is gone: restore it, or add a task to start a new one there"
