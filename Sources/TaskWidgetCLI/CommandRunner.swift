@@ -12,6 +12,7 @@ import TaskWidgetStore
 public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command, and exits.
     public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) -> Never {
+        ignoreFileSizeLimit()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var parsed = false
         do {
@@ -29,6 +30,7 @@ public enum CommandRunner {
 
     /// Parses the arguments for `Root`, runs the command (asynchronous ones awaited), and exits.
     public static func main<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) async -> Never {
+        ignoreFileSizeLimit()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
             try checkHelpRequest(root, Array(arguments.dropFirst()))
@@ -237,6 +239,13 @@ public enum CommandRunner {
             command = next
         }
         return path.joined(separator: " ")
+    }
+
+    /// A write past the file size limit (`ulimit -f`, systemd's LimitFSIZE=) fails with EFBIG, which
+    /// the command reports as the I/O error it is (exit 74), instead of SIGXFSZ killing the process
+    /// with a core dump.
+    private static func ignoreFileSizeLimit() {
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a

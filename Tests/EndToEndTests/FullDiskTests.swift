@@ -17,7 +17,12 @@ import Testing
 
     /// `taskwidget ARGUMENTS` unable to make any file grow past `bytes`.
     func runWithFileSizeLimit(_ sandbox: borrowing Sandbox, _ bytes: Int, _ arguments: [String]) throws -> RunResult {
-        try runInShell(sandbox, "trap '' XFSZ; exec prlimit --fsize=\(bytes) \"$@\"", arguments)
+        // SIGXFSZ as a shell has it, neither ignored nor blocked (the test runner's children may
+        // inherit either): taskwidget ignores it itself. It died of it, exit 153.
+        let defaultDisposition =
+            "import os, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
+            + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXFSZ]); os.execvp(sys.argv[1], sys.argv[1:])"
+        return try runInShell(sandbox, "exec /usr/bin/python3 -c '\(defaultDisposition)' prlimit --fsize=\(bytes) \"$@\"", arguments)
     }
 
     /// A write that cannot grow the store's files fails with one line and exit 74 and changes
