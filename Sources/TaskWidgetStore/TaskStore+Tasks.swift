@@ -156,7 +156,8 @@ extension TaskStore {
     }
 
     /// Moves a task to the 1-based `position` among the open tasks of its list (as `ls` shows them;
-    /// among all of them for a completed task) and renumbers the list's sortOrder. Returns the task
+    /// among all of them for a completed task) and renumbers the list's sortOrder (each task
+    /// renumbered is modified `now`). Returns the task
     /// and the position it got: the one after the last for a `position` past the end.
     public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> (task: TaskItem, position: Int) {
         let position = try Validation.position(position)
@@ -171,8 +172,11 @@ extension TaskStore {
             let index = position - 1 < visible.count ? visible[position - 1] : (visible.last.map { $0 + 1 } ?? 0)
             moved.modifiedAt = now
             siblings.insert(moved, at: index)
+            // A task whose place changed is edited now: an older copy (a backup, a server's) must
+            // not take its old place back, as it did when only the moved task was.
             for (order, var task) in siblings.enumerated() where task.sortOrder != order || task.id == moved.id {
                 task.sortOrder = order
+                task.modifiedAt = now
                 try task.update(db)
                 if task.id == moved.id { moved = task }
             }

@@ -172,6 +172,18 @@ import Testing
         #expect(try store.export() == backup)
     }
 
+    /// An older backup does not undo a newer `move`: the tasks it renumbered kept their edit
+    /// time, so on the tie the backup's places won, and two tasks shared one.
+    @Test func anOlderBackupDoesNotUndoANewerMove() throws {
+        let tasks = try ["A", "B", "C"].map { try store.addTask(NewTask(title: $0), now: at(0)).task }
+        let backup = try store.export()
+        _ = try store.moveTask(tasks[2].id.shortID, to: 1, now: at(7200))
+        let moved = try store.export()
+        #expect(try store.importing(backup, source: "backup.json") == ImportSummary(lists: 0, tasks: 3, habits: 0, unchanged: 3))
+        #expect(try store.export() == moved)
+        #expect(try store.tasks(in: .inbox, includeCompleted: false).map(\.task.title) == ["C", "A", "B"])
+    }
+
     /// A copy edited after the store's counts as updated; an older one changes nothing.
     @Test func aNewerCopyUpdatesAndAnOlderOneChangesNothing() throws {
         try fillStore()
