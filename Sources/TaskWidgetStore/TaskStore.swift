@@ -226,10 +226,16 @@ public final class TaskStore: Sendable {
         return "file:\(escaped)?immutable=1"
     }
 
-    /// The error for a store that a command needs but that is not there.
+    /// The error for a store that a command needs but that is not there. A first `add` creates the
+    /// store, but not its folder: then the folder is to be made first.
     private static func missingStore(at path: String) -> TaskWidgetError {
-        TaskWidgetError(
-            .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`",
+        let folder = StoreLocation(path: path, isDefault: false).folder
+        var isFolder: ObjCBool = false
+        let creation =
+            FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
+            ? "create it with a first `taskwidget add`" : "create its folder (mkdir -p \(folder.shellQuoted)) and then the store with a first `taskwidget add`"
+        return TaskWidgetError(
+            .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or \(creation)",
             context: path)
     }
 
