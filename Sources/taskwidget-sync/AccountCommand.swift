@@ -44,6 +44,10 @@ struct AccountCommand: ParsableCommand {
             guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil else {
                 throw ValidationError("--url must be an http or https address, e.g. https://dav.example.com/")
             }
+            // It would be kept in config.toml, listed by `account ls`, and not sent.
+            guard parsed.user == nil, parsed.password == nil else {
+                throw ValidationError("--url must not hold a user name or password (…@host): give them with --user and --password-file or --password-command")
+            }
             guard !name.isEmpty, !name.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
                 throw ValidationError("the account's name must be one line of text")
             }
@@ -73,6 +77,13 @@ struct AccountCommand: ParsableCommand {
             commandName: "ls", abstract: "List the accounts (never their passwords).", discussion: "Example: taskwidget sync account ls")
         @OptionGroup var options: SyncGlobalOptions
 
+        /// `url` with a password in it (written into config.toml by hand) shown as `***`.
+        static func withoutPassword(_ url: String) -> String {
+            guard var components = URLComponents(string: url), components.password != nil else { return url }
+            components.password = "***"
+            return components.string ?? url
+        }
+
         func run() throws {
             let context = try options.context()
             let configuration = try context.configuration()
@@ -81,7 +92,7 @@ struct AccountCommand: ParsableCommand {
             } else {
                 let rows = configuration.syncAccounts.map { account in
                     [
-                        account.name, account.url, account.user ?? "-",
+                        account.name, Self.withoutPassword(account.url), account.user ?? "-",
                         account.passwordCommand != nil ? "command" : account.passwordFile.map { "file \($0)" } ?? "none",
                         account.inbox ?? "-",
                     ]

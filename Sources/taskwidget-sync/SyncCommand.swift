@@ -120,6 +120,11 @@ struct SyncCommand: AsyncParsableCommand {
             throw TaskWidgetError(
                 .badConfig, "the url of the account “\(account.name)” is not an http or https address: fix it in the configuration")
         }
+        // Never sent (the client sends the account's user and password): said, not ignored.
+        guard url.password == nil else {
+            throw TaskWidgetError(
+                .badConfig, "the url of the account “\(account.name)” holds a password: move it into a password_file or password_command, and the user name into user")
+        }
         let client = CalDAVClient(
             accountURL: url, credentials: try account.credentials(), transport: transport, logger: context.logger)
         // On a terminal, the push counts its changes on one line, cleared at the end (a first sync

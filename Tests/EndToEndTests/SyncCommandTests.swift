@@ -1167,6 +1167,15 @@ import Testing
         let refused = try sandbox.run(["sync", "account", "add", "loose", "--url", "https://dav.example.com/", "--user", "a", "--password-file", passwordFile])
         #expect(refused.status == 64)
         #expect(refused.stderrLines == ["taskwidget: the password file of the account “loose” \(passwordFile) can be read by others: run `chmod 600 \(passwordFile)`"])
+
+        // A password in the URL was kept in config.toml, listed by `account ls`, and never sent.
+        let inURL = try sandbox.run(["sync", "account", "add", "ui", "--url", "http://bob:S3CRET@127.0.0.1:1/dav"])
+        #expect(inURL.status == 64 && inURL.stderr.hasPrefix("taskwidget: --url must not hold a user name or password (…@host)"), "\(inURL.stderr)")
+        try Data((original + "\n\n[sync.accounts.ui]\nurl = \"http://bob:S3CRET@127.0.0.1:1/dav\"\n").utf8).write(to: config.appendingPathComponent("config.toml"))
+        let listedByHand = try sandbox.succeed(["sync", "account", "ls"])
+        #expect(listedByHand.contains("http://bob:***@127.0.0.1:1/dav") && !listedByHand.contains("S3CRET"), "\(listedByHand)")
+        let synced = try sandbox.run(["sync"])
+        #expect(synced.status == 64 && synced.stderr.contains("the url of the account “ui” holds a password"), "\(synced.stderr)")
     }
 
     @Test func aDryRunPrintsThePlanAndChangesNothingAnywhere() async throws {
