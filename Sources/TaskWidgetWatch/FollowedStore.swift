@@ -1,3 +1,4 @@
+import CLinuxEvents
 import Glibc
 public import Logging
 import TaskWidgetCore
