@@ -3,6 +3,7 @@ public import Logging
 public import TaskWidgetConfig
 public import TaskWidgetCore
 public import TaskWidgetWatch
+import TaskWidgetStore
 
 /// What `taskwidget notify` does on each wake-up, as pure logic over the clock readings it is
 /// given and the notifier's events (SPEC §13). It follows the store (``StoreFollowing``) and
@@ -299,7 +300,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
 
     private static func advice(for code: TaskWidgetError.Code) -> String {
         switch code {
-        case .storeMissing: ": check the path (--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`"
+        case .storeMissing: ": " + TaskStore.missingStoreAdvice
         case .damagedStore: ": restore it from a backup, or pass another --store"
         case .storeVersion: ": run the taskwidget that wrote it, or a newer one"
         case .permissionDenied: ": check the permissions of the store and its folder"

@@ -226,17 +226,21 @@ public final class TaskStore: Sendable {
         return "file:\(escaped)?immutable=1"
     }
 
+    /// Where a store is looked for, to check when it is not there.
+    static let storePathAdvice = "check the path (--store, TASKWIDGET_STORE, config.toml's store)"
+    /// What to do about a store that is not there (whose folder is).
+    public static let missingStoreAdvice = storePathAdvice + ", or create it with a first `taskwidget add`"
+
     /// The error for a store that a command needs but that is not there. A first `add` creates the
     /// store, but not its folder: then the folder is to be made first.
     private static func missingStore(at path: String) -> TaskWidgetError {
         let folder = StoreLocation(path: path, isDefault: false).folder
         var isFolder: ObjCBool = false
-        let creation =
+        let advice =
             FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
-            ? "create it with a first `taskwidget add`" : "create its folder (mkdir -p \(folder.shellQuoted)) and then the store with a first `taskwidget add`"
-        return TaskWidgetError(
-            .storeMissing, "there is no store at \(path) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), or \(creation)",
-            context: path)
+            ? missingStoreAdvice
+            : storePathAdvice + ", or create its folder (mkdir -p \(folder.shellQuoted)) and then the store with a first `taskwidget add`"
+        return TaskWidgetError(.storeMissing, "there is no store at \(path) yet: \(advice)", context: path)
     }
 
     /// `stat` of `path`, through symbolic links; `nil` when there is nothing there to reach.
