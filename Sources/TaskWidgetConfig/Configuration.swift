@@ -57,7 +57,35 @@ public struct Configuration: Sendable {
             defaults.pathLookedAt = path
             return defaults
         }
-        return try parse(String(decoding: data, as: UTF8.self), path: path, home: environment["HOME"])
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw TaskWidgetError(.badConfig, "\(path) is not UTF-8 text: save it as UTF-8", context: "config not UTF-8")
+        }
+        let configuration = try parse(text, path: path, home: environment["HOME"])
+        if configuration.namesCommandsOrServers { try refuseIfOthersCanChange(path) }
+        return configuration
+    }
+
+    /// Whether the file names a command to run (`password_command`, `click_command`) or a server
+    /// that gets a password: whoever can change such a file can run their own command, or read the
+    /// password on their own server.
+    private var namesCommandsOrServers: Bool { !syncAccounts.isEmpty || notify.clickCommand != nil }
+
+    /// Refuses a file that another user owns (but root) or that group or others may write, as
+    /// OpenSSH refuses such a `~/.ssh/config`.
+    private static func refuseIfOthersCanChange(_ path: String) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        let what = "\(path) names commands to run or servers that get a password"
+        if status.st_uid != geteuid(), status.st_uid != 0 {
+            throw TaskWidgetError(
+                .badConfig, "\(what), and it belongs to another user: make it yours (chown) or write your own",
+                context: "config owner \(status.st_uid)")
+        }
+        if status.st_mode & 0o022 != 0 {
+            throw TaskWidgetError(
+                .badConfig, "\(what), and others can change it: run `chmod go-w \(path)`",
+                context: "config mode \(String(status.st_mode & 0o777, radix: 8))")
+        }
     }
 
     /// Reads a configuration from its text; `path` names it in errors.

@@ -117,6 +117,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("devices-\(UUID().uuidString).toml").path
         try Data("[devices.\"AA:BB:CC:DD:EE:FF\"]\napi_key = \"k\"\nfriendly_id = \"F\"\n\(lines)".utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         let error = expectError(.badConfig) { try DeviceFile.load(path: file) }
         #expect(error?.message.hasPrefix("\(file):\(3 + lines.split(separator: "\n").count):") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
@@ -135,6 +136,39 @@ import Testing
         #expect(error?.code.exitStatus == 74)
         // devices.toml read as no devices, and `serve device add` then wrote over what it could not read.
         expectError(.notAFile) { try DeviceFile.load(path: folder) }
+    }
+
+    /// Whoever can change a file that names a command to run or the server a password goes to can
+    /// run their command as the user, or read the password: such a file that others may write is
+    /// refused, as OpenSSH refuses such a config. One without either is read.
+    @Test(arguments: [
+        "[notify]\nclick_command = \"xdg-open https://example.com\"\n",
+        "[sync.accounts.home]\nurl = \"https://dav.example.com/\"\nuser = \"alice\"\npassword_command = \"pass dav\"\n",
+    ])
+    func aFileOthersMayChangeRunsNoCommand(text: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        for mode in [0o666, 0o620, 0o602] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file)
+            let error = expectError(.badConfig) { try Configuration.load(path: file, environment: [:]) }
+            #expect(
+                error?.message == "\(file) names commands to run or servers that get a password, and others can change it: run `chmod go-w \(file)`")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        #expect(throws: Never.self) { try Configuration.load(path: file, environment: [:]) }
+        try Data("[views.work]\nlist = \"Work\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
+        #expect(try Configuration.load(path: file, environment: [:]).views.count == 1)
+    }
+
+    /// TOML is UTF-8: a byte that is not was read as U+FFFD, in a comment without a word.
+    @Test func aFileThatIsNotUTF8IsRefused() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data([0x23, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: file))
+        let error = expectError(.badConfig) { try Configuration.load(path: file, environment: [:]) }
+        #expect(error?.message == "\(file) is not UTF-8 text: save it as UTF-8")
     }
 
     @Test(arguments: [
