@@ -54,6 +54,8 @@ public enum DeviceFile {
     /// The devices in the file; none when there is no file.
     public static func load(path: String) throws -> [DeviceRecord] {
         guard let data = try InputFile.readIfPresent(path, named: path) else { return [] }
+        // The devices' keys open their images, as the token does.
+        try SecretFile.requirePrivate(path, what: "the devices file")
         let text = String(decoding: data, as: UTF8.self)
         let table: TOMLTable
         do {

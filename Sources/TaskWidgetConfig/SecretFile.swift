@@ -9,6 +9,19 @@ public enum SecretFile {
     /// errors ("the token file"). What is not a file, a file that others may read, and one whose
     /// first line is empty or blank are refused.
     public static func read(_ path: String, what: String) throws -> String {
+        try requirePrivate(path, what: what)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TaskWidgetError(.badConfig, "cannot read \(what) \(path): check its permissions", context: "\(what) unreadable")
+        }
+        let secret = firstLine(of: data)
+        guard !secret.allSatisfy(\.isWhitespace) else {
+            throw TaskWidgetError(.badConfig, "\(what) \(path) is empty: put the secret on its first line", context: "\(what) empty")
+        }
+        return secret
+    }
+
+    /// Refuses what is not a file at `path`, and a file whose group or others have any permission.
+    public static func requirePrivate(_ path: String, what: String) throws {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw TaskWidgetError(
@@ -18,18 +31,11 @@ public enum SecretFile {
             throw TaskWidgetError(.badConfig, "\(what) \(path) is not a file: give the path of the file", context: "\(what) not a file")
         }
         guard status.st_mode & 0o077 == 0 else {
+            let risk = status.st_mode & 0o044 != 0 ? "can be read by others" : status.st_mode & 0o022 != 0 ? "can be changed by others" : "has permissions for others"
             throw TaskWidgetError(
-                .badConfig, "\(what) \(path) can be read by others: run `chmod 600 \(path)`",
+                .badConfig, "\(what) \(path) \(risk): run `chmod 600 \(path)`",
                 context: "\(what) mode \(String(status.st_mode & 0o777, radix: 8))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TaskWidgetError(.badConfig, "cannot read \(what) \(path): check its permissions", context: "\(what) unreadable")
-        }
-        let secret = firstLine(of: data)
-        guard !secret.allSatisfy(\.isWhitespace) else {
-            throw TaskWidgetError(.badConfig, "\(what) \(path) is empty: put the secret on its first line", context: "\(what) empty")
-        }
-        return secret
     }
 
     /// The secret in the file at `path`, made first when there is no file: a new random one,

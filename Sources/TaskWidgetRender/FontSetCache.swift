@@ -76,7 +76,8 @@ enum FontSetCache {
         guard !files.isEmpty else { return nil }
         let manager = FileManager.default
         do {
-            try manager.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: true)
+            // 0755 under any umask: a folder others may write would let them put in fonts.conf.
+            try AtomicFile.makeFolder(folder + "/fonts")
             for (index, file) in files.enumerated() {
                 let link = "\(folder)/fonts/\(index)-\((file as NSString).lastPathComponent)"
                 if (try? manager.destinationOfSymbolicLink(atPath: link)) != file {
@@ -106,6 +107,13 @@ enum FontSetCache {
                 """
             guard let config = load(parsing: { config in text.withFontconfigString { FcConfigParseAndLoadFromMemory(config, $0, FcFalse) } })
             else { return nil }
+            // fontconfig writes its cache as 0666 less the umask; it maps that file and trusts it.
+            for name in (try? manager.contentsOfDirectory(atPath: folder + "/cache")) ?? [] {
+                let path = folder + "/cache/" + name
+                if let mode = (try? manager.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o022 != 0 {
+                    try? manager.setAttributes([.posixPermissions: mode & ~0o022], ofItemAtPath: path)
+                }
+            }
             do {
                 try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: folder + "/fonts.conf"))
             } catch {

@@ -81,6 +81,24 @@ import Testing
         }
     }
 
+    /// Under `umask 000` nothing render makes can be changed by others: the font set's folders
+    /// were 0777, and whoever wrote a fonts.conf into one chose the fonts and files read.
+    @Test func underUmaskZeroNothingMadeIsWritableByOthers() throws {
+        let sandbox = try Sandbox.demo()
+        let image = sandbox.folder.appendingPathComponent("widget.png").path
+        let command = "umask 000 && exec " + sandbox.shellCommand(["render", "-o", image])
+        let result = try ProcessRunner.run("/bin/sh", ["-c", command], environment: sandbox.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let made = try #require(FileManager.default.enumerator(atPath: sandbox.folder.appendingPathComponent(".cache").path)).allObjects
+        #expect(made.count > 3, "\(made)")
+        for path in [".cache"] + made.compactMap({ $0 as? String }).map({ ".cache/" + $0 }) + ["widget.png"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.folder.appendingPathComponent(path).path)
+            guard attributes[.type] as? FileAttributeType != .typeSymbolicLink else { continue }
+            let mode = try #require(attributes[.posixPermissions] as? Int)
+            #expect(mode & 0o022 == 0, "\(path): \(String(mode, radix: 8))")
+        }
+    }
+
     /// E-ink tools choose by the name: a `.bmp` file is a BMP unless `--image-format` says
     /// otherwise, and then the two must agree.
     @Test func aFileNamedBMPIsWrittenAsABMP() throws {

@@ -24,6 +24,9 @@ public struct ServeRequestContext: RequestContext {
         channel = source.channel
     }
 
+    /// The client's IP address, for the log line that asks the user to register a device.
+    var clientAddress: String? { channel.remoteAddress?.ipAddress }
+
     /// This server's address as the client reached it, `HOST:PORT` (`[::1]:8787`), for a URL back
     /// to it when the request names no `Host` (HTTP/1.0); `nil` when the connection has none.
     var localAuthority: String? {

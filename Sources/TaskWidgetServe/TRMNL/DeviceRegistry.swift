@@ -13,6 +13,8 @@ public final class DeviceRegistry: Sendable {
         var modification: Date?
         /// Unregistered devices that asked to be set up (a bounded few), each logged once.
         var unregistered: Set<String> = []
+        /// Whether more unregistered devices asked than the log names.
+        var unregisteredOverflowed = false
     }
 
     /// The file; `nil` for a registry held in memory (tests).
@@ -41,12 +43,32 @@ public final class DeviceRegistry: Sendable {
         loaded = Mutex(Loaded(devices: Self.byKey(devices)))
     }
 
-    /// Whether `id`, which no registered device has, asks for the first time (of the last 64 such
-    /// ids): a device retries its setup every few minutes, and the log says it once.
-    public func isFirstRequest(fromUnregistered id: String) -> Bool {
+    /// How many unregistered devices the log names: anyone who reaches the server can send any
+    /// number of made-up IDs, and each would be a line in the journal.
+    static let unregisteredLogged = 64
+
+    /// What the log says of a request to be set up from `id`, which no registered device has.
+    public enum UnregisteredNotice: Equatable {
+        /// The first request from `id`: the log names it, and how to register it.
+        case first
+        /// The first unregistered device over ``DeviceRegistry/unregisteredLogged``: the log says
+        /// that later ones are not named.
+        case tooMany
+        /// Said before.
+        case none
+    }
+
+    /// Whether the log names `id`: once for each of the first 64 unregistered IDs (a device retries
+    /// its setup every few minutes), then one line that says the rest are not named.
+    public func notice(forUnregistered id: String) -> UnregisteredNotice {
         loaded.withLock { state in
-            if state.unregistered.count >= 64 { state.unregistered.removeAll() }
-            return state.unregistered.insert(Self.key(id)).inserted
+            if state.unregistered.contains(Self.key(id)) { return .none }
+            guard state.unregistered.count < Self.unregisteredLogged else {
+                defer { state.unregisteredOverflowed = true }
+                return state.unregisteredOverflowed ? .none : .tooMany
+            }
+            state.unregistered.insert(Self.key(id))
+            return .first
         }
     }
 

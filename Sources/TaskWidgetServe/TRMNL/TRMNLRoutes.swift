@@ -11,8 +11,16 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
         guard let id = request.headers[.deviceID], let device = devices.device(id: id) else {
             // Said where the user looks: the MAC address to register is known only here. Only a
             // MAC address is written (the header is anyone's text), once.
-            if let id = request.headers[.deviceID], DeviceRecord.isDeviceID(id), devices.isFirstRequest(fromUnregistered: id) {
-                context.logger.warning("a TRMNL device that is not registered asked to be set up: register it with `taskwidget serve device add \(id)`")
+            if let id = request.headers[.deviceID], DeviceRecord.isDeviceID(id) {
+                switch devices.notice(forUnregistered: id) {
+                case .first:
+                    context.logger.warning(
+                        "a TRMNL device that is not registered asked to be set up, from \(context.clientAddress ?? "an unknown address"): if it is yours, register it with `taskwidget serve device add \(id)`")
+                case .tooMany:
+                    context.logger.warning(
+                        "more than \(DeviceRegistry.unregisteredLogged) TRMNL devices that are not registered asked to be set up: the log names no more of them until serve restarts")
+                case .none: break
+                }
             }
             return json(
                 status: .notFound,

@@ -249,9 +249,27 @@ import Testing
         let devices = sandbox.folder.appendingPathComponent(".config/taskwidget/devices.toml")
         try FileManager.default.createDirectory(at: devices.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("[[devices]]\napi_key = \"k\"\nfriendly_id = \"F\"\ngarbage [[[\n".utf8).write(to: devices)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: devices.path)
         let result = try sandbox.run(["serve", "--listen", "127.0.0.1:0"])
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("taskwidget: \(devices.path):4: "), "\(result.stderr)")
+    }
+
+    /// The devices' keys open their images, as the token does: a devices.toml others may read is
+    /// refused as a token file is, by serve and by `serve device`; it was used as it was.
+    @Test func aDevicesFileOthersMayReadIsRefused() throws {
+        let sandbox = try Sandbox.demo()
+        try sandbox.succeed(["serve", "device", "add", "AA:BB:CC:DD:EE:FF"], global: false)
+        let devices = sandbox.folder.appendingPathComponent(".config/taskwidget/devices.toml").path
+        let error = "taskwidget: the devices file \(devices) can be read by others: run `chmod 600 \(devices)`\n"
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: devices)
+        for arguments in [["serve", "--listen", "127.0.0.1:0"], ["serve", "device", "ls"], ["serve", "device", "add", "11:22:33:44:55:66"]] {
+            let refused = try sandbox.run(arguments, global: false)
+            #expect(refused.status == 64 && refused.stdout.isEmpty, "\(arguments)")
+            #expect(refused.stderr == error, "\(arguments)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o620], ofItemAtPath: devices)
+        #expect(try sandbox.run(["serve", "device", "ls"], global: false).stderr.hasSuffix(" can be changed by others: run `chmod 600 \(devices)`\n"))
     }
 
     /// `serve token --file` makes the file in a folder that exists, and refuses one that does not

@@ -85,6 +85,24 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// An unregistered device's setup is logged once, with the address it came from; made-up IDs
+    /// past the first 64 do not fill the journal: one line says the rest are not named.
+    @Test func unregisteredDevicesAreLoggedOnceAndBoundedly() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        let ids = (0..<80).map { String(format: "02:00:00:00:00:%02X", $0) }
+        for id in ids + ids.prefix(3) {
+            #expect(try server.request("/api/setup", headers: ["ID": id]).status == 404)
+        }
+        #expect(server.terminate() == 0)
+        let lines = server.process.stderrText.split(separator: "\n")
+        let named = lines.filter { $0.contains("is not registered asked to be set up, from 127.0.0.1: if it is yours, register it with") }
+        #expect(named.count == 64, "\(lines.count) lines")
+        #expect(named.first?.hasSuffix("`taskwidget serve device add 02:00:00:00:00:00`") == true, "\(named.first ?? "")")
+        #expect(lines.filter { $0.contains("the log names no more of them until serve restarts") }.count == 1)
+        #expect(lines.count == 65, "\(server.process.stderrText)")
+    }
+
     /// `refresh_rate` is the seconds until the image next changes, at least 60 and at most 900.
     @Test(arguments: [("16:20:00", 900), ("16:30:00", 600), ("16:39:00", 60), ("16:39:45", 60)])
     func theRefreshRateIsTheTimeToTheNextChange(time: String, seconds: Int) throws {
