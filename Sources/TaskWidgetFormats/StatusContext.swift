@@ -244,15 +244,17 @@ struct StatusContext: Sendable {
         }
     }
 
-    /// `2 h overdue`, `in 15 min` for a one-shot status within a day of a due time; else the due
-    /// label (a day alone is `Today`, not `in 7 h` to its stored 23:59).
+    /// `2 h overdue`, `in 15 min`, `due now` (within a minute either side) for a one-shot status
+    /// within a day of a due time; else the due label (a day alone is `Today`, not `in 7 h` to its
+    /// stored 23:59).
     private func when(_ task: TopTask) -> String? {
         guard let dueDate = task.dueDate else { return nil }
         guard let now, !DueLabeler.isDayOnly(dueDate, in: timeZone) else { return task.dueLabel }
         let seconds = Int(dueDate.millisecondsSince1970 - now.millisecondsSince1970) / 1000
         let minutes = abs(seconds) / 60
         guard minutes < 24 * 60 else { return task.dueLabel }
-        let amount = minutes < 60 ? "\(max(minutes, 1)) min" : "\(minutes / 60) h"
+        guard minutes > 0 else { return "due now" }
+        let amount = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h"
         return seconds <= 0 ? amount + " overdue" : "in " + amount
     }
 }

@@ -124,6 +124,19 @@ import Testing
         #expect(try sandbox.succeed(["status"] + Self.zone) == (try Self.golden("text")["store"] ?? "") + "\n")
     }
 
+    /// Within a minute of its due time a task is "due now": at the due instant itself the line
+    /// said "1 min overdue", rounded up from nothing.
+    @Test(arguments: [
+        ("16:38:00", "in 2 min"), ("16:38:59", "in 1 min"), ("16:39:30", "due now"), ("16:40:00", "due now"),
+        ("16:40:59", "due now"), ("16:41:00", "1 min overdue"), ("17:45:00", "1 h overdue"),
+    ])
+    func theTimeToADueTaskIsSaidInWholeMinutes(time: String, when: String) throws {
+        var sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Stand-up", "--due", "2026-11-22T16:40:00+01:00"])
+        sandbox.now = "2026-11-22T\(time)+01:00"
+        #expect(try sandbox.succeed(["status"] + Self.zone).hasSuffix("next: Stand-up (\(when))\n"))
+    }
+
     // MARK: Stores that cannot be read
 
     @Test(arguments: ["missing", "garbage", "foreign", "newer", "folder"])
