@@ -34,7 +34,7 @@ public enum CommandRunner {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
             try checkHelpRequest(root, Array(arguments.dropFirst()))
-            var command = try Root.parseAsRoot(Array(arguments.dropFirst()))
+            var command = try Root.parseAsRoot(withoutOptionsAfterHelp(Array(arguments.dropFirst())))
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
@@ -70,7 +70,31 @@ public enum CommandRunner {
                 "\(command) must name \(root) as its _superCommandName, or its parse builds the completion script's argument sets")
             return parsed
         }
-        return try root.parseAsRoot(arguments)
+        return try root.parseAsRoot(withoutOptionsAfterHelp(arguments))
+    }
+
+    /// `help COMMAND --verbose` (an option copied along with the command) shows COMMAND's help:
+    /// ArgumentParser's help command takes no options, and said there was no command “help”.
+    static func withoutOptionsAfterHelp(_ arguments: [String]) -> [String] {
+        arguments.first == "help" ? arguments.filter { !$0.hasPrefix("-") } : arguments
+    }
+
+    /// The options every command takes (``GlobalOptions``), which go after the command's name.
+    private static let globalOptions: Set<Substring> = ["--store", "--tz", "--now", "--verbose"]
+
+    /// `taskwidget --store x.sqlite ls`: options every command takes, given before the command as
+    /// git's are. The error shows the command with them after it.
+    static func optionsBeforeCommand(in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
+        let words = Array(arguments.dropFirst())
+        let names = Set(root.configuration.subcommands.compactMap { $0.configuration.commandName })
+        guard let first = words.first, globalOptions.contains(first.prefix { $0 != "=" }),
+            let commandIndex = words.firstIndex(where: names.contains)
+        else { return nil }
+        var command = Array(words[commandIndex...])
+        command.insert(contentsOf: words[..<commandIndex], at: command.firstIndex(of: "--") ?? command.endIndex)
+        let shown = ([root.configuration.commandName ?? "taskwidget"] + command).map { $0.removingControlCharacters.shellQuoted }
+        return TaskWidgetError(
+            .invalidInput, "\(first.prefix { $0 != "=" }) goes after the command's name, as in `\(shown.joined(separator: " "))`")
     }
 
     /// `help NAME` for a NAME that is no command of `root` is a usage error: ArgumentParser answers
@@ -114,6 +138,9 @@ public enum CommandRunner {
     ) -> (error: TaskWidgetError, status: Int32) {
         if let error = error as? TaskWidgetError {
             return (error, error.code.exitStatus)
+        }
+        if let misplaced = optionsBeforeCommand(in: arguments, root: root) {
+            return (misplaced, misplaced.code.exitStatus)
         }
         if let misread = dashedText(in: arguments) ?? dashedValue(for: root.message(for: error), in: arguments) {
             return (misread, misread.code.exitStatus)

@@ -148,6 +148,32 @@ import Testing
         #expect(sync.status == 64 && sync.stderr == "taskwidget: there is no command “nope”: `taskwidget sync --help` lists them\n")
     }
 
+    /// An option copied along with the command (`help add --verbose`) still shows its help: it
+    /// said there was no command “help”.
+    @Test func helpForACommandWithAnOptionShowsTheCommandsHelp() throws {
+        let sandbox = try Sandbox()
+        for arguments in [["help", "add", "--verbose"], ["help", "list", "add", "--store", "x.sqlite"], ["sync", "help", "account", "--verbose"]] {
+            let result = try sandbox.run(arguments, global: false)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.contains("USAGE: taskwidget " + arguments.filter { !$0.hasPrefix("-") && $0 != "help" && $0 != "x.sqlite" }.joined(separator: " ")), "\(arguments)")
+        }
+    }
+
+    /// Options every command takes, given before the command as git's are, were an unknown option
+    /// with no more: the error shows the command with them after its name.
+    @Test(arguments: [
+        (["--store", "x.sqlite", "ls"], "--store goes after the command's name, as in `taskwidget ls --store x.sqlite`"),
+        (["--verbose", "status", "--format", "waybar"], "--verbose goes after the command's name, as in `taskwidget status --format waybar --verbose`"),
+        (["--tz=UTC", "--now", "2026-11-22T10:00:00Z", "add", "x y", "--", "-z"],
+         "--tz goes after the command's name, as in `taskwidget add 'x y' --tz=UTC --now 2026-11-22T10:00:00Z -- -z`"),
+        (["--store", "x.sqlite", "list", "add", "Home"], "--store goes after the command's name, as in `taskwidget list add Home --store x.sqlite`"),
+    ])
+    func anOptionBeforeTheCommandShowsWhereItGoes(arguments: [String], message: String) throws {
+        let result = try Sandbox().run(arguments, global: false)
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr == "taskwidget: \(message)\n")
+    }
+
     /// A value that starts with a dash reads as an option: the error says to join it to its
     /// option (it said the value was missing), and joined, the option's own check answers.
     @Test func aValueThatStartsWithADashIsToBeJoined() throws {
