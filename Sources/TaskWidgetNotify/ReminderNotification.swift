@@ -1,9 +1,9 @@
 public import TaskWidgetCore
 
 /// What a reminder looks like on the desktop (SPEC §13): the task's title as the summary; the
-/// body says when it is due and in which list, e.g. `17:00 · Home`, `Overdue · 14:15 · Inbox`,
-/// or for one shown late `Missed reminder (09:00) · Tomorrow 10:00 · Work`; critical urgency
-/// when the task is overdue; the buttons Done and Snooze 10 min, and a click action when a
+/// body says when it is due and in which list, e.g. `17:00 · Home`, `Due now · 14:15 · Work` (in
+/// the minute it falls due), `Overdue · 14:15 · Inbox`, or for one shown late `Missed reminder
+/// (09:00) · Tomorrow 10:00 · Work`; critical urgency when the task is overdue (after that minute); the buttons Done and Snooze 10 min, and a click action when a
 /// `click_command` is configured. A reminder shown again after a button failed starts with it:
 /// `Done failed: the store is locked by another program · 17:00 · Home`. A task that repeats on a
 /// sync server has neither Done nor Snooze: completing it here would complete the whole series
@@ -56,13 +56,20 @@ public struct ReminderNotification: Sendable {
         var parts: [String] = []
         if let failed { parts.append("\(failed.action.label) failed: \(failed.reason)") }
         if missed && reminder.kind == .reminder { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
-        if let due = labeler.label(for: task, at: now) { parts.append(due) }
+        // At its due time (`--at-due`, or a reminder set then), the task falls due now: by the
+        // overdue rule (due ≤ now) it is already overdue, but "Overdue", critical, would say late.
+        let isDueNow = task.dueDate.map { $0 <= now && now < $0.adding(seconds: 60) } == true
+        if isDueNow, let dueDate = task.dueDate {
+            parts.append("Due now · " + labeler.timeLabel(for: dueDate, at: now))
+        } else if let due = labeler.label(for: task, at: now) {
+            parts.append(due)
+        }
         parts.append(reminder.item.list?.name ?? "Inbox")
         if reminder.repeatsOnServer { parts.append(Self.repeatsNote) }
         var actions = reminder.repeatsOnServer ? [] : [Action.done.button, Action.snooze.button]
         if offersClick { actions.append(Action.open.button) }
         return DesktopNotification(
-            summary: task.title, body: parts.joined(separator: " · "), urgency: task.isOverdue(at: now) ? .critical : .normal,
+            summary: task.title, body: parts.joined(separator: " · "), urgency: task.isOverdue(at: now) && !isDueNow ? .critical : .normal,
             actions: actions)
     }
 }

@@ -61,6 +61,13 @@ import Testing
         let due = try #require(dueLate.reminders(atDue: true).first)
         #expect(due.kind == .due)
         #expect(presentation.notification(for: due, at: Self.now, missed: true).body == "Overdue · 16:17 · Inbox")
+        // In the minute it falls due, it is due now, and not critical; after it, overdue.
+        let dueNow = ReminderSnapshot(tasks: [item(remind: nil, due: 0)], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+        let atDue = try #require(dueNow.reminders(atDue: true).first)
+        for (seconds, body, urgency) in [(0, "Due now · 16:27 · Inbox", NotificationUrgency.normal), (59, "Due now · 16:27 · Inbox", .normal), (60, "Overdue · 16:27 · Inbox", .critical)] {
+            let shown = presentation.notification(for: atDue, at: Self.now.adding(seconds: Int64(seconds)), missed: false)
+            #expect(shown.body == body && shown.urgency == urgency, "\(seconds) s: \(shown.body)")
+        }
     }
 
     /// Completing or snoozing a task that repeats on a sync server would complete or move the
