@@ -112,9 +112,15 @@ public enum CommandRunner {
         let names = command.configuration.subcommands.compactMap { $0.configuration.commandName }
         guard !names.isEmpty, !name.hasPrefix("-"), !names.contains(name) else { return nil }
         let help = "`\(path) --help` lists them"
-        let hint = NameLookup.closest(to: name, among: names).map { "did you mean “\($0)”? (\(help))" } ?? help
+        let meant = synonyms[name.lowercased()].flatMap { names.contains($0) ? $0 : nil } ?? NameLookup.closest(to: name, among: names)
+        let hint = meant.map { "did you mean “\($0)”? (\(help))" } ?? help
         return TaskWidgetError(.invalidInput, "there is no command “\(name.sanitizedForMessage)”: \(hint)")
     }
+
+    /// Other tools' names for commands, which no spelling is near (`remove` is nearest to `move`).
+    private static let synonyms = [
+        "remove": "rm", "delete": "rm", "del": "rm", "list": "ls", "complete": "done", "finish": "done", "new": "add", "create": "add",
+    ]
 
     /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`): the first
     /// word after a command with subcommands that names none of them.
@@ -142,7 +148,10 @@ public enum CommandRunner {
         if let misplaced = optionsBeforeCommand(in: arguments, root: root) {
             return (misplaced, misplaced.code.exitStatus)
         }
-        if let misread = dashedText(in: arguments) ?? dashedValue(for: root.message(for: error), in: arguments) {
+        let message = root.message(for: error)
+        if let misread = dashedText(in: arguments) ?? dashedValue(for: message, in: arguments)
+            ?? dashedWord(in: arguments, for: message, showsHelp: root.exitCode(for: error) == .success)
+        {
             return (misread, misread.code.exitStatus)
         }
         let status = root.exitCode(for: error)
@@ -184,19 +193,40 @@ public enum CommandRunner {
             let option = word.prefix { !$0.isWhitespace }
             return word.count > 1 && option.hasPrefix("-") && option.count < word.count && !option.contains("=")
         }
-        guard let text else { return nil }
+        return text.map(startsWithADash)
+    }
+
+    /// `text`, read as options: how to write it.
+    private static func startsWithADash(_ text: String) -> TaskWidgetError {
         let quoted = text.removingControlCharacters.shellQuoted
         return TaskWidgetError(
             .invalidInput, "\(quoted) starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION=\(quoted)")
+    }
+
+    /// `add -hydrate` (or `list add -home`, `habit add -5`): a title or name of one word that
+    /// starts with a dash reads as short options; with an `h` among them ArgumentParser showed
+    /// the help and exit 0, nothing added, else it said the title was missing. The error says
+    /// how to write it. (`add -help` is still the help.)
+    static func dashedWord(in arguments: [String], for message: String, showsHelp: Bool) -> TaskWidgetError? {
+        guard showsHelp || message.hasPrefix("Missing expected argument"), let command = titledCommand(in: arguments) else { return nil }
+        let words = arguments.dropFirst(1 + command.count).prefix { $0 != "--" }
+        let word = words.first { word in
+            word.hasPrefix("-") && !word.hasPrefix("--") && word != "-help" && word.count >= (showsHelp ? 3 : 2) && (!showsHelp || word.contains("h"))
+        }
+        return word.map(startsWithADash)
+    }
+
+    /// The command of `arguments` whose argument is a title or a name of the user's, if it is one.
+    private static func titledCommand(in arguments: [String]) -> [String]? {
+        let command = arguments.dropFirst().first == "add" ? ["add"] : Array(arguments.dropFirst().prefix(2))
+        return command == ["add"] || command == ["list", "add"] || command == ["habit", "add"] ? command : nil
     }
 
     /// `taskwidget add Pay rent` (or `list add Side project`, `habit add Morning run`): a title or
     /// name of several words, not quoted, which ArgumentParser calls unexpected arguments after the
     /// first. The error shows it quoted.
     static func unquotedTitle(for message: String, in arguments: [String]) -> TaskWidgetError? {
-        guard message.hasPrefix("Unexpected argument") else { return nil }
-        let command = arguments.dropFirst().first == "add" ? ["add"] : Array(arguments.dropFirst().prefix(2))
-        guard command == ["add"] || command == ["list", "add"] || command == ["habit", "add"] else { return nil }
+        guard message.hasPrefix("Unexpected argument"), let command = titledCommand(in: arguments) else { return nil }
         let words = arguments.dropFirst(1 + command.count).prefix { !$0.hasPrefix("-") }
         guard words.count > 1 else { return nil }
         let (what, quoted) = (command == ["add"] ? "title" : "name", words.joined(separator: " ").removingControlCharacters.shellQuoted)
@@ -212,6 +242,7 @@ public enum CommandRunner {
         guard let match = message.firstMatch(of: /^Missing value for '(--[a-z-]+)/),
             let index = arguments.firstIndex(of: String(match.output.1)), index + 1 < arguments.count,
             arguments[index + 1].wholeMatch(of: /-[0-9+.][^ ]*/) != nil
+                || (textOptions.contains(String(match.output.1)) && arguments[index + 1].wholeMatch(of: /-[^-].*/) != nil)
         else { return nil }
         let (option, value) = (String(match.output.1), arguments[index + 1].removingControlCharacters)
         if let advice = countedBackAdvice[option] {
@@ -219,6 +250,9 @@ public enum CommandRunner {
         }
         return TaskWidgetError(.invalidInput, "\(value) after \(option) reads as an option: join them as \(option)=\(value.shellQuoted)")
     }
+
+    /// The options whose value is the user's text (`edit --title -dash`), which may start with a dash.
+    private static let textOptions: Set<String> = ["--title", "--list"]
 
     /// The options that take a time (WHEN), a day or a delay, with what to give instead of a time
     /// counted back.

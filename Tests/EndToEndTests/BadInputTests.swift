@@ -131,8 +131,18 @@ import Testing
         #expect(joined.status == 64 && joined.stderr.contains("missing") && !joined.stderr.contains("starts with a dash"), "\(joined.stderr)")
         // Options first, as always before `--`.
         let id = try sandbox.succeed(["add", "--store", sandbox.storePath, "--", "- buy milk"], global: false).trimmingCharacters(in: .newlines)
+        // One word: read as short options, with an `h` among them it showed the help, exit 0.
+        for arguments in [["add", "-hydrate"], ["add", "-ok"], ["add", "-5"], ["list", "add", "-home"], ["habit", "add", "-hydrate"]] {
+            let word = arguments.last!
+            let refused = try sandbox.run(arguments)
+            #expect(refused.status == 64 && refused.stdout.isEmpty, "\(arguments): \(refused.stdout)")
+            #expect(refused.stderr == "taskwidget: \(word) starts with a dash, so it reads as options: put it after --, which goes after the options, or join it to its option as --OPTION=\(word)\n")
+        }
+        #expect(try sandbox.run(["add", "-help"]).stdout.hasPrefix("OVERVIEW: Create a task"))
         let edit = try sandbox.run(["edit", id, "--title", "- buy oat milk"])
         #expect(edit.status == 64 && edit.stderr.hasSuffix("or join it to its option as --OPTION='- buy oat milk'\n"))
+        let dashedTitle = try sandbox.run(["edit", id, "--title", "-dash"])
+        #expect(dashedTitle.status == 64 && dashedTitle.stderr == "taskwidget: -dash after --title reads as an option: join them as --title=-dash\n")
         try sandbox.succeed(["edit", id, "--title=- buy oat milk"])
         #expect(try sandbox.succeed(["ls"]).contains("- buy oat milk"))
     }
@@ -223,6 +233,9 @@ import Testing
         // An option after it was the error: "unknown option '--name'. Did you mean '--now'?"
         (["list", "edit", "Home", "--name", "Haus"], "there is no command “edit”: `taskwidget list --help` lists them"),
         (["lst", "--all"], "there is no command “lst”: did you mean “ls”? (`taskwidget --help` lists them)"),
+        // Other tools' words: `remove` is spelt nearest to `move`, which reorders.
+        (["remove", "abcd"], "there is no command “remove”: did you mean “rm”? (`taskwidget --help` lists them)"),
+        (["list", "delete", "Home"], "there is no command “delete”: did you mean “rm”? (`taskwidget list --help` lists them)"),
     ])
     func aMistypedCommandNamesTheNearestOne(arguments: [String], message: String) throws {
         let result = try Sandbox().run(arguments, global: false)

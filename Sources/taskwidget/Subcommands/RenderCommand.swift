@@ -25,7 +25,7 @@ struct RenderCommand: ParsableCommand {
             --out-dir, plus index.json.
 
             Examples:
-              taskwidget render -o output/medium.png
+              taskwidget render -o medium.png
               taskwidget render --family small --scale 3 --theme dark -o s.png
               taskwidget render --size 800x480 --theme mono -o /srv/eink.png
               taskwidget render --at 17:00 -o evening.png
