@@ -84,7 +84,10 @@ import Testing
         #expect(try sandbox.succeed(["habit", "edit", "Walk", "--name", "Evening walk", "--color", "34c759"])
             == "Edited habit 🚶 Evening walk #34C759\n")
         #expect(try sandbox.succeed(["habit", "ls"]).contains("Evening walk"), "the history stays with the habit")
-        try sandbox.expectRefused(["habit", "rm", "Evening walk"], status: 64, message: "add --yes to confirm")
+        try sandbox.expectRefused(
+            ["habit", "rm", "evening walk"], status: 64, message: "deleting the habit “Evening walk” deletes its history too: add --yes to confirm")
+        // A name that is none is said to be none first: it was asked to be confirmed.
+        try sandbox.expectRefused(["habit", "rm", "Evening wlak"], status: 64, message: "did you mean “Evening walk”?")
         try sandbox.expectRefused(["habit", "toggle", "Evening wlak"], status: 64, message: "did you mean “Evening walk”?")
         #expect(try sandbox.succeed(["habit", "rm", "Evening walk", "--yes"]) == "Deleted habit Evening walk\n")
     }
@@ -126,6 +129,11 @@ import Testing
         let reused = try sandbox.run(["add", "Pack", "--list", "travel", "--new-list"])
         #expect(reused.status == 0 && reused.stderr.isEmpty)
         #expect(try sandbox.succeed(["list", "ls"]).contains("Travel"))
+        // list rm names the list and what goes with it; a name that is none is said to be none
+        // first (it was asked to be confirmed).
+        try sandbox.expectRefused(
+            ["list", "rm", "travel"], status: 64, message: "taskwidget: deleting the list “Travel” deletes its 2 tasks too: add --yes to confirm")
+        try sandbox.expectRefused(["list", "rm", "Travle"], status: 64, message: "did you mean “Travel”?")
     }
 
     @Test func listsAreReorderedByMove() throws {

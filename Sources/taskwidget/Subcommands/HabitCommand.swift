@@ -145,10 +145,14 @@ struct HabitCommand: ParsableCommand {
         @Flag(help: "Confirm that the habit's history is deleted too.") var yes = false
 
         func run() throws {
+            let context = try options.context()
             guard yes else {
-                throw ValidationError("deleting a habit deletes its history too: add --yes to confirm")
+                // The habit named first: a name that is none was asked to be confirmed.
+                let habits = try context.storeForReading().habitDays(on: LocalDay.habitDay(nil, now: context.now, calendar: context.calendar)).map(\.habit)
+                let habit = try NameLookup.find(name, in: habits, named: \.name, kind: "habit")
+                throw ValidationError("deleting the habit “\(habit.name)” deletes its history too: add --yes to confirm")
             }
-            let habit = try options.context().storeForChanging().deleteHabit(name)
+            let habit = try context.storeForChanging().deleteHabit(name)
             printConfirmation("Deleted habit \(habit.name)")
         }
     }

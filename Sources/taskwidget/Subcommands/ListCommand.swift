@@ -100,7 +100,11 @@ struct ListCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             guard yes else {
-                throw ValidationError("deleting a list deletes its tasks too: add --yes to confirm")
+                // The list named first: a name that is none was asked to be confirmed.
+                let summaries = try context.storeForReading().listSummaries()
+                let list = try TaskList.named(name, in: summaries.map(\.list))
+                let count = summaries.first { $0.list.id == list.id }?.totalCount ?? 0
+                throw ValidationError("deleting the list “\(list.name)” deletes its \(counted(count, "task")) too: add --yes to confirm")
             }
             let (list, count) = try context.storeForChanging().deleteList(name, now: context.now)
             printConfirmation("Deleted list \(list.name) and its \(counted(count, "task"))")
