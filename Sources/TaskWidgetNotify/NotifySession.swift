@@ -11,7 +11,8 @@ import TaskWidgetStore
 ///
 /// - a reminder shown is recorded (``DeliveredReminderStorage``), so a restart never repeats it;
 ///   one dropped from the notifier's full queue while no server runs was not shown: it is posted
-///   again once a server is there;
+///   again once a server is there; one on screen when the server went away is shown again on
+///   the next server;
 /// - one that comes more than ``ReminderSettings/lateness`` after its date (notify was not running, the
 ///   machine slept, the clock jumped) is shown once, marked missed, if it is no older than
 ///   `missed_within`; older ones are dropped;
@@ -180,9 +181,18 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 posted[key] = nil
                 logger.debug("notification closed (\(reason))", metadata: ["task": "\(key.taskID.shortID)", "notification": "\(id)"])
             case .serverAvailable:
-                // Ids of a server that went away mean nothing to the new one: those notifications are gone.
-                posted = posted.filter { $0.value.id == nil }
+                // Ids of a server that went away mean nothing to the new one, and what it showed
+                // went with it (dunst restarted): each is shown again on the new one, but those
+                // being closed.
                 waitingForServer.removeAll()
+                for (key, notification) in posted where notification.id != nil {
+                    if notification.isClosing {
+                        posted[key] = nil
+                    } else {
+                        logger.debug("showing a reminder again on the new notification server", metadata: ["task": "\(key.taskID.shortID)"])
+                        showAgain(key, at: now)
+                    }
+                }
             case .serverUnavailable(.noSessionBus(let reason)) where !notifier.hasConnected:
                 throw TaskWidgetError(
                     .unavailable,
