@@ -244,17 +244,18 @@ struct StatusContext: Sendable {
         }
     }
 
-    /// `2 h overdue`, `in 15 min`, `due now` (within a minute either side) for a one-shot status
-    /// within a day of a due time; else the due label (a day alone is `Today`, not `in 7 h` to its
+    /// `2 h overdue`, `in 15 min` (to the nearest minute or hour), `due now` (within a minute either
+    /// side) for a one-shot status within a day of a due time; else the due label (a day alone is `Today`, not `in 7 h` to its
     /// stored 23:59).
     private func when(_ task: TopTask) -> String? {
         guard let dueDate = task.dueDate else { return nil }
         guard let now, !DueLabeler.isDayOnly(dueDate, in: timeZone) else { return task.dueLabel }
         let seconds = Int(dueDate.millisecondsSince1970 - now.millisecondsSince1970) / 1000
-        let minutes = abs(seconds) / 60
-        guard minutes < 24 * 60 else { return task.dueLabel }
-        guard minutes > 0 else { return "due now" }
-        let amount = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h"
-        return seconds <= 0 ? amount + " overdue" : "in " + amount
+        guard abs(seconds) < 24 * 3600 else { return task.dueLabel }
+        guard abs(seconds) >= 60 else { return "due now" }
+        // To the nearest minute or hour: 1 h 59 min is "in 2 h", not "in 1 h".
+        let minutes = (abs(seconds) + 30) / 60
+        let amount = minutes < 60 ? "\(minutes) min" : "\((minutes + 30) / 60) h"
+        return seconds < 0 ? amount + " overdue" : "in " + amount
     }
 }

@@ -141,7 +141,7 @@ import Testing
         try sandbox.succeed(["add", "Paused elsewhere", "--due", "18:00"])
         try edit(sandbox, "UPDATE task SET state = 'paused'")
         #expect(try sandbox.succeed(["ls"]).contains("○ Paused elsewhere"))
-        #expect(try sandbox.succeed(["status"]) == "1 today · next: Paused elsewhere (in 1 h)\n")
+        #expect(try sandbox.succeed(["status"]) == "1 today · next: Paused elsewhere (in 2 h)\n")
         let waybar = try sandbox.run(["status", "--format", "waybar"])
         #expect(waybar.status == 0 && waybar.stderr.isEmpty && !waybar.stdout.contains("Decoding"), "\(waybar.stdout)")
         #expect(try sandbox.succeed(["export"]).contains("\"state\" : \"notStarted\""))

@@ -129,6 +129,8 @@ import Testing
     @Test(arguments: [
         ("16:38:00", "in 2 min"), ("16:38:59", "in 1 min"), ("16:39:30", "due now"), ("16:40:00", "due now"),
         ("16:40:59", "due now"), ("16:41:00", "1 min overdue"), ("17:45:00", "1 h overdue"),
+        // To the nearest minute or hour: 1 h 59 min was "in 1 h", 1 min 59 s "in 1 min".
+        ("14:40:01", "in 2 h"), ("16:38:01", "in 2 min"), ("15:10:00", "in 2 h"), ("15:11:00", "in 1 h"), ("18:39:00", "2 h overdue"),
     ])
     func theTimeToADueTaskIsSaidInWholeMinutes(time: String, when: String) throws {
         var sandbox = try Sandbox()
