@@ -406,13 +406,16 @@ import Testing
     /// POSIX counts a `TZ` offset west of Greenwich: `TZ=UTC+3 date` is three hours behind UTC, and
     /// taskwidget's days must be the ones `date` shows (a Foundation name `UTC+3` is three hours
     /// ahead). `--tz` takes zone names as Foundation reads them.
+    /// A whole number of hours is named as tzdata names it (the timeline's `timeZone` is an IANA
+    /// name: it was `GMT-0300`, which no zone database reads).
     @Test(arguments: [
-        ("UTC+3", -10_800), ("UTC-3", 10_800), ("GMT3", -10_800), ("JST-9", 32_400), ("<+0530>-5:30", 19_800),
-        ("XYZ+10:15:30", -36_930), ("GMT0", 0),
+        ("UTC+3", -10_800, "Etc/GMT+3"), ("UTC-3", 10_800, "Etc/GMT-3"), ("GMT3", -10_800, "Etc/GMT+3"), ("JST-9", 32_400, "Etc/GMT-9"),
+        ("<+14>-14", 50_400, "Etc/GMT-14"), ("<+0530>-5:30", 19_800, "GMT+0530"), ("XYZ+10:15:30", -36_930, nil), ("GMT0", 0, "GMT"),
     ])
-    func aPOSIXOffsetInTZCountsWestOfGreenwich(value: String, secondsFromGMT: Int) throws {
+    func aPOSIXOffsetInTZCountsWestOfGreenwich(value: String, secondsFromGMT: Int, name: String?) throws {
         let zone = try RunSettings.timeZone(argument: nil, environment: ["TZ": value], system: Self.auckland)
         #expect(zone.secondsFromGMT() == secondsFromGMT)
+        if let name { #expect(zone.identifier == name) }
     }
 
     /// In `--tz` such a name would read one way there and the other in `TZ`: it is refused, with

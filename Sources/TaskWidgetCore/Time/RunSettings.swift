@@ -60,7 +60,9 @@ public enum RunSettings {
     /// The zone of a POSIX `TZ` value with a fixed offset and no daylight saving time: `UTC+3`,
     /// `JST-9`, `<+0530>-5:30`. POSIX counts the offset west of Greenwich, so `UTC+3` is three hours
     /// behind UTC, as `date` shows it, where Foundation would read the name `UTC+3` as three hours
-    /// ahead. `nil` for anything else (zone names, rules with daylight saving time).
+    /// ahead. A whole number of hours is its IANA zone, `Etc/GMT+3` (tzdata's names count west
+    /// too), so that the timeline names a zone other programs read; another offset has no name.
+    /// `nil` for anything else (zone names, rules with daylight saving time).
     static func posixFixedOffset(_ value: String) -> TimeZone? {
         var rest = Substring(value)
         if rest.first == "<" {
@@ -83,6 +85,10 @@ public enum RunSettings {
         let numbers = fields.compactMap { Int($0) }
         let seconds = numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
         guard numbers[0] <= 24, numbers.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
+        let hours = seconds / 3600
+        if seconds % 3600 == 0, hours <= (west ? 12 : 14), let zone = TimeZone(identifier: hours == 0 ? "UTC" : "Etc/GMT\(west ? "+" : "-")\(hours)") {
+            return zone
+        }
         return TimeZone(secondsFromGMT: west ? -seconds : seconds)
     }
 
