@@ -116,7 +116,10 @@ private final class FollowEvents {
     private var eventBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     private let logger: Logger
 
-    private static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
+    /// No IN_CLOSE_WRITE: every reader (a bar's `status`, tmux's) opens the `-wal` for writing and
+    /// closes it having written nothing, and each woke every follower into its checks. A write is
+    /// IN_MODIFY (a commit's frames, a checkpoint, a `cp` over the store).
+    private static let folderMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
         | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 

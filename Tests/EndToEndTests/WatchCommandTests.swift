@@ -304,6 +304,32 @@ import Testing
         #expect(typed.status == 64 && written.hasPrefix(start), "\(typed.stderr)")
     }
 
+    /// A program that only reads the store (a bar's `status`, tmux's, `ls`) opens the `-wal` for
+    /// writing and closes it unwritten: that woke every watch, which then checked the store eight
+    /// times over 25 s (57 wake-ups in 30 s under a status every 3 s). Its follow-up timer now
+    /// stays unset after readers, and is set after a write.
+    @Test(.timeLimit(.minutes(1)))
+    func aProgramThatOnlyReadsTheStoreWakesNoWatch() throws {
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[watch]\nviews = [\"all\", \"work\"]\n\n[views.work]\nlist = \"Work\"\n")
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--new-list"])
+        let watch = try watch(sandbox, ["--format", "json"])
+        #expect(watch.nextLine() != nil)
+        // Watch's own first open of the store may have made its `-wal`, an event it checks after.
+        #expect(waitUntil(within: .seconds(40), every: .milliseconds(100)) { watch.followUpTimerIsSet() == false })
+        for arguments in [["status"], ["status", "--format", "waybar"], ["ls"], ["timeline"]] { try sandbox.succeed(arguments) }
+        // A line after the readers' events were read: the next view, asked by a signal in the same poll.
+        watch.send(SIGUSR2)
+        #expect(watch.nextLine(within: .seconds(5)) != nil)
+        #expect(watch.waitUntilBlockedInPoll())
+        #expect(watch.followUpTimerIsSet() == false, "the readers set watch's follow-up checks")
+        try sandbox.succeed(["add", "Call Bob", "--list", "Work"])
+        #expect(watch.nextLine(within: .seconds(5)) != nil)
+        #expect(watch.followUpTimerIsSet() == true, "a write sets them")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
+
     /// Idle means asleep: between entries watch waits in poll with no timeout (its timers are
     /// file descriptors set to the next entry), so nothing wakes it but an event. (The wake-ups
     /// over a quiet stretch are counted by scripts/compare.sh.)

@@ -217,6 +217,19 @@ final class StreamingProcess {
         waitUntil(within: timeout, every: .milliseconds(1)) { isBlockedInPoll() }
     }
 
+    /// Whether watch's follow-up timer (its last timerfd: ``FollowLoop`` makes the entry timer
+    /// first) is set, from /proc/PID/fdinfo (`it_value: (0, 0)` when unset); nil when there is none.
+    func followUpTimerIsSet() -> Bool? {
+        let folder = "/proc/\(pid)/fd"
+        let timers = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap(Int.init).sorted().filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")) == "anon_inode:[timerfd]"
+        }
+        guard let last = timers.last, let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(last)", encoding: .utf8),
+            let value = info.split(separator: "\n").first(where: { $0.hasPrefix("it_value:") })
+        else { return nil }
+        return !value.hasSuffix("(0, 0)")
+    }
+
     /// The timeout of the poll its main thread waits in, in milliseconds (-1: none), read from
     /// /proc/PID/syscall (`NUMBER FDS NFDS TIMEOUT …` for poll); nil when it is not in poll.
     func pollTimeout() -> Int? {
