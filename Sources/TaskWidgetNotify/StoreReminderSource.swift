@@ -20,6 +20,10 @@ public struct StoreReminderSource: FollowedSource {
         followed.check()
     }
 
+    public mutating func reopen() {
+        followed.reopen()
+    }
+
     public func read(at now: Instant) throws -> ReminderSnapshot {
         let window = ReminderSnapshot.window(at: now, missedWithin: missedWithin)
         let store = try followed.opened()

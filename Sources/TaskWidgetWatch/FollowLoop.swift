@@ -217,7 +217,7 @@ private final class FollowEvents {
                 switch Int32(information.ssi_signo) {
                 case SIGUSR1:
                     logger.debug("SIGUSR1: refreshing")
-                    wake.insert(.refresh)
+                    wake.formUnion([.refresh, .reopen])
                 case SIGUSR2:
                     logger.debug("SIGUSR2: next view")
                     wake.insert(.nextView)

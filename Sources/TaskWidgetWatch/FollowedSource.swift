@@ -17,6 +17,8 @@ public protocol FollowedSource {
 
     /// Looks at the store again, reopening it when its file was replaced or created.
     mutating func check() -> StoreCheck
+    /// Closes the store, so that the next ``check()`` opens it again.
+    mutating func reopen()
     /// The value from `now` on, read from the store as of the last ``check()``.
     func read(at now: Instant) throws -> Value
     /// Whether `value`, read earlier, must be read again at `now` (a timeline past its reload date).
@@ -36,4 +38,6 @@ public struct FollowWake: OptionSet, Sendable {
     public static let refresh = FollowWake(rawValue: 4)
     /// SIGUSR2: show the next view (watch cycles through its views; the others ignore it).
     public static let nextView = FollowWake(rawValue: 8)
+    /// SIGUSR1 too: open the store again before looking at it, whatever its files' events said.
+    public static let reopen = FollowWake(rawValue: 16)
 }

@@ -56,6 +56,12 @@ public struct FollowedStore {
         }
     }
 
+    /// Closes the store: the next ``check()`` opens it again (SIGUSR1, for whatever replaced its files
+    /// in a way their events and identities did not show).
+    public mutating func reopen() {
+        store = nil
+    }
+
     /// The store as of the last ``check()``; an error when it is not open (missing, or not checked yet).
     public func opened() throws -> TaskStore {
         guard let store else {

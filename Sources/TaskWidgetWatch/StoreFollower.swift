@@ -22,6 +22,10 @@ public struct StoreFollower: FollowedSource {
         followed.check()
     }
 
+    public mutating func reopen() {
+        followed.reopen()
+    }
+
     public func read(at now: Instant) throws -> Timeline {
         let store = try followed.opened()
         let request = TimelineRequest(now: now, calendar: calendar, view: view, family: family == .large ? .large : nil)

@@ -71,6 +71,7 @@ public struct StoreFollowing<Source: FollowedSource> {
             let deadline = min(followUp?.deadline ?? .max, now.monotonic + Self.debounce)
             followUp = FollowUp(deadline: deadline, interval: Self.debounce, remaining: Self.checksAfterActivity - 1)
         }
+        if wake.contains(.reopen) { source.reopen() }
         var check = wake.contains(.refresh)
         if var due = followUp, now.monotonic >= due.deadline {
             due.interval *= 2

@@ -304,6 +304,52 @@ import Testing
         #expect(typed.status == 64 && written.hasPrefix(start), "\(typed.stderr)")
     }
 
+    /// A backup restored over the store (`rm tasks.sqlite-wal tasks.sqlite-shm; cp backup/* .`)
+    /// after the bar's wheel showed another view: the view left kept its connection, which held
+    /// SQLite's state of the file (its deleted `-shm`), and the view shown read that state for
+    /// good, SIGUSR1 or not (helper-69). Views left now close their store.
+    @Test(.timeLimit(.minutes(1)))
+    func aBackupRestoredAfterTheViewChangedIsFollowed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[watch]\nviews = [\"all\", \"inbox\"]\n\n[views.inbox]\ninbox = true\n")
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-23T09:00:00+01:00"])
+        let files = ["", "-wal", "-shm"].map { sandbox.storePath + $0 }
+        let backup = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let watch = try watch(sandbox, ["--format", "json"])
+        #expect(Self.object(watch.nextLine())?["scope"] as? String == nil)
+        watch.send(SIGUSR2)
+        #expect(Self.object(watch.nextLine(within: .seconds(5)))?["scope"] as? String == "inbox")
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-23T08:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(5))?.contains("Call Bob") == true)
+        for file in files.dropFirst() { try FileManager.default.removeItem(atPath: file) }
+        for (file, bytes) in zip(files, backup) { try bytes.write(to: URL(fileURLWithPath: file)) }
+        let restored = watch.nextLine(within: .seconds(5)) ?? ""
+        #expect(restored.contains("Pay rent") && !restored.contains("Call Bob") && !restored.contains("error"), "the backup: \(restored)")
+        try sandbox.succeed(["add", "Water the plants", "--due", "2026-11-22T18:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(5))?.contains("Water the plants") == true, "the line after the restore")
+        // The files removed are not held open: what reads them sees no other process's commits.
+        let folder = "/proc/\(watch.pid)/fd"
+        let held = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
+        #expect(!held.contains { $0.hasSuffix(" (deleted)") }, "\(held)")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
+
+    /// SIGUSR1 opens the store again, whatever its files' events said: the way out of a state the
+    /// events did not show (it only looked at the open store again).
+    @Test(.timeLimit(.minutes(1)))
+    func sigusr1OpensTheStoreAgain() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let watch = try watch(sandbox, ["--format", "json", "--verbose"])
+        #expect(watch.nextLine() != nil)
+        #expect(watch.occurrences(of: "opened store") == 1)
+        watch.send(SIGUSR1)
+        #expect(watch.waitForStderr(containing: "opened store", count: 2), "\(watch.stderrText)")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
+
     /// A program that only reads the store (a bar's `status`, tmux's, `ls`) opens the `-wal` for
     /// writing and closes it unwritten: that woke every watch, which then checked the store eight
     /// times over 25 s (57 wake-ups in 30 s under a status every 3 s). Its follow-up timer now

@@ -27,6 +27,8 @@ struct FakeSource: FollowedSource {
         return store.nextCheck
     }
 
+    mutating func reopen() {}
+
     func read(at now: Instant) throws -> Timeline {
         store.timelines += 1
         if let failure = store.failure { throw failure }

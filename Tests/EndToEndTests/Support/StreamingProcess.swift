@@ -217,14 +217,15 @@ final class StreamingProcess {
         waitUntil(within: timeout, every: .milliseconds(1)) { isBlockedInPoll() }
     }
 
-    /// Whether watch's follow-up timer (its last timerfd: ``FollowLoop`` makes the entry timer
-    /// first) is set, from /proc/PID/fdinfo (`it_value: (0, 0)` when unset); nil when there is none.
+    /// Whether watch's follow-up timer (its second timerfd: ``FollowLoop`` makes the entry timer
+    /// first, and before any other) is set, from /proc/PID/fdinfo (`it_value: (0, 0)` when unset);
+    /// nil when there is none.
     func followUpTimerIsSet() -> Bool? {
         let folder = "/proc/\(pid)/fd"
         let timers = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap(Int.init).sorted().filter {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")) == "anon_inode:[timerfd]"
         }
-        guard let last = timers.last, let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(last)", encoding: .utf8),
+        guard timers.count > 1, let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(timers[1])", encoding: .utf8),
             let value = info.split(separator: "\n").first(where: { $0.hasPrefix("it_value:") })
         else { return nil }
         return !value.hasSuffix("(0, 0)")

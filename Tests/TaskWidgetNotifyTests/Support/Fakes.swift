@@ -20,6 +20,8 @@ struct FakeReminderSource: FollowedSource {
         return store.nextCheck
     }
 
+    mutating func reopen() {}
+
     func read(at now: Instant) throws -> ReminderSnapshot {
         store.reads += 1
         let window = ReminderSnapshot.window(at: now, missedWithin: missedWithin)
