@@ -66,8 +66,10 @@ import Testing
         // What tmux should draw: our styles applied (so gone from the text), the title as typed.
         let visible = "2 overdue · 1 today · " + title
 
+        // taskwidget on the PATH, and the sandbox's store, for the `prefix T` binding.
         let environment = [
-            "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": sandbox.timeZone, "HOME": sandbox.folder.path, "TERM": "screen",
+            "PATH": Sandbox.binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": sandbox.timeZone,
+            "HOME": sandbox.folder.path, "TERM": "screen", "TASKWIDGET_STORE": sandbox.storePath,
         ]
         // The sockets and outputs live in a folder of their own, removed only after both servers.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskwidget-tmux-\(UUID().uuidString)")
@@ -124,6 +126,23 @@ import Testing
         // Our own style did apply: the count is drawn red (SGR 31), the title's `#[fg=red]` is text.
         let styled = try tmux(outer, ["capture-pane", "-p", "-e", "-t", "view"]).stdoutLines.last { $0.contains("overdue") } ?? ""
         #expect(styled.contains("\u{1B}[31m2 overdue"), "\(styled.debugDescription)")
+
+        // docs/status-bars.md's `prefix T`, pressed in the client: a popup says what was completed,
+        // its title as typed. The recipe showed it with `display-message`, which reads its text as
+        // a tmux format: the title's `#[fg=red]` was a style, `#{pane_id}` expanded, and its
+        // `#(touch …)` ran (helper-69).
+        let binding = #"bind-key T display-popup -E -w 90% -h 3 'taskwidget done --top 2>&1; tmux refresh-client -S; sleep 2'"#
+        let configuration = folder.appendingPathComponent("binding.conf")
+        try Data((binding + "\nset -g display-time 20000\n").utf8).write(to: configuration)
+        try #require(try tmux(inner, ["source-file", configuration.path]).status == 0)
+        try #require(try tmux(outer, ["send-keys", "-t", "view", "C-b", "T"]).status == 0)
+        var message = ""
+        _ = waitUntil(within: .seconds(10), every: .milliseconds(100)) {
+            message = (try? tmux(outer, ["capture-pane", "-p", "-t", "view"]))?.stdoutLines.last { $0.contains("Completed") } ?? ""
+            return !message.isEmpty
+        }
+        #expect(message.contains("Completed ") && message.contains(title), "message line: \(message)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
     /// `ls` counts columns as tmux draws them: each row's LIST cell starts in the column of the
