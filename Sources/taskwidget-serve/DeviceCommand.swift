@@ -23,6 +23,12 @@ struct DeviceCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Remove.self])
 
+    @ParentCommand var serve: ServeCommand
+
+    func validate() throws {
+        try serve.refuseOwnOptions(for: "device")
+    }
+
     /// The devices file, which needs a config folder.
     static func path() throws -> String {
         guard let path = DeviceFile.path(environment: ProcessInfo.processInfo.environment) else {

@@ -58,6 +58,20 @@ struct ServeCommand: AsyncParsableCommand {
     /// it stands still.
     @Option(help: .hidden) var clockSpeed: Int?
 
+    /// Refuses serve's own options given with one of its subcommands (`serve token --token-file x`):
+    /// ArgumentParser takes them, and the subcommand, which does not use them, went on without a
+    /// word. `--verbose` changes nothing there and is let be.
+    func refuseOwnOptions(for subcommand: String, instead: [String: String] = [:]) throws {
+        let given: [(String, Bool)] = [
+            ("--listen", listen != nil), ("--token-file", tokenFile != nil), ("--list", scope.list != nil), ("--inbox", scope.inbox),
+            ("--view", scope.view != nil), ("--store", options.store != nil), ("--tz", options.tz != nil), ("--now", options.now != nil),
+            ("--clock-speed", clockSpeed != nil),
+        ]
+        guard let option = given.first(where: \.1)?.0 else { return }
+        throw ValidationError(
+            "\(option) is an option of `taskwidget serve`, not of `taskwidget serve \(subcommand)`" + (instead[option].map { ": use \($0)" } ?? ""))
+    }
+
     func validate() throws {
         if let clockSpeed, clockSpeed < 0 { throw ValidationError("--clock-speed must be 0 or more") }
         if let listen, ListenAddress(listen) == nil {

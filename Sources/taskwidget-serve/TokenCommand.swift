@@ -53,6 +53,11 @@ struct TokenCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Another token file (e.g. the one [serve] token_file names).", valueName: "file"), completion: .file())
     var file: String?
+    @ParentCommand var serve: ServeCommand
+
+    func validate() throws {
+        try serve.refuseOwnOptions(for: "token", instead: ["--token-file": "--file"])
+    }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment

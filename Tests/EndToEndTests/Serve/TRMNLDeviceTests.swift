@@ -117,6 +117,23 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// serve's own options given to its subcommands were taken and ignored: `serve token
+    /// --token-file x` printed the default token, exit 0, and made no file x.
+    @Test func serveOwnOptionsAreRefusedByItsSubcommands() throws {
+        let sandbox = try Sandbox()
+        for (arguments, message) in [
+            (["serve", "token", "--token-file", "x"], "--token-file is an option of `taskwidget serve`, not of `taskwidget serve token`: use --file"),
+            (["serve", "token", "--listen", "1.2.3.4:5"], "--listen is an option of `taskwidget serve`, not of `taskwidget serve token`"),
+            (["serve", "device", "ls", "--list", "Work"], "--list is an option of `taskwidget serve`, not of `taskwidget serve device`"),
+            (["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--store", "x.sqlite"], "--store is an option of `taskwidget serve`, not of `taskwidget serve device`"),
+        ] {
+            let refused = try sandbox.run(arguments, global: false)
+            #expect(refused.status == 64 && refused.stdout.isEmpty, "\(arguments)")
+            #expect(refused.stderr.hasPrefix("taskwidget: \(message) (see `taskwidget serve "), "\(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent(".config/taskwidget").path), "no token, no device made")
+    }
+
     @Test func devicesAreManagedFromTheCommandLine() throws {
         let sandbox = try Sandbox()
         let empty = try sandbox.run(["serve", "device", "ls"], global: false)
