@@ -70,6 +70,10 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
     private func render(recording: Bool = false, layout: (Canvas, Bool) -> Void) throws -> RenderedWidget {
         let (size, scale) = (spec.size, spec.scale)
         let monochrome = spec.theme.palette.isMonochrome
+        // Black and white drawn without antialiasing only where the image has two levels: a 2- or
+        // 4-bit panel (TRMNL on firmware 1.6, TRMNL X, a Kindle at 8 bits) shows the grays of
+        // antialiased edges, which the e-ink encoder keeps crisp.
+        let antialiased = !monochrome || (spec.depth ?? 1) > 1
         // Cards have rounded, transparent corners; canvases and e-ink images are opaque.
         let opaque = monochrome || spec.isDashboard || spec.depth != nil
         return try FontSystem.shared.withLock { fonts in
@@ -79,9 +83,9 @@ public struct WidgetRenderer: WidgetDrawing, Sendable {
             let cairo = cairo_create(surface)!
             defer { cairo_destroy(cairo) }
             let canvas = Canvas(
-                cairo: cairo, fonts: fonts, antialiased: !monochrome, palette: spec.theme.palette,
+                cairo: cairo, fonts: fonts, antialiased: antialiased, palette: spec.theme.palette,
                 unit: layoutUnit, width: Double(size.width), height: Double(size.height), recording: recording)
-            if monochrome { cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE) }
+            if !antialiased { cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE) }
             layout(canvas, !opaque)
             cairo_surface_flush(surface)
             let status = cairo_status(cairo)

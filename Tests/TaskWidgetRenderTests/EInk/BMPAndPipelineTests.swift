@@ -131,6 +131,17 @@ struct PipelineTests {
         #expect(image.count < 90_000)
     }
 
+    /// The mono theme on a 2- or 4-bit panel draws text with antialiased edges, which the panel's
+    /// grays show: it was drawn black and white at every depth, so a TRMNL X got the hard edges of
+    /// a 1-bit image in a 4-bit file. At 1 bit it stays black and white.
+    /// (Latin titles only, in the medium family, which has no habit icons: nothing else is gray.)
+    @Test(arguments: [(1, 2), (2, 4), (4, 16)])
+    func theMonoThemeUsesTheGraysOfItsDepth(depth: Int, levels: Int) throws {
+        let spec = try WidgetImageSpec(family: .medium, size: WidgetSize(parsing: "800x480"), theme: .mono, depth: depth)
+        let png = try ReadPNG(try WidgetRenderer(spec: spec).image(for: RenderFixture.entry(.many, family: .medium)))
+        #expect(Set(png.gray).count == levels, "\(Set(png.gray).sorted())")
+    }
+
     @Test func aBMPForTRMNLIsExactly48062BytesAndTurnedImagesSwapTheirSides() throws {
         let entry = try RenderFixture.entry(.many, family: .large)
         let panel = try WidgetSize(parsing: "800x480")
