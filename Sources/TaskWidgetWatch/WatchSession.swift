@@ -30,8 +30,7 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     public static var lineInterval: Int64 { 1_000_000_000 }
 
     private var following: StoreFollowing<Source>
-    /// The views' sources, with their stores closed; the one shown is in ``following``, its slot
-    /// here holds an old copy.
+    /// The views' sources; the one shown is in ``following``, its slot here holds an old copy.
     private var views: [Source]
     /// Which of the views is shown.
     public private(set) var viewIndex: Int
@@ -101,11 +100,7 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     private mutating func switchView(offset: Int) -> Bool {
         let next = ((viewIndex + offset) % views.count + views.count) % views.count
         guard next != viewIndex else { return false }
-        // Parked without its store: an open connection pins SQLite's shared state of the file
-        // (its -shm), and after the files were replaced the shown view's kept reading an old one.
-        var parked = following.replaceSource(with: views[next])
-        parked.reopen()
-        views[viewIndex] = parked
+        views[viewIndex] = following.replaceSource(with: views[next])
         viewIndex = next
         logger.debug("showing view \(next + 1) of \(views.count)")
         return true

@@ -307,7 +307,7 @@ import Testing
     /// A backup restored over the store (`rm tasks.sqlite-wal tasks.sqlite-shm; cp backup/* .`)
     /// after the bar's wheel showed another view: the view left kept its connection, which held
     /// SQLite's state of the file (its deleted `-shm`), and the view shown read that state for
-    /// good, SIGUSR1 or not (helper-69). Views left now close their store.
+    /// good, SIGUSR1 or not (helper-69). The views now share one connection.
     @Test(.timeLimit(.minutes(1)))
     func aBackupRestoredAfterTheViewChangedIsFollowed() throws {
         let sandbox = try Sandbox()
@@ -319,6 +319,9 @@ import Testing
         #expect(Self.object(watch.nextLine())?["scope"] as? String == nil)
         watch.send(SIGUSR2)
         #expect(Self.object(watch.nextLine(within: .seconds(5)))?["scope"] as? String == "inbox")
+        // One connection for both views: closing one per view released a GRDB queue, and
+        // libdispatch's threads then woke watch every second for good.
+        #expect(watch.threadCount == 1)
         try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-23T08:00:00+01:00"])
         #expect(watch.nextLine(within: .seconds(5))?.contains("Call Bob") == true)
         for file in files.dropFirst() { try FileManager.default.removeItem(atPath: file) }

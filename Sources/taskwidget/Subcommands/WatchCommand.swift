@@ -106,9 +106,9 @@ struct WatchCommand: ParsableCommand {
             Foundation.exit(error.code.exitStatus)
         }
         let (context, views) = (setup.context, setup.views)
-        let followers = views.map {
-            StoreFollower(location: context.location, calendar: context.calendar, view: $0, family: setup.widgetFamily, logger: context.logger)
-        }
+        let follower = StoreFollower(
+            location: context.location, calendar: context.calendar, view: views[0], family: setup.widgetFamily, logger: context.logger)
+        let followers = views.map(follower.showing)
         // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
         let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let session = WatchSession(

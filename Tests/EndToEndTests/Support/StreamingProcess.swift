@@ -217,6 +217,9 @@ final class StreamingProcess {
         waitUntil(within: timeout, every: .milliseconds(1)) { isBlockedInPoll() }
     }
 
+    /// How many threads the process runs (/proc/PID/task).
+    var threadCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0 }
+
     /// Whether watch's follow-up timer (its second timerfd: ``FollowLoop`` makes the entry timer
     /// first, and before any other) is set, from /proc/PID/fdinfo (`it_value: (0, 0)` when unset);
     /// nil when there is none.
