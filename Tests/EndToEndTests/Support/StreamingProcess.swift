@@ -217,22 +217,25 @@ final class StreamingProcess {
         waitUntil(within: timeout, every: .milliseconds(1)) { isBlockedInPoll() }
     }
 
-    /// How many threads the process runs (/proc/PID/task).
-    var threadCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0 }
-
-    /// Whether watch's follow-up timer (its second timerfd: ``FollowLoop`` makes the entry timer
-    /// first, and before any other) is set, from /proc/PID/fdinfo (`it_value: (0, 0)` when unset);
-    /// nil when there is none.
-    func followUpTimerIsSet() -> Bool? {
+    /// The descriptors of its timerfds, in order.
+    var timerDescriptors: [Int] {
         let folder = "/proc/\(pid)/fd"
-        let timers = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap(Int.init).sorted().filter {
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap(Int.init).sorted().filter {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")) == "anon_inode:[timerfd]"
         }
-        guard timers.count > 1, let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(timers[1])", encoding: .utf8),
+    }
+
+    /// Whether the timerfd `descriptor` is set, from /proc/PID/fdinfo (`it_value: (0, 0)` when
+    /// unset); nil when it cannot be read.
+    func timerIsSet(_ descriptor: Int) -> Bool? {
+        guard let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(descriptor)", encoding: .utf8),
             let value = info.split(separator: "\n").first(where: { $0.hasPrefix("it_value:") })
         else { return nil }
         return !value.hasSuffix("(0, 0)")
     }
+
+    /// How many threads the process runs (/proc/PID/task).
+    var threadCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0 }
 
     /// The timeout of the poll its main thread waits in, in milliseconds (-1: none), read from
     /// /proc/PID/syscall (`NUMBER FDS NFDS TIMEOUT …` for poll); nil when it is not in poll.
