@@ -96,7 +96,7 @@ import Testing
         // Active and first: marked in the line too.
         var active = StoreBuilder(created: Fixed.instant("2026-11-01T08:00:00Z"))
         active.task("Write report", due: Fixed.instant("2026-11-22T18:00:00+01:00"), kind: .active)
-        #expect(try StatusFixture.line(.text, StatusFixture.entry(active.export)) == "1 today · next: ▶ Write report (in 1 h)")
+        #expect(try StatusFixture.line(.text, StatusFixture.entry(active.export)) == "1 today · next: ▶ Write report (in 2 h)")
     }
 
     // MARK: Unknown names

@@ -90,7 +90,7 @@ import Testing
                 switch format {
                 case .text:
                     #expect(!line.unicodeScalars.contains(where: HostileText.isControl), "\(label)")
-                    #expect(Self.scalars(of: line, endWith: "next: " + shown + " (in 1 h)"), "\(label): \(line.debugDescription)")
+                    #expect(Self.scalars(of: line, endWith: "next: " + shown + " (in 2 h)"), "\(label): \(line.debugDescription)")
                 case .polybar:
                     // No tag at all: nothing is overdue, and a title's `%` never opens one.
                     #expect(Independent.polybarParsedTags(line).isEmpty, "\(label): \(line.debugDescription)")
