@@ -245,8 +245,8 @@ struct StatusContext: Sendable {
     }
 
     /// `2 h overdue`, `in 15 min` (to the nearest minute or hour), `due now` (within a minute either
-    /// side) for a one-shot status within a day of a due time; else the due label (a day alone is `Today`, not `in 7 h` to its
-    /// stored 23:59).
+    /// side) for a one-shot status within a day of a due time; else the due label (a day alone is
+    /// `Today`, not `in 7 h` to its stored 23:59).
     private func when(_ task: TopTask) -> String? {
         guard let dueDate = task.dueDate else { return nil }
         guard let now, !DueLabeler.isDayOnly(dueDate, in: timeZone) else { return task.dueLabel }

@@ -3,8 +3,9 @@ public import TaskWidgetCore
 /// What a reminder looks like on the desktop (SPEC §13): the task's title as the summary; the
 /// body says when it is due and in which list, e.g. `17:00 · Home`, `Due now · 14:15 · Work` (in
 /// the minute it falls due), `Overdue · 14:15 · Inbox`, or for one shown late `Missed reminder
-/// (09:00) · Tomorrow 10:00 · Work`; critical urgency when the task is overdue (after that minute); the buttons Done and Snooze 10 min, and a click action when a
-/// `click_command` is configured. A reminder shown again after a button failed starts with it:
+/// (09:00) · Tomorrow 10:00 · Work`; critical urgency when the task is overdue (after that
+/// minute); the buttons Done and Snooze 10 min, and a click action when a `click_command` is
+/// configured. A reminder shown again after a button failed starts with it:
 /// `Done failed: the store is locked by another program · 17:00 · Home`. A task that repeats on a
 /// sync server has neither Done nor Snooze: completing it here would complete the whole series
 /// there, and snoozing it would move the whole series, so its body says to complete or snooze it
