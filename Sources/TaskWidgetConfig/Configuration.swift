@@ -52,39 +52,52 @@ public struct Configuration: Sendable {
     /// there gives the defaults.
     public static func load(path: String? = nil, environment: [String: String]) throws -> Configuration {
         guard let path = path ?? defaultPath(environment: environment) else { return Configuration() }
-        guard let data = try InputFile.readIfPresent(path, named: path) else {
+        guard let text = try text(at: path) else {
             var defaults = Configuration()
             defaults.pathLookedAt = path
             return defaults
         }
+        return try parse(text, path: path, home: environment["HOME"])
+    }
+
+    /// The text of the configuration at `path`, `nil` when there is none: refused when others
+    /// may change it, and when it is not UTF-8 (which TOML is).
+    static func text(at path: String) throws -> String? {
+        guard let (data, status) = try InputFile.readIfPresentWithStatus(path, named: path) else { return nil }
+        try refuseIfOthersCanChange(path, status: status)
         guard let text = String(validating: data, as: UTF8.self) else {
             throw TaskWidgetError(.badConfig, "\(path) is not UTF-8 text: save it as UTF-8", context: "config not UTF-8")
         }
-        let configuration = try parse(text, path: path, home: environment["HOME"])
-        if configuration.namesCommandsOrServers { try refuseIfOthersCanChange(path) }
-        return configuration
+        return text
     }
 
-    /// Whether the file names a command to run (`password_command`, `click_command`) or a server
-    /// that gets a password: whoever can change such a file can run their own command, or read the
-    /// password on their own server.
-    private var namesCommandsOrServers: Bool { !syncAccounts.isEmpty || notify.clickCommand != nil }
-
-    /// Refuses a file that another user owns (but root) or that group or others may write, as
-    /// OpenSSH refuses such a `~/.ssh/config`.
-    private static func refuseIfOthersCanChange(_ path: String) throws {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return }
-        let what = "\(path) names commands to run or servers that get a password"
+    /// Refuses a file that another user owns (but root) or that group or others may change, and
+    /// one in a folder that others may change (but a sticky one), as OpenSSH refuses such a
+    /// `~/.ssh/config`: whoever can change it chooses the commands taskwidget runs
+    /// (`password_command`, `click_command`), the server a password goes to, and the store the
+    /// tasks are written to. `status` is the file's as it was read (a path checked apart from the
+    /// read could be swapped between the two).
+    private static func refuseIfOthersCanChange(_ path: String, status: stat) throws {
+        let why = "whoever can change it chooses the commands taskwidget runs and the store it writes"
         if status.st_uid != geteuid(), status.st_uid != 0 {
             throw TaskWidgetError(
-                .badConfig, "\(what), and it belongs to another user: make it yours (chown) or write your own",
+                .badConfig, "\(path) belongs to another user (\(why)): make it yours with chown, or write your own",
                 context: "config owner \(status.st_uid)")
         }
         if status.st_mode & 0o022 != 0 {
             throw TaskWidgetError(
-                .badConfig, "\(what), and others can change it: run `chmod go-w \(path)`",
+                .badConfig, "\(path) can be changed by others (\(why)): run `chmod go-w \(path)`",
                 context: "config mode \(String(status.st_mode & 0o777, radix: 8))")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var folderStatus = stat()
+        guard stat(folder.isEmpty ? "." : folder, &folderStatus) == 0 else { return }
+        // A sticky folder (/tmp) lets no one replace a file of another.
+        let othersWrite = folderStatus.st_mode & 0o022 != 0 && folderStatus.st_mode & S_ISVTX == 0
+        if (folderStatus.st_uid != geteuid() && folderStatus.st_uid != 0) || othersWrite {
+            throw TaskWidgetError(
+                .badConfig, "the folder \(folder) of \(path) can be changed by others, who could put another file in its place: run `chmod go-w \(folder)`, or make it yours",
+                context: "config folder mode \(String(folderStatus.st_mode & 0o777, radix: 8))")
         }
     }
 

@@ -4,7 +4,7 @@ import TaskWidgetCore
 /// Adds and removes `[sync.accounts.NAME]` tables in the user's `config.toml` without rewriting the
 /// rest of it: `add` appends the table's text, `remove` cuts exactly that table's lines, so the
 /// user's comments, order and spelling stay. The result is parsed before it replaces the file, and
-/// the file is replaced whole (``AtomicFile``), keeping its permissions.
+/// the file is replaced whole (``AtomicFile``), readable by its owner only (or stricter).
 ///
 /// ```swift
 /// try SyncAccountsFile.add(SyncAccount(name: "home", url: "https://dav.example.com/"), toConfigAt: path)
@@ -131,8 +131,10 @@ public enum SyncAccountsFile {
         return result + "\""
     }
 
+    /// The file's text, checked as ``Configuration/load(path:environment:)`` checks it: an account
+    /// added to a file others may change would make their edits trusted once it is made private.
     private static func currentText(_ path: String) throws -> String {
-        try InputFile.readIfPresent(path, named: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        try Configuration.text(at: path) ?? ""
     }
 
     /// Checks the new text, then writes it in place of the file (creating its folder, 0700).
@@ -141,8 +143,9 @@ public enum SyncAccountsFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         try AtomicFile.makeFolder(folder, permissions: 0o700)
-        let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600
-        try AtomicFile.write(Data(text.utf8), to: url)
-        _ = chmod(path, mode_t(mode))
+        // Private, or stricter if it was: it names commands and where passwords go. (The mode was
+        // copied from the path itself, which for a link is 0777, and chmod then opened the file
+        // the link names to everyone.)
+        try AtomicFile.write(Data(text.utf8), to: url, permissions: 0o600)
     }
 }

@@ -1160,6 +1160,25 @@ import Testing
         try sandbox.succeed(["sync", "account", "rm", "home"])
         #expect(try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8) == original + "\n")
 
+        // A config.toml that is a link to the user's dotfiles: the file it names stays private. The
+        // mode was read from the link (0777) and then set on the file, open to everyone (helper-72).
+        let dotfile = sandbox.folder.appendingPathComponent("dotfiles-config.toml").path
+        try Data(original.utf8).write(to: URL(fileURLWithPath: dotfile))
+        chmod(dotfile, 0o600)
+        try FileManager.default.removeItem(at: config.appendingPathComponent("config.toml"))
+        try FileManager.default.createSymbolicLink(atPath: config.appendingPathComponent("config.toml").path, withDestinationPath: dotfile)
+        for arguments in [["add", "home", "--url", "https://dav.example.com/", "--user", "alice", "--password-command", "pass show dav"], ["rm", "home"]] {
+            try sandbox.succeed(["sync", "account"] + arguments)
+            #expect(try FileManager.default.attributesOfItem(atPath: dotfile)[.posixPermissions] as? Int == 0o600, "\(arguments)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: config.appendingPathComponent("config.toml").path) == dotfile)
+        }
+        // One others may change gets no account: made private after, it made their edits trusted.
+        chmod(dotfile, 0o666)
+        let loose = try sandbox.run(["sync", "account", "add", "home", "--url", "https://dav.example.com/", "--user", "alice", "--password-command", "pass"])
+        #expect(loose.status == 64 && loose.stderr.contains("can be changed by others"), "\(loose.stderr)")
+        #expect(try String(contentsOfFile: dotfile, encoding: .utf8) == original + "\n")
+        chmod(dotfile, 0o600)
+
         // A password file others can read is refused, in one line.
         let passwordFile = sandbox.folder.appendingPathComponent("loose.password").path
         try Data("secret\n".utf8).write(to: URL(fileURLWithPath: passwordFile))

@@ -138,28 +138,33 @@ import Testing
         expectError(.notAFile) { try DeviceFile.load(path: folder) }
     }
 
-    /// Whoever can change a file that names a command to run or the server a password goes to can
-    /// run their command as the user, or read the password: such a file that others may write is
-    /// refused, as OpenSSH refuses such a config. One without either is read.
+    /// Whoever can change config.toml chooses the commands taskwidget runs (`click_command`,
+    /// `password_command`), the server a password goes to, and the store the tasks are written to:
+    /// a file, or a folder holding it, that others may change is refused, as OpenSSH refuses such
+    /// a config. (First only files naming a command or a server were; a `store =` written there
+    /// sent the user's new tasks to another user's store.)
     @Test(arguments: [
         "[notify]\nclick_command = \"xdg-open https://example.com\"\n",
         "[sync.accounts.home]\nurl = \"https://dav.example.com/\"\nuser = \"alice\"\npassword_command = \"pass dav\"\n",
+        "store = \"/tmp/another-users.sqlite\"\n",
     ])
-    func aFileOthersMayChangeRunsNoCommand(text: String) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
+    func aFileOrFolderOthersMayChangeIsRefused(text: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/config.toml"
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let why = "whoever can change it chooses the commands taskwidget runs and the store it writes"
         for mode in [0o666, 0o620, 0o602] {
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file)
             let error = expectError(.badConfig) { try Configuration.load(path: file, environment: [:]) }
-            #expect(
-                error?.message == "\(file) names commands to run or servers that get a password, and others can change it: run `chmod go-w \(file)`")
+            #expect(error?.message == "\(file) can be changed by others (\(why)): run `chmod go-w \(file)`")
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
         #expect(throws: Never.self) { try Configuration.load(path: file, environment: [:]) }
-        try Data("[views.work]\nlist = \"Work\"\n".utf8).write(to: URL(fileURLWithPath: file))
-        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
-        #expect(try Configuration.load(path: file, environment: [:]).views.count == 1)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder)
+        let error = expectError(.badConfig) { try Configuration.load(path: file, environment: [:]) }
+        #expect(error?.message.hasPrefix("the folder \(folder) of \(file) can be changed by others") == true, "\(error?.message ?? "")")
     }
 
     /// TOML is UTF-8: a byte that is not was read as U+FFFD, in a comment without a word.

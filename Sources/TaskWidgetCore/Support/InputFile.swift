@@ -7,8 +7,8 @@ public enum InputFile {
     /// The bytes of the file at `path`, or of standard input for `-`. `name` says what it is in
     /// errors (`the template ~/t.mustache`); each error says why, in one line.
     public static func read(_ path: String, named name: String) throws -> Data {
-        guard path == "-" else { return try readFile(path, named: name) }
-        return try read(descriptor: STDIN_FILENO, named: name)
+        guard path == "-" else { return try readFile(path, named: name).data }
+        return try read(descriptor: STDIN_FILENO, named: name).data
     }
 
     /// The bytes of the file at `path` (`-` is a file of that name here), or `nil` when there is
@@ -16,6 +16,12 @@ public enum InputFile {
     /// accounts, the TRMNL devices). A folder, a pipe (which would wait for a writer) or an
     /// unreadable file in its place is an error.
     public static func readIfPresent(_ path: String, named name: String) throws -> Data? {
+        try readIfPresentWithStatus(path, named: name)?.data
+    }
+
+    /// ``readIfPresent(_:named:)``, with the status of the file read, from the descriptor it was
+    /// read through: its owner and mode are those of the bytes read, whatever replaced the path since.
+    public static func readIfPresentWithStatus(_ path: String, named name: String) throws -> (data: Data, status: stat)? {
         do {
             return try readFile(path, named: name, isOptional: true)
         } catch is Missing {
@@ -29,7 +35,7 @@ public enum InputFile {
 
     /// An optional file (`isOptional`) is opened without waiting for a writer, since a pipe in its
     /// place would wait for one, and the pipe is refused.
-    private static func readFile(_ path: String, named name: String, isOptional: Bool = false) throws -> Data {
+    private static func readFile(_ path: String, named name: String, isOptional: Bool = false) throws -> (data: Data, status: stat) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (isOptional ? O_NONBLOCK : 0))
         guard descriptor >= 0 else {
             let code = errno
@@ -43,7 +49,7 @@ public enum InputFile {
 
     /// Reads `descriptor` to its end, and closes it unless it is standard input. A folder, and with
     /// `refusingPipes` a pipe, is refused.
-    private static func read(descriptor: Int32, named name: String, refusingPipes: Bool = false) throws -> Data {
+    private static func read(descriptor: Int32, named name: String, refusingPipes: Bool = false) throws -> (data: Data, status: stat) {
         var status = stat()
         if fstat(descriptor, &status) == 0 {
             let kind = status.st_mode & S_IFMT
@@ -55,7 +61,7 @@ public enum InputFile {
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: descriptor != STDIN_FILENO)
         do {
-            return try handle.readToEnd() ?? Data()
+            return (try handle.readToEnd() ?? Data(), status)
         } catch {
             let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
             throw TaskWidgetError.system(code, "cannot read \(name)", advice: "check the file", context: "input file")
