@@ -26,10 +26,17 @@ enum FontSetCache {
         let (setup, fonts) = keys(families: families, environment: environment, cacheHome: cacheHome)
         let folder = "\(base)/\(setup)-\(fonts)"
         let file = folder + "/fonts.conf"
-        if FileManager.default.fileExists(atPath: file),
-            let config = load(parsing: { config in file.withFontconfigString { FcConfigParseAndLoad(config, $0, FcFalse) } })
-        {
-            return config
+        // Folders others may change (an older version made them under umask 000) are made private
+        // again, or, not the user's own, not used: whoever can write them chooses the fonts read.
+        for path in [cacheHome, XDGPaths.taskwidgetFolder(in: cacheHome), base] where !makePrivate(path) { return nil }
+        if FileManager.default.fileExists(atPath: file) {
+            if isPrivate(set: folder),
+                let config = load(parsing: { config in file.withFontconfigString { FcConfigParseAndLoad(config, $0, FcFalse) } })
+            {
+                return config
+            }
+            // Made by someone else, or changed by others: made again.
+            try? FileManager.default.removeItem(atPath: folder)
         }
         guard let config = make(families: families, in: folder) else { return nil }
         // The same set-up with older fonts: never read again.
@@ -38,6 +45,34 @@ enum FontSetCache {
             try? FileManager.default.removeItem(atPath: "\(base)/\(name)")
         }
         return config
+    }
+
+    /// The status of `path` (of the file a link names, with `following`), if there is one.
+    private static func status(of path: String, following: Bool) -> stat? {
+        var status = stat()
+        return (following ? stat(path, &status) : lstat(path, &status)) == 0 ? status : nil
+    }
+
+    /// Whether `status` is of a file of the user's (or root's) that others may not change.
+    private static func isPrivate(_ status: stat) -> Bool {
+        (status.st_uid == geteuid() || status.st_uid == 0) && status.st_mode & 0o022 == 0
+    }
+
+    /// Whether the set in `folder` is private: its folders, and its files but the links to font
+    /// files (a link in place of one of them, or of fonts.conf, is not).
+    private static func isPrivate(set folder: String) -> Bool {
+        let folders = [folder, folder + "/fonts", folder + "/cache"]
+        let files = [folder + "/fonts.conf"] + ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/cache")) ?? []).map { folder + "/cache/" + $0 }
+        return folders.allSatisfy { status(of: $0, following: true).map(isPrivate) == true }
+            && files.allSatisfy { status(of: $0, following: false).map(isPrivate) == true }
+    }
+
+    /// Takes the group's and others' write permission away from `folder` (the one a link names)
+    /// if it is the user's; false when it is another user's that they may change. A folder not
+    /// there yet is fine.
+    private static func makePrivate(_ folder: String) -> Bool {
+        guard let status = status(of: folder, following: true), !isPrivate(status) else { return true }
+        return status.st_uid == geteuid() && chmod(folder, status.st_mode & 0o7755) == 0
     }
 
     /// What the configuration depends on: the set-up (families and variables), and the fonts

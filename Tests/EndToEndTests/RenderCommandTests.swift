@@ -91,12 +91,30 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let made = try #require(FileManager.default.enumerator(atPath: sandbox.folder.appendingPathComponent(".cache").path)).allObjects
         #expect(made.count > 3, "\(made)")
-        for path in [".cache"] + made.compactMap({ $0 as? String }).map({ ".cache/" + $0 }) + ["widget.png"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.folder.appendingPathComponent(path).path)
-            guard attributes[.type] as? FileAttributeType != .typeSymbolicLink else { continue }
-            let mode = try #require(attributes[.posixPermissions] as? Int)
-            #expect(mode & 0o022 == 0, "\(path): \(String(mode, radix: 8))")
+        func expectNothingWritableByOthers(sourceLocation: SourceLocation = #_sourceLocation) throws {
+            for path in [".cache"] + made.compactMap({ $0 as? String }).map({ ".cache/" + $0 }) + ["widget.png"] {
+                let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.folder.appendingPathComponent(path).path)
+                guard attributes[.type] as? FileAttributeType != .typeSymbolicLink else { continue }
+                let mode = try #require(attributes[.posixPermissions] as? Int)
+                #expect(mode & 0o022 == 0, "\(path): \(String(mode, radix: 8))", sourceLocation: sourceLocation)
+            }
         }
+        try expectNothingWritableByOthers()
+
+        // A cache an older version made so, and another user's fonts.conf in it (their fonts drew
+        // the widget): the folders are made private again, and the set is made again.
+        let first = try Data(contentsOf: URL(fileURLWithPath: image))
+        let folders = made.compactMap { $0 as? String }.filter { !$0.contains("/fonts/") && !$0.contains("/cache/") && !$0.hasSuffix(".conf") }
+        for folder in [".cache"] + folders.map({ ".cache/" + $0 }) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: sandbox.folder.appendingPathComponent(folder).path)
+        }
+        let conf = try #require(made.compactMap { $0 as? String }.first { $0.hasSuffix("/fonts.conf") })
+        let planted = "<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><alias><family>sans-serif</family><prefer><family>DejaVu Serif</family></prefer></alias></fontconfig>"
+        try Data(planted.utf8).write(to: sandbox.folder.appendingPathComponent(".cache/" + conf))
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: sandbox.folder.appendingPathComponent(".cache/" + conf).path)
+        try sandbox.succeed(["render", "-o", image])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: image)) == first, "the planted fonts.conf drew the widget")
+        try expectNothingWritableByOthers()
     }
 
     /// E-ink tools choose by the name: a `.bmp` file is a BMP unless `--image-format` says
