@@ -7,6 +7,18 @@ import Testing
 @Suite struct ProtocolTests {
     let base = URL(string: "https://dav.example.com/alice/tasks/")!
 
+    /// `--verbose` names no list: a collection a phone named after its list (`/alice/Secret
+    /// Project/`) was logged as such. Its segments are hashes, the same in every line; the host,
+    /// the user's segment and the shape stay, and no user info or query.
+    @Test func theVerboseLogNamesNoCollection() throws {
+        let url = try #require(URL(string: "https://bob:pw@dav.example.com:8443/alice/Secret%20Project/item-1.ics?x=1"))
+        let logged = CalDAVError.redactForLog(url)
+        #expect(logged.hasPrefix("https://dav.example.com:8443/alice/") && logged.split(separator: "/").count == 5, "\(logged)")
+        #expect(!logged.contains("Secret") && !logged.contains("item-1") && !logged.contains("bob") && !logged.contains("x=1"), "\(logged)")
+        #expect(CalDAVError.redactForLog(url) == logged)
+        #expect(CalDAVError.redactForLog(try #require(URL(string: "https://dav.example.com/alice/Work/"))).hasSuffix("/"))
+    }
+
     @Test func parsesMultistatusWhateverThePrefixes() throws {
         // Same document three ways: default namespace, prefixes of our own, prefixes of another's.
         let documents = [

@@ -642,7 +642,7 @@ public struct CalDAVClient: Sendable {
             }
             logger.debug(
                 "following redirect",
-                metadata: ["from": "\(CalDAVError.redact(current))", "to": "\(CalDAVError.redact(next))"])
+                metadata: ["from": "\(CalDAVError.redactForLog(current))", "to": "\(CalDAVError.redactForLog(next))"])
             current = next
         }
         throw CalDAVError(

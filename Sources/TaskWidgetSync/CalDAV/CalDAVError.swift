@@ -1,4 +1,5 @@
 public import Foundation
+import TaskWidgetCore
 
 /// A failure of a CalDAV exchange, with a closed code, a message for the user and a log-safe
 /// description.
@@ -126,6 +127,20 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
     public var detailedDescription: String {
         guard let cause else { return description }
         return "\(description); cause: \(String(describing: cause))"
+    }
+
+    /// ``redact(_:)`` for the `--verbose` log, which never holds a name: the first segment of the
+    /// path (the account's user, on the servers taskwidget knows) stays, and each later one (a
+    /// collection a phone named after its list, `/alice/Errands/`) is an 8-digit hash of itself,
+    /// the same in every line, so that the log still tells requests apart.
+    public static func redactForLog(_ url: URL) -> String {
+        let redacted = redact(url)
+        guard var components = URLComponents(string: redacted) else { return redacted }
+        let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        components.percentEncodedPath = segments.enumerated().map { index, segment in
+            index < 2 || segment.isEmpty ? String(segment) : String(FNV1a.hex(of: segment.utf8).prefix(8))
+        }.joined(separator: "/")
+        return components.string ?? redacted
     }
 
     /// `scheme://host[:port]/path` of a URL: no user info, no query, no fragment.

@@ -93,7 +93,7 @@ public final class HTTPClientTransport: DAVTransport {
         do {
             let response = try await exchange(outgoing, deadline: started + configuration.requestTimeout)
             logger.debug(
-                "\(request.method) \(CalDAVError.redact(request.url)) → \(response.status)",
+                "\(request.method) \(CalDAVError.redactForLog(request.url)) → \(response.status)",
                 metadata: ["bytes": "\(response.body.count)", "ms": "\((ContinuousClock.now - started).milliseconds)"])
             return response
         } catch {
