@@ -21,6 +21,10 @@ public struct FollowedStore {
     private let logger: Logger
     private var store: TaskStore?
     private var identity: FileIdentity?
+    /// The `-wal` and `-shm` files the open store uses: deleted (`rm tasks.sqlite-wal
+    /// tasks.sqlite-shm`), they are files no other connection writes, and the main file may not
+    /// change (helper-71: a watch showed an old line for good).
+    private var sideFiles: [FileNode?] = []
     private var dataVersion: Int?
     /// Whether a file was ever found at the path.
     private var fileWasSeen = false
@@ -35,7 +39,7 @@ public struct FollowedStore {
         let current = FileIdentity(path: location.path)
         fileWasSeen = fileWasSeen || current != nil
         do {
-            if let store, current != nil, current == identity {
+            if let store, current != nil, current == identity, Self.sideFiles(of: location.path) == sideFiles {
                 let version = try store.dataVersion()
                 guard version != dataVersion else { return .unchanged }
                 dataVersion = version
@@ -49,6 +53,7 @@ public struct FollowedStore {
             }
             let opened = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
             (store, identity, dataVersion) = (opened, current, try opened.dataVersion())
+            sideFiles = Self.sideFiles(of: location.path)
             return .changed
         } catch {
             (store, identity, dataVersion) = (nil, nil, nil)
@@ -62,12 +67,30 @@ public struct FollowedStore {
         store = nil
     }
 
+    private static func sideFiles(of path: String) -> [FileNode?] {
+        [FileNode(path: path + "-wal"), FileNode(path: path + "-shm")]
+    }
+
     /// The store as of the last ``check()``; an error when it is not open (missing, or not checked yet).
     public func opened() throws -> TaskStore {
         guard let store else {
             throw TaskWidgetError(.storeMissing, "the store \(location.path) is not open", context: location.path)
         }
         return store
+    }
+}
+
+/// Which file a path names: another one put in its place, or the file deleted and made again, is
+/// another node.
+struct FileNode: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// `nil` when nothing is at `path`.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 }
 

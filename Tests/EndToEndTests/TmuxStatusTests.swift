@@ -103,7 +103,7 @@ import Testing
             try #require(result.status == 0, "tmux \(setup): \(result.stderr)")
         }
         let client = "env -u TMUX TERM=screen \(Self.tmux) -u -S \(inner.shellQuoted) attach -t bar"
-        let started = try tmux(outer, ["new-session", "-d", "-s", "view", "-x", "220", "-y", "6", client])
+        let started = try tmux(outer, ["new-session", "-d", "-s", "view", "-x", "220", "-y", "12", client])
         if let id = serverID(outer) { serverIDs.append(id) }
         try #require(started.status == 0, "outer tmux: \(started.stderr)")
         try #require(serverIDs.count == 2, "cannot find the two tmux servers' ids")
@@ -131,7 +131,7 @@ import Testing
         // its title as typed. The recipe showed it with `display-message`, which reads its text as
         // a tmux format: the title's `#[fg=red]` was a style, `#{pane_id}` expanded, and its
         // `#(touch …)` ran (helper-69).
-        let binding = #"bind-key T display-popup -E -w 90% -h 3 'taskwidget done --top 2>&1; tmux refresh-client -S; sleep 2'"#
+        let binding = #"bind-key T display-popup -E -w 90% -h 6 'taskwidget done --top 2>&1; tmux refresh-client -S; sleep 2'"#
         let configuration = folder.appendingPathComponent("binding.conf")
         try Data((binding + "\nset -g display-time 20000\n").utf8).write(to: configuration)
         try #require(try tmux(inner, ["source-file", configuration.path]).status == 0)

@@ -338,6 +338,25 @@ import Testing
         #expect(watch.waitForExit() == 0)
     }
 
+    /// The `-wal` and `-shm` deleted under a running watch: the next write made new ones, which
+    /// watch's connection never read (the main file did not change), and it showed the old line
+    /// for good (helper-71). It now opens the store again when they are other files.
+    @Test(.timeLimit(.minutes(1)))
+    func deletedWriteAheadFilesAreFollowed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let watch = try watch(sandbox, ["--format", "json"])
+        #expect(watch.nextLine()?.contains("Pay rent") == true)
+        for suffix in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: sandbox.storePath + suffix) }
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(5))?.contains("Call Bob") == true)
+        let folder = "/proc/\(watch.pid)/fd"
+        let held = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
+        #expect(!held.contains { $0.hasSuffix(" (deleted)") }, "\(held)")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
+
     /// SIGUSR1 opens the store again, whatever its files' events said: the way out of a state the
     /// events did not show (it only looked at the open store again).
     @Test(.timeLimit(.minutes(1)))
