@@ -196,7 +196,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             case .serverUnavailable(.noSessionBus(let reason)) where !notifier.hasConnected:
                 throw TaskWidgetError(
                     .unavailable,
-                    "cannot reach the D-Bus session bus (\(reason)): run notify in your desktop session, where DBUS_SESSION_BUS_ADDRESS is set",
+                    "cannot reach the D-Bus session bus (\(reason)): run notify in your desktop session, whose DBUS_SESSION_BUS_ADDRESS names a bus that runs",
                     context: "no session bus")
             case .serverUnavailable:
                 break  // The notifier says so once; posts wait for a server.

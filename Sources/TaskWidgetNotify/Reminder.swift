@@ -17,7 +17,8 @@ public struct ReminderKey: Sendable, Hashable, Comparable, Codable {
         self.date = date.flooredToSecond
     }
 
-    /// By date, then by task id: the order reminders are shown in.
+    /// By date, then by task id: a stable order of keys (reminders of one moment are shown in the
+    /// tasks' order, ``ReminderSnapshot/reminders(atDue:)``).
     public static func < (lhs: ReminderKey, rhs: ReminderKey) -> Bool {
         (lhs.date, lhs.taskID) < (rhs.date, rhs.taskID)
     }
@@ -98,6 +99,8 @@ public struct ReminderSnapshot: Sendable {
     /// reminderDate, and with `atDue` one at every dueDate (one only when both coincide).
     public func reminders(atDue: Bool) -> [Reminder] {
         var byKey: [ReminderKey: Reminder] = [:]
+        // Reminders of one moment in the tasks' order (as `ls` lists them), not by their ids.
+        let order = Dictionary(tasks.enumerated().map { ($1.task.id, $0) }, uniquingKeysWith: { first, _ in first })
         for item in tasks where !item.task.isCompleted {
             let repeats = repeatingOnServer.contains(item.task.id)
             if let date = item.task.reminderDate, window.contains(date) {
@@ -109,7 +112,7 @@ public struct ReminderSnapshot: Sendable {
                 if byKey[key] == nil { byKey[key] = Reminder(key: key, kind: .due, item: item, repeatsOnServer: repeats) }
             }
         }
-        return byKey.values.sorted { $0.key < $1.key }
+        return byKey.values.sorted { ($0.key.date, order[$0.key.taskID] ?? 0) < ($1.key.date, order[$1.key.taskID] ?? 0) }
     }
 
     /// Whether the notification `key` still stands: its task is open and still has that reminder

@@ -452,6 +452,8 @@ import Testing
         #expect(result.status == 69)
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("taskwidget: cannot reach the D-Bus session bus ("), "\(result.stderr)")
+        // It said "where DBUS_SESSION_BUS_ADDRESS is set", which it is here (helper-70).
+        #expect(result.stderr.hasSuffix(": run notify in your desktop session, whose DBUS_SESSION_BUS_ADDRESS names a bus that runs\n"))
     }
 
     /// Only the notification server may press a notification's buttons: an ActionInvoked sent to

@@ -41,6 +41,14 @@ import Testing
         #expect(snapshot.stillAsks(for: ReminderKey(taskID: UUID(), date: Self.now.adding(seconds: -7200)), atDue: false) == nil)
     }
 
+    /// Reminders of one moment come in the tasks' order (as `ls` lists them): 20 due together
+    /// were posted in the order of their ids, at random (helper-70).
+    @Test func remindersOfOneMomentComeInTheTasksOrder() {
+        let tasks = (0..<20).map { _ in item(remind: 60) } + [item(remind: 30)]
+        let snapshot = ReminderSnapshot(tasks: tasks, readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+        #expect(snapshot.reminders(atDue: false).map(\.item.task.id) == [tasks[20].task.id] + tasks.prefix(20).map(\.task.id))
+    }
+
     @Test func theNotificationSaysWhenTheTaskIsDueAndInWhichList() throws {
         let work = TaskList(name: "Work", createdAt: Self.now)
         let presentation = ReminderNotification(calendar: Self.calendar, offersClick: false)
