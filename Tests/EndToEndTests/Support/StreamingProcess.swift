@@ -234,6 +234,13 @@ final class StreamingProcess {
         return !value.hasSuffix("(0, 0)")
     }
 
+    /// The files it holds open that were deleted (/proc/PID/fd).
+    var deletedFilesHeld: [String] {
+        let folder = "/proc/\(pid)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }.filter { $0.hasSuffix(" (deleted)") }
+    }
+
     /// How many threads the process runs (/proc/PID/task).
     var threadCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0 }
 
