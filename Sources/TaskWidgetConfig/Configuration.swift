@@ -79,12 +79,12 @@ public struct Configuration: Sendable {
     /// read could be swapped between the two).
     private static func refuseIfOthersCanChange(_ path: String, status: stat) throws {
         let why = "whoever can change it chooses the commands taskwidget runs and the store it writes"
-        if status.st_uid != geteuid(), status.st_uid != 0 {
+        if !status.isOwnedByUserOrRoot {
             throw TaskWidgetError(
                 .badConfig, "\(path) belongs to another user (\(why)): make it yours with chown, or write your own",
                 context: "config owner \(status.st_uid)")
         }
-        if status.st_mode & 0o022 != 0 {
+        if status.isWritableByOthers {
             throw TaskWidgetError(
                 .badConfig, "\(path) can be changed by others (\(why)): run `chmod go-w \(path)`",
                 context: "config mode \(String(status.st_mode & 0o777, radix: 8))")
@@ -93,8 +93,7 @@ public struct Configuration: Sendable {
         var folderStatus = stat()
         guard stat(folder.isEmpty ? "." : folder, &folderStatus) == 0 else { return }
         // A sticky folder (/tmp) lets no one replace a file of another.
-        let othersWrite = folderStatus.st_mode & 0o022 != 0 && folderStatus.st_mode & S_ISVTX == 0
-        if (folderStatus.st_uid != geteuid() && folderStatus.st_uid != 0) || othersWrite {
+        if !folderStatus.isOwnedByUserOrRoot || (folderStatus.isWritableByOthers && folderStatus.st_mode & S_ISVTX == 0) {
             throw TaskWidgetError(
                 .badConfig, "the folder \(folder) of \(path) can be changed by others, who could put another file in its place: run `chmod go-w \(folder)`, or make it yours",
                 context: "config folder mode \(String(folderStatus.st_mode & 0o777, radix: 8))")

@@ -1,5 +1,6 @@
 internal import CPangoCairo
 import Foundation
+import Glibc
 import TaskWidgetCore
 
 /// The widgets' own fontconfig configuration (SPEC §9): only the font files of the families they
@@ -47,15 +48,16 @@ enum FontSetCache {
         return config
     }
 
-    /// The status of `path` (of the file a link names, with `following`), if there is one.
-    private static func status(of path: String, following: Bool) -> stat? {
-        var status = stat()
+    /// The status of `path` (of the file a link names, with `following`), if there is one. (Glibc's
+    /// `stat`, named so: CPangoCairo's headers bring their own, without TaskWidgetCore's members.)
+    private static func status(of path: String, following: Bool) -> Glibc.stat? {
+        var status = Glibc.stat()
         return (following ? stat(path, &status) : lstat(path, &status)) == 0 ? status : nil
     }
 
     /// Whether `status` is of a file of the user's (or root's) that others may not change.
-    private static func isPrivate(_ status: stat) -> Bool {
-        (status.st_uid == geteuid() || status.st_uid == 0) && status.st_mode & 0o022 == 0
+    private static func isPrivate(_ status: Glibc.stat) -> Bool {
+        status.isOwnedByUserOrRoot && !status.isWritableByOthers
     }
 
     /// Whether the set in `folder` is private: its folders, and its files but the links to font

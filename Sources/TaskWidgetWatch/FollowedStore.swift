@@ -90,6 +90,10 @@ struct FileNode: Equatable {
     init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    init(_ status: stat) {
         (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 }
@@ -99,8 +103,7 @@ struct FileNode: Equatable {
 /// copies committed pages from the `-wal` into it, gives one too: the store is then read again,
 /// as it would be for the commit itself.)
 struct FileIdentity: Equatable {
-    var device: UInt64
-    var inode: UInt64
+    var node: FileNode
     var size: Int64
     var modified: timespec
 
@@ -108,14 +111,10 @@ struct FileIdentity: Equatable {
     init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        modified = status.st_mtim
+        (node, size, modified) = (FileNode(status), Int64(status.st_size), status.st_mtim)
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        (lhs.device, lhs.inode, lhs.size, lhs.modified.tv_sec, lhs.modified.tv_nsec)
-            == (rhs.device, rhs.inode, rhs.size, rhs.modified.tv_sec, rhs.modified.tv_nsec)
+        (lhs.node, lhs.size, lhs.modified.tv_sec, lhs.modified.tv_nsec) == (rhs.node, rhs.size, rhs.modified.tv_sec, rhs.modified.tv_nsec)
     }
 }
