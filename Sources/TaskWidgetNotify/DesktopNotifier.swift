@@ -109,7 +109,13 @@ public final class DesktopNotifier: NotificationPosting {
         let notification: DesktopNotification
         let replacing: NotificationID?
         var withdrawn = false
+        /// Servers that went away while it was being shown (``GLibFailure/meansServerLeftWithoutReplying``).
+        var serversLost = 0
     }
+
+    /// How many servers may go away while a post is being shown before it counts as failed: a
+    /// server that crashes on a notification, restarted at each post, must not loop for ever.
+    static let maxServersLost = 3
 
     /// Starts connecting (asynchronously); events follow as the loop iterates `glib`.
     public init(glib: GLibEventSource, options: Options = Options(), logger: Logger) {
@@ -510,8 +516,12 @@ public final class DesktopNotifier: NotificationPosting {
             }
         case .failure(let failure) where failure.isCancelled:
             break
-        case .failure(let failure) where failure.meansServerGone:
+        case .failure(let failure)
+        where failure.meansServerGone
+            || (failure.meansServerLeftWithoutReplying && pending.serversLost + 1 < Self.maxServersLost):
             // Not shown: it waits for the next server (NameOwnerChanged or reconnection).
+            var pending = pending
+            if failure.meansServerLeftWithoutReplying { pending.serversLost += 1 }
             if !pending.withdrawn { queue.insert(pending, at: 0) }
             if state == .running, connection != nil { serverLeft() }
         case .failure(let failure):

@@ -46,6 +46,12 @@ struct GLibFailure: Error, CustomStringConvertible {
             || remoteName.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
     }
 
+    /// The server left the bus (it crashed, or was killed while it hung) before it answered: the
+    /// bus answers `NoReply` in its place. What the call asked for died with it.
+    var meansServerLeftWithoutReplying: Bool {
+        remoteName == "org.freedesktop.DBus.Error.NoReply"
+    }
+
     /// What may be logged or reported: the D-Bus error name when there is one (a server's message
     /// could quote what it was sent), else GLib's own message.
     var description: String { remoteName ?? message }

@@ -484,6 +484,28 @@ import Testing
         Self.stop(notify)
     }
 
+    /// A server that hangs while a reminder is being posted, and is then killed, never showed it:
+    /// the bus answers the call NoReply. The reminder is shown on the next server (helper-70 saw
+    /// it recorded as shown, and lost).
+    @Test(.timeLimit(.minutes(1)))
+    func aReminderPostedToAServerThatHangsAndIsKilledIsShownOnTheNextOne() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(notify.stderrText)")
+        desktop.freezeDunst()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
+        #expect(notify.waitForStderr(containing: "posting a reminder", within: .seconds(20)), "\(notify.stderrText)")
+        desktop.stopDunst(with: SIGKILL)
+        #expect(notify.waitForStderr(containing: "no notification server"), "\(notify.stderrText)")
+        try desktop.startDunst()
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        #expect(try desktop.closeAllAndReadHistory().map(\.summary) == ["Pay rent"])
+        #expect(!notify.stderrText.contains("could not be shown"), "\(notify.stderrText)")
+        Self.stop(notify)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func itSurvivesTheBusGoingAwayAndDeliversWhenItIsBack() throws {
         let desktop = try DesktopSession()

@@ -107,10 +107,16 @@ final class DesktopSession {
             errorLog: folder.appendingPathComponent("dunst-\(dunstStarts).log").path)
     }
 
-    func stopDunst() {
-        dunst?.send(SIGTERM)
+    /// Stops dunst with `signal`: SIGTERM as a user would, SIGKILL as a crash or an OOM kill would.
+    func stopDunst(with signal: Int32 = SIGTERM) {
+        dunst?.send(signal)
         _ = dunst?.waitForExit()
         dunst = nil
+    }
+
+    /// Freezes dunst (SIGSTOP), as a server that hangs: calls to it wait for their reply.
+    func freezeDunst() {
+        dunst?.send(SIGSTOP)
     }
 
     /// Runs `dunstctl ARGUMENTS` on this session's bus; its output.
