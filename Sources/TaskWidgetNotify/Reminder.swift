@@ -66,6 +66,10 @@ public struct Reminder: Sendable, Equatable {
 /// The open tasks that have a reminder or a due date in a window around the instant they were
 /// read: from `missed_within` before it (missed reminders) to a day after it (what is coming).
 /// Read again past the window's end, so that an idle notify wakes at most once a day for it.
+///
+/// A task falls due (`--at-due`) at its due date, but one due on a day given without a time
+/// (kept as 23:59) is notified at 09:00 that day, as a reminder given a day alone: at 23:59 the
+/// day is over. Its due dates are read from ``dueWindow(of:)``, a day further ahead.
 public struct ReminderSnapshot: Sendable {
     /// How far ahead a snapshot reaches, in seconds.
     public static let horizon: Int64 = 86_400
@@ -77,17 +81,36 @@ public struct ReminderSnapshot: Sendable {
     public var window: ClosedRange<Instant>
     /// The tasks whose calendar object on a sync server repeats (the store's `tasksRepeatingOnServer`).
     public var repeatingOnServer: Set<UUID>
+    /// The user's calendar: it tells a due date given as a day alone, and that day's morning.
+    public var calendar: LocalCalendar
 
-    public init(tasks: [ListedTask], readAt: Instant, window: ClosedRange<Instant>, repeatingOnServer: Set<UUID> = []) {
+    public init(
+        tasks: [ListedTask], readAt: Instant, window: ClosedRange<Instant>, calendar: LocalCalendar, repeatingOnServer: Set<UUID> = []
+    ) {
         self.tasks = tasks
         self.readAt = readAt
         self.window = window
+        self.calendar = calendar
         self.repeatingOnServer = repeatingOnServer
     }
 
     /// The window of a snapshot read at `now`.
     public static func window(at now: Instant, missedWithin: Int64) -> ClosedRange<Instant> {
         now.adding(seconds: -missedWithin)...now.adding(seconds: horizon)
+    }
+
+    /// The due dates a snapshot with `window` reads: a day further ahead, since a due date given
+    /// as a day alone is notified that morning, up to 15 hours before it.
+    public static func dueWindow(of window: ClosedRange<Instant>) -> ClosedRange<Instant> {
+        window.lowerBound...window.upperBound.adding(seconds: 86_400)
+    }
+
+    /// When `--at-due` notifies a task due at `dueDate`: then, or at 09:00 that day for a date
+    /// given as a day alone.
+    public func fallsDue(_ dueDate: Instant) -> Instant {
+        guard DueLabeler.isDayOnly(dueDate, in: calendar.timeZone) else { return dueDate }
+        let morning = LocalCalendar.dayAloneReminderTime
+        return calendar.instant(on: calendar.wallClock(of: dueDate).day, hour: morning.hour, minute: morning.minute) ?? dueDate
     }
 
     /// Past its window, or read after `now` (the clock went back): read it again.
@@ -107,7 +130,7 @@ public struct ReminderSnapshot: Sendable {
                 let key = ReminderKey(taskID: item.task.id, date: date)
                 byKey[key] = Reminder(key: key, kind: .reminder, item: item, repeatsOnServer: repeats)
             }
-            if atDue, let date = item.task.dueDate, window.contains(date) {
+            if atDue, let date = item.task.dueDate.map(fallsDue), window.contains(date) {
                 let key = ReminderKey(taskID: item.task.id, date: date)
                 if byKey[key] == nil { byKey[key] = Reminder(key: key, kind: .due, item: item, repeatsOnServer: repeats) }
             }
@@ -116,12 +139,12 @@ public struct ReminderSnapshot: Sendable {
     }
 
     /// Whether the notification `key` still stands: its task is open and still has that reminder
-    /// (or, with `atDue`, that due date). `nil` when the snapshot cannot tell: the task is not in
+    /// (or, with `atDue`, falls due then). `nil` when the snapshot cannot tell: the task is not in
     /// it and the key is older than the window (it may be open and unchanged).
     public func stillAsks(for key: ReminderKey, atDue: Bool) -> Bool? {
         guard let task = tasks.first(where: { $0.task.id == key.taskID })?.task else {
             return key.date < window.lowerBound ? nil : false
         }
-        return !task.isCompleted && (task.reminderDate?.flooredToSecond == key.date || (atDue && task.dueDate?.flooredToSecond == key.date))
+        return !task.isCompleted && (task.reminderDate?.flooredToSecond == key.date || (atDue && task.dueDate.map(fallsDue)?.flooredToSecond == key.date))
     }
 }

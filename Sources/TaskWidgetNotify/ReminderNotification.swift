@@ -2,7 +2,8 @@ public import TaskWidgetCore
 
 /// What a reminder looks like on the desktop (SPEC §13): the task's title as the summary; the
 /// body says when it is due and in which list, e.g. `17:00 · Home`, `Due now · 14:15 · Work` (in
-/// the minute it falls due), `Overdue · 14:15 · Inbox`, or for one shown late `Missed reminder
+/// the minute it falls due), `Due today · Work` (`--at-due`, on the morning of a day given without
+/// a time), `Overdue · 14:15 · Inbox`, or for one shown late `Missed reminder
 /// (09:00) · Tomorrow 10:00 · Work`; critical urgency when the task is overdue (after that
 /// minute); the buttons Done and Snooze 10 min, and a click action when a `click_command` is
 /// configured. A reminder shown again after a button failed starts with it:
@@ -62,6 +63,11 @@ public struct ReminderNotification: Sendable {
         let isDueNow = task.dueDate.map { $0 <= now && now < $0.adding(seconds: 60) } == true
         if isDueNow, let dueDate = task.dueDate {
             parts.append("Due now · " + labeler.timeLabel(for: dueDate, at: now))
+        } else if reminder.kind == .due, let dueDate = task.dueDate, !task.isOverdue(at: now),
+            DueLabeler.isDayOnly(dueDate, in: labeler.calendar.timeZone)
+        {
+            // Notified that morning (``ReminderSnapshot``): "Today" alone would not say why.
+            parts.append("Due today")
         } else if let due = labeler.label(for: task, at: now) {
             parts.append(due)
         }

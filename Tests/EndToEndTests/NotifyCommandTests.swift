@@ -265,6 +265,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("state/taskwidget/delivered-reminders.json").path))
     }
 
+    /// With `--at-due`, a task due on a day given without a time falls due at 09:00 that day: at
+    /// 16:27, one due today has fallen due, one due tomorrow has not. (It popped up at 23:59,
+    /// "Due now · 23:59", helper-70.)
+    @Test(.timeLimit(.minutes(1)))
+    func atDueShowsATaskDueOnADayAloneThatMorning() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Water the plants", "--due", "2026-11-22")
+        try Self.add(sandbox, "Call mum", "--due", "2026-11-23")
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
+        let notify = try Self.notify(sandbox, desktop, ["--at-due"])
+        #expect(notify.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(notify.stderrText)")
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(history.map(\.summary).sorted() == ["Pay rent", "Water the plants"], "\(history)")
+        #expect(history.first { $0.summary == "Water the plants" }?.body == "Due today · Inbox")
+        Self.stop(notify)
+    }
+
     /// More missed reminders at the start than the notifier queues while it connects (32): each
     /// is shown, and only then recorded. Those past the queue were dropped from it, never shown,
     /// and recorded all the same: a restart never showed them.

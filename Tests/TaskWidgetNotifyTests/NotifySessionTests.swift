@@ -22,7 +22,7 @@ import Testing
 
     func session(_ settings: ReminderSettings = ReminderSettings(), storage: DeliveredRemindersInMemory? = nil) -> NotifySession<FakeReminderSource> {
         NotifySession(
-            source: FakeReminderSource(store: store, missedWithin: settings.missedWithin), notifier: notifier, actions: actions,
+            source: FakeReminderSource(store: store, missedWithin: settings.missedWithin, calendar: Self.calendar), notifier: notifier, actions: actions,
             storage: storage ?? self.storage, launcher: launcher, calendar: Self.calendar, settings: settings,
             logger: Logger(label: "test"))
     }
@@ -230,7 +230,7 @@ import Testing
     @Test func aStoreFailureIsLoggedOnceWithWhatToDo() throws {
         let log = LogRecorder()
         var session = NotifySession(
-            source: FakeReminderSource(store: store, missedWithin: ReminderSettings().missedWithin), notifier: notifier, actions: actions,
+            source: FakeReminderSource(store: store, missedWithin: ReminderSettings().missedWithin, calendar: Self.calendar), notifier: notifier, actions: actions,
             storage: storage, launcher: launcher, calendar: Self.calendar, settings: ReminderSettings(), logger: log.logger)
         store.nextCheck = .failed(TaskWidgetError(.storeMissing, "there is no store at /home/u/tasks.sqlite", context: "/home/u/tasks.sqlite"))
         try session.start(at: at(0))
@@ -393,6 +393,21 @@ import Testing
         try without.start(at: at(0))
         try without.handle([], at: at(200))
         #expect(notifier.posts.count == 6, "without at-due: the two reminders only")
+    }
+
+    /// A task due on a day given without a time (kept as 23:59) falls due at 09:00 that day: it
+    /// popped up at 23:59, when the day was over, as "Due now · 23:59" (helper-70).
+    @Test func atDueNotifiesATaskDueOnADayAloneAtNineThatMorning() throws {
+        addTask("Today", remindIn: nil, dueIn: 27_120)  // 22 Nov 23:59
+        addTask("Tomorrow", remindIn: nil, dueIn: 113_520)  // 23 Nov 23:59
+        var session = session(ReminderSettings(atDue: true))
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Today"])
+        #expect(session.entryDeadline == Self.instant(59_580))  // 23 Nov 09:00
+        try session.handle([], at: at(59_580))
+        #expect(notifier.summaries == ["Today", "Tomorrow"])
+        #expect(notifier.bodies == ["Due today · Inbox", "Due today · Inbox"])
+        #expect(notifier.posts.map(\.notification.urgency) == [.normal, .normal])
     }
 
     @Test func remindersWaitForAServerAndAreRecordedOnlyOnceShown() throws {

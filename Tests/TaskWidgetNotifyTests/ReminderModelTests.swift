@@ -23,7 +23,7 @@ import Testing
     @Test func theSnapshotGivesRemindersByDateOnlyInsideItsWindow() {
         let window = ReminderSnapshot.window(at: Self.now, missedWithin: 3600)
         let tasks = [item(remind: 300), item(remind: -300, due: 600), item(remind: -7200), item(remind: 90_000), item(remind: nil, due: 60)]
-        let snapshot = ReminderSnapshot(tasks: tasks, readAt: Self.now, window: window)
+        let snapshot = ReminderSnapshot(tasks: tasks, readAt: Self.now, window: window, calendar: Self.calendar)
         #expect(snapshot.reminders(atDue: false).map { $0.date.seconds(since: Self.now) } == [-300, 300])
         #expect(snapshot.reminders(atDue: true).map { $0.date.seconds(since: Self.now) } == [-300, 60, 300, 600])
         #expect(snapshot.reminders(atDue: true).map(\.kind) == [.reminder, .due, .reminder, .due])
@@ -33,7 +33,7 @@ import Testing
 
     @Test func aKeyOlderThanTheWindowOfATaskNotInItCannotBeTold() {
         let window = ReminderSnapshot.window(at: Self.now, missedWithin: 3600)
-        let snapshot = ReminderSnapshot(tasks: [item(remind: 60)], readAt: Self.now, window: window)
+        let snapshot = ReminderSnapshot(tasks: [item(remind: 60)], readAt: Self.now, window: window, calendar: Self.calendar)
         let present = snapshot.tasks[0].task
         #expect(snapshot.stillAsks(for: ReminderKey(taskID: present.id, date: present.reminderDate!), atDue: false) == true)
         #expect(snapshot.stillAsks(for: ReminderKey(taskID: present.id, date: Self.now), atDue: false) == false)
@@ -45,7 +45,7 @@ import Testing
     /// were posted in the order of their ids, at random (helper-70).
     @Test func remindersOfOneMomentComeInTheTasksOrder() {
         let tasks = (0..<20).map { _ in item(remind: 60) } + [item(remind: 30)]
-        let snapshot = ReminderSnapshot(tasks: tasks, readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+        let snapshot = ReminderSnapshot(tasks: tasks, readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400), calendar: Self.calendar)
         #expect(snapshot.reminders(atDue: false).map(\.item.task.id) == [tasks[20].task.id] + tasks.prefix(20).map(\.task.id))
     }
 
@@ -54,7 +54,7 @@ import Testing
         let presentation = ReminderNotification(calendar: Self.calendar, offersClick: false)
         let snapshot = ReminderSnapshot(
             tasks: [item(remind: 0, due: 86_400 + 3600, list: work), item(remind: -7200)], readAt: Self.now,
-            window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+            window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400), calendar: Self.calendar)
         let reminders = snapshot.reminders(atDue: false)
         let missed = presentation.notification(for: reminders[0], at: Self.now, missed: true)
         #expect(missed.summary == "Task")
@@ -65,12 +65,12 @@ import Testing
         #expect("\(onTime)".contains("<4 characters>") && !"\(onTime)".contains("Work"))
         // With --at-due, a due date shown late is overdue, not a missed reminder (the task may
         // have none).
-        let dueLate = ReminderSnapshot(tasks: [item(remind: nil, due: -600)], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+        let dueLate = ReminderSnapshot(tasks: [item(remind: nil, due: -600)], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400), calendar: Self.calendar)
         let due = try #require(dueLate.reminders(atDue: true).first)
         #expect(due.kind == .due)
         #expect(presentation.notification(for: due, at: Self.now, missed: true).body == "Overdue · 16:17 · Inbox")
         // In the minute it falls due, it is due now, and not critical; after it, overdue.
-        let dueNow = ReminderSnapshot(tasks: [item(remind: nil, due: 0)], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400))
+        let dueNow = ReminderSnapshot(tasks: [item(remind: nil, due: 0)], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400), calendar: Self.calendar)
         let atDue = try #require(dueNow.reminders(atDue: true).first)
         for (seconds, body, urgency) in [(0, "Due now · 16:27 · Inbox", NotificationUrgency.normal), (59, "Due now · 16:27 · Inbox", .normal), (60, "Overdue · 16:27 · Inbox", .critical)] {
             let shown = presentation.notification(for: atDue, at: Self.now.adding(seconds: Int64(seconds)), missed: false)
@@ -83,7 +83,7 @@ import Testing
     @Test func aTaskThatRepeatsOnTheServerHasNoDoneAndNoSnoozeButton() throws {
         let (repeating, once) = (item(remind: 0, due: 3600), item(remind: 60))
         let snapshot = ReminderSnapshot(
-            tasks: [repeating, once], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400),
+            tasks: [repeating, once], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400), calendar: Self.calendar,
             repeatingOnServer: [repeating.task.id])
         let reminders = snapshot.reminders(atDue: true)
         #expect(reminders.map(\.repeatsOnServer) == [true, false, true])

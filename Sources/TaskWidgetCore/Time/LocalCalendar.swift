@@ -74,6 +74,10 @@ public struct LocalCalendar: Sendable {
     /// The wall-clock time of ``dayAlone(_:)``.
     public static let dayAloneTime = (hour: 23, minute: 59)
 
+    /// The wall-clock time a reminder given as a day alone is set at, and a due date given as a
+    /// day alone is notified at (`notify --at-due`): the start of a working day.
+    public static let dayAloneReminderTime = (hour: 9, minute: 0)
+
     /// `instant` moved by `days` calendar days, keeping its wall-clock time where it exists.
     public func adding(days: Int, to instant: Instant) -> Instant? {
         calendar.date(byAdding: .day, value: days, to: instant.date).map(Instant.init)

@@ -218,7 +218,7 @@ extension WhenParser {
     private static func time(forDayAlone purpose: Purpose) -> WallTime {
         switch purpose {
         case .due, .moment: WallTime(hour: LocalCalendar.dayAloneTime.hour, minute: LocalCalendar.dayAloneTime.minute)
-        case .reminder: WallTime(hour: 9, minute: 0)
+        case .reminder: WallTime(hour: LocalCalendar.dayAloneReminderTime.hour, minute: LocalCalendar.dayAloneReminderTime.minute)
         }
     }
 

@@ -14,6 +14,7 @@ final class FakeTasks {
 struct FakeReminderSource: FollowedSource {
     let store: FakeTasks
     let missedWithin: Int64
+    let calendar: LocalCalendar
 
     mutating func check() -> StoreCheck {
         defer { store.nextCheck = .unchanged }
@@ -25,10 +26,11 @@ struct FakeReminderSource: FollowedSource {
     func read(at now: Instant) throws -> ReminderSnapshot {
         store.reads += 1
         let window = ReminderSnapshot.window(at: now, missedWithin: missedWithin)
+        let dues = ReminderSnapshot.dueWindow(of: window)
         let tasks = store.tasks.filter { item in
-            !item.task.isCompleted && [item.task.reminderDate, item.task.dueDate].contains { $0.map(window.contains) == true }
+            !item.task.isCompleted && (item.task.reminderDate.map(window.contains) == true || item.task.dueDate.map(dues.contains) == true)
         }
-        return ReminderSnapshot(tasks: tasks, readAt: now, window: window)
+        return ReminderSnapshot(tasks: tasks, readAt: now, window: window, calendar: calendar)
     }
 
     func isStale(_ snapshot: ReminderSnapshot, at now: Instant) -> Bool {
