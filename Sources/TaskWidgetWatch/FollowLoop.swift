@@ -57,8 +57,10 @@ public enum FollowLoop {
                 guard let wake = events.next(sources: options.sources) else { return }
                 try follower.handle(wake, at: clock.now())
             }
-        } catch is ReaderGone {
+        } catch OutputEnded.readerGone {
             logger.debug("the reader is gone")
+        } catch OutputEnded.stopped {
+            logger.debug("stopping on a signal while waiting for the reader")
         }
     }
 

@@ -177,6 +177,25 @@ import Testing
         #expect(watch.waitForExit() == 0)
     }
 
+    /// A bar that stops reading (frozen) fills watch's pipe, and watch waits to write its line: a
+    /// SIGTERM then waited too, for good, blocked for the signalfd that watch was not reading
+    /// (helper-71). It now ends the wait, and watch exits 0.
+    @Test(.timeLimit(.minutes(1)))
+    func aTerminatingSignalStopsAWatchWaitingForAReaderThatStoppedReading() throws {
+        let sandbox = try Sandbox()
+        // A line of about 10 KB, into a pipe of 4 KB that is never read.
+        for number in 1...12 { try sandbox.succeed(["add", "\(number) " + String(repeating: "a", count: 990)]) }
+        let watch = try StreamingProcess(
+            sandbox.arguments(["watch", "--format", "json", "--verbose", "--store", sandbox.storePath]), environment: sandbox.environment,
+            stdoutCapacity: 4096)
+        watch.readsStdout = false
+        // Logged as it starts its first line (sent now, SIGTERM would find it waiting just as well).
+        #expect(watch.waitForStderr(containing: "opened store"), "\(watch.stderrText)")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+        #expect(watch.stderrText.contains("stopping on a signal while waiting for the reader"), "\(watch.stderrText)")
+    }
+
     /// With its standard input closed (`<&-`), the signal descriptor took number 0, and i3bar's
     /// click reader read the signals: SIGTERM did not stop it.
     @Test(.timeLimit(.minutes(1)))

@@ -26,12 +26,14 @@ final class StreamingProcess {
     /// `closesInput` none at all (a bar started with `<&-`).
     init(
         _ arguments: [String], environment: [String: String], executable: String = Sandbox.binary.path, errorLog: String? = nil,
-        writableInput: Bool = false, closesInput: Bool = false
+        writableInput: Bool = false, closesInput: Bool = false, stdoutCapacity: Int32? = nil
     ) throws {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
         var input: [Int32] = [-1, -1]
         guard pipe(&output) == 0, pipe(&errors) == 0, !writableInput || pipe(&input) == 0 else { throw POSIXError(.EMFILE) }
+        // F_SETPIPE_SZ: a pipe that a line fills.
+        if let stdoutCapacity, fcntl(output[1], 1031, stdoutCapacity) < 0 { throw POSIXError(.EINVAL) }
         // Close-on-exec, so that other children of the test runner do not keep the pipes open.
         setCloseOnExec(output + errors + input)
         var actions = posix_spawn_file_actions_t()
@@ -130,7 +132,7 @@ final class StreamingProcess {
 
     /// Waits for output (either pipe) until `deadline`; false at the deadline or when both ended.
     private func pump(until deadline: ContinuousClock.Instant) -> Bool {
-        let open = [stdout, stderr].compactMap { $0 }
+        let open = [readsStdout ? stdout : nil, stderr].compactMap { $0 }
         guard !open.isEmpty else { return false }
         var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let remaining = deadline - ContinuousClock.now
@@ -158,6 +160,9 @@ final class StreamingProcess {
         if let stdin { close(stdin) }
         stdin = nil
     }
+
+    /// Whether waiting reads standard output; off, its pipe fills as a frozen reader's would.
+    var readsStdout = true
 
     /// Closes the test's end of standard output: the reader goes away.
     func closeStdout() {
