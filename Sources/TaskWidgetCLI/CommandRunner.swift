@@ -23,6 +23,7 @@ public enum CommandRunner {
             exit(0)
         } catch {
             let failure = self.failure(for: error, root: root, arguments: arguments)
+            endQuietlyIfTheReaderWentAway(failure.error)
             report(failure.error)
             exit(parsed ? failure.status : printBarLine(for: failure, root: root, arguments: arguments))
         }
@@ -44,6 +45,7 @@ public enum CommandRunner {
             exit(0)
         } catch {
             let failure = self.failure(for: error, root: root, arguments: arguments)
+            endQuietlyIfTheReaderWentAway(failure.error)
             report(failure.error)
             exit(failure.status)
         }
@@ -300,6 +302,19 @@ public enum CommandRunner {
             command = next
         }
         return path.joined(separator: " ")
+    }
+
+    /// A reader of standard output that went away (`render -o - | head -c 8`) ends the command as
+    /// it ends `cat`: by SIGPIPE, without a word (141 in a shell). A program that ignores SIGPIPE
+    /// (render, for its drawing helper) sees the write fail with EPIPE instead, and said so (74).
+    private static func endQuietlyIfTheReaderWentAway(_ error: TaskWidgetError) {
+        guard error.context == "stdout", (error.cause as? SystemError)?.code == EPIPE else { return }
+        signal(SIGPIPE, SIG_DFL)
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
+        raise(SIGPIPE)
     }
 
     /// A write past the file size limit (`ulimit -f`, systemd's LimitFSIZE=) fails with EFBIG, which

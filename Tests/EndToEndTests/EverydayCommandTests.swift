@@ -175,6 +175,16 @@ import Testing
         #expect(shell.status == 0 && shell.stderr.isEmpty, "\(shell.stderr)")
         #expect(try Data(contentsOf: piped) == Data(contentsOf: file))
         #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("-").path))
+        // A reader that went away (`render -o - | head -c 8`) ends it as it ends `cat`: SIGPIPE,
+        // without a word. It said "cannot write to standard output: Broken pipe", exit 74.
+        let closedReader = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [
+                "-c", "import os, subprocess, sys; r, w = os.pipe(); os.close(r); run = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE); "
+                    + "sys.stderr.buffer.write(run.stderr); print(run.returncode)",
+                Sandbox.binary.path,
+            ] + sandbox.arguments(["render", "-o", "-"]), environment: sandbox.environment)
+        #expect(closedReader.stdout == "-\(SIGPIPE)\n" && closedReader.stderr.isEmpty, "\(closedReader.stdout) \(closedReader.stderr)")
 
         // The folder is made, as in the README's `--out-dir output/timeline`.
         let timeline = sandbox.folder.appendingPathComponent("output/timeline")
