@@ -20,6 +20,26 @@ import Testing
         return try JSONDecoder().decode([TaskJSON].self, from: Data(output.utf8))
     }
 
+    /// `add -` reads the title from standard input, one line (`rofi -dmenu | taskwidget add -`):
+    /// it made a task named "-".
+    @Test func addDashReadsTheTitleFromStandardInput() throws {
+        let sandbox = try Sandbox()
+        let added = try sandbox.run(["add", "-", "--due", "today"], input: Data("Buy milk\r\n".utf8))
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try sandbox.succeed(["ls"]).contains("\(id)  ○ Buy milk "))
+        for (input, message) in [
+            ("two\nlines\n", "taskwidget: standard input holds more than one line: add takes one title (run it once per line, or use import)\n"),
+            ("", "taskwidget: the title is empty: give some text, e.g. \"Pay rent\"\n"),
+        ] {
+            let refused = try sandbox.run(["add", "-"], input: Data(input.utf8))
+            #expect(refused.status == 64 && refused.stderr == message, "\(refused.stderr)")
+        }
+        let notText = try sandbox.run(["add", "-"], input: Data([0xFF, 0x0A]))
+        #expect(notText.status == 64 && notText.stderr.contains("not UTF-8"), "\(notText.stderr)")
+        #expect(try sandbox.succeed(["ls", "--format", "json"]).components(separatedBy: "\"title\"").count == 2, "one task")
+    }
+
     @Test(arguments: [
         ("Europe/Berlin", "2026-11-23T08:00:00Z"),
         ("America/New_York", "2026-11-23T14:00:00Z"),

@@ -11,16 +11,18 @@ struct Add: ParsableCommand {
         abstract: "Create a task and print its id.",
         discussion: """
             --list names an existing list (a name that is not one is refused, with the closest \
-            name); add --new-list to create it. `--list inbox` is the Inbox, as with no --list.
+            name); add --new-list to create it. `--list inbox` is the Inbox, as with no --list. \
+            A title of - is read from standard input: one line.
 
             Examples:
               taskwidget add "Pay rent" --due "tomorrow 9am" --list Home
               taskwidget add "Call mom" --due fri --remind "fri 5pm"
               taskwidget add "Plan the trip" --list Travel --new-list
+              rofi -dmenu -p Task | taskwidget add - --due today
             """)
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The task's title.") var title: String
+    @Argument(help: "The task's title, or - to read it from standard input.") var title: String
     @Option(help: ArgumentHelp("Put it in this list, or `inbox` (the default).", valueName: "name|inbox")) var list: String?
     @Flag(help: "Create the --list if there is none by that name.") var newList = false
     @Option(help: ArgumentHelp("When it is due (see WHEN in `taskwidget help`).", valueName: "when")) var due: String?
@@ -35,6 +37,7 @@ struct Add: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
+        let title = self.title == "-" ? try Self.titleFromStandardInput() : self.title
         let listName = list.flatMap { TaskList.isInbox($0) ? nil : $0 }
         // Check the input before the store is opened, so a bad first command creates no store.
         _ = try Validation.title(title)
@@ -49,6 +52,23 @@ struct Add: ParsableCommand {
         }
         noteIfPassed(due: task.dueDate, reminder: task.reminderDate, now: context.now)
         print(confirmedID(of: task, in: store))
+    }
+}
+
+extension Add {
+    /// The one line standard input holds (`add -`), without its line ending. It made a task "-".
+    static func titleFromStandardInput() throws -> String {
+        let data = try InputFile.read("-", named: "standard input")
+        guard var text = String(data: data, encoding: .utf8) else {
+            throw TaskWidgetError(.invalidInput, "standard input is not UTF-8 text: give the title as one line of text", context: "title")
+        }
+        if text.last?.isNewline == true { text.removeLast() }  // "\r\n" is one Character
+        guard !text.contains(where: \.isNewline) else {
+            throw TaskWidgetError(
+                .invalidInput, "standard input holds more than one line: add takes one title (run it once per line, or use import)",
+                context: "title")
+        }
+        return text
     }
 }
 
