@@ -119,8 +119,9 @@ extension TaskStore {
         }
     }
 
-    /// Applies `changes` to one task and returns it. Moving to another list puts it at that list's end.
-    public func editTask(_ idPrefix: String, _ changes: TaskChanges, now: Instant) throws -> TaskItem {
+    /// Applies `changes` to one task: the task before and after (unchanged, and not written, when
+    /// it already was as asked). Moving to another list puts it at that list's end.
+    public func editTask(_ idPrefix: String, _ changes: TaskChanges, now: Instant) throws -> TaskUpdate {
         let title = try changes.title.map { try Validation.title($0) }
         return try write { db in
             var task = try Self.resolveTask(idPrefix, in: db)
@@ -139,7 +140,7 @@ extension TaskStore {
                 task.modifiedAt = now
                 try task.update(db)
             }
-            return task
+            return TaskUpdate(previous: original, task: task)
         }
     }
 

@@ -226,7 +226,7 @@ struct WriterOperation: Sendable {
         switch kind {
         case .add: stdout.wholeMatch(of: /[0-9a-f]{8}\n/) != nil
         case .done: stdout.hasPrefix("Completed \(id ?? "")") || stdout.hasPrefix("Already completed \(id ?? "")")
-        case .edit: stdout.hasPrefix("Edited \(id ?? "")")
+        case .edit: stdout.hasPrefix("Edited \(id ?? "")") || stdout.hasPrefix("Unchanged \(id ?? "")")
         case .importing: stdout.hasPrefix("Imported 0 lists, \(importedIDs.count) tasks")
         }
     }

@@ -149,6 +149,8 @@ import Testing
         try sandbox.succeed(["import", file.path])
         #expect(try sandbox.succeed(["done", "11111111-9"]) == "Completed 11111111-9 Second twin\n")
         #expect(try sandbox.succeed(["edit", "11111111-2", "--title", "First"]) == "Edited 11111111-2 First\n")
+        // What it already has: it said "Edited" (helper-67).
+        #expect(try sandbox.succeed(["edit", "11111111-2", "--title", "First", "--list", "inbox"]) == "Unchanged 11111111-2 First\n")
     }
 
     /// SPEC §12: `import` merges as sync does, and a deletion loses only to an edit made after

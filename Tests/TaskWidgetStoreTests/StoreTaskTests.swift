@@ -238,7 +238,7 @@ import Testing
 
     @Test func editChangesTheTitleAndModifiedAt() throws {
         let task = try add("Pay rent", second: 0)
-        let edited = try store.editTask(task.id.shortID, TaskChanges(title: "  Pay the rent "), now: at(60))
+        let edited = try store.editTask(task.id.shortID, TaskChanges(title: "  Pay the rent "), now: at(60)).task
         #expect(edited.title == "Pay the rent")
         #expect(edited.modifiedAt == at(60))
         #expect(edited.createdAt == at(0))
@@ -250,13 +250,13 @@ import Testing
         let due = Fixed.instant("2026-11-30T17:00:00Z")
         let reminder = Fixed.instant("2026-11-30T16:00:00Z")
         let set = try store.editTask(
-            task.id.shortID, TaskChanges(dueDate: .set(due), reminderDate: .set(reminder)), now: at(60))
+            task.id.shortID, TaskChanges(dueDate: .set(due), reminderDate: .set(reminder)), now: at(60)).task
         #expect(set.dueDate == due && set.reminderDate == reminder && set.modifiedAt == at(60))
 
-        let clearedDue = try store.editTask(task.id.shortID, TaskChanges(dueDate: .clear), now: at(120))
+        let clearedDue = try store.editTask(task.id.shortID, TaskChanges(dueDate: .clear), now: at(120)).task
         #expect(clearedDue.dueDate == nil && clearedDue.reminderDate == reminder)
 
-        let clearedReminder = try store.editTask(task.id.shortID, TaskChanges(reminderDate: .clear), now: at(180))
+        let clearedReminder = try store.editTask(task.id.shortID, TaskChanges(reminderDate: .clear), now: at(180)).task
         #expect(clearedReminder.dueDate == nil && clearedReminder.reminderDate == nil)
         #expect(try store.task(withID: task.id.shortID) == clearedReminder)
     }
@@ -265,7 +265,7 @@ import Testing
         try add("home 1", list: "Home", second: 0)
         try add("home 2", list: "Home", second: 1)
         let task = try add("inbox", second: 2)
-        let moved = try store.editTask(task.id.shortID, TaskChanges(list: .set("home")), now: at(60))
+        let moved = try store.editTask(task.id.shortID, TaskChanges(list: .set("home")), now: at(60)).task
         let home = try #require(store.listSummaries().first?.list)
         #expect(moved.listID == home.id)
         #expect(moved.sortOrder == 2)
@@ -277,7 +277,7 @@ import Testing
         try add("inbox 1", second: 0)
         try add("inbox 2", second: 1)
         let task = try add("home", list: "Home", second: 2)
-        let moved = try store.editTask(task.id.shortID, TaskChanges(list: .clear), now: at(60))
+        let moved = try store.editTask(task.id.shortID, TaskChanges(list: .clear), now: at(60)).task
         #expect(moved.listID == nil)
         #expect(moved.sortOrder == 2)
         #expect(try titles(.inbox) == ["inbox 1", "inbox 2", "home"])
@@ -302,7 +302,8 @@ import Testing
         let task = try add("Pay rent", list: "Home", due: due, second: 0)
         let sameValues = TaskChanges(title: "Pay rent", dueDate: .set(due), reminderDate: .clear, list: .set("HOME"))
         for changes in [TaskChanges(), sameValues] {
-            #expect(try store.editTask(task.id.shortID, changes, now: at(60)) == task)
+            let update = try store.editTask(task.id.shortID, changes, now: at(60))
+            #expect(update.task == task && !update.isChanged)
         }
         #expect(try store.task(withID: task.id.shortID) == task)
     }

@@ -310,10 +310,12 @@ struct Edit: ParsableCommand {
             throw ValidationError("nothing to change: give --title, --due, --remind or --list")
         }
         let store = try context.storeForChanging()
-        let task = try store.editTask(id, changes, now: context.now)
+        let update = try store.editTask(id, changes, now: context.now)
+        let task = update.task
         noteIfPassed(
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
-        printConfirmation("Edited \(confirmedID(of: task, in: store)) \(task.title)")
+        // As `done` says "Already completed": a change to what the task already has.
+        printConfirmation("\(update.isChanged ? "Edited" : "Unchanged") \(confirmedID(of: task, in: store)) \(task.title)")
     }
 }
 
