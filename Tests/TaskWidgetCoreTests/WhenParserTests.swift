@@ -280,6 +280,18 @@ import Testing
         )
     }
 
+    /// A date in the right shape that names no day says why: the list of forms did not (helper-66).
+    @Test(arguments: [
+        ("2027-02-29", "February 2027 has 28 days"), ("2026-11-31", "November 2026 has 30 days"),
+        ("2026-13-01", "there is no month 13: months go from 01 to 12"), ("2026-11-00", "there is no day 0: days start at 01"),
+        ("2026-11-30T25:00", "there is no hour 25: hours go from 00 to 23"), ("2026-11-30 10:61", "there is no minute 61: minutes go from 00 to 59"),
+    ])
+    func anImpossibleDateSaysWhy(text: String, why: String) throws {
+        let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }
+        #expect(error?.message == "cannot read date “\(text)”: \(why)")
+        #expect(try sunday.parse("2028-02-29", for: .due) == instant("2028-02-29T22:59:00Z"))
+    }
+
     @Test func errorMessageQuotesOneShortLine() {
         let text = "a\u{7}b\r\nc\u{2028}" + String(repeating: "x", count: 60)
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }

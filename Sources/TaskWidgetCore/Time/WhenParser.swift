@@ -280,8 +280,29 @@ extension WhenParser {
     /// The one-line usage error for unreadable `text`, quoted without control characters or line
     /// breaks and cut to 40 characters.
     private static func error(reading text: String, as noun: String, forms: String) -> TaskWidgetError {
-        TaskWidgetError(.invalidInput, "cannot read \(noun) “\(quoted(text))”: use \(forms)")
+        let why = impossibleDate(in: text) ?? "use \(forms)"
+        return TaskWidgetError(.invalidInput, "cannot read \(noun) “\(quoted(text))”: \(why)")
     }
+
+    /// Why a text in the shape of an ISO 8601 date (and time) names none, such as
+    /// `February 2027 has 28 days` for `2027-02-29`: the list of forms would not say it.
+    private static func impossibleDate(in text: String) -> String? {
+        guard let match = text.firstMatch(of: /^\s*(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?/),
+            let year = Int(match.1), let month = Int(match.2), let day = Int(match.3)
+        else { return nil }
+        guard (1...12).contains(month) else { return "there is no month \(month): months go from 01 to 12" }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        if day == 0 { return "there is no day 0: days start at 01" }
+        if day > length { return "\(monthNames[month - 1]) \(match.1) has \(length) days" }
+        if let hour = match.4.flatMap({ Int($0) }), hour > 23 { return "there is no hour \(hour): hours go from 00 to 23" }
+        if let minute = match.5.flatMap({ Int($0) }), minute > 59 { return "there is no minute \(minute): minutes go from 00 to 59" }
+        return nil
+    }
+
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
 
     /// `text` without control characters or line breaks, cut to 40 characters (and 160 bytes): to
     /// quote in an error.
