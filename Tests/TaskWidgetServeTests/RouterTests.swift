@@ -172,6 +172,10 @@ import Testing
         ("/widget/medium.png?theme=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
         ("/status?format=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
         ("/status?formt=json", .badRequest, "{\"error\":\"unknown parameter formt: did you mean format?\"}\n"),
+        // `/widget` read the last of them and `/status` the first (helper-68).
+        ("/status?format=json&format=tmux", .badRequest, "{\"error\":\"parameter format is given more than once: give it once\"}\n"),
+        ("/widget/medium.png?theme=dark&scale=2&theme=light", .badRequest,
+         "{\"error\":\"parameter theme is given more than once: give it once\"}\n"),
         ("/status?list=Work", .badRequest,
          "{\"error\":\"serve shows the tasks it was started with: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
         ("/widget/medium.png?inbox", .badRequest,

@@ -19,6 +19,7 @@ extension WidgetImageSpec {
         let family = WidgetFamily(rawValue: String(stem))
         let size: WidgetSize? = family == nil ? try? WidgetSize(parsing: String(stem)) : nil
         guard family != nil || size != nil else { throw WidgetSize.sides(of: stem) == nil ? .noSuchWidget : .badSize }
+        try ServeHTTPError.refuseRepeated(query, known: Self.parameters)
         var (scale, theme, depth, rotation): (Int?, WidgetTheme?, Int?, Int?) = (nil, nil, nil, nil)
         for (key, value) in query {
             switch key {

@@ -50,6 +50,14 @@ extension ServeHTTPError {
         guard !known.contains(String(key)), let meant = NameLookup.closest(to: String(key), among: known) else { return }
         throw .init(.badRequest, "unknown parameter \(String(key).sanitizedForMessage): did you mean \(meant)?")
     }
+    /// Refuses a parameter of `known` given more than once (`?theme=dark&theme=light`): `/widget`
+    /// read the last one and `/status` the first.
+    static func refuseRepeated(_ query: some Sequence<(key: Substring, value: Substring)>, known: [String]) throws(ServeHTTPError) {
+        var seen: Set<Substring> = []
+        for (key, _) in query where known.contains(String(key)) && !seen.insert(key).inserted {
+            throw .init(.badRequest, "parameter \(key) is given more than once: give it once")
+        }
+    }
     /// 400 for a widget canvas (`/widget/WxH.png`) with a side out of range.
     public static let badSize = Self(
         .badRequest,

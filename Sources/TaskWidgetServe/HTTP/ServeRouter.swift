@@ -86,6 +86,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
     router.get("/status") { request, _ -> Response in
         // As for the widget's keys: `?formt=json` gave the text line without a word.
         for (key, _) in request.uri.queryParameters { try ServeHTTPError.refuseMisspelt(key, known: ["format"]) }
+        try ServeHTTPError.refuseRepeated(request.uri.queryParameters, known: ["format"])
         let name = request.uri.queryParameters["format"].map(String.init) ?? "text"
         guard let format = StatusFormat(rawValue: name) else {
             throw ServeHTTPError.badParameter("format", expected: StatusFormat.allCases.map(\.rawValue).joined(separator: ", "))
