@@ -45,8 +45,9 @@ while :; do
         echo "taskwidget-kindle: ${url%%\?*} cannot be reached: is taskwidget serve running there?" >&2
       elif [ "$failed" != 0 ]; then
         echo "taskwidget-kindle: curl failed with exit status $failed for ${url%%\?*} (man curl lists them)" >&2
-      else
-        echo "taskwidget-kindle: ${url%%\?*} answered HTTP $code" >&2
+      else  # with serve's one-line reason (`{"error":"bad parameter depth: …"}`), which holds no token
+        reason=$(head -c 300 "$folder/new.png" 2>/dev/null | tr -d '\000-\037')
+        echo "taskwidget-kindle: ${url%%\?*} answered HTTP $code${reason:+: $reason}" >&2
       fi ;;
   esac
   [ "$once" = "--once" ] && exit "${status:-0}"

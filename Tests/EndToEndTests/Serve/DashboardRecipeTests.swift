@@ -43,6 +43,11 @@ import Testing
             "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url + "x", "--once"], environment: environment)
         #expect(wrong.status == 1 && wrong.stderr.contains("answered HTTP 401") && !wrong.stderr.contains(token), "\(wrong.stderr)")
         #expect(lines() == 2, "nothing drawn")
+        // A 4xx says serve's reason: it said "answered HTTP 400" alone (helper-68).
+        let badDepth = try ProcessRunner.run(
+            "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url.replacingOccurrences(of: "depth=8", with: "depth=3"), "--once"],
+            environment: environment)
+        #expect(badDepth.stderr.hasSuffix(#"answered HTTP 400: {"error":"bad parameter depth: expected 1, 2, 4 or 8"}"# + "\n"), "\(badDepth.stderr)")
         #expect(server.terminate() == 0)
 
         // Without its URL it says how to run it (it said `1: parameter not set`).
