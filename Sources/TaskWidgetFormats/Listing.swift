@@ -10,15 +10,20 @@ public struct Listing: Sendable {
     private let labeler: DueLabeler
     /// Whether tables are coloured for a terminal (``ColorChoice``): overdue in red, lists as dots of their colour.
     private let usesColor: Bool
+    /// The width of the terminal the table is shown on (`nil` in a pipe or a file).
+    private let terminalWidth: Int?
 
-    public init(now: Instant, calendar: LocalCalendar, usesColor: Bool = false) {
+    public init(now: Instant, calendar: LocalCalendar, usesColor: Bool = false, terminalWidth: Int? = nil) {
         self.now = now
         self.labeler = DueLabeler(calendar: calendar)
         self.usesColor = usesColor
+        self.terminalWidth = terminalWidth
     }
 
-    /// The widest title shown in a table, in terminal columns.
+    /// The widest title shown in a table in a pipe or a file, in terminal columns. On a terminal,
+    /// titles take the room the other columns leave, and at least ``narrowestTitle``.
     static let titleWidth = 44
+    static let narrowestTitle = 16
 
     /// `ls`: one row per task with its short id, state mark, title, list and due label, and when
     /// any task has a reminder a REMIND column: ``reminderMark`` and when it is (`🔔 Tomorrow 08:00`,
@@ -28,23 +33,35 @@ public struct Listing: Sendable {
     public func table(_ tasks: [ListedTask], in view: TaskView = TaskView(), includesCompleted: Bool = false) -> String {
         guard !tasks.isEmpty else { return Self.nothingToList(in: view, includesCompleted: includesCompleted) }
         let showsReminders = tasks.contains { $0.task.reminderDate != nil }
-        let rows = tasks.map { item -> [Cell] in
+        let header = ["ID", "  TITLE", "LIST", "DUE"] + (showsReminders ? ["REMIND"] : [])
+        // Every column but the title's.
+        let others = tasks.map { item -> [Cell] in
             let task = item.task
             let isOverdue = task.isOverdue(at: now)
-            let mark = task.isCompleted ? "✓" : task.state == .active ? "▶" : isOverdue ? "!" : "○"
-            let title = task.title.removingControlCharacters.truncated(to: Self.titleWidth, in: .terminalColumns)
             let due = labeler.label(for: task, at: now) ?? ""
-            var row = [
-                Cell(item.shownID),
-                Cell(mark + " " + title, styled: isOverdue && usesColor ? TerminalColor.red(mark) + " " + title : nil),
-                listCell(item.list), Cell(due, styled: isOverdue && usesColor ? TerminalColor.red(due) : nil),
-            ]
+            var row = [Cell(item.shownID), listCell(item.list), Cell(due, styled: isOverdue && usesColor ? TerminalColor.red(due) : nil)]
             if showsReminders {
                 row.append(Cell(task.reminderDate.map { Self.reminderMark + " " + labeler.timeLabel(for: $0, at: now) } ?? ""))
             }
             return row
         }
-        return Self.table(header: ["ID", "  TITLE", "LIST", "DUE"] + (showsReminders ? ["REMIND"] : []), cells: rows)
+        let titleRoom = terminalWidth.map { width in
+            let otherWidths = header.indices.dropFirst(2).map { column in
+                ([header[column]] + others.map { $0[column - 1].text }).map(\.terminalWidth).max() ?? 0
+            }
+            let used = ([header[0]] + others.map { $0[0].text }).map(\.terminalWidth).max() ?? 0
+            // The mark and its space, and two spaces between columns.
+            return max(Self.narrowestTitle, width - used - otherWidths.reduce(0, +) - 2 * (header.count - 1) - 2)
+        } ?? Self.titleWidth
+        let rows = zip(tasks, others).map { item, others -> [Cell] in
+            let task = item.task
+            let isOverdue = task.isOverdue(at: now)
+            let mark = task.isCompleted ? "✓" : task.state == .active ? "▶" : isOverdue ? "!" : "○"
+            let title = task.title.removingControlCharacters.truncated(to: titleRoom, in: .terminalColumns)
+            let titleCell = Cell(mark + " " + title, styled: isOverdue && usesColor ? TerminalColor.red(mark) + " " + title : nil)
+            return [others[0], titleCell] + others.dropFirst()
+        }
+        return Self.table(header: header, cells: rows)
     }
 
     /// The LIST cell: the list's name (`Inbox` for none), in colour after a dot of the list's colour.

@@ -27,6 +27,22 @@ import Testing
             """)
     }
 
+    /// On a terminal, titles take the room the other columns leave, and at least 16 columns; in a
+    /// pipe or a file, 44. Titles were cut at 44 on every terminal, and overflowed a narrow one.
+    @Test func onATerminalTitlesTakeTheRoomTheOtherColumnsLeave() {
+        let long = "Call the dentist about the appointment next week before noon"  // 60 columns
+        let tasks = [task(long), task("Walk")]
+        func table(width: Int?) -> String {
+            Listing(now: Self.now, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")), terminalWidth: width).table(tasks)
+        }
+        // ID 8, the mark 2, LIST 5, DUE 3 (its heading) and two spaces thrice: 24 columns besides the title.
+        #expect(table(width: 50).split(separator: "\n")[1] == "3f2a9c1b  ○ Call the dentist about th…  Inbox")
+        #expect(table(width: 50).split(separator: "\n").allSatisfy { String($0).terminalWidth <= 50 })
+        #expect(table(width: 100).split(separator: "\n")[1] == "3f2a9c1b  ○ \(long)  Inbox")
+        #expect(table(width: 20).split(separator: "\n")[1] == "3f2a9c1b  ○ Call the dentis…  Inbox")
+        #expect(table(width: nil).split(separator: "\n")[1] == "3f2a9c1b  ○ Call the dentist about the appointment next…  Inbox")
+    }
+
     @Test func withoutRemindersThereIsNoColumn() {
         #expect(listing.table([task("Walk")]) == "ID          TITLE  LIST   DUE\n3f2a9c1b  ○ Walk   Inbox\n")
     }

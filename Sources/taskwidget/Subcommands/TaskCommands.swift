@@ -107,9 +107,21 @@ struct Ls: ParsableCommand {
         // With nothing open and nothing completed either, the table says how to add a task, not to
         // look at --all: it shows everything there is.
         let showsEverything = try all || (tasks.isEmpty && format == .table && listed(includingCompleted: true).isEmpty)
-        let usesColor = color.usesColor(isTerminal: isatty(STDOUT_FILENO) == 1, environment: context.environment)
-        let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor)
+        let isTerminal = isatty(STDOUT_FILENO) == 1
+        let usesColor = color.usesColor(isTerminal: isTerminal, environment: context.environment)
+        let listing = Listing(
+            now: context.now, calendar: context.calendar, usesColor: usesColor, terminalWidth: isTerminal ? Self.terminalWidth(context.environment) : nil)
         print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view, includesCompleted: showsEverything), terminator: "")
+    }
+}
+
+extension Ls {
+    /// The width of the terminal on standard output: `COLUMNS` when it is set, else the terminal's own.
+    static func terminalWidth(_ environment: [String: String]) -> Int? {
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }
 
