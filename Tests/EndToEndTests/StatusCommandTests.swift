@@ -63,6 +63,21 @@ import Testing
 
     /// A command is parsed by itself when it can be (CommandRunner.parse, for `status`'s start-up);
     /// its help and its errors still come from the root, naming the command by its whole path.
+    /// On a terminal, `status` (text or JSON) says its error once, on stderr: the line a script
+    /// reads from stdout said it again (helper-74). A bar's format still prints its line there.
+    @Test func onATerminalAnErrorIsSaidOnce() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        for format in ["text", "json"] {
+            let result = try sandbox.runOnTerminal(["status", "--format", format, "--list", "Nope"])
+            #expect(result.status == 64 && result.shown.components(separatedBy: "no list is named").count == 2, "\(result)")
+        }
+        let bar = try sandbox.runOnTerminal(["status", "--format", "waybar", "--list", "Nope"])
+        #expect(bar.status == 0 && bar.shown.hasPrefix(#"{"text":"⚠ taskwidget""#), "\(bar)")
+        let piped = try sandbox.run(["status", "--list", "Nope"])
+        #expect(piped.status == 64 && piped.stdout.hasPrefix("⚠ taskwidget: no list is named"))
+    }
+
     @Test(arguments: ["status", "ls", "timeline"])
     func helpAndErrorsOfACommandParsedByItselfNameItFromTheRoot(command: String) throws {
         let sandbox = try Sandbox()

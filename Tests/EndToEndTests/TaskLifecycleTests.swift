@@ -35,9 +35,16 @@ import Testing
             let refused = try sandbox.run(["add", "-"], input: Data(input.utf8))
             #expect(refused.status == 64 && refused.stderr == message, "\(refused.stderr)")
         }
+        // Blank lines after the title are no second line (helper-74).
+        let trailing = try sandbox.run(["add", "-"], input: Data("Call Bob\n\n".utf8))
+        #expect(trailing.status == 0, "\(trailing.stderr)")
+        // On a terminal, Enter ends the title: it waited for Ctrl-D (helper-74).
+        let typed = try sandbox.runOnTerminal(["add", "-"], typing: "Water the plants\n")
+        #expect(typed.status == 0 && typed.shown.contains("Title: "), "\(typed)")
+        #expect(try sandbox.succeed(["ls"]).contains("○ Water the plants "))
         let notText = try sandbox.run(["add", "-"], input: Data([0xFF, 0x0A]))
         #expect(notText.status == 64 && notText.stderr.contains("not UTF-8"), "\(notText.stderr)")
-        #expect(try sandbox.succeed(["ls", "--format", "json"]).components(separatedBy: "\"title\"").count == 2, "one task")
+        #expect(try sandbox.succeed(["ls", "--format", "json"]).components(separatedBy: "\"title\"").count == 4, "three tasks")
     }
 
     @Test(arguments: [

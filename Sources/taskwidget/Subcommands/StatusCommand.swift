@@ -37,7 +37,7 @@ struct StatusCommand: ParsableCommand {
             print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: line.maxWidth))
         } catch let error as TaskWidgetError {
             // A bar must never show garbage: print a valid error line, and the error on stderr.
-            print(StatusFallback.line(format: line.format, message: error.message))
+            Self.printFallback(format: line.format, message: error.message)
             guard StatusFallback.exitsNormally(format: line.format) else { throw error }
             CommandRunner.report(error)
         }
@@ -49,7 +49,15 @@ extension StatusCommand: BarLineCommand {
     /// as waybar hides a module whose command fails.
     static func printLine(for failure: TaskWidgetError, arguments: [String]) -> Bool? {
         guard let format = StatusLineOptions.format(in: arguments) else { return nil }
-        print(StatusFallback.line(format: format, message: failure.message))
+        printFallback(format: format, message: failure.message)
         return StatusFallback.exitsNormally(format: format)
+    }
+
+    /// Prints the fallback line, but not for text or JSON on a terminal: there the error on
+    /// stderr says it all, and the line said it twice (helper-74). A bar's format is printed
+    /// there too, as the bar would get it.
+    private static func printFallback(format: StatusFormat, message: String) {
+        guard StatusFallback.exitsNormally(format: format) || isatty(STDOUT_FILENO) != 1 else { return }
+        print(StatusFallback.line(format: format, message: message))
     }
 }

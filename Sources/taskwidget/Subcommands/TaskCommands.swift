@@ -56,13 +56,18 @@ struct Add: ParsableCommand {
 }
 
 extension Add {
-    /// The one line standard input holds (`add -`), without its line ending. It made a task "-".
+    /// The one line standard input holds (`add -`), without its line ending (and blank lines
+    /// after it). It made a task "-". On a terminal, the line typed: Enter ends it.
     static func titleFromStandardInput() throws -> String {
+        if isatty(STDIN_FILENO) == 1 {
+            if isatty(STDERR_FILENO) == 1 { writeToStandardError("Title: ") }
+            return readLine() ?? ""
+        }
         let data = try InputFile.read("-", named: "standard input")
         guard var text = String(data: data, encoding: .utf8) else {
             throw TaskWidgetError(.invalidInput, "standard input is not UTF-8 text: give the title as one line of text", context: "title")
         }
-        if text.last?.isNewline == true { text.removeLast() }  // "\r\n" is one Character
+        while text.last?.isNewline == true { text.removeLast() }  // "\r\n" is one Character
         guard !text.contains(where: \.isNewline) else {
             throw TaskWidgetError(
                 .invalidInput, "standard input holds more than one line: add takes one title (run it once per line, or use import)",

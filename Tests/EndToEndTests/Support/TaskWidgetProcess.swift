@@ -64,6 +64,16 @@ struct Sandbox: ~Copyable {
         return sandbox
     }
 
+    /// Runs `taskwidget ARGUMENTS` (as ``run(_:global:input:environment:)``) on a terminal of its
+    /// own (Support/on_terminal.py), typing `input`: its exit status (nil when it still ran after
+    /// 10 s) and what the terminal showed, stdout and stderr together.
+    func runOnTerminal(_ arguments: [String], typing input: String = "") throws -> (status: Int?, shown: String) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("on_terminal.py")
+        let result = try ProcessRunner.run("/usr/bin/python3", [script.path, input, Self.binary.path] + self.arguments(arguments), environment: environment)
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return (report?["status"] as? Int, report?["shown"] as? String ?? "")
+    }
+
     /// `run` that expects success and returns standard output.
     @discardableResult
     func succeed(_ arguments: [String], global: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
