@@ -122,6 +122,7 @@ public enum CommandRunner {
     /// Other tools' names for commands, which no spelling is near (`remove` is nearest to `move`).
     private static let synonyms = [
         "remove": "rm", "delete": "rm", "del": "rm", "list": "ls", "complete": "done", "finish": "done", "new": "add", "create": "add",
+        "mv": "move",
     ]
 
     /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`): the first
@@ -163,7 +164,9 @@ public enum CommandRunner {
         if let mistyped = mistypedCommand(in: arguments, root: root) {
             return (mistyped, mistyped.code.exitStatus)
         }
-        if let split = unquotedTitle(for: root.message(for: error), in: arguments) {
+        if let split = unquotedTitle(for: root.message(for: error), in: arguments) ?? unquotedValue(for: root.message(for: error), in: arguments, root: root)
+            ?? inboxOption(for: root.message(for: error), in: arguments)
+        {
             return (split, split.code.exitStatus)
         }
         var line = oneLine(root.message(for: error))
@@ -234,6 +237,31 @@ public enum CommandRunner {
         let (what, quoted) = (command == ["add"] ? "title" : "name", words.joined(separator: " ").removingControlCharacters.shellQuoted)
         return TaskWidgetError(
             .invalidInput, "a \(what) of several words is one argument: quote it, as in `taskwidget \(command.joined(separator: " ")) \(quoted)`")
+    }
+
+    /// `--remind tomorrow 9am`, `edit ID --title Pay the rent`, `habit check Drink water`: a value
+    /// of several words, not quoted, whose words after the first ArgumentParser calls unexpected
+    /// arguments. The error shows it quoted, after its option if it has one.
+    static func unquotedValue(for message: String, in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
+        // The words of the command's name (`taskwidget habit check`) are no value.
+        let nameLength = commandPath(root, arguments).split(separator: " ").count
+        guard let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/),
+            let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) }),
+            !arguments[index - 1].hasPrefix("-")
+        else { return nil }
+        let words = arguments[(index - 1)...].prefix { !$0.hasPrefix("-") }
+        let quoted = words.joined(separator: " ").removingControlCharacters.shellQuoted
+        let option = arguments[index - 2].hasPrefix("--") ? arguments[index - 2].removingControlCharacters + " " : ""
+        return TaskWidgetError(.invalidInput, "a value of several words is one argument: quote it, as in `\(option)\(quoted)`")
+    }
+
+    /// `add --inbox`, `edit ID --inbox`: the commands that put a task somewhere name the Inbox
+    /// as a list. ArgumentParser suggested `--now`.
+    static func inboxOption(for message: String, in arguments: [String]) -> TaskWidgetError? {
+        guard message.hasPrefix("Unknown option '--inbox'"), let command = arguments.dropFirst().first, ["add", "edit"].contains(command) else {
+            return nil
+        }
+        return TaskWidgetError(.invalidInput, "\(command) names the Inbox as a list: --list inbox (see `taskwidget \(command) --help`)")
     }
 
     /// A value that starts with a dash (`--max-width -1`) reads as an option, and ArgumentParser

@@ -99,6 +99,22 @@ import Testing
         try sandbox.expectRefused(
             ["habit", "add", "Morning", "run", "--icon", "🏃"], status: 64,
             message: "taskwidget: a name of several words is one argument: quote it, as in `taskwidget habit add 'Morning run'`\n")
+        // Other values of several words, after their option or not (helper-74: "unexpected argument '9am'").
+        try sandbox.expectRefused(
+            ["add", "x", "--remind", "tomorrow", "9am"], status: 64,
+            message: "taskwidget: a value of several words is one argument: quote it, as in `--remind 'tomorrow 9am'`\n")
+        try sandbox.expectRefused(
+            ["edit", "First", "--title", "Pay", "the", "rent"], status: 64,
+            message: "taskwidget: a value of several words is one argument: quote it, as in `--title 'Pay the rent'`\n")
+        try sandbox.expectRefused(
+            ["habit", "check", "Morning", "run"], status: 64,
+            message: "taskwidget: a value of several words is one argument: quote it, as in `'Morning run'`\n")
+        // A command's own name is no value.
+        try sandbox.expectRefused(["ls", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget ls --help`)\n")
+        // The Inbox is a list where a task is put (ArgumentParser suggested --now); mv is move.
+        try sandbox.expectRefused(
+            ["add", "x", "--inbox"], status: 64, message: "taskwidget: add names the Inbox as a list: --list inbox (see `taskwidget add --help`)\n")
+        try sandbox.expectRefused(["mv", "x", "--to", "1"], status: 64, message: "taskwidget: there is no command “mv”: did you mean “move”?")
     }
 
     /// A date that cannot be read names its option, as both may be on the line; `render -o` of a
