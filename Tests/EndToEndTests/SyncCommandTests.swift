@@ -200,6 +200,31 @@ import Testing
         }
     }
 
+    /// A deletion here against a later edit on the phone of what taskwidget does not keep (a
+    /// note): the edit wins, and the task comes back, as for any edit. The deletion went through,
+    /// and the note with it (helper-75). An edit from before the deletion still loses to it.
+    @Test func aDeletionLosesToALaterPhoneEditOfANote() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let noted = try mine.sandbox.succeed(["add", "Call the bank"]).trimmingCharacters(in: .newlines)
+            let old = try mine.sandbox.succeed(["add", "Old note"]).trimmingCharacters(in: .newlines)
+            try mine.syncSucceeds()
+            let uids = try ["Call the bank", "Old note"].map { title in try #require(try mine.task(titled: title)?["id"] as? String).lowercased() }
+            try mine.sandbox.succeed(["rm", noted, old, "--now", Self.monday])
+            for (uid, summary, modified) in [(uids[0], "Call the bank", "20261124T090000Z"), (uids[1], "Old note", "20261122T160000Z")] {
+                try await PythonCalDAV.editTodo(
+                    uid: uid, replacing: "SUMMARY:\(summary)", with: "SUMMARY:\(summary)\r\nDESCRIPTION:ask for the new card", server: server)
+                try await PythonCalDAV.editTodo(
+                    uid: uid, replacing: "LAST-MODIFIED:20261122T152700Z", with: "LAST-MODIFIED:\(modified)", server: server)
+            }
+            #expect(try mine.syncSucceeds(now: Self.wednesday) == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 1")
+            #expect(try mine.task(titled: "Call the bank") != nil)
+            #expect(try mine.serverObject(containing: "DESCRIPTION:ask for the new card")?.contains("SUMMARY:Call the bank") == true)
+            #expect(try mine.task(titled: "Old note") == nil)
+            #expect(try mine.serverObject(containing: "SUMMARY:Old note") == nil)
+        }
+    }
+
     @Test func aCompletedTaskIsNotReopenedByAnotherClientsOlderCopy() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)

@@ -237,7 +237,12 @@ struct SyncPlanner {
                 remote = .absent
             }
 
-            let result = TaskMerge.merge(base: base, local: local, remote: remote)
+            // A deletion here against an object changed there since: the change is an edit, even
+            // one to what the store does not keep (a note, a priority), whose fields then read as
+            // the base; its LAST-MODIFIED says whether it came after the deletion (helper-75).
+            let changedThere = remoteObject.map { Data($0.object.data.utf8) != known?.icalendar } ?? false
+            let mergeBase = if case .deleted = local, changedThere { nil as TaskFields? } else { base }
+            let result = TaskMerge.merge(base: mergeBase, local: local, remote: remote)
             if !result.conflicts.isEmpty { plan.conflicts.append(taskID) }
 
             // The store.
