@@ -17,6 +17,9 @@ import Testing
         #expect(!logged.contains("Secret") && !logged.contains("item-1") && !logged.contains("bob") && !logged.contains("x=1"), "\(logged)")
         #expect(CalDAVError.redactForLog(url) == logged)
         #expect(CalDAVError.redactForLog(try #require(URL(string: "https://dav.example.com/alice/Work/"))).hasSuffix("/"))
+        // So is a failed request's, in the error's description, which `--verbose` logs (helper-75).
+        let failed = CalDAVError(.connectionFailed, "The connection closed.", method: "PUT", url: url)
+        #expect(failed.description == "The connection closed. [PUT \(logged)]")
     }
 
     @Test func parsesMultistatusWhateverThePrefixes() throws {

@@ -86,14 +86,16 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The HTTP method of the failed request, if a request was made.
     public var method: String?
-    /// The failed request's URL with user info and query removed (see ``CalDAVError/redact(_:)``).
+    /// The failed request's URL as the log shows it: without user info and query, and with the
+    /// segments that may name a list hashed (``CalDAVError/redactForLog(_:)``). `--verbose` logged
+    /// the path of a failed request whole (helper-75).
     public var url: String?
     /// The HTTP status, when the server answered.
     public var status: Int?
     /// The underlying error (a NIO, AHC or XML error), for `--verbose` diagnostics.
     public var cause: (any Error & Sendable)?
 
-    /// Creates an error; `url` is redacted here, so callers may pass any URL.
+    /// Creates an error; `url` is redacted here (for the log), so callers may pass any URL.
     public init(
         _ code: Code, _ message: String, method: String? = nil, url: URL? = nil, status: Int? = nil,
         cause: (any Error & Sendable)? = nil
@@ -101,7 +103,7 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.method = method
-        self.url = url.map(Self.redact)
+        self.url = url.map(Self.redactForLog)
         self.status = status
         self.cause = cause
     }
