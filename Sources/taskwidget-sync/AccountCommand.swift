@@ -44,6 +44,12 @@ struct AccountCommand: ParsableCommand {
             guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil else {
                 throw ValidationError("--url must be an http or https address, e.g. https://dav.example.com/")
             }
+            // A task's own address, copied from a client: discovery then found the whole calendar
+            // home above it, and synced every calendar there (helper-75).
+            guard parsed.pathExtension.lowercased() != "ics" else {
+                throw ValidationError(
+                    "--url names one calendar object (…/\(parsed.lastPathComponent.sanitizedForMessage)): give its calendar's address, without that last part, or the server's")
+            }
             // It would be kept in config.toml, listed by `account ls`, and not sent.
             guard parsed.user == nil, parsed.password == nil else {
                 throw ValidationError("--url must not hold a user name or password (…@host): give them with --user and --password-file or --password-command")

@@ -1212,6 +1212,10 @@ import Testing
         #expect(refused.status == 64)
         #expect(refused.stderrLines == ["taskwidget: the password file of the account “loose” \(passwordFile) can be read by others: run `chmod 600 \(passwordFile)`"])
 
+        // A task's own address, copied from a client, synced the whole calendar home (helper-75).
+        let object = try sandbox.run(["sync", "account", "add", "one", "--url", "http://127.0.0.1:1/alice/errands/3f2a.ics"])
+        #expect(object.status == 64 && object.stderr.hasPrefix("taskwidget: --url names one calendar object (…/3f2a.ics): give its calendar's address"), "\(object.stderr)")
+
         // A password in the URL was kept in config.toml, listed by `account ls`, and never sent.
         let inURL = try sandbox.run(["sync", "account", "add", "ui", "--url", "http://bob:S3CRET@127.0.0.1:1/dav"])
         #expect(inURL.status == 64 && inURL.stderr.hasPrefix("taskwidget: --url must not hold a user name or password (…@host)"), "\(inURL.stderr)")
