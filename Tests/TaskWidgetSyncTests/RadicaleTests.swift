@@ -90,6 +90,18 @@ import Testing
         }
     }
 
+    /// An address where no calendar home is says why in one sentence: it said
+    /// "… at URL (The server does not allow this (403 Forbidden).)" (helper-75).
+    @Test func anAddressWithoutACalendarHomeSaysWhyInOneSentence() async throws {
+        try await withRadicale { server, _, counting in
+            let url = server.baseURL.appendingPathComponent("nothing/here/")
+            let client = CalDAVClient(accountURL: url, credentials: CalDAVCredentials(username: server.username, password: server.password), transport: counting)
+            let error = await #expect(throws: CalDAVError.self) { try await client.discover() }
+            #expect(error?.code == .notCalDAV)
+            #expect(error?.message == "No CalDAV calendar home was found at \(url.absoluteString): the server does not allow this (403 Forbidden)")
+        }
+    }
+
     // MARK: Collections and objects
 
     @Test func makingACalendarTwiceIsAConflict() async throws {

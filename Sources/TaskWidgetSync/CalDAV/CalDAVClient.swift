@@ -81,7 +81,14 @@ public struct CalDAVClient: Sendable {
                 lastError = lastError ?? error
             }
         }
-        throw lastError.map { CalDAVError(.notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)) (\($0.message))", url: accountURL, status: $0.status, cause: $0) }
+        throw lastError.map { error in
+            // "…: the server does not allow this (403 Forbidden)", not "… (The server … (403 Forbidden).)".
+            var reason = error.message
+            if reason.hasSuffix(".") { reason.removeLast() }
+            return CalDAVError(
+                .notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)): \(reason.prefix(1).lowercased() + reason.dropFirst())", url: accountURL,
+                status: error.status, cause: error)
+        }
             ?? CalDAVError(.notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)).", url: accountURL)
     }
 
