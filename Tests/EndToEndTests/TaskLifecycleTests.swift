@@ -213,6 +213,11 @@ import Testing
         #expect(try sandbox.succeed(["list", "rm", "Home", "--yes"]) == "Deleted list Home and its 2 tasks\n")
         #expect(try tasks(sandbox, ["--all"]).map(\.title) == ["Call mom"])
         #expect(try sandbox.succeed(["list", "ls"]).contains("No lists"))
+        // An empty list needs no confirmation (it asked to confirm deleting its 0 tasks), and a
+        // rename names the old name too (helper-74).
+        try sandbox.succeed(["list", "add", "Errands"])
+        #expect(try sandbox.succeed(["list", "rename", "errands", "Shopping"]) == "Renamed list errands to Shopping\n")
+        #expect(try sandbox.succeed(["list", "rm", "Shopping"]) == "Deleted list Shopping\n")
     }
 
     @Test func editMoveStartAndHabitsWork() throws {

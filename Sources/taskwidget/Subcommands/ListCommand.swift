@@ -50,7 +50,7 @@ struct ListCommand: ParsableCommand {
 
         func run() throws {
             let list = try options.context().storeForChanging().renameList(old, to: new)
-            printConfirmation("Renamed list to \(list.name)")
+            printConfirmation("Renamed list \(old.trimmingWhitespace) to \(list.name)")
         }
     }
 
@@ -95,19 +95,21 @@ struct ListCommand: ParsableCommand {
             abstract: "Delete a list and all its tasks.", discussion: "Example: taskwidget list rm Errands --yes")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The list's name.") var name: String
-        @Flag(help: "Confirm that the list's tasks are deleted too.") var yes = false
+        @Flag(help: "Confirm that the list's tasks are deleted too (an empty list needs no --yes).") var yes = false
 
         func run() throws {
             let context = try options.context()
-            guard yes else {
+            if !yes {
                 // The list named first: a name that is none was asked to be confirmed.
                 let summaries = try context.storeForReading().listSummaries()
                 let list = try TaskList.named(name, in: summaries.map(\.list))
                 let count = summaries.first { $0.list.id == list.id }?.totalCount ?? 0
-                throw ValidationError("deleting the list “\(list.name)” deletes its \(counted(count, "task")) too: add --yes to confirm")
+                guard count == 0 else {
+                    throw ValidationError("deleting the list “\(list.name)” deletes its \(counted(count, "task")) too: add --yes to confirm")
+                }
             }
             let (list, count) = try context.storeForChanging().deleteList(name, now: context.now)
-            printConfirmation("Deleted list \(list.name) and its \(counted(count, "task"))")
+            printConfirmation("Deleted list \(list.name)" + (count == 0 ? "" : " and its \(counted(count, "task"))"))
         }
     }
 }

@@ -51,7 +51,7 @@ struct Import: ParsableCommand {
         let context = try options.context()
         let name = file == "-" ? "standard input" : file
         let export = try StoreExport.decode(try InputFile.read(file, named: name), source: name)
-        let summary = try context.storeForWriting().importing(export, source: file)
+        let summary = try context.storeForWriting().importing(export, source: name)
         // What became of the tasks, said unless every one is new.
         let fates = [(summary.added, "new"), (summary.updated, "updated"), (summary.unchanged, "unchanged"), (summary.keptDeleted, "kept deleted")]
         let said = fates.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
