@@ -358,7 +358,8 @@ struct Move: ParsableCommand {
         abstract: "Move a task to another position in its list.",
         discussion: """
             N counts from 1 among the open tasks of the task's list (or the Inbox), as \
-            `taskwidget ls --list NAME` shows them.
+            `taskwidget ls --list NAME` shows them; for a completed task, among all of them, as \
+            `taskwidget ls --all` shows them.
 
             Example: taskwidget move 3f2a --to 1
             """)
