@@ -5,13 +5,18 @@ public enum DurationText {
     public static let examples = "30m, 24h, 2d or 1w"
 
     /// The seconds `text` says, or `nil` when it is not a duration (or more than a million units).
+    /// As in `WHEN`'s `in 90 min`, the unit may follow a space and be in any case, but for a
+    /// capital `M` alone, which may mean months.
     ///
     /// ```swift
     /// DurationText.seconds("90m")  // 5400
+    /// DurationText.seconds("2 Days")  // 172800
     /// ```
     public static func seconds(_ text: String) -> Int64? {
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
-        guard let count = Int64(digits), count <= 1_000_000, let unit = TimeUnit(text.dropFirst(digits.count)) else { return nil }
+        let trimmed = text.trimmingWhitespace
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        let name = trimmed.dropFirst(digits.count).drop { $0 == " " }
+        guard let count = Int64(digits), count <= 1_000_000, name != "M", let unit = TimeUnit(Substring(name.lowercased())) else { return nil }
         return count * unit.seconds
     }
 }

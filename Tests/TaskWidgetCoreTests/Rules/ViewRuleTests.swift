@@ -88,16 +88,19 @@ import Testing
         #expect(timed.dueDate == Fixed.instant("2026-11-22T23:28:00Z"))
     }
 
-    /// The units of the WHEN grammar too (`in 90 min`): `snooze --by 30min` was refused.
+    /// The units of the WHEN grammar too (`in 90 min`): `snooze --by 30min` was refused. And as
+    /// there, a space before the unit and any case: `snooze --by "2 days"` and `--by 1H` were
+    /// refused where `--due "in 2 days"` and `"in 1H"` were read (helper-74).
     @Test(arguments: [
         ("30m", 1800), ("24h", 86_400), ("2d", 172_800), ("1w", 604_800), ("45s", 45), ("0m", 0), ("30min", 1800), ("2hours", 7200),
-        ("1day", 86_400), ("3weeks", 1_814_400), ("90secs", 90),
+        ("1day", 86_400), ("3weeks", 1_814_400), ("90secs", 90), ("30 m", 1800), ("1 hour", 3600), ("2 Days", 172_800), ("1H", 3600),
+        (" 15 min ", 900),
     ] as [(String, Int64)])
     func durationsAreANumberAndAUnit(text: String, seconds: Int64) {
         #expect(DurationText.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "m", "30", "30 m", "1.5h", "-1h", "1y", "2000000h", "１h", "30M", "1 hour", "30minute s"])
+    @Test(arguments: ["", "m", "30", "1.5h", "-1h", "1y", "2000000h", "１h", "30M", "30 M", "30minute s", "in 1h"])
     func otherTextIsNoDuration(text: String) {
         #expect(DurationText.seconds(text) == nil)
     }
