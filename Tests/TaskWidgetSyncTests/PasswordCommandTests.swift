@@ -28,6 +28,12 @@ import Testing
         #expect(error?.message == "the password command of the account “home” did not finish within 1 s: check it in a shell")
     }
 
+    /// One that printed its line and ended, leaving a child that holds its output: it answered,
+    /// and sync waited out the deadline for the end of the output (helper-75).
+    @Test(.timeLimit(.minutes(1))) func aCommandThatEndsLeavingAChildWithItsOutputHasAnswered() throws {
+        #expect(try PasswordCommand.run("(sleep 30 &); echo hunter2", account: "home", timeout: .seconds(20)) == "hunter2")
+    }
+
     @Test func aFailingCommandIsSaidWithItsExitStatus() throws {
         let error = #expect(throws: TaskWidgetError.self) { try PasswordCommand.run("exit 3", account: "home", timeout: .seconds(10)) }
         #expect(error?.message == "the password command of the account “home” failed (exit 3): check it in a shell")

@@ -70,6 +70,8 @@ enum PasswordCommand {
         var timedOut = false
         var isTooLong = false
         var reachedEnd = false
+        var status: Int32 = 0
+        var exited = false
         reading: while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
@@ -77,12 +79,20 @@ enum PasswordCommand {
                 break
             }
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-            let ready = pollReadable(output[0], milliseconds: milliseconds)
+            // A tenth of a second at most: a command that ended with a line, leaving a child that
+            // holds its output (`(sleep 45 &); echo pw`), has answered, end of output or not.
+            let ready = pollReadable(output[0], milliseconds: min(milliseconds, 100))
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
             }
-            if ready == 0 { continue }
+            if ready == 0 {
+                if data.contains(UInt8(ascii: "\n")), waitpid(pid, &status, WNOHANG) == pid {
+                    (exited, reachedEnd) = (true, true)
+                    break reading
+                }
+                continue
+            }
             let count = read(output[0], &buffer, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
@@ -101,8 +111,7 @@ enum PasswordCommand {
         // A command still writing would block on the full pipe, and the wait below with it; one
         // that closed its output may still run (`echo pw; exec >&-; sleep 3600`): the deadline
         // holds for its end too.
-        var status: Int32 = 0
-        if reachedEnd, !Self.waitForExit(pid, &status, until: deadline) { timedOut = true }
+        if reachedEnd, !exited, !Self.waitForExit(pid, &status, until: deadline) { timedOut = true }
         if !reachedEnd || timedOut {
             kill(-pid, SIGKILL)
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -117,12 +126,12 @@ enum PasswordCommand {
                 .badConfig, "the password command of the account “\(account)” printed more than a megabyte: it should print the password alone",
                 context: "password command printed too much")
         }
-        let exited = status & 0x7f == 0
+        let exitedNormally = status & 0x7f == 0
         let exitCode = (status >> 8) & 0xff
-        guard exited, exitCode == 0 else {
+        guard exitedNormally, exitCode == 0 else {
             throw TaskWidgetError(
                 .badConfig,
-                "the password command of the account “\(account)” failed (\(exited ? "exit \(exitCode)" : "killed by a signal")): check it in a shell",
+                "the password command of the account “\(account)” failed (\(exitedNormally ? "exit \(exitCode)" : "killed by a signal")): check it in a shell",
                 context: "password command failed")
         }
         let password = SecretFile.firstLine(of: data)
