@@ -57,10 +57,22 @@ public struct WatchClock: Sendable {
 
     /// The clock of a command run: the real one, or, when the run was given `--now` or a speed
     /// (`virtual`), a virtual one that starts at `now` and runs `speed` times faster.
-    public static func forRun(now: Instant, virtual: Bool, speed: Int?) -> WatchClock {
+    public static func forRun(now: Instant, virtual: Bool, speed: Int?) throws(TaskWidgetError) -> WatchClock {
         guard virtual || speed != nil else { return .real }
+        guard virtualStarts.contains(now) else {
+            throw TaskWidgetError(
+                .invalidInput, "--now must be from 1678 to 2261 for a command that keeps running (its clock counts nanoseconds): give a nearer date")
+        }
         return .virtual(from: now, speed: speed ?? 1)
     }
+
+    /// Where a virtual clock may start: its readings are nanoseconds since 1970 in an `Int64`,
+    /// which reach from 1677-09-21 to 2262-04-11 (`--now 1600-01-01` crashed watch and notify).
+    /// It stops at the end of that range, however fast it runs.
+    static let virtualStarts = Instant(secondsSince1970: -9_214_560_000)...Instant(secondsSince1970: 9_214_646_400)
+
+    /// The fastest a virtual clock may run (`--clock-speed`): a day in a tenth of a second.
+    public static let maxSpeed = 1_000_000
 
     public var timerClock: TimerClock { virtualStart == nil ? .realtime : .monotonic }
 
@@ -70,19 +82,25 @@ public struct WatchClock: Sendable {
     /// The instant for the clocks' readings (`realWall` is ignored by a virtual clock).
     public func instant(realWall: Int64, monotonic: Int64) -> WatchInstant {
         guard let start = virtualStart else { return WatchInstant(wall: realWall, monotonic: monotonic) }
-        return WatchInstant(wall: start.wall + start.speed * (monotonic - start.monotonic), monotonic: monotonic)
+        let (elapsed, isTooFar) = start.speed.multipliedReportingOverflow(by: monotonic - start.monotonic)
+        let (wall, isPastTheEnd) = start.wall.addingReportingOverflow(elapsed)
+        return WatchInstant(wall: isTooFar || isPastTheEnd ? Int64.max : wall, monotonic: monotonic)
     }
 
     /// The reading of ``timerClock`` (ns) at which the wall clock reaches `instant`: never
-    /// early, so that the entry of that date is current when the timer fires.
+    /// early, so that the entry of that date is current when the timer fires. One past the
+    /// clock's nanoseconds (after 2262) is never reached.
     public func timerDeadline(for instant: Instant) -> Int64 {
-        let wall = instant.millisecondsSince1970 * 1_000_000
+        let (wall, isPastTheEnd) = instant.millisecondsSince1970.multipliedReportingOverflow(by: 1_000_000)
+        guard !isPastTheEnd else { return instant.millisecondsSince1970 < 0 ? 0 : Int64.max }
         guard let start = virtualStart else { return wall }
-        let elapsed = wall - start.wall
+        let (elapsed, isTooFar) = wall.subtractingReportingOverflow(start.wall)
+        guard !isTooFar else { return Int64.max }
         // A clock that stands still reaches nothing later.
         guard start.speed > 0 else { return elapsed <= 0 ? start.monotonic : Int64.max }
         // Rounded up: the virtual wall clock at the deadline is at or after `wall`.
-        return start.monotonic + (elapsed + start.speed - 1) / start.speed
+        let (later, isAfterTheEnd) = start.monotonic.addingReportingOverflow(elapsed / start.speed + (elapsed % start.speed > 0 ? 1 : 0))
+        return isAfterTheEnd ? Int64.max : later
     }
 
     /// The first reading of a run: a virtual clock's start, `--now` itself however long the

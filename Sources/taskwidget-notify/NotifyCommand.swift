@@ -57,7 +57,9 @@ struct NotifyCommand: ParsableCommand {
     @Option(help: .hidden) var clockSpeed: Int?
 
     func validate() throws {
-        if let clockSpeed, clockSpeed < 1 { throw ValidationError("--clock-speed must be at least 1") }
+        if let clockSpeed, !(1...WatchClock.maxSpeed).contains(clockSpeed) {
+            throw ValidationError("--clock-speed must be from 1 to \(WatchClock.maxSpeed)")
+        }
     }
 
     func run() throws {
@@ -90,7 +92,7 @@ struct NotifyCommand: ParsableCommand {
             storage = DeliveredRemindersInMemory()
         }
 
-        let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
+        let clock = try WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let glib = GLibEventSource()
         let notifier = DesktopNotifier(glib: glib, logger: logger)
         defer { notifier.shutdown() }

@@ -73,7 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if let clockSpeed, clockSpeed < 0 { throw ValidationError("--clock-speed must be 0 or more") }
+        if let clockSpeed, !(0...WatchClock.maxSpeed).contains(clockSpeed) {
+            throw ValidationError("--clock-speed must be from 0 to \(WatchClock.maxSpeed)")
+        }
         if let listen, ListenAddress(listen) == nil {
             throw ValidationError("--listen takes HOST:PORT, or HOST for port \(ListenAddress.defaultPort), e.g. 127.0.0.1:8787 or [::1]:8787")
         }
@@ -99,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
             _ = try TaskList.named(name, in: lists, creation: view.missingListAdvice)
         }
         let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
-        let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
+        let clock = try WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let server = DashboardServer(
             listen: address, token: token,
             following: .init(location: context.location, calendar: context.calendar, view: view, clock: clock),

@@ -117,6 +117,17 @@ import Testing
         try sandbox.expectRefused(["mv", "x", "--to", "1"], status: 64, message: "taskwidget: there is no command “mv”: did you mean “move”?")
     }
 
+    /// A command that keeps running counts its clock in nanoseconds: a `--now` out of their range
+    /// crashed watch and notify with SIGILL, exit 132 and no word (helper-73).
+    @Test func aKeptRunningClockOutOfItsRangeIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        for arguments in [["watch", "--now", "2300-01-01T00:00:00Z"], ["notify", "--now", "1600-01-01T00:00:00Z"]] {
+            try sandbox.expectRefused(
+                arguments, status: 64, message: "taskwidget: --now must be from 1678 to 2261 for a command that keeps running (its clock counts nanoseconds): give a nearer date\n")
+        }
+    }
+
     /// A date that cannot be read names its option, as both may be on the line; `render -o` of a
     /// folder says to give a file (it said to check that the folder exists).
     @Test func aBadDateNamesItsOptionAndAFolderIsNoFile() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import TaskWidgetCore
 import TaskWidgetFormats
-import TaskWidgetTestSupport
+@testable import TaskWidgetTestSupport
 import TaskWidgetWatch
 import Testing
 
@@ -319,6 +319,23 @@ struct RecordingOutput: EntryOutput {
             virtual.hasJumped(at: WatchInstant(wall: 5 * minute, monotonic: 1_000_000_000)),
         ]
         #expect(virtualLooks == [false, false, true])
+    }
+
+    /// The clocks count nanoseconds in an `Int64` (1677 to 2262): `--now 1600-01-01` made watch and
+    /// notify crash on the overflow (helper-73). A run cannot start a virtual clock out there, and
+    /// one that runs past the end, or a date beyond it, stops at the end instead of crashing.
+    @Test func theClocksStopAtTheEndOfTheirNanosecondsInsteadOfCrashing() throws {
+        for start in ["1600-01-01T00:00:00Z", "1677-12-31T00:00:00Z", "2262-01-02T00:00:00Z", "5000-01-01T00:00:00Z"] {
+            let error = #expect(throws: TaskWidgetError.self) { try WatchClock.forRun(now: Fixed.instant(start), virtual: true, speed: nil) }
+            #expect(error?.message.hasPrefix("--now must be from 1678 to 2261") == true, "\(start)")
+        }
+        let late = try WatchClock.forRun(now: Fixed.instant("2261-12-31T00:00:00Z"), virtual: true, speed: WatchClock.maxSpeed)
+        #expect(late.instant(realWall: 0, monotonic: Int64.max / 2).wall == Int64.max)
+        #expect(WatchClock.real.timerDeadline(for: Fixed.instant("9999-12-31T00:00:00Z")) == Int64.max)
+        #expect(late.timerDeadline(for: Fixed.instant("9999-12-31T00:00:00Z")) == Int64.max)
+        let early = try WatchClock.forRun(now: Fixed.instant("1678-01-02T00:00:00Z"), virtual: true, speed: 1)
+        #expect(early.timerDeadline(for: Fixed.instant("2262-04-10T00:00:00Z")) == Int64.max)
+        #expect(early.timerDeadline(for: Fixed.instant("0001-01-01T00:00:00Z")) == 0)
     }
 
     @Test func wholeMillisecondsAreFloored() {

@@ -53,7 +53,9 @@ struct WatchCommand: ParsableCommand {
     @Option(help: .hidden) var clockSpeed: Int?
 
     func validate() throws {
-        if let clockSpeed, clockSpeed < 1 { throw ValidationError("--clock-speed must be at least 1") }
+        if let clockSpeed, !(1...WatchClock.maxSpeed).contains(clockSpeed) {
+            throw ValidationError("--clock-speed must be from 1 to \(WatchClock.maxSpeed)")
+        }
         if renderDir == nil, !widget.isEmpty {
             throw ValidationError("the PNG widget options shape the image of --render-dir: add --render-dir DIR, or leave them out")
         }
@@ -110,7 +112,7 @@ struct WatchCommand: ParsableCommand {
             location: context.location, calendar: context.calendar, view: views[0], family: setup.widgetFamily, logger: context.logger)
         let followers = views.map(follower.showing)
         // A virtual clock (`--now`, for previews and tests) starts as late as it can: it runs from here.
-        let clock = WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
+        let clock = try WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let session = WatchSession(
             views: followers, showing: setup.shown, renderer: setup.renderer, maxWidth: line.maxWidth, sink: StandardOutput(), outputs: setup.outputs,
             clockSpeed: clock.speed, logger: context.logger)
