@@ -38,8 +38,11 @@ public final class DesktopNotifier: NotificationPosting {
     public struct Options: Sendable {
         /// `app_name` of every notification.
         public var appName: String
-        /// How long a call may wait for its reply. Calls are asynchronous, so this bounds how long
-        /// a post stays in flight, not how long anything blocks.
+        /// How long a call may wait for its reply, but `Notify`, which waits as long as the server
+        /// lives: a server frozen for a while (SIGSTOP, a busy compositor) shows the notification
+        /// when it wakes, and its buttons must then work, which they cannot unless notify knows its
+        /// id (helper-73 saw one shown after a 10 s timeout, buttons dead); a server that dies
+        /// answers NoReply through the bus. Calls are asynchronous: nothing blocks meanwhile.
         public var callTimeout: Duration
         /// How long the first call to an activatable server may take (the bus starts it).
         public var activationTimeout: Duration
@@ -59,6 +62,10 @@ public final class DesktopNotifier: NotificationPosting {
             self.reconnectDelays = reconnectDelays.isEmpty ? [.seconds(60)] : reconnectDelays
         }
     }
+
+    /// A call's timeout that GDBus reads as none: ``GLibEventSource/milliseconds(_:)`` clamps it
+    /// to `G_MAXINT`.
+    static let noTimeout = Duration.seconds(Int64(Int32.max))
 
     static let serverName = "org.freedesktop.Notifications"
     static let serverPath = "/org/freedesktop/Notifications"
@@ -497,7 +504,7 @@ public final class DesktopNotifier: NotificationPosting {
             escapeBody: bodyMarkup)
         call(
             Self.serverName, Self.serverPath, Self.serverInterface, "Notify", parameters: parameters, replyType: "(u)",
-            timeout: options.callTimeout, kind: .notify(pending.post))
+            timeout: Self.noTimeout, kind: .notify(pending.post))
     }
 
     private func notifyAnswered(_ reply: Result<OpaquePointer?, GLibFailure>, post: PostID) {

@@ -525,6 +525,28 @@ import Testing
         Self.stop(notify)
     }
 
+    /// A server frozen for longer than a call's timeout (10 s) shows the reminder when it wakes:
+    /// notify waits for its id, and the buttons work. It gave up at 10 s, saying the reminder
+    /// could not be shown, and its buttons did nothing (helper-73). Time passing is what is tested.
+    @Test(.timeLimit(.minutes(1)))
+    func aReminderPostedToAServerFrozenForLongIsShownWithWorkingButtonsWhenItWakes() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(notify.stderrText)")
+        desktop.freezeDunst()
+        let id = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
+        #expect(notify.waitForStderr(containing: "posting a reminder", within: .seconds(20)), "\(notify.stderrText)")
+        #expect(!notify.waitForStderr(containing: "could not be shown", within: .seconds(11)), "\(notify.stderrText)")
+        desktop.thawDunst()
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        try desktop.invoke("done")
+        #expect(notify.waitForStderr(containing: "completed the task"), "\(notify.stderrText)")
+        #expect(try Self.task(sandbox, id)?["isCompleted"] as? Bool == true)
+        Self.stop(notify)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func itSurvivesTheBusGoingAwayAndDeliversWhenItIsBack() throws {
         let desktop = try DesktopSession()

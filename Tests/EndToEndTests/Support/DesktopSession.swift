@@ -119,6 +119,11 @@ final class DesktopSession {
         dunst?.send(SIGSTOP)
     }
 
+    /// Lets a frozen dunst go on (SIGCONT): it answers what waited.
+    func thawDunst() {
+        dunst?.send(SIGCONT)
+    }
+
     /// Runs `dunstctl ARGUMENTS` on this session's bus; its output.
     @discardableResult
     func dunstctl(_ arguments: String...) throws -> String {
