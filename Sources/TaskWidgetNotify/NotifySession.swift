@@ -119,6 +119,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private mutating func deliverDue(_ snapshot: ReminderSnapshot, at now: Instant) {
         nextReminder = nil
         let oldest = now.adding(seconds: -settings.missedWithin)
+        var postedNow: Set<UUID> = []
         for reminder in snapshot.reminders(atDue: settings.atDue) {
             let key = reminder.key
             if delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) { continue }
@@ -127,6 +128,12 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 break
             }
             guard key.date >= oldest else { continue }
+            // A task's reminder and due date both missed (notify was not running) are one
+            // notification, whose body says both: they came as two, critical, at once (helper-73).
+            guard postedNow.insert(key.taskID).inserted else {
+                record(key)
+                continue
+            }
             let missed = Self.isMissed(key, at: now)
             let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: nil)
             posted[key] = Posted(post: post, reminder: reminder)

@@ -395,6 +395,19 @@ import Testing
         #expect(notifier.posts.count == 6, "without at-due: the two reminders only")
     }
 
+    /// A task's reminder and due date both missed are one notification that says both: they came
+    /// as two critical ones at once (helper-73). A restart shows neither again.
+    @Test func aMissedReminderAndAMissedDueDateOfOneTaskAreOneNotification() throws {
+        addTask("Pay rent", remindIn: -1200, dueIn: -600)
+        var session = session(ReminderSettings(atDue: true))
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Pay rent"])
+        #expect(notifier.bodies == ["Missed reminder (16:07) · Overdue · 16:17 · Inbox"])
+        var restarted = self.session(ReminderSettings(atDue: true))
+        try restarted.start(at: at(1))
+        #expect(notifier.summaries == ["Pay rent"])
+    }
+
     /// A task due on a day given without a time (kept as 23:59) falls due at 09:00 that day: it
     /// popped up at 23:59, when the day was over, as "Due now · 23:59" (helper-70).
     @Test func atDueNotifiesATaskDueOnADayAloneAtNineThatMorning() throws {
