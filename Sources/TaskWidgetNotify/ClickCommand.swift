@@ -1,4 +1,5 @@
 import Glibc
+public import Logging
 import TaskWidgetCore
 import TaskWidgetWatch
 
@@ -14,12 +15,16 @@ public protocol CommandLauncher: AnyObject {
 /// Starts commands through `/bin/sh -c`, with standard input from `/dev/null`, notify's own
 /// standard output and error (the journal, under systemd), its environment, and an empty signal
 /// mask (``CleanSpawn``): notify blocks the signals its loop reads, and a command must not inherit
-/// that.
+/// that. One that fails is logged when it is reaped, with its exit status (its own message, such as
+/// the shell's "not found", goes to notify's standard error).
 public final class ShellCommandLauncher: CommandLauncher {
     /// The commands started and not reaped yet.
     private var running: [pid_t] = []
+    private let logger: Logger
 
-    public init() {}
+    public init(logger: Logger) {
+        self.logger = logger
+    }
 
     public func launch(_ command: String) throws {
         reapFinished()
@@ -37,7 +42,12 @@ public final class ShellCommandLauncher: CommandLauncher {
     public func reapFinished() {
         running.removeAll { pid in
             var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) == pid
+            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+            let (signal, exitStatus) = (status & 0x7f, (status >> 8) & 0xff)
+            if signal != 0 || exitStatus != 0 {
+                logger.warning("the click command failed (\(signal != 0 ? "killed by signal \(signal)" : "exit \(exitStatus)")): check click_command in a shell")
+            }
+            return true
         }
     }
 }

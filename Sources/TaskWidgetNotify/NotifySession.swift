@@ -27,7 +27,7 @@ import TaskWidgetStore
 ///
 /// ```swift
 /// var session = NotifySession(source: source, notifier: notifier, actions: actions, storage: storage,
-///                             launcher: ShellCommandLauncher(), calendar: calendar, settings: settings, logger: logger)
+///                             launcher: ShellCommandLauncher(logger: logger), calendar: calendar, settings: settings, logger: logger)
 /// try FollowLoop.run(&session, clock: clock, storePath: path, options: .init(sources: [glib]), logger: logger)
 /// ```
 public struct NotifySession<Source: FollowedSource>: Follower where Source.Value == ReminderSnapshot {

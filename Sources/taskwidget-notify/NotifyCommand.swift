@@ -98,7 +98,7 @@ struct NotifyCommand: ParsableCommand {
         defer { notifier.shutdown() }
         var session = NotifySession(
             source: StoreReminderSource(location: location, missedWithin: settings.missedWithin, calendar: context.calendar, logger: logger), notifier: notifier,
-            actions: StoreReminderActions(location: location, logger: logger), storage: storage, launcher: ShellCommandLauncher(),
+            actions: StoreReminderActions(location: location, logger: logger), storage: storage, launcher: ShellCommandLauncher(logger: logger),
             calendar: context.calendar, settings: settings, clockSpeed: clock.speed, logger: logger)
         logger.debug("notify started", metadata: ["store": "\(location.path)", "lock": "\(lock.path)"])
         try FollowLoop.run(&session, clock: clock, storePath: location.path, options: .init(sources: [glib]), logger: logger)

@@ -186,3 +186,20 @@ import Testing
         #expect(SessionLock.defaultPath(paths, busAddress: "unix:path=/tmp/dbus-AbC,guid=77;tcp:host=localhost,port=1") == first)
     }
 }
+
+/// The `click_command` runs through `/bin/sh -c` without notify waiting for it; one that fails is
+/// logged with its status when it is reaped. A missing program said nothing in notify's log
+/// beyond "started the click command" (helper-73).
+@Suite struct ShellCommandLauncherTests {
+    @Test(.timeLimit(.minutes(1))) func aClickCommandThatFailsIsLoggedWithItsStatus() throws {
+        let log = LogRecorder()
+        let launcher = ShellCommandLauncher(logger: log.logger)
+        try launcher.launch("exit 3")
+        try launcher.launch("true")
+        #expect(waitUntil(within: .seconds(20)) {
+            launcher.reapFinished()
+            return log.logged.contains { $0.hasPrefix("the click command failed") }
+        })
+        #expect(log.logged == ["the click command failed (exit 3): check click_command in a shell"], "\(log.logged)")
+    }
+}
