@@ -164,12 +164,12 @@ public enum CommandRunner {
         if let mistyped = mistypedCommand(in: arguments, root: root) {
             return (mistyped, mistyped.code.exitStatus)
         }
-        if let split = unquotedTitle(for: root.message(for: error), in: arguments) ?? unquotedValue(for: root.message(for: error), in: arguments, root: root)
-            ?? inboxOption(for: root.message(for: error), in: arguments)
+        if let split = unquotedTitle(for: message, in: arguments) ?? unquotedValue(for: message, in: arguments, root: root)
+            ?? inboxOption(for: message, in: arguments)
         {
             return (split, split.code.exitStatus)
         }
-        var line = oneLine(root.message(for: error))
+        var line = oneLine(message)
         if line.hasSuffix(".") { line.removeLast() }
         return (TaskWidgetError(.invalidInput, "\(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)"), status.rawValue)
     }

@@ -45,7 +45,8 @@ public final class ShellCommandLauncher: CommandLauncher {
             guard waitpid(pid, &status, WNOHANG) == pid else { return false }
             let (signal, exitStatus) = (status & 0x7f, (status >> 8) & 0xff)
             if signal != 0 || exitStatus != 0 {
-                logger.warning("the click command failed (\(signal != 0 ? "killed by signal \(signal)" : "exit \(exitStatus)")): check click_command in a shell")
+                let how = signal != 0 ? "killed by signal \(signal)" : "exit \(exitStatus)"
+                logger.warning("the click command failed (\(how)): check click_command in a shell")
             }
             return true
         }

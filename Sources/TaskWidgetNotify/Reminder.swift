@@ -145,6 +145,7 @@ public struct ReminderSnapshot: Sendable {
         guard let task = tasks.first(where: { $0.task.id == key.taskID })?.task else {
             return key.date < window.lowerBound ? nil : false
         }
-        return !task.isCompleted && (task.reminderDate?.flooredToSecond == key.date || (atDue && task.dueDate.map(fallsDue)?.flooredToSecond == key.date))
+        return !task.isCompleted
+            && (task.reminderDate?.flooredToSecond == key.date || (atDue && task.dueDate.map(fallsDue)?.flooredToSecond == key.date))
     }
 }

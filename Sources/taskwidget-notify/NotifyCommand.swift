@@ -97,7 +97,8 @@ struct NotifyCommand: ParsableCommand {
         let notifier = DesktopNotifier(glib: glib, logger: logger)
         defer { notifier.shutdown() }
         var session = NotifySession(
-            source: StoreReminderSource(location: location, missedWithin: settings.missedWithin, calendar: context.calendar, logger: logger), notifier: notifier,
+            source: StoreReminderSource(location: location, missedWithin: settings.missedWithin, calendar: context.calendar, logger: logger),
+            notifier: notifier,
             actions: StoreReminderActions(location: location, logger: logger), storage: storage, launcher: ShellCommandLauncher(logger: logger),
             calendar: context.calendar, settings: settings, clockSpeed: clock.speed, logger: logger)
         logger.debug("notify started", metadata: ["store": "\(location.path)", "lock": "\(lock.path)"])

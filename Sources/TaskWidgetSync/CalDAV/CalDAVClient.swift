@@ -85,8 +85,9 @@ public struct CalDAVClient: Sendable {
             // "…: the server does not allow this (403 Forbidden)", not "… (The server … (403 Forbidden).)".
             var reason = error.message
             if reason.hasSuffix(".") { reason.removeLast() }
+            reason = reason.prefix(1).lowercased() + reason.dropFirst()
             return CalDAVError(
-                .notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)): \(reason.prefix(1).lowercased() + reason.dropFirst())", url: accountURL,
+                .notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)): \(reason)", url: accountURL,
                 status: error.status, cause: error)
         }
             ?? CalDAVError(.notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)).", url: accountURL)

@@ -114,8 +114,8 @@ struct Ls: ParsableCommand {
         let showsEverything = try all || (tasks.isEmpty && format == .table && listed(includingCompleted: true).isEmpty)
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let usesColor = color.usesColor(isTerminal: isTerminal, environment: context.environment)
-        let listing = Listing(
-            now: context.now, calendar: context.calendar, usesColor: usesColor, terminalWidth: isTerminal ? Self.terminalWidth(context.environment) : nil)
+        let width = isTerminal ? Self.terminalWidth(context.environment) : nil
+        let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor, terminalWidth: width)
         print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view, includesCompleted: showsEverything), terminator: "")
     }
 }
