@@ -22,8 +22,7 @@ struct ConfigSource: Sendable {
             let line = Self.trimmed(rawLine, Self.blanks)
             if line.hasPrefix("[") {
                 // `[views.work]`, `[[x]]`, `[ "views" . 'work' ]  # a comment`
-                let header = Self.trimmed(line.prefix { $0 != "#" }, Self.blanks.union(["[", "]"]))
-                current = header.split(separator: ".").map { String(Self.trimmed($0, Self.quotesAndBlanks)) }
+                current = Self.keys(ofHeader: line)
                 if current == tablePath { headerLine = index + 1 }
                 if let key, current.count > tablePath.count, Array(current.prefix(tablePath.count + 1)) == tablePath + [key] {
                     return index + 1
@@ -36,6 +35,53 @@ struct ConfigSource: Sendable {
             }
         }
         return headerLine
+    }
+
+    /// The keys of a table header such as `[sync.accounts."Q\"s.x"]`: bare keys, basic strings
+    /// (with their escapes) and literal strings, between dots. Split at every dot and trimmed of
+    /// quotes, an account named with a quote or a dot was not found, and came last in the order.
+    static func keys(ofHeader line: Substring) -> [String] {
+        var keys: [String] = []
+        var characters = line.drop { $0 == "[" }.makeIterator()
+        var key = ""
+        var quote: Character?
+        while let character = characters.next() {
+            if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if open == "\"", character == "\\", let escaped = characters.next() {
+                    key.append(Self.unescaped(escaped, from: &characters))
+                } else {
+                    key.append(character)
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "." || character == "]" {
+                keys.append(key)
+                key = ""
+                if character == "]" { return keys }
+            } else if !blanks.contains(character) {
+                key.append(character)
+            }
+        }
+        return keys + [key]
+    }
+
+    /// The character a basic string's `\` escape stands for (`\u00e9`, `\"`, `\n`, …).
+    private static func unescaped(_ escaped: Character, from characters: inout Substring.Iterator) -> Character {
+        switch escaped {
+        case "n": return "\n"
+        case "t": return "\t"
+        case "r": return "\r"
+        case "b": return "\u{8}"
+        case "f": return "\u{C}"
+        case "e": return "\u{1B}"
+        case "u", "U":
+            var digits = ""
+            for _ in 0..<(escaped == "u" ? 4 : 8) { if let digit = characters.next() { digits.append(digit) } }
+            return UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init).map(Character.init) ?? "\u{FFFD}"
+        default: return escaped
+        }
     }
 
     private static let blanks: Set<Character> = [" ", "\t"]

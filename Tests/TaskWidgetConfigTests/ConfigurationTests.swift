@@ -59,6 +59,15 @@ import Testing
         #expect(configuration.syncAccounts.map(\.inbox) == [nil])
     }
 
+    /// Accounts come in the file's order, whatever their names: the first decides where new lists
+    /// and Inbox tasks go. Names with a quote, a dot or an escape came last (helper-75).
+    @Test func accountsComeInTheFilesOrderWhateverTheirNames() throws {
+        let names = ["zeta", "q\"x", "a.b", "b c", "ümlaut", "tab\there", "alpha"]
+        let headers = ["zeta", #""q\"x""#, #""a.b""#, #"'b c'"#, #""\u00fcmlaut""#, #""tab\there""#, " alpha "]
+        let text = headers.map { "[sync.accounts.\($0)]  # \($0)\nurl = \"https://d.example/\"\n" }.joined(separator: "\n")
+        #expect(try Configuration.parse(text, path: "config.toml").syncAccounts.map(\.name) == names)
+    }
+
     @Test func watchNamesTheViewsToCycleThroughAndWhatClicksDo() throws {
         let text = Self.full + "\n[watch]\nviews = [\"soon\", \"all\", \"Work\"]\nleft_click = \"snooze\"\nright_click = \"none\"\n"
         let configuration = try Configuration.parse(text, path: "config.toml", home: "/home/u")
