@@ -111,6 +111,11 @@ private final class FollowEvents {
     private let storeName: String
     /// The store's folder, or while it does not exist its nearest existing ancestor.
     private var watched: (descriptor: Int32, folder: String)?
+    /// The folders above the watched one, watched for their own move or deletion only: a parent
+    /// moved away and back (`mv ~/.local/share ~/.local/share-away`) sends the watched folder no
+    /// event, and the follower went on watching it where it went, the store "gone" for good or
+    /// a new one there not seen (helper-76).
+    private var ancestors: [Int32] = []
     /// What `poll` sleeps on: signals, the two timers, inotify, and standard output (no events
     /// asked: poll still reports POLLERR when a pipe's reader closed it).
     private var descriptors: [pollfd] = []
@@ -124,6 +129,7 @@ private final class FollowEvents {
     private static let folderMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
         | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    private static let aboveMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
     init(
         storePath: String, timerClock: WatchClock.TimerClock, signals set: sigset_t?, followsStandardOutput: Bool, stop: StopSignal?,
@@ -254,6 +260,10 @@ private final class FollowEvents {
                     let nameBytes = raw[nameStart..<(nameStart + Int(event.len))].prefix { $0 != 0 }
                     let name = String(decoding: nameBytes, as: UTF8.self)
                     offset = nameStart + Int(event.len)
+                    if ancestors.contains(event.wd) {
+                        folderChanged = true
+                        continue
+                    }
                     if event.wd != watched?.descriptor { continue }
                     if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                         folderChanged = true
@@ -267,8 +277,8 @@ private final class FollowEvents {
             }
         }
         if folderChanged {
-            if let watched { inotify_rm_watch(inotify, watched.descriptor) }
-            watched = nil
+            for descriptor in [watched?.descriptor].compactMap({ $0 }) + ancestors { inotify_rm_watch(inotify, descriptor) }
+            (watched, ancestors) = (nil, [])
             rewatch()
             // The store may have come or gone with its folder.
             concernsStore = true
@@ -291,6 +301,12 @@ private final class FollowEvents {
         } else {
             logger.debug("watching \(target)")
             watched = (descriptor, target)
+        }
+        var above = (target as NSString).deletingLastPathComponent
+        while !above.isEmpty, above != "/", above != "." {
+            let descriptor = inotify_add_watch(inotify, above, Self.aboveMask)
+            if descriptor >= 0 { ancestors.append(descriptor) }
+            above = (above as NSString).deletingLastPathComponent
         }
     }
 }

@@ -355,6 +355,33 @@ import Testing
         #expect(watch.waitForExit() == 0)
     }
 
+    /// A folder above the store moved away and back (`mv ~/.local/share …`) sent the store's
+    /// folder no event: watch went on watching that folder where it went, said the store was gone
+    /// for good once it was back, and never saw a new store made in its place (helper-76).
+    @Test(.timeLimit(.minutes(1)))
+    func aFolderAboveTheStoreMovedAwayAndBackIsFollowed() throws {
+        let sandbox = try Sandbox()
+        let (data, away) = (sandbox.folder.appendingPathComponent("data"), sandbox.folder.appendingPathComponent("data-away"))
+        let store = data.appendingPathComponent("taskwidget/tasks.sqlite")
+        try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00", "--store", store.path])
+        let watch = try watch(sandbox, ["--format", "json"], store: store.path)
+        #expect(watch.nextLine()?.contains("Pay rent") == true)
+        try FileManager.default.moveItem(at: data, to: away)
+        #expect(watch.nextLine(within: .seconds(5))?.contains("is gone") == true)
+        try FileManager.default.moveItem(at: away, to: data)
+        #expect(watch.nextLine(within: .seconds(5))?.contains("Pay rent") == true)
+        // Moved away again, and a new store made where it was.
+        try FileManager.default.moveItem(at: data, to: away)
+        #expect(watch.nextLine(within: .seconds(5))?.contains("is gone") == true)
+        try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try sandbox.succeed(["add", "Water the plants", "--due", "2026-11-22T17:00:00+01:00", "--store", store.path])
+        let fresh = watch.nextLine(within: .seconds(5)) ?? ""
+        #expect(fresh.contains("Water the plants") && !fresh.contains("Pay rent"), "\(fresh)")
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
+
     /// The `-wal` and `-shm` deleted under a running watch: the next write made new ones, which
     /// watch's connection never read (the main file did not change), and it showed the old line
     /// for good (helper-71). It now opens the store again when they are other files.
