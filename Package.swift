@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "TaskWidgetCLI",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig",
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "CLinuxEvents",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CLinuxEvents
 public import Foundation
 import Logging
 // glibc's own module, for `stdout`: through Glibc, Swift 6 refuses C globals it cannot prove safe.
@@ -370,20 +371,23 @@ public enum CommandRunner {
 }
 
 /// Flushes what `print` buffered, then, when standard output is a pipe or a socket (a bar's), waits
-/// without waking until its reader goes away or SIGTERM, SIGINT or SIGHUP ends the process (their
-/// default action: they are unblocked here). Returns at once on a terminal or a file.
+/// without waking until its reader goes away or SIGTERM, SIGINT or SIGHUP comes, and returns: the
+/// command then exits with its error's status (those signals killed it, 143 for 64). Returns at
+/// once on a terminal or a file.
 public func holdStandardOutputWhileItIsRead() {
     fflush(stdout)
     var status = stat()
     let kind = fstat(STDOUT_FILENO, &status) == 0 ? status.st_mode & S_IFMT : 0
     guard kind == S_IFIFO || kind == S_IFSOCK else { return }
+    // Blocked, and read from a signalfd: one that came before ends the wait at once.
     var terminating = sigset_t()
     sigemptyset(&terminating)
     for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&terminating, signal) }
-    pthread_sigmask(SIG_UNBLOCK, &terminating, nil)
-    // No events asked: poll reports only the reader's end (POLLERR, POLLHUP).
-    var descriptor = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
-    while poll(&descriptor, 1, -1) < 0 && errno == EINTR {}
+    pthread_sigmask(SIG_BLOCK, &terminating, nil)
+    let signals = signalfd(-1, &terminating, Int32(SFD_CLOEXEC))
+    // No events asked of stdout: poll reports only the reader's end (POLLERR, POLLHUP).
+    var descriptors = [pollfd(fd: STDOUT_FILENO, events: 0, revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+    while poll(&descriptors, 2, -1) < 0 && errno == EINTR {}
 }
 
 /// Writes `data` to standard output's buffer, as `print` does, without making a String of it (the

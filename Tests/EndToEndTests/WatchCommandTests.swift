@@ -314,6 +314,15 @@ import Testing
             watch.closeStdout()
             #expect(watch.waitForExit() == 64)
         }
+        // The bar stops it: it ends with the error's status too, as documented (SIGTERM killed it,
+        // 143, helper-76).
+        for signal in [SIGTERM, SIGHUP] {
+            let stopped = try StreamingProcess(sandbox.arguments(["watch", "--format", format]), environment: sandbox.environment)
+            #expect(stopped.waitForStderr(containing: "serve.listen"))
+            #expect(stopped.waitUntilBlockedInPoll(), "the line stays up")
+            stopped.send(signal)
+            #expect(stopped.waitForExit() == 64)
+        }
         // Into a file (or on a terminal), where no bar reads it, watch ends at once.
         let file = sandbox.folder.appendingPathComponent("line").path
         let typed = try ProcessRunner.run(
