@@ -72,10 +72,12 @@ public enum FollowLoop {
     }
 }
 
-/// Asks a running ``FollowLoop`` to end (from any thread), or to look at the store now.
+/// Asks a running ``FollowLoop`` to end (from any thread), or to open the store again and look at
+/// it now (serve's SIGUSR1, as watch's).
 public final class StopSignal: Sendable {
-    /// An eventfd: its counter is set to stop the loop.
+    /// An eventfd: its counter counts refresh requests, and a stop adds ``stopCount``.
     fileprivate let descriptor: Int32
+    fileprivate static let stopCount: UInt64 = 1 << 32
 
     public init() throws {
         descriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -88,6 +90,12 @@ public final class StopSignal: Sendable {
 
     /// Ends the loop at its next wake-up, which this causes.
     public func stop() {
+        var count = Self.stopCount
+        _ = write(descriptor, &count, 8)
+    }
+
+    /// Wakes the loop to open the store again and read it (``FollowWake/refresh``, ``FollowWake/reopen``).
+    public func refresh() {
         var one: UInt64 = 1
         _ = write(descriptor, &one, 8)
     }
@@ -214,11 +222,17 @@ private final class FollowEvents {
             guard errno == EINTR else { return nil }
         }
         for (source, range) in zip(sources, ranges) { source.dispatch(Array(descriptors[range])) }
-        if descriptors[Slot.stop].revents != 0 {
-            logger.debug("stopping on request")
-            return nil
-        }
         var wake: FollowWake = []
+        if descriptors[Slot.stop].revents != 0, let stop {
+            var count: UInt64 = 0
+            _ = read(stop.descriptor, &count, 8)
+            guard count < StopSignal.stopCount else {
+                logger.debug("stopping on request")
+                return nil
+            }
+            logger.debug("refreshing on request")
+            wake.formUnion([.refresh, .reopen])
+        }
         if descriptors[Slot.signals].revents != 0 {
             var information = signalfd_siginfo()
             while read(signals, &information, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {

@@ -82,6 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // SIGUSR1 opens the store again (``DashboardFollowing``): until that is set up, it is
+        // ignored rather than fatal.
+        signal(SIGUSR1, SIG_IGN)
         // It draws all day: keep the memory of one image for the next.
         WidgetRenderer.keepMemoryBetweenImages()
         let environment = ProcessInfo.processInfo.environment

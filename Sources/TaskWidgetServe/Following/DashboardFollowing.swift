@@ -4,10 +4,12 @@ public import ServiceLifecycle
 public import TaskWidgetCore
 public import TaskWidgetStore
 public import TaskWidgetWatch
+import UnixSignals
 
 /// The service that follows the store for the server: a ``FollowLoop`` driving a
 /// ``DashboardFollower`` on a thread of its own (it sleeps in `poll`, which must not hold a thread
 /// of Swift's cooperative pool). Graceful shutdown stops the loop and ends every `/events` stream.
+/// SIGUSR1 opens the store again and reads it, as in watch (it killed serve).
 public struct DashboardFollowing: Service {
     /// Everything the loop needs, made on its thread (the store is opened there).
     public struct Settings: Sendable {
@@ -41,6 +43,15 @@ public struct DashboardFollowing: Service {
         let stop = try StopSignal()
         let (ended, continuation) = AsyncStream.makeStream(of: Result<Void, TaskWidgetError>.self)
         let (settings, cache, broadcaster, logger) = (settings, cache, broadcaster, logger)
+        // Trapped before the loop starts (and logs that it watches the store).
+        let signals = await UnixSignalsSequence(trapping: .sigusr1)
+        let refreshes = Task {
+            for await _ in signals {
+                logger.debug("SIGUSR1: refreshing")
+                stop.refresh()
+            }
+        }
+        defer { refreshes.cancel() }
         let thread = Thread {
             let source = StoreFollower(
                 location: settings.location, calendar: settings.calendar, view: settings.view, family: .large, logger: logger)

@@ -181,6 +181,18 @@ import Testing
         #expect(server.process.stderrText.isEmpty, "\(server.process.stderrText)")
     }
 
+    /// SIGUSR1 opens the store again, as in watch: it killed serve, without a word (helper-76).
+    @Test(.timeLimit(.minutes(1))) func sigusr1OpensTheStoreAgain() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox, ["--verbose"])
+        #expect(server.process.waitForStderr(containing: "watching "), "\(server.process.stderrText)")
+        #expect(server.process.occurrences(of: "opened store") == 1, "\(server.process.stderrText)")
+        server.process.send(SIGUSR1)
+        #expect(server.process.waitForStderr(containing: "opened store", count: 2), "\(server.process.stderrText)")
+        #expect(try server.request("/status").status == 200)
+        #expect(server.terminate() == 0)
+    }
+
     /// A list the store does not have is refused at start with a suggestion, as `ls --list` is:
     /// serve started, and every route answered 503.
     @Test(.timeLimit(.minutes(1))) func aListTheStoreDoesNotHaveIsRefusedAtStart() throws {
