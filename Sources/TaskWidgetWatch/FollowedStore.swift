@@ -38,6 +38,10 @@ public struct FollowedStore {
     public mutating func check() -> StoreCheck {
         let current = FileIdentity(path: location.path)
         fileWasSeen = fileWasSeen || current != nil
+        // Still no file, as at the last look: the empty store opened then stands. Opened again at
+        // every look (any file event in the folder, before a new user's first `add`), it read as
+        // changed, and watch printed its JSON line again with a new time (helper-76).
+        if store != nil, current == nil, identity == nil, !fileWasSeen { return .unchanged }
         do {
             if let store, current != nil, current == identity, Self.sideFiles(of: location.path) == sideFiles {
                 let version = try store.dataVersion()

@@ -391,6 +391,24 @@ import Testing
         #expect(watch.waitForExit() == 0)
     }
 
+    /// Before a new user's first `add`, file events near the store's path (other programs' files)
+    /// made watch look at the missing store, which read as changed each time: a JSON line was
+    /// printed again, with a new time and nothing else new (helper-76).
+    @Test(.timeLimit(.minutes(1)))
+    func otherFilesBeforeTheStoreExistsPrintNoLine() throws {
+        let sandbox = try Sandbox()
+        // The default store, $XDG_DATA_HOME/taskwidget/tasks.sqlite, which reads as empty while missing.
+        let data = sandbox.folder.appendingPathComponent("data")
+        let watch = try StreamingProcess(["watch", "--format", "json", "--now", sandbox.now], environment: sandbox.environment)
+        #expect(Self.object(watch.nextLine())?["counts"] != nil)
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("other-app"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: data.appendingPathComponent("other-app.conf"))
+        // The checks the events set off come within a quarter of a second, then over 25 s.
+        #expect(watch.nextLine(within: .seconds(3)) == nil)
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+    }
+
     /// The `-wal` and `-shm` deleted under a running watch: the next write made new ones, which
     /// watch's connection never read (the main file did not change), and it showed the old line
     /// for good (helper-71). It now opens the store again when they are other files.
