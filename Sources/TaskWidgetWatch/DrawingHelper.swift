@@ -72,12 +72,21 @@ public final class DrawingHelper: WidgetDrawing {
     }
 
     public func image(for entry: TimelineEntry) throws -> Data {
+        try image(for: DrawingProtocol.request(for: entry, in: timeZone))
+    }
+
+    public func unavailableImage(message: String) throws -> Data {
+        try image(for: DrawingProtocol.unavailableRequest(message: message))
+    }
+
+    /// The answer to one request line.
+    private func image(for request: Data) throws -> Data {
         let child = try self.child ?? spawn()
         self.child = child
         // A helper that stops or talks nonsense is replaced at the next drawing; one that refuses
         // an entry is kept.
         do {
-            try Self.write(DrawingProtocol.request(for: entry, in: timeZone), to: child.input)
+            try Self.write(request, to: child.input)
             let line = try Self.readLine(from: child.output)
             switch DrawingProtocol.header(line) {
             case .image(let count):

@@ -8,6 +8,8 @@ public import TaskWidgetFormats
 /// a refresh or a clock jump), never the same entry twice in a row.
 public protocol EntryOutput {
     mutating func show(_ entry: TimelineEntry) throws
+    /// Shows that there is no entry to show, and why: the store cannot be read.
+    mutating func showUnavailable(_ message: String) throws
 }
 
 /// Where the lines go (standard output, or an array in tests). Throws when the reader is gone.
@@ -109,10 +111,15 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     private mutating func show(at now: WatchInstant) throws {
         let timeline = following.value
         let entry = timeline?.entry(at: now.wallInstant)
-        if entry != currentEntry, let entry {
+        if entry != currentEntry || (entry == nil && following.failure != nil) {
             for index in outputs.indices {
                 do {
-                    try outputs[index].show(entry)
+                    if let entry {
+                        try outputs[index].show(entry)
+                    } else if let failure = following.failure {
+                        // A dashboard must not go on showing the tasks of a store that is gone.
+                        try outputs[index].showUnavailable(failure.message)
+                    }
                 } catch {
                     logger.warning("an entry output failed: \((error as? TaskWidgetError)?.logDescription ?? "\(type(of: error))")")
                 }

@@ -23,7 +23,8 @@ enum RenderHelper {
         while let line = readLine(strippingNewline: true) {
             var answer: Data
             do {
-                let png = try renderer.image(for: TimelineJSON.entry(from: Data(line.utf8)))
+                let png = try DrawingProtocol.unavailableMessage(inLine: line).map { try renderer.unavailableImage(message: $0) }
+                    ?? renderer.image(for: TimelineJSON.entry(from: Data(line.utf8)))
                 answer = DrawingProtocol.imageHeader(count: png.count)
                 answer.append(png)
             } catch let error as TaskWidgetError {

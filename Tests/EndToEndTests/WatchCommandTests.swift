@@ -266,8 +266,18 @@ import Testing
 
         try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"])
         #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Call Bob (17:00)")
-        #expect(try Data(contentsOf: png) != first)
+        let second = try Data(contentsOf: png)
+        #expect(second != first)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["small.png"])
+
+        // The store gone, the widget says so, as serve's does: it went on showing the tasks (helper-76).
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sandbox.storePath + suffix) }
+        #expect(watch.nextLine(within: .seconds(3))?.hasPrefix("⚠ taskwidget: the store") == true)
+        let notice = try Data(contentsOf: png)
+        #expect(notice != second && notice != first && notice[16..<24] == Data([0, 0, 1, 84, 0, 0, 1, 84]))
+        try sandbox.succeed(["add", "Water the plants", "--due", "2026-11-22T17:30:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Water the plants (17:30)")
+        #expect(try Data(contentsOf: png) != notice)
     }
 
     @Test func renderDirMustExist() throws {

@@ -54,6 +54,7 @@ final class Lines: LineSink {
 struct RecordingOutput: EntryOutput {
     let shown: Lines
     mutating func show(_ entry: TimelineEntry) throws { shown.written.append("\(entry.date.secondsSince1970)") }
+    mutating func showUnavailable(_ message: String) throws { shown.written.append("unavailable: \(message)") }
 }
 
 /// The decisions of watch mode, driven with clock readings chosen by the test.
@@ -363,6 +364,10 @@ struct StubDrawing: WidgetDrawing {
     func image(for entry: TimelineEntry) throws -> Data {
         log.dates.append(entry.date)
         return Self.bytes(for: entry)
+    }
+
+    func unavailableImage(message: String) throws -> Data {
+        Data("unavailable: \(message)".utf8)
     }
 
     static func bytes(for entry: TimelineEntry) -> Data {

@@ -5,7 +5,9 @@ public import Foundation
 ///
 /// The helper is started without arguments. Its first line on standard input is the widget it
 /// draws (``specLine(for:)``); then it reads one timeline entry per line, as the documented entry
-/// JSON (``TimelineJSON/value(of:in:)``, compact), and answers each with a header line, then data:
+/// JSON (``TimelineJSON/value(of:in:)``, compact), or `unavailable MESSAGE` for the widget's notice
+/// that the tasks cannot be shown (``unavailableRequest(message:)``), and answers each with a
+/// header line, then data:
 /// - `png LENGTH` and the PNG's LENGTH bytes, or
 /// - `error CODE MESSAGE` (a ``TaskWidgetError/Code`` and its one-line message), nothing after.
 ///
@@ -27,6 +29,19 @@ public enum DrawingProtocol {
     public static func request(for entry: TimelineEntry, in zone: TimeZone) -> Data {
         Data((TimelineJSON.value(of: entry, in: zone).compactText + "\n").utf8)
     }
+
+    /// The request line for the notice that the tasks cannot be shown, and why.
+    public static func unavailableRequest(message: String) -> Data {
+        Data((unavailablePrefix + message.removingControlCharacters + "\n").utf8)
+    }
+
+    /// The message of an ``unavailableRequest(message:)`` line (without its line feed); `nil` for
+    /// an entry's line.
+    public static func unavailableMessage(inLine line: String) -> String? {
+        line.hasPrefix(unavailablePrefix) ? String(line.dropFirst(unavailablePrefix.count)) : nil
+    }
+
+    private static let unavailablePrefix = "unavailable "
 
     /// The header that precedes `count` bytes of PNG.
     public static func imageHeader(count: Int) -> Data {

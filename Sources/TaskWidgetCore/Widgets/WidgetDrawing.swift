@@ -7,6 +7,9 @@ public protocol WidgetDrawing {
     var spec: WidgetImageSpec { get }
     /// The image of `entry`, as the spec says: PNG or BMP.
     func image(for entry: TimelineEntry) throws -> Data
+    /// The widget's notice that the tasks cannot be shown, saying why (`message`), as serve draws
+    /// it while the store cannot be read.
+    func unavailableImage(message: String) throws -> Data
 }
 
 extension WidgetDrawing {
