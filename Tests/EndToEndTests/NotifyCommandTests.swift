@@ -44,6 +44,18 @@ import Testing
         return tasks?.first { $0["shortId"] as? String == shortID }
     }
 
+    /// Starts dunst and notify, freezes dunst, and adds a reminder due at once: notify and the
+    /// task's id, once notify is posting it to the frozen server.
+    static func postToAFrozenServer(_ desktop: DesktopSession, _ sandbox: borrowing Sandbox) throws -> (StreamingProcess, String) {
+        try desktop.startDunst()
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(notify.stderrText)")
+        desktop.freezeDunst()
+        let id = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
+        #expect(notify.waitForStderr(containing: "posting a reminder", within: .seconds(20)), "\(notify.stderrText)")
+        return (notify, id)
+    }
+
     /// Stops notify as systemd would, and checks that it ends normally.
     static func stop(_ notify: StreamingProcess, sourceLocation: SourceLocation = #_sourceLocation) {
         notify.send(SIGTERM)
@@ -509,13 +521,8 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aReminderPostedToAServerThatHangsAndIsKilledIsShownOnTheNextOne() throws {
         let desktop = try DesktopSession()
-        try desktop.startDunst()
         let sandbox = try Sandbox()
-        let notify = try Self.notify(sandbox, desktop)
-        #expect(notify.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(notify.stderrText)")
-        desktop.freezeDunst()
-        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
-        #expect(notify.waitForStderr(containing: "posting a reminder", within: .seconds(20)), "\(notify.stderrText)")
+        let (notify, _) = try Self.postToAFrozenServer(desktop, sandbox)
         desktop.stopDunst(with: SIGKILL)
         #expect(notify.waitForStderr(containing: "no notification server"), "\(notify.stderrText)")
         try desktop.startDunst()
@@ -531,13 +538,8 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aReminderPostedToAServerFrozenForLongIsShownWithWorkingButtonsWhenItWakes() throws {
         let desktop = try DesktopSession()
-        try desktop.startDunst()
         let sandbox = try Sandbox()
-        let notify = try Self.notify(sandbox, desktop)
-        #expect(notify.waitForStderr(containing: Self.serverAvailable, within: .seconds(20)), "\(notify.stderrText)")
-        desktop.freezeDunst()
-        let id = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:02+01:00")
-        #expect(notify.waitForStderr(containing: "posting a reminder", within: .seconds(20)), "\(notify.stderrText)")
+        let (notify, id) = try Self.postToAFrozenServer(desktop, sandbox)
         #expect(!notify.waitForStderr(containing: "could not be shown", within: .seconds(11)), "\(notify.stderrText)")
         desktop.thawDunst()
         #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
