@@ -141,6 +141,14 @@ import Testing
         #expect(try sandbox.run(["edit", rentID, "--title", "Pay the rent"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", rentID, "--due", "2026-11-30"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", rentID, "--due", "2026-11-01"]).stderr == overdue.stderr)
+        // A reminder after the due time reminds of an overdue task: said, and kept (helper-74).
+        let late = "taskwidget: note: the reminder comes after the due time; the task will be overdue by then\n"
+        let reminded = try sandbox.run(["add", "Water the plants", "--due", "today", "--remind", "tomorrow"])
+        #expect(reminded.status == 0 && reminded.stderr == late, "\(reminded.stderr)")
+        #expect(try sandbox.run(["add", "Call mum", "--due", "tomorrow 17:00", "--remind", "tomorrow 17:00"]).stderr.isEmpty)
+        let plants = reminded.stdout.trimmingCharacters(in: .newlines)
+        #expect(try sandbox.run(["edit", plants, "--remind", "today 18:00"]).stderr.isEmpty)
+        #expect(try sandbox.run(["edit", plants, "--due", "today 17:00"]).stderr == late)
     }
 
     /// Lines that name a task show as many digits as tell it from another task whose id starts

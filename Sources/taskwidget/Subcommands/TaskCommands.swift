@@ -51,6 +51,7 @@ struct Add: ParsableCommand {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
         noteIfPassed(due: task.dueDate, reminder: task.reminderDate, now: context.now)
+        noteIfRemindedAfterDue(task)
         print(confirmedID(of: task, in: store))
     }
 }
@@ -147,6 +148,13 @@ private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: In
         writeToStandardError(
             "taskwidget: note: that reminder time has passed; notify shows a missed reminder only within missed_within (24h by default) of its time\n")
     }
+}
+
+/// A reminder set after the due date (`--due today --remind tomorrow`) reminds of a task already
+/// overdue: said on stderr, and kept as given (helper-74 found it taken without a word).
+private func noteIfRemindedAfterDue(_ task: TaskItem) {
+    guard let due = task.dueDate, let reminder = task.reminderDate, reminder > due else { return }
+    writeToStandardError("taskwidget: note: the reminder comes after the due time; the task will be overdue by then\n")
 }
 
 /// `done`, `undo`, `start`, `stop`, `snooze`: apply one change to the tasks `ids` name (with
@@ -331,6 +339,7 @@ struct Edit: ParsableCommand {
         let task = update.task
         noteIfPassed(
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
+        if update.isChanged, changes.dueDate != nil || changes.reminderDate != nil { noteIfRemindedAfterDue(task) }
         // As `done` says "Already completed": a change to what the task already has.
         printConfirmation("\(update.isChanged ? "Edited" : "Unchanged") \(confirmedID(of: task, in: store)) \(task.title)")
     }
