@@ -159,7 +159,7 @@ public enum CommandRunner {
             return (misread, misread.code.exitStatus)
         }
         let status = root.exitCode(for: error)
-        guard status != .success else { root.exit(withError: error) }
+        guard status != .success else { printHelp(for: error, root: root) }
         // A mistyped command, which ArgumentParser calls an unexpected argument, or, when an
         // option follows it (`list edit Home --name Haus`), an unknown option of the command before.
         if let mistyped = mistypedCommand(in: arguments, root: root) {
@@ -333,6 +333,20 @@ public enum CommandRunner {
         return path.joined(separator: " ")
     }
 
+    /// Help, the version or a completion script, as ArgumentParser prints them, but checked as any
+    /// output is: `--help > /dev/full` exited 0 (helper-74).
+    private static func printHelp(for request: any Error, root: any ParsableCommand.Type) -> Never {
+        print(root.fullMessage(for: request))
+        do {
+            try flushStandardOutput()
+        } catch {
+            endQuietlyIfTheReaderWentAway(error)
+            report(error)
+            exit(error.code.exitStatus)
+        }
+        exit(0)
+    }
+
     /// A reader of standard output that went away (`render -o - | head -c 8`) ends the command as
     /// it ends `cat`: by SIGPIPE, without a word (141 in a shell). A program that ignores SIGPIPE
     /// (render, for its drawing helper) sees the write fail with EPIPE instead, and said so (74).
@@ -356,7 +370,7 @@ public enum CommandRunner {
     /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a
     /// closed descriptor) must not end in success, or `export > backup.json` looks like a backup.
     /// A change the command committed stays made, and the error says so.
-    private static func flushStandardOutput() throws {
+    private static func flushStandardOutput() throws(TaskWidgetError) {
         var failure: TaskWidgetError
         if fflush(stdout) != 0 {
             failure = .standardOutput(errno)

@@ -89,6 +89,14 @@ import Testing
         #expect(!result.stderr.contains("Fatal error"))
     }
 
+    /// Help and the version are output like any other: to a full disk they exited 0 (helper-74).
+    @Test(arguments: [["--help"], ["help", "add"], ["add", "--help"], ["--version"]])
+    func helpToAFullDiskIsAnIOError(arguments: [String]) throws {
+        let result = try ProcessRunner.run("/bin/sh", ["-c", "exec \"$@\" > /dev/full", "sh", Sandbox.binary.path] + arguments)
+        #expect(result.status == 74, "\(arguments): \(result.status) \(result.stderr)")
+        #expect(result.stderr == "taskwidget: cannot write to standard output: No space left on device\n", "\(arguments): \(result.stderr)")
+    }
+
     /// A change whose confirmation cannot be written stays made, and the error says so: the README
     /// said `undo` took it back, which only reopens a completed task.
     @Test func aChangeWhoseConfirmationCannotBeWrittenSaysItWasMade() throws {
