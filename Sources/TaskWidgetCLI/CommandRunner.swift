@@ -390,9 +390,7 @@ public enum CommandRunner {
 /// once on a terminal or a file.
 public func holdStandardOutputWhileItIsRead() {
     fflush(stdout)
-    var status = stat()
-    let kind = fstat(STDOUT_FILENO, &status) == 0 ? status.st_mode & S_IFMT : 0
-    guard kind == S_IFIFO || kind == S_IFSOCK else { return }
+    guard stat.of(descriptor: STDOUT_FILENO)?.isPipeOrSocket == true else { return }
     // Blocked, and read from a signalfd: one that came before ends the wait at once.
     var terminating = sigset_t()
     sigemptyset(&terminating)

@@ -24,9 +24,7 @@ public struct StandardOutput: LineSink {
     private var stopSignals: Int32 = -1
 
     public init() {
-        var status = stat()
-        let type = fstat(STDOUT_FILENO, &status) == 0 ? status.st_mode & S_IFMT : 0
-        waitsForReader = type == S_IFIFO || type == S_IFSOCK
+        waitsForReader = stat.of(descriptor: STDOUT_FILENO)?.isPipeOrSocket == true
     }
 
     public mutating func write(_ text: String) throws {

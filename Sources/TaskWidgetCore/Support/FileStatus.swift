@@ -1,8 +1,17 @@
 public import Glibc
 
-/// Who may change a file, as its `stat` says: what config.toml and the widgets' font cache trust
-/// only when no one else may change it.
+/// What a file's `stat` says: who may change it (config.toml and the widgets' font cache are
+/// trusted only when no one else may), and what kind of file it is.
 extension stat {
+    /// The status of the open `descriptor`; `nil` when it cannot be had.
+    public static func of(descriptor: Int32) -> stat? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? status : nil
+    }
+
+    /// Whether it is a pipe or a socket, whose reader may stop reading (a frozen bar) or go away.
+    public var isPipeOrSocket: Bool { st_mode & S_IFMT == S_IFIFO || st_mode & S_IFMT == S_IFSOCK }
+
     /// Whether the user running taskwidget, or root, owns the file.
     public var isOwnedByUserOrRoot: Bool { st_uid == geteuid() || st_uid == 0 }
 

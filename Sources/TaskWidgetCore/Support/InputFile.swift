@@ -52,8 +52,7 @@ public enum InputFile {
     private static func read(descriptor: Int32, named name: String, refusingPipes: Bool = false) throws -> (data: Data, status: stat) {
         var status = stat()
         if fstat(descriptor, &status) == 0 {
-            let kind = status.st_mode & S_IFMT
-            let refused = kind == S_IFDIR ? "a folder" : refusingPipes && (kind == S_IFIFO || kind == S_IFSOCK) ? "a pipe" : nil
+            let refused = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : refusingPipes && status.isPipeOrSocket ? "a pipe" : nil
             if let refused {
                 if descriptor != STDIN_FILENO { close(descriptor) }
                 throw TaskWidgetError(.notAFile, "cannot read \(name): it is \(refused): give the path of a file", context: "input file")
