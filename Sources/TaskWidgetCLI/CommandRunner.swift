@@ -170,9 +170,7 @@ public enum CommandRunner {
         {
             return (split, split.code.exitStatus)
         }
-        var line = oneLine(message)
-        if line.hasSuffix(".") { line.removeLast() }
-        return (TaskWidgetError(.invalidInput, "\(line.lowercasedFirst) (see `\(commandPath(root, arguments)) --help`)"), status.rawValue)
+        return (TaskWidgetError(.invalidInput, "\(oneLine(message).asClause) (see `\(commandPath(root, arguments)) --help`)"), status.rawValue)
     }
 
     /// A command line that does not parse still gives a bar the line it reads: when the command
@@ -351,7 +349,7 @@ public enum CommandRunner {
     /// it ends `cat`: by SIGPIPE, without a word (141 in a shell). A program that ignores SIGPIPE
     /// (render, for its drawing helper) sees the write fail with EPIPE instead, and said so (74).
     private static func endQuietlyIfTheReaderWentAway(_ error: TaskWidgetError) {
-        guard error.context == "stdout", (error.cause as? SystemError)?.code == EPIPE else { return }
+        guard error.isStandardOutputReaderGone else { return }
         signal(SIGPIPE, SIG_DFL)
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
@@ -420,13 +418,6 @@ public func printConfirmation(_ line: String) {
 /// tells), where `FileHandle.write(_:)` would crash the process.
 public func writeToStandardError(_ text: String) {
     try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
-}
-
-extension String {
-    fileprivate var lowercasedFirst: String {
-        guard let first, first.isUppercase, dropFirst().first?.isUppercase != true else { return self }
-        return first.lowercased() + dropFirst()
-    }
 }
 
 /// A command whose standard output a status bar reads: a command line that does not parse

@@ -162,9 +162,7 @@ struct SyncCommand: AsyncParsableCommand {
     /// The one line for a failed exchange: what went wrong, and what to do.
     static func userError(_ error: CalDAVError, account: String) -> TaskWidgetError {
         // The client's sentences end in a period and may carry their own advice after a `;`.
-        var message = String(error.message.split(separator: ";", maxSplits: 1).first ?? "")
-        if message.hasSuffix(".") { message.removeLast() }
-        if let first = message.first, first.isUppercase { message = first.lowercased() + message.dropFirst() }
+        let message = String(error.message.split(separator: ";", maxSplits: 1).first ?? "").asClause
         let advice =
             switch error.code {
             case .authenticationFailed: "check the account's user and password"

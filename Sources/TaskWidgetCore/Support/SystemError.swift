@@ -37,4 +37,9 @@ extension TaskWidgetError {
         let cause = SystemError(code)
         return TaskWidgetError(cause.errorCode, "cannot write to standard output: \(cause)", context: "stdout", cause: cause)
     }
+
+    /// Whether this is a ``standardOutput(_:)`` failure because its reader went away (EPIPE).
+    public var isStandardOutputReaderGone: Bool {
+        context == "stdout" && (cause as? SystemError)?.code == EPIPE
+    }
 }

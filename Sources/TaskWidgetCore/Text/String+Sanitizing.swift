@@ -7,6 +7,15 @@ extension String {
         return String(scalars[first...last])
     }
 
+    /// A sentence as a clause of a longer message (`…: the server does not allow this (403
+    /// Forbidden)`): without its final period, its first letter in lower case unless it starts an
+    /// acronym (`HTTP …`).
+    public var asClause: String {
+        let text = hasSuffix(".") ? String(dropLast()) : self
+        guard let first = text.first, first.isUppercase, text.dropFirst().first?.isUppercase != true else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+
     /// The text made safe to quote in a one-line error message: control characters dropped, at most
     /// 40 characters and 160 bytes.
     public var sanitizedForMessage: String {

@@ -81,14 +81,11 @@ public struct CalDAVClient: Sendable {
                 lastError = lastError ?? error
             }
         }
-        throw lastError.map { error in
-            // "…: the server does not allow this (403 Forbidden)", not "… (The server … (403 Forbidden).)".
-            var reason = error.message
-            if reason.hasSuffix(".") { reason.removeLast() }
-            reason = reason.prefix(1).lowercased() + reason.dropFirst()
-            return CalDAVError(
-                .notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)): \(reason)", url: accountURL,
-                status: error.status, cause: error)
+        // "…: the server does not allow this (403 Forbidden)", not "… (The server … (403 Forbidden).)".
+        throw lastError.map {
+            CalDAVError(
+                .notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)): \($0.message.asClause)", url: accountURL,
+                status: $0.status, cause: $0)
         }
             ?? CalDAVError(.notCalDAV, "No CalDAV calendar home was found at \(CalDAVError.redact(accountURL)).", url: accountURL)
     }
