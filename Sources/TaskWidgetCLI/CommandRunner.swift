@@ -35,8 +35,7 @@ public enum CommandRunner {
         ignoreFileSizeLimit()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
-            try checkHelpRequest(root, Array(arguments.dropFirst()))
-            var command = try Root.parseAsRoot(withoutOptionsAfterHelp(Array(arguments.dropFirst())))
+            var command = try Root.parseAsRoot(helpRequest(Array(arguments.dropFirst()), root: root))
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
@@ -61,7 +60,7 @@ public enum CommandRunner {
     /// by themselves, they then leave the `--generate-completion-script` check to the root, which
     /// alone answers it (1.6 M instructions).
     static func parse(_ root: any ParsableCommand.Type, _ arguments: [String]) throws -> any ParsableCommand {
-        try checkHelpRequest(root, arguments)
+        let arguments = try helpRequest(arguments, root: root)
         if let name = arguments.first,
             let command = root.configuration.subcommands.first(where: { $0.configuration.commandName == name }),
             command.configuration.subcommands.isEmpty,
@@ -73,13 +72,30 @@ public enum CommandRunner {
                 "\(command) must name \(root) as its _superCommandName, or its parse builds the completion script's argument sets")
             return parsed
         }
-        return try root.parseAsRoot(withoutOptionsAfterHelp(arguments))
+        return try root.parseAsRoot(arguments)
     }
 
-    /// `help COMMAND --verbose` (an option copied along with the command) shows COMMAND's help:
-    /// ArgumentParser's help command takes no options, and said there was no command “help”.
-    static func withoutOptionsAfterHelp(_ arguments: [String]) -> [String] {
-        arguments.first == "help" ? arguments.filter { !$0.hasPrefix("-") } : arguments
+    /// `arguments`, with a request for help in the form ArgumentParser's help command reads:
+    /// `help help` is `help`, and `list help add` (help asked for after a command that has
+    /// subcommands, none named “help”) is `help list add`; `help COMMAND --verbose` (an option
+    /// copied along with the command) loses its options, which the help command does not take.
+    /// - Throws: a usage error when a name after `help` is no command (``checkHelpRequest(_:_:)``).
+    static func helpRequest(_ arguments: [String], root: any ParsableCommand.Type) throws -> [String] {
+        var words = arguments
+        while words.count >= 2, words[0] == "help", words[1] == "help" { words.removeFirst() }
+        var command = root
+        var depth = 0
+        while depth < words.count, let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == words[depth] }) {
+            command = next
+            depth += 1
+        }
+        if depth > 0, depth < words.count, words[depth] == "help", !command.configuration.subcommands.isEmpty {
+            words = ["help"] + words[..<depth] + words[(depth + 1)...]
+        }
+        guard words.first == "help" else { return words }
+        words = words.filter { !$0.hasPrefix("-") }
+        try checkHelpRequest(root, words)
+        return words
     }
 
     /// The options every command takes (``GlobalOptions``), which go after the command's name.
@@ -100,12 +116,11 @@ public enum CommandRunner {
             .invalidInput, "\(first.prefix { $0 != "=" }) goes after the command's name, as in `\(shown.joined(separator: " "))`")
     }
 
-    /// `help NAME` for a NAME that is no command of `root` is a usage error: ArgumentParser answers
-    /// it with the root's help, and exit 0.
+    /// `help NAME…` where a NAME is no command (of `root`, or of the command before it) is a usage
+    /// error: ArgumentParser answers it with the help of the last command it knows, and exit 0.
     static func checkHelpRequest(_ root: any ParsableCommand.Type, _ arguments: [String]) throws {
-        guard arguments.first == "help", let name = arguments.dropFirst().first,
-            let error = unknownCommand(name, of: root, path: root.configuration.commandName ?? "taskwidget")
-        else { return }
+        // The names after `help` are a command line's after the program's name.
+        guard arguments.first == "help", let error = mistypedCommand(in: arguments, root: root) else { return }
         throw error
     }
 

@@ -196,6 +196,33 @@ import Testing
         }
     }
 
+    /// `help help` and help asked for after a command with subcommands (`list help add`, as git's
+    /// and cargo's users type it) show that help; they said there was no command “help”. A name
+    /// after `help list` that is no command is a usage error, as after `help` (it showed list's
+    /// help, exit 0). `add help` still adds a task called “help”.
+    @Test(arguments: [
+        (["help", "help"], "USAGE: taskwidget <subcommand>"),
+        (["help", "help", "ls"], "USAGE: taskwidget ls"),
+        (["list", "help"], "USAGE: taskwidget list <subcommand>"),
+        (["list", "help", "add"], "USAGE: taskwidget list add"),
+        (["habit", "help", "check", "--verbose"], "USAGE: taskwidget habit check"),
+        (["serve", "device", "help", "add"], "USAGE: taskwidget serve device add"),
+    ])
+    func helpAskedForInOtherWordsShowsTheHelp(arguments: [String], usage: String) throws {
+        let result = try Sandbox().run(arguments, global: false)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+        #expect(result.stdout.contains(usage), "\(arguments): \(result.stdout.prefix(300))")
+    }
+
+    @Test func helpForASubcommandThatIsNotThereIsAUsageError() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run(["help", "list", "nope"], global: false)
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr == "taskwidget: there is no command “nope”: `taskwidget list --help` lists them\n")
+        #expect(try sandbox.succeed(["add", "help"]).count == 9)  // an id and a newline
+        #expect(try sandbox.succeed(["ls"]).contains("help"))
+    }
+
     /// Options every command takes, given before the command as git's are, were an unknown option
     /// with no more: the error shows the command with them after its name.
     @Test(arguments: [
