@@ -185,7 +185,32 @@ public enum CommandRunner {
         {
             return (split, split.code.exitStatus)
         }
-        return (TaskWidgetError(.invalidInput, "\(oneLine(message).asClause) (see `\(commandPath(root, arguments)) --help`)"), status.rawValue)
+        let (command, path) = commandNamed(by: arguments, root: root)
+        let line = unknownOption(in: message, of: command, root: root) ?? oneLine(message)
+        return (TaskWidgetError(.invalidInput, "\(line.asClause) (see `\(path) --help`)"), status.rawValue)
+    }
+
+    /// ArgumentParser's message for an unknown long option, with its suggestion made by the rule
+    /// list and habit names follow (``NameLookup/closest(to:among:)``) among the options
+    /// `command`'s help lists, or none: ArgumentParser's own is loose and unlike ours
+    /// (`add --dew`: “Did you mean '--now'?”, beside `--due`; `ls --done`: '--store').
+    static func unknownOption(in message: String, of command: any ParsableCommand.Type, root: any ParsableCommand.Type) -> String? {
+        let prefix = "Unknown option '--"
+        guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
+        let typed = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
+        let meant = NameLookup.closest(to: typed, among: longOptions(of: command, root: root))
+        return "Unknown option '--\(typed)'" + (meant.map { ". Did you mean '--\($0)'?" } ?? "")
+    }
+
+    /// The long options (without their dashes) that `command`'s help lists, e.g. `due`, `remind`.
+    static func longOptions(of command: any ParsableCommand.Type, root: any ParsableCommand.Type) -> [String] {
+        let help = command == root ? root.helpMessage(columns: 10_000) : root.helpMessage(for: command, columns: 10_000)
+        return help.split(separator: "\n").flatMap { line -> [String] in
+            // `  -h, --help   Show help information.`: the names end where two spaces start the text.
+            guard line.hasPrefix("  -"), let names = line.dropFirst(2).components(separatedBy: "  ").first else { return [] }
+            return names.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "/" })
+                .filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) }
+        }
     }
 
     /// A command line that does not parse still gives a bar the line it reads: when the command
@@ -258,7 +283,7 @@ public enum CommandRunner {
     /// arguments. The error shows it quoted, after its option if it has one.
     static func unquotedValue(for message: String, in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
         // The words of the command's name (`taskwidget habit check`) are no value.
-        let nameLength = commandPath(root, arguments).split(separator: " ").count
+        let nameLength = commandNamed(by: arguments, root: root).path.split(separator: " ").count
         guard let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/),
             let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) }),
             !arguments[index - 1].hasPrefix("-")
@@ -335,7 +360,7 @@ public enum CommandRunner {
     }
 
     /// `taskwidget list rm`: the command the user was running, for the help hint of an error.
-    private static func commandPath(_ root: any ParsableCommand.Type, _ arguments: [String]) -> String {
+    private static func commandNamed(by arguments: [String], root: any ParsableCommand.Type) -> (command: any ParsableCommand.Type, path: String) {
         var path = [root.configuration.commandName ?? "taskwidget"]
         var command = root
         for argument in arguments.dropFirst() {
@@ -343,7 +368,7 @@ public enum CommandRunner {
             path.append(argument)
             command = next
         }
-        return path.joined(separator: " ")
+        return (command, path.joined(separator: " "))
     }
 
     /// Help, the version or a completion script, as ArgumentParser prints them, but checked as any

@@ -297,6 +297,26 @@ import Testing
         #expect(result.stderr == "taskwidget: \(message)\n")
     }
 
+    /// A mistyped option is suggested the command's option nearest to it by the rule commands and
+    /// names follow (one edit in three letters), or none: ArgumentParser's suggestions were
+    /// unrelated options (`add --dew`: '--now'; `ls --done`: '--store'; `ls --dne`: '--tz').
+    @Test(arguments: [
+        (["add", "x", "--dew", "fri"], "unknown option '--dew' (see `taskwidget add --help`)"),
+        (["ls", "--done"], "unknown option '--done' (see `taskwidget ls --help`)"),
+        (["ls", "--dne"], "unknown option '--dne' (see `taskwidget ls --help`)"),
+        (["add", "x", "--remnd", "9am"], "unknown option '--remnd'. Did you mean '--remind'? (see `taskwidget add --help`)"),
+        (["ls", "--al"], "unknown option '--al'. Did you mean '--all'? (see `taskwidget ls --help`)"),
+        (["list", "add", "Home", "--colr", "red"], "unknown option '--colr'. Did you mean '--color'? (see `taskwidget list add --help`)"),
+        (["watch", "--rendr-dir", "out"], "unknown option '--rendr-dir'. Did you mean '--render-dir'? (see `taskwidget watch --help`)"),
+        (["--vrsion"], "unknown option '--vrsion'. Did you mean '--version'? (see `taskwidget --help`)"),
+        (["sync", "--acount", "home"], "unknown option '--acount'. Did you mean '--account'? (see `taskwidget sync --help`)"),
+    ])
+    func aMistypedOptionNamesTheNearestOneOrNone(arguments: [String], message: String) throws {
+        let result = try Sandbox().run(arguments, global: false)
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr == "taskwidget: \(message)\n")
+    }
+
     @Test func ambiguousPrefixListsTheCandidates() throws {
         let sandbox = try Self.populatedSandbox()
         let result = try sandbox.run(["done", "abcd"])
