@@ -111,8 +111,13 @@ struct WidgetLayout {
             // Cap height is about 0.72 em: this baseline centers capitals on the row.
             let baseline = center + titleSize * 0.36
             let color = task.isOverdue ? palette.red : palette.primary
-            let dotColor = palette.isMonochrome ? palette.primary : task.colorHex.flatMap(RGB.init(hex:)) ?? palette.inboxDot
-            canvas.circle(x: padding + dotRadius, y: center, radius: dotRadius, color: dotColor)
+            if palette.isMonochrome, task.isOverdue {
+                // Black and white has no red: an overdue task is marked `!`, as `taskwidget ls` marks it.
+                canvas.text("!", style: .init(size: titleSize, weight: .semibold, color: palette.primary), x: padding + dotRadius, baseline: baseline, anchor: .center)
+            } else {
+                let dotColor = palette.isMonochrome ? palette.primary : task.colorHex.flatMap(RGB.init(hex:)) ?? palette.inboxDot
+                canvas.circle(x: padding + dotRadius, y: center, radius: dotRadius, color: dotColor)
+            }
             var titleEnd = right
             if showsDue, let label = task.dueLabel {
                 let width = canvas.text(

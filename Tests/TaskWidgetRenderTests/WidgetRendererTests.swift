@@ -164,6 +164,40 @@ import Testing
         }
     }
 
+    /// Black and white has no red: an overdue task's dot is a `!` (a mark taller than wide), the
+    /// others' a round dot, in every family. The small widget, which has no due labels, showed
+    /// an overdue task as any other.
+    @Test(arguments: WidgetFamily.allCases)
+    func monoMarksOverdueTasks(family: WidgetFamily) throws {
+        let widget = try RenderFixture.render(.mixed, family: family, theme: .mono, scale: 2)
+        let entry = try RenderFixture.entry(.mixed, family: family)
+        let image = try DecodedImage(png: widget.image)
+        // The ink of the row's mark: left of 25 points in (titles start at 29 or more), in the
+        // middle of the row's band (the large widget's last band holds the habits' rule).
+        func markSize(of row: RenderReport.Row) -> (width: Int, height: Int) {
+            var (xs, ys) = ([Int](), [Int]())
+            let margin = (row.bottom - row.top) * 0.2
+            for y in Int((row.top + margin) * 2)..<Int((row.bottom - margin) * 2) {
+                for x in 0..<50 where image.pixel(x, y).0 == 0 {
+                    xs.append(x)
+                    ys.append(y)
+                }
+            }
+            return ((xs.max() ?? 0) - (xs.min() ?? 0) + 1, (ys.max() ?? 0) - (ys.min() ?? 0) + 1)
+        }
+        var overdueRows = 0
+        for row in widget.report.rows {
+            let mark = markSize(of: row)
+            if entry.top.first(where: { $0.title == row.title })?.isOverdue == true {
+                overdueRows += 1
+                #expect(mark.height > 2 * mark.width, "\(row.title) is overdue: marked !, not \(mark)")
+            } else {
+                #expect(abs(mark.height - mark.width) <= 1, "\(row.title): a round dot, not \(mark)")
+            }
+        }
+        #expect(overdueRows > 0)
+    }
+
     @Test(arguments: WidgetFamily.allCases, [Scenario.mixed, .many])
     func monoIsPureBlackAndWhite(family: WidgetFamily, scenario: Scenario) throws {
         let image = try DecodedImage(png: RenderFixture.render(scenario, family: family, theme: .mono, scale: 2).image)
