@@ -103,15 +103,15 @@ extension TaskStore {
         try modifyTasks(idPrefixes) { $0.stop(at: now) }
     }
 
-    /// Moves the tasks' due dates and reminders later (``TaskItem/snooze(by:at:)``) and returns
+    /// Moves the tasks' due dates and reminders later (``TaskItem/snooze(by:at:in:)``) and returns
     /// them, each with whether it changed. A date it would move past what the store keeps
     /// (``InstantFormat/writableRange``, which every export can carry) is an error, and no task
     /// changes.
     public func snoozeTasks(
-        _ idPrefixes: [String], by seconds: Int64, now: Instant, in calendar: LocalCalendar
+        _ idPrefixes: [String], by amount: TimeAmount, now: Instant, in calendar: LocalCalendar
     ) throws -> [TaskUpdate] {
         try modifyTasks(idPrefixes) { task in
-            task.snooze(by: seconds, at: now, in: calendar)
+            task.snooze(by: amount, at: now, in: calendar)
             guard [task.dueDate, task.reminderDate].allSatisfy({ $0.map(InstantFormat.writableRange.contains) ?? true }) else {
                 throw TaskWidgetError(
                     .invalidInput, "snoozing \(task.id.shortID) by that much takes it past the year 9999, which taskwidget does not keep: snooze by less")

@@ -66,26 +66,24 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
         modifiedAt = now
     }
 
-    /// Moves the due date and the reminder `seconds` later, counted from `now` when they have
-    /// passed, so that the task is neither overdue nor reminded of for that long; a task with
-    /// neither gets a reminder `seconds` from now. A due date given as a day alone
-    /// (``DueLabeler/isDayOnly(_:in:)``) stays one: whole days of `seconds` move it by calendar
-    /// days (a 23- or 25-hour day counts as one), and it ends on the day that holds the time the
-    /// rest then reaches. A completed task is left as it is.
-    public mutating func snooze(by seconds: Int64, at now: Instant, in calendar: LocalCalendar) {
+    /// Moves the due date and the reminder later by `amount` (days and weeks as calendar days,
+    /// which keep the wall-clock time across a change of clocks, as `in 1d` does), counted from
+    /// `now` when they have passed, so that the task is neither overdue nor reminded of for that
+    /// long; a task with neither gets a reminder `amount` from now. A due date given as a day
+    /// alone (``DueLabeler/isDayOnly(_:in:)``) stays one: it ends on the day that holds the
+    /// moved instant. A completed task is left as it is.
+    public mutating func snooze(by amount: TimeAmount, at now: Instant, in calendar: LocalCalendar) {
         guard !isCompleted else { return }
         if dueDate == nil && reminderDate == nil {
-            reminderDate = now.adding(seconds: seconds)
+            reminderDate = amount.moving(now, in: calendar)
         } else {
             dueDate = dueDate.map { dueDate in
-                let start = max(dueDate, now)
-                guard DueLabeler.isDayOnly(dueDate, in: calendar.timeZone),
-                    let days = calendar.adding(days: Int(seconds / 86_400), to: start),
-                    let end = calendar.dayAlone(calendar.localDay(containing: days.adding(seconds: seconds % 86_400)))
-                else { return start.adding(seconds: seconds) }
+                let moved = amount.moving(max(dueDate, now), in: calendar)
+                guard DueLabeler.isDayOnly(dueDate, in: calendar.timeZone), let end = calendar.dayAlone(calendar.localDay(containing: moved))
+                else { return moved }
                 return end
             }
-            reminderDate = reminderDate.map { max($0, now).adding(seconds: seconds) }
+            reminderDate = reminderDate.map { amount.moving(max($0, now), in: calendar) }
         }
         modifiedAt = now
     }

@@ -4,20 +4,53 @@ public enum DurationText {
     /// The forms, for messages.
     public static let examples = "30m, 24h, 2d or 1w"
 
-    /// The seconds `text` says, or `nil` when it is not a duration (or more than a million units).
+    /// The amount `text` says, or `nil` when it is not a duration (or more than a million units).
     /// As in `WHEN`'s `in 90 min`, the unit may follow a space and be in any case, but for a
     /// capital `M` alone, which may mean months.
     ///
     /// ```swift
-    /// DurationText.seconds("90m")  // 5400
-    /// DurationText.seconds("2 Days")  // 172800
+    /// DurationText.amount("90m")?.seconds  // 5400
+    /// DurationText.amount("2 Days")  // TimeAmount(count: 2, unit: .day)
     /// ```
-    public static func seconds(_ text: String) -> Int64? {
+    public static func amount(_ text: String) -> TimeAmount? {
         let trimmed = text.trimmingWhitespace
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
         let name = trimmed.dropFirst(digits.count).drop { $0 == " " }
         guard let count = Int64(digits), count <= 1_000_000, name != "M", let unit = TimeUnit(Substring(name.lowercased())) else { return nil }
-        return count * unit.seconds
+        return TimeAmount(count: count, unit: unit)
+    }
+
+    /// The seconds `text` says (``amount(_:)``, a day being 24 hours).
+    public static func seconds(_ text: String) -> Int64? {
+        amount(text)?.seconds
+    }
+}
+
+/// An amount of time as a user gives it: `2d` is two calendar days, which keep the wall-clock
+/// time across a change of clocks (as `in 2d` does), `48h` is 172 800 seconds.
+public struct TimeAmount: Sendable, Equatable {
+    public var count: Int64
+    public var unit: TimeUnit
+
+    public init(count: Int64, unit: TimeUnit) {
+        self.count = count
+        self.unit = unit
+    }
+
+    /// Its length, a day being 24 hours.
+    public var seconds: Int64 { count * unit.seconds }
+
+    /// `instant` moved later by this amount: by calendar days in `calendar` for days and weeks,
+    /// else by seconds.
+    public func moving(_ instant: Instant, in calendar: LocalCalendar) -> Instant {
+        let days =
+            switch unit {
+            case .second, .minute, .hour: Int64(0)
+            case .day: count
+            case .week: 7 * count
+            }
+        guard days > 0, let moved = calendar.adding(days: Int(days), to: instant) else { return instant.adding(seconds: seconds) }
+        return moved
     }
 }
 

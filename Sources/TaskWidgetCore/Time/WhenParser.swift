@@ -167,12 +167,7 @@ extension WhenParser {
 
     /// Now moved by an amount such as `2h`, `30 min` or `3 days`.
     private func instant(movedBy amount: Substring) -> Instant? {
-        guard let amount = Self.amount(amount) else { return nil }
-        switch amount.unit {
-        case .second, .minute, .hour: return now.adding(seconds: Int64(amount.count) * amount.unit.seconds)
-        case .day: return calendar.adding(days: amount.count, to: now)
-        case .week: return calendar.adding(days: 7 * amount.count, to: now)
-        }
+        Self.amount(amount)?.moving(now, in: calendar)
     }
 
     /// The calendar day `word` names: `today`, `tomorrow`, `yesterday`, a weekday or an ISO 8601 date.
@@ -248,12 +243,12 @@ extension WhenParser {
     }
 
     /// `2h`, `30 min`, `3 days`: a count of up to six digits and its unit.
-    private static func amount(_ text: Substring) -> (count: Int, unit: TimeUnit)? {
+    private static func amount(_ text: Substring) -> TimeAmount? {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
-        guard (1...6).contains(digits.count), let count = Int(digits) else { return nil }
+        guard (1...6).contains(digits.count), let count = Int64(digits) else { return nil }
         var rest = text.dropFirst(digits.count)
         if rest.first == " " { rest = rest.dropFirst() }
-        return TimeUnit(rest).map { (count, $0) }
+        return TimeUnit(rest).map { TimeAmount(count: count, unit: $0) }
     }
 
     private static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]

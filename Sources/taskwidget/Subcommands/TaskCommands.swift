@@ -251,8 +251,9 @@ struct Snooze: ParsableCommand {
         discussion: """
             A due date or reminder that has passed moves to now + DURATION, a later \
             one by DURATION, so the task is neither overdue nor reminded of for that \
-            long; a due date given as a day alone moves to the day that holds that \
-            time. A task with neither gets a reminder in DURATION. --top snoozes the \
+            long; days and weeks keep the time of day across a change of clocks, as \
+            `--due "in 1d"` does. A due date given as a day alone moves to the day \
+            that holds that time. A task with neither gets a reminder in DURATION. --top snoozes the \
             task a bar shows; with nothing open it says so and exits 64. A task that \
             repeats on a sync server is refused (exit 64): the next sync would move the \
             whole series there; snooze it on the phone.
@@ -268,13 +269,13 @@ struct Snooze: ParsableCommand {
 
     func validate() throws {
         try top.validate(ids: ids)
-        guard DurationText.seconds(by).map({ $0 > 0 }) == true else {
+        guard (DurationText.amount(by)?.seconds ?? 0) > 0 else {
             throw ValidationError("--by takes a duration such as \(DurationText.examples)")
         }
     }
 
     func run() throws {
-        let seconds = DurationText.seconds(by) ?? 3600
+        let amount = DurationText.amount(by) ?? TimeAmount(count: 1, unit: .hour)
         try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed", unchanged: "Not snoozed (completed)") { store, ids, context in
             let tasks = try ids.map { try store.task(withID: $0) }
             let repeating = try store.tasksRepeatingOnServer(tasks.filter { !$0.isCompleted }.map(\.id))
@@ -284,7 +285,7 @@ struct Snooze: ParsableCommand {
                     "“\(task.title.sanitizedForMessage)” repeats on the server: snoozing it here would move the whole series there at the next sync; "
                         + "snooze it on the phone (nothing was snoozed)")
             }
-            return try store.snoozeTasks(ids, by: seconds, now: context.now, in: context.calendar)
+            return try store.snoozeTasks(ids, by: amount, now: context.now, in: context.calendar)
         }
     }
 }

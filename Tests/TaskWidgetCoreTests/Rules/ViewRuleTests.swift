@@ -49,18 +49,18 @@ import Testing
 
     @Test func snoozingMovesWhatHasPassedFromNowAndTheRestByTheDuration() {
         var overdue = Self.task(due: "2026-11-22T09:00:00Z", remind: "2026-11-22T08:00:00Z")
-        overdue.snooze(by: 3600, at: Self.now, in: Self.berlin)
+        overdue.snooze(by: .init(count: 1, unit: .hour), at: Self.now, in: Self.berlin)
         #expect(overdue.dueDate == Fixed.instant("2026-11-22T16:27:00Z") && overdue.reminderDate == Fixed.instant("2026-11-22T16:27:00Z"))
         #expect(overdue.modifiedAt == Self.now)
         var later = Self.task(due: "2026-11-25T09:00:00Z")
-        later.snooze(by: 1800, at: Self.now, in: Self.berlin)
+        later.snooze(by: .init(count: 30, unit: .minute), at: Self.now, in: Self.berlin)
         #expect(later.dueDate == Fixed.instant("2026-11-25T09:30:00Z") && later.reminderDate == nil)
         var undated = Self.task()
-        undated.snooze(by: 600, at: Self.now, in: Self.berlin)
+        undated.snooze(by: .init(count: 10, unit: .minute), at: Self.now, in: Self.berlin)
         #expect(undated.dueDate == nil && undated.reminderDate == Fixed.instant("2026-11-22T15:37:00Z"))
         var done = Self.task(due: "2026-11-22T09:00:00Z", state: .completed)
         let before = done
-        done.snooze(by: 3600, at: Self.now.adding(seconds: 60), in: Self.berlin)
+        done.snooze(by: .init(count: 1, unit: .hour), at: Self.now.adding(seconds: 60), in: Self.berlin)
         #expect(done == before)
     }
 
@@ -68,24 +68,38 @@ import Testing
     /// later instant, even across a change of clocks; the reminder moves as any other.
     @Test func snoozingADayOnlyDueDateKeepsItADay() {
         var today = Self.task(due: "2026-11-22T22:59:00Z", remind: "2026-11-22T08:00:00Z")
-        today.snooze(by: 1800, at: Self.now, in: Self.berlin)
+        today.snooze(by: .init(count: 30, unit: .minute), at: Self.now, in: Self.berlin)
         #expect(today.dueDate == Fixed.instant("2026-11-23T22:59:00Z") && today.reminderDate == Fixed.instant("2026-11-22T15:57:00Z"))
         var overdue = Self.task(due: "2026-11-21T22:59:00Z")
-        overdue.snooze(by: 86_400, at: Self.now, in: Self.berlin)
+        overdue.snooze(by: .init(count: 1, unit: .day), at: Self.now, in: Self.berlin)
         #expect(overdue.dueDate == Fixed.instant("2026-11-23T22:59:00Z"))
         var beforeFallBack = Self.task(due: "2026-10-24T21:59:00Z")
-        beforeFallBack.snooze(by: 86_400, at: Fixed.instant("2026-10-24T08:00:00Z"), in: Self.berlin)
+        beforeFallBack.snooze(by: .init(count: 1, unit: .day), at: Fixed.instant("2026-10-24T08:00:00Z"), in: Self.berlin)
         #expect(beforeFallBack.dueDate == Fixed.instant("2026-10-25T22:59:00Z"))
         // Sunday 29 March has 23 hours: a day's snooze of Saturday is Sunday (86 400 s from
         // Saturday 23:59 is Monday 00:59), a week's the next Saturday.
-        for (seconds, expected) in [(Int64(86_400), "2026-03-29T21:59:00Z"), (604_800, "2026-04-04T21:59:00Z")] {
+        for (amount, expected) in [(TimeAmount(count: 1, unit: .day), "2026-03-29T21:59:00Z"), (.init(count: 1, unit: .week), "2026-04-04T21:59:00Z")] {
             var beforeSpringForward = Self.task(due: "2026-03-28T22:59:00Z")
-            beforeSpringForward.snooze(by: seconds, at: Fixed.instant("2026-03-28T08:00:00Z"), in: Self.berlin)
-            #expect(beforeSpringForward.dueDate == Fixed.instant(expected), "\(seconds) s")
+            beforeSpringForward.snooze(by: amount, at: Fixed.instant("2026-03-28T08:00:00Z"), in: Self.berlin)
+            #expect(beforeSpringForward.dueDate == Fixed.instant(expected), "\(amount)")
         }
         var timed = Self.task(due: "2026-11-22T22:58:00Z")
-        timed.snooze(by: 1800, at: Self.now, in: Self.berlin)
+        timed.snooze(by: .init(count: 30, unit: .minute), at: Self.now, in: Self.berlin)
         #expect(timed.dueDate == Fixed.instant("2026-11-22T23:28:00Z"))
+    }
+
+    /// Days and weeks are calendar days, as in `--due "in 1d"`: a timed due date and a reminder
+    /// keep their wall-clock time across a change of clocks, where hours count exactly. `--by 1d`
+    /// moved Saturday 12:00 to Sunday 13:00 over Berlin's spring-forward (helper-79).
+    @Test(arguments: [
+        (TimeAmount(count: 1, unit: .day), "2026-03-29T10:00:00Z", "2026-03-29T09:00:00Z"),  // 12:00 and 11:00 CEST
+        (.init(count: 1, unit: .week), "2026-04-04T10:00:00Z", "2026-04-04T09:00:00Z"),
+        (.init(count: 24, unit: .hour), "2026-03-29T11:00:00Z", "2026-03-29T10:00:00Z"),  // 13:00 and 12:00 CEST
+    ])
+    func snoozingByDaysKeepsTheTimeOfDayAcrossAChangeOfClocks(amount: TimeAmount, due: String, reminder: String) {
+        var task = Self.task(due: "2026-03-28T11:00:00Z", remind: "2026-03-28T10:00:00Z")  // 12:00 and 11:00 CET
+        task.snooze(by: amount, at: Fixed.instant("2026-03-28T09:00:00Z"), in: Self.berlin)
+        #expect(task.dueDate == Fixed.instant(due) && task.reminderDate == Fixed.instant(reminder))
     }
 
     /// The units of the WHEN grammar too (`in 90 min`): `snooze --by 30min` was refused. And as
