@@ -44,7 +44,10 @@ public struct StatusRenderer: Sendable {
         /// The template at `path`, without the byte order mark an editor may put first: it would
         /// begin every line (and make a JSON line invalid).
         private static func read(_ path: String) throws -> Template {
-            let text = String(decoding: try InputFile.read(path, named: "the template \(path)"), as: UTF8.self)
+            let data = try InputFile.read(path, named: "the template \(path)", limit: 4 << 20) {
+                TaskWidgetError(.badTemplate, "the template \(path) holds more than 4 MiB: a status line's template is a few lines", context: "template")
+            }
+            let text = String(decoding: data, as: UTF8.self)
             return Template(text: text.first == "\u{FEFF}" ? String(text.dropFirst()) : text, source: path)
         }
     }

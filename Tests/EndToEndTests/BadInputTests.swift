@@ -344,6 +344,22 @@ import Testing
         try sandbox.expectRefused(["import", sandbox.folder.path], status: 74, message: "it is a folder")
     }
 
+    /// Input that never ends (`import /dev/zero`, `yes | taskwidget add -`, a template that is a
+    /// device) is refused once it holds more than any export, title or template: it was read
+    /// until the kernel killed taskwidget (24 GB, helper-79).
+    @Test func endlessInputIsRefusedOnceItIsLargerThanAnyExportTitleOrTemplate() throws {
+        let sandbox = try Sandbox()
+        let zeros = try sandbox.run(["import", "/dev/zero"])
+        #expect(zeros.status == 65)
+        #expect(zeros.stderr == "taskwidget: /dev/zero holds more than 512 MiB, more than an export of a million tasks: give a file `taskwidget export` wrote\n")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "nothing was imported")
+        let lines = try sandbox.run(["add", "-"], input: Data(String(repeating: "y\n", count: 50_000).utf8))
+        #expect(lines.status == 64, "\(lines.stderr)")
+        #expect(lines.stderr.hasPrefix("taskwidget: standard input holds more than one title (at most 1000 characters)"), "\(lines.stderr)")
+        let template = try sandbox.run(["status", "--template", "/dev/zero"])
+        #expect(template.status == 64 && template.stderr.contains("the template /dev/zero holds more than 4 MiB"), "\(template.stderr)")
+    }
+
     @Test func storeInAMissingFolderExits74() throws {
         let sandbox = try Sandbox()
         let path = sandbox.folder.appendingPathComponent("no/such/folder/tasks.sqlite").path

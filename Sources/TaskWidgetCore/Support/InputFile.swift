@@ -5,10 +5,18 @@ public import Foundation
 /// as a regular file does: `FileManager.contents(atPath:)` and `Data(contentsOf:)` refuse them.
 public enum InputFile {
     /// The bytes of the file at `path`, or of standard input for `-`. `name` says what it is in
-    /// errors (`the template ~/t.mustache`); each error says why, in one line.
-    public static func read(_ path: String, named name: String) throws -> Data {
-        guard path == "-" else { return try readFile(path, named: name).data }
-        return try read(descriptor: STDIN_FILENO, named: name).data
+    /// errors (`the template ~/t.mustache`); each error says why, in one line. More than `limit`
+    /// bytes is the error `tooLarge` gives, once they are read: a stream has no size to check
+    /// first, and `/dev/zero` or `yes` never end.
+    public static func read(_ path: String, named name: String, limit: Int, tooLarge: () -> TaskWidgetError) throws -> Data {
+        let data =
+            if path == "-" {
+                try read(descriptor: STDIN_FILENO, named: name, limit: limit).data
+            } else {
+                try readFile(path, named: name, limit: limit).data
+            }
+        guard data.count <= limit else { throw tooLarge() }
+        return data
     }
 
     /// The bytes of the file at `path` (`-` is a file of that name here), or `nil` when there is
@@ -35,7 +43,7 @@ public enum InputFile {
 
     /// An optional file (`isOptional`) is opened without waiting for a writer, since a pipe in its
     /// place would wait for one, and the pipe is refused.
-    private static func readFile(_ path: String, named name: String, isOptional: Bool = false) throws -> (data: Data, status: stat) {
+    private static func readFile(_ path: String, named name: String, isOptional: Bool = false, limit: Int = .max) throws -> (data: Data, status: stat) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (isOptional ? O_NONBLOCK : 0))
         guard descriptor >= 0 else {
             let code = errno
@@ -44,12 +52,12 @@ public enum InputFile {
                 code, "cannot read \(name)", advice: code == EACCES ? "check its permissions" : "check the path", context: "input file")
         }
         if isOptional { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
-        return try read(descriptor: descriptor, named: name, refusingPipes: isOptional)
+        return try read(descriptor: descriptor, named: name, refusingPipes: isOptional, limit: limit)
     }
 
-    /// Reads `descriptor` to its end, and closes it unless it is standard input. A folder, and with
-    /// `refusingPipes` a pipe, is refused.
-    private static func read(descriptor: Int32, named name: String, refusingPipes: Bool = false) throws -> (data: Data, status: stat) {
+    /// Reads `descriptor` to its end, or to one byte past `limit`, and closes it unless it is
+    /// standard input. A folder, and with `refusingPipes` a pipe, is refused.
+    private static func read(descriptor: Int32, named name: String, refusingPipes: Bool = false, limit: Int) throws -> (data: Data, status: stat) {
         var status = stat()
         if fstat(descriptor, &status) == 0 {
             let refused = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : refusingPipes && status.isPipeOrSocket ? "a pipe" : nil
@@ -60,7 +68,12 @@ public enum InputFile {
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: descriptor != STDIN_FILENO)
         do {
-            return (try handle.readToEnd() ?? Data(), status)
+            guard limit < .max else { return (try handle.readToEnd() ?? Data(), status) }
+            var data = Data()
+            while data.count <= limit, let chunk = try handle.read(upToCount: min(1 << 20, limit + 1 - data.count)), !chunk.isEmpty {
+                data += chunk
+            }
+            return (data, status)
         } catch {
             let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
             throw TaskWidgetError.system(code, "cannot read \(name)", advice: "check the file", context: "input file")

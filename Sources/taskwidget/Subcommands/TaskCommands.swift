@@ -64,7 +64,15 @@ extension Add {
             if isatty(STDERR_FILENO) == 1 { writeToStandardError("Title: ") }
             return readLine() ?? ""
         }
-        let data = try InputFile.read("-", named: "standard input")
+        // A title and its line ending; more is never one title (`yes | taskwidget add -` never ends).
+        let limit = Validation.maximumTitleLength * Validation.maximumBytesPerCharacter + 2
+        let data = try InputFile.read("-", named: "standard input", limit: limit) {
+            TaskWidgetError(
+                .invalidInput,
+                "standard input holds more than one title (at most \(Validation.maximumTitleLength) characters): "
+                    + "add takes one title (run it once per line, or use import)",
+                context: "title")
+        }
         guard var text = String(data: data, encoding: .utf8) else {
             throw TaskWidgetError(.invalidInput, "standard input is not UTF-8 text: give the title as one line of text", context: "title")
         }

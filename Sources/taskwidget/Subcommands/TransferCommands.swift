@@ -50,7 +50,13 @@ struct Import: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let name = file == "-" ? "standard input" : file
-        let export = try StoreExport.decode(try InputFile.read(file, named: name), source: name)
+        // An export of 100 000 tasks is about 40 MiB: a file larger than this one is none.
+        let data = try InputFile.read(file, named: name, limit: 512 << 20) {
+            TaskWidgetError(
+                .badImport, "\(name) holds more than 512 MiB, more than an export of a million tasks: give a file `taskwidget export` wrote",
+                context: "import")
+        }
+        let export = try StoreExport.decode(data, source: name)
         let summary = try context.storeForWriting().importing(export, source: name)
         // What became of the tasks, said unless every one is new.
         let fates = [(summary.added, "new"), (summary.updated, "updated"), (summary.unchanged, "unchanged"), (summary.keptDeleted, "kept deleted")]
