@@ -69,6 +69,22 @@ import Testing
         }
     }
 
+    /// The first and last instants the store keeps have no four-digit year in far zones: they
+    /// are written in UTC there. `-0001-12-31T19:03:58-04:56` (a year-0000 due date in New York)
+    /// made `render` fail and the timeline JSON break its schema (helper-79).
+    @Test(arguments: [
+        ("0000-01-01T00:00:00Z", "America/New_York", "0000-01-01T00:00:00Z"),
+        ("0000-01-01T10:00:00Z", "Etc/GMT+5", "0000-01-01T05:00:00-05:00"),
+        ("9999-12-31T23:59:00Z", "Pacific/Kiritimati", "9999-12-31T23:59:00Z"),
+        ("9999-12-31T09:59:00.500Z", "Pacific/Kiritimati", "9999-12-31T23:59:00.500+14:00"),
+    ])
+    func localTimesOutsideTheFourDigitYearsAreWrittenInUTC(instant: String, zone: String, expected: String) throws {
+        let parsed = try #require(InstantFormat.parse(instant))
+        let written = InstantFormat.local(parsed, in: try #require(TimeZone(identifier: zone)))
+        #expect(written == expected)
+        #expect(InstantFormat.parse(written) == parsed)
+    }
+
     @Test func anExportWithAnInstantPastTheYear9999IsRefusedWhole() throws {
         var document = StoreExport(tasks: [TaskItem(title: "far", createdAt: Self.t0)])
         let text = String(decoding: try document.jsonData(), as: UTF8.self)

@@ -19,10 +19,15 @@ public enum InstantFormat {
     }
 
     /// RFC 3339 with the zone's offset at that instant, and milliseconds when there are any:
-    /// `2026-11-22T16:27:00+01:00`, `2026-11-22T17:07:00.500+01:00`.
+    /// `2026-11-22T16:27:00+01:00`, `2026-11-22T17:07:00.500+01:00`. An instant whose local time
+    /// has no four-digit year (0000-01-01T00:00Z in New York, 9999-12-31T23:59Z in Kiritimati) is
+    /// written in UTC, as ``utc(_:)`` writes it: RFC 3339 has no other years.
     public static func local(_ instant: Instant, in timeZone: TimeZone) -> String {
         let (seconds, fraction) = floorDivision(instant.millisecondsSince1970, 1000)
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        let localRange = floorDivision(writableRange.lowerBound.millisecondsSince1970, 1000).quotient
+            ... floorDivision(writableRange.upperBound.millisecondsSince1970, 1000).quotient
+        guard localRange.contains(seconds + Int64(offset)) else { return utc(instant) }
         let minutes = abs(offset) / 60
         return dateTime(seconds: seconds + Int64(offset)) + (fraction == 0 ? "" : "." + pad(Int(fraction), 3))
             + (offset < 0 ? "-" : "+") + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
