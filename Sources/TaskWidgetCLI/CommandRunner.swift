@@ -20,7 +20,7 @@ public enum CommandRunner {
             var command = try parse(root, Array(arguments.dropFirst()))
             parsed = true
             try command.run()
-            try flushStandardOutput()
+            try flushStandardOutput(arguments: arguments)
             exit(0)
         } catch {
             let failure = self.failure(for: error, root: root, arguments: arguments)
@@ -41,7 +41,7 @@ public enum CommandRunner {
             } else {
                 try command.run()
             }
-            try flushStandardOutput()
+            try flushStandardOutput(arguments: arguments)
             exit(0)
         } catch {
             let failure = self.failure(for: error, root: root, arguments: arguments)
@@ -407,8 +407,8 @@ public enum CommandRunner {
 
     /// `print` buffers and reports nothing: output that did not reach its file (a full disk, a
     /// closed descriptor) must not end in success, or `export > backup.json` looks like a backup.
-    /// A change the command committed stays made, and the error says so.
-    private static func flushStandardOutput() throws(TaskWidgetError) {
+    /// A change the command committed stays made, and the error says so, and where to see it.
+    private static func flushStandardOutput(arguments: [String] = []) throws(TaskWidgetError) {
         var failure: TaskWidgetError
         if fflush(stdout) != 0 {
             failure = .standardOutput(errno)
@@ -417,7 +417,10 @@ public enum CommandRunner {
         } else {
             return
         }
-        if TaskStore.hasCommitted { failure.message += ": the change itself was made (taskwidget ls shows it)" }
+        if TaskStore.hasCommitted {
+            let listing = ["habit": "habit ls", "list": "list ls"][arguments.dropFirst().first ?? ""] ?? "ls"
+            failure.message += ": the change itself was made (taskwidget \(listing) shows it)"
+        }
         throw failure
     }
 }

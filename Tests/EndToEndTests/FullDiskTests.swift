@@ -105,6 +105,11 @@ import Testing
         #expect(added.status == 74)
         #expect(added.stderr == "taskwidget: cannot write to standard output: No space left on device: the change itself was made (taskwidget ls shows it)\n")
         #expect(try sandbox.succeed(["ls"]).contains("Pay rent"))
+        // A habit or a list is seen with its own ls (it said `taskwidget ls`, helper-79).
+        let habit = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["habit", "add", "Walk"])
+        #expect(habit.stderr.hasSuffix(": the change itself was made (taskwidget habit ls shows it)\n"), "\(habit.stderr)")
+        let list = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["list", "add", "Home"])
+        #expect(list.stderr.hasSuffix(": the change itself was made (taskwidget list ls shows it)\n"), "\(list.stderr)")
         // A command that changes nothing does not say so.
         let listed = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["ls"])
         #expect(listed.status == 74 && listed.stderr == "taskwidget: cannot write to standard output: No space left on device\n")
