@@ -134,7 +134,8 @@ struct SyncCommand: AsyncParsableCommand {
         let progress: @Sendable (Int, Int) -> Void = { done, total in writeToStandardError("\r\(name): pushing \(done) of \(total)…") }
         let engine = SyncEngine(
             store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
-            receivesNewLists: isFirst, receivesNewInboxTasks: isFirstWithInbox, progress: showsProgress ? progress : nil, logger: context.logger)
+            receivesNewLists: isFirst, receivesNewInboxTasks: isFirstWithInbox, progress: showsProgress ? progress : nil,
+            namesCollections: isatty(STDERR_FILENO) == 1, logger: context.logger)
         if showsProgress { Self.clearProgressLineOnInterrupt() }
         defer {
             if showsProgress {

@@ -67,7 +67,7 @@ import Testing
 
     func engine(
         _ store: TaskStore, _ server: RadicaleServer, _ transport: any DAVTransport, now: Instant = sunday, inbox: String? = "Tasks",
-        url: URL? = nil
+        url: URL? = nil, namesCollections: Bool = true
     ) -> SyncEngine {
         let url = url ?? server.baseURL
         let account = SyncAccount(name: "test", url: url.absoluteString, user: server.username, inbox: inbox)
@@ -76,7 +76,7 @@ import Testing
             transport: transport)
         return SyncEngine(
             store: store, account: account, client: client, timeZone: Self.zone, now: now, receivesNewLists: true, receivesNewInboxTasks: true,
-            logger: { var logger = Logger(label: "test"); logger.logLevel = .debug; return logger }())
+            namesCollections: namesCollections, logger: { var logger = Logger(label: "test"); logger.logLevel = .debug; return logger }())
     }
 
     /// A store with one task ("Local") synced to `server`, and the URL of its Inbox's collection.
@@ -116,7 +116,13 @@ import Testing
             _ = try fixture.store.addTask(NewTask(title: "Mine"), now: Self.sunday)
             counting.reset()
             for message in await configurationRefusals({ engine(fixture.store, server, counting, inbox: "Taks") }) {
-                #expect(message.hasPrefix("the account “test” keeps the Inbox in “Taks”, which the server does not have: did you mean “Tasks”?"), "\(message)")
+                #expect(message.hasPrefix("the inbox “Taks” of the account “test” names no collection of the server: did you mean “Tasks”?"), "\(message)")
+            }
+            // For a journal, by its path: names are never logged (helper-80).
+            for message in await configurationRefusals({ engine(fixture.store, server, counting, inbox: "Taks", namesCollections: false) }) {
+                #expect(
+                    message.hasPrefix("the inbox of the account “test” names no collection of the server: did you mean the calendar /\(server.username)/")
+                        && !message.contains("Tasks") && !message.contains("Taks"), "\(message)")
             }
             #expect(counting.requestsByMethod["MKCALENDAR"] == nil, "no collection made")
             let made = try await engine(fixture.store, server, counting, inbox: "Errands").run(dryRun: false)
@@ -153,6 +159,12 @@ import Testing
                 #expect(
                     message.hasPrefix("the account “test” keeps the Inbox in “Tasks”, where it first synced, but its inbox in config.toml now names another collection, “Work” (")
                         && message.hasSuffix(#"): put back inbox = "Tasks""#), "\(message)")
+            }
+            for message in await configurationRefusals({ engine(fixture.store, server, counting, inbox: "Work", namesCollections: false) }) {
+                #expect(
+                    message.hasPrefix("the account “test” keeps the Inbox in the calendar /\(server.username)/")
+                        && message.hasSuffix("put back the inbox that names the first") && !message.contains("Tasks") && !message.contains("Work"),
+                    "\(message)")
             }
             #expect(counting.requestsByMethod["PUT"] == nil, "nothing written")
             #expect(try await engine(fixture.store, server, counting, inbox: "Chores").run(dryRun: false).pushed == 1)

@@ -164,6 +164,9 @@ public struct SyncEngine: Sendable {
     public let receivesNewInboxTasks: Bool
     /// Told after each change sent to the server: how many are done, of how many.
     public let progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+    /// Whether errors name collections by their names (for a terminal), or by their paths (for a
+    /// journal, where names are never logged).
+    public let namesCollections: Bool
     let logger: Logger
     /// Rounds of re-reading and merging a task whose write met a 412.
     static let maximumConflictRounds = 3
@@ -174,7 +177,8 @@ public struct SyncEngine: Sendable {
 
     public init(
         store: TaskStore, account: SyncAccount, client: CalDAVClient, timeZone: TimeZone, now: Instant,
-        receivesNewLists: Bool, receivesNewInboxTasks: Bool, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil, logger: Logger
+        receivesNewLists: Bool, receivesNewInboxTasks: Bool, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
+        namesCollections: Bool = true, logger: Logger
     ) {
         self.store = store
         self.account = account
@@ -184,6 +188,7 @@ public struct SyncEngine: Sendable {
         self.receivesNewLists = receivesNewLists
         self.receivesNewInboxTasks = receivesNewInboxTasks
         self.progress = progress
+        self.namesCollections = namesCollections
         self.logger = logger
     }
 
@@ -552,18 +557,19 @@ public struct SyncEngine: Sendable {
         // round makes the new one, and the first round's changes are in by then.
         guard let inbox = binding.inboxToMake ?? (binding.inboxVanished ? account.inbox?.trimmingWhitespace : nil) else { return }
         let names = { (binding: CollectionBinding) in [binding.server?.displayName, binding.href.lastComponent].compactMap { $0 } }
+        let inboxShown = namesCollections ? "“\(inbox)”" : "the collection its inbox in config.toml names"
         if binding.home.isOneCalendar, let calendar = binding.bindings.first {
-            let name = Validation.titleFromElsewhere(calendar.server?.displayName ?? calendar.href.lastComponent)
             guard names(calendar).contains(where: { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) }) else {
                 throw TaskWidgetError(
                     .badConfig,
-                    "the url of the account “\(account.name)” names one calendar, “\(name)”, which is not its inbox “\(inbox)”: "
-                        + "name that calendar in config.toml's inbox to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)",
+                    "the url of the account “\(account.name)” names one calendar, \(namesCollections ? shown(calendar) : calendar.href.path), which is not its inbox"
+                        + (namesCollections ? " “\(inbox)”" : "")
+                        + ": name that calendar in config.toml's inbox to keep the Inbox there, or leave inbox out (Inbox tasks then stay here)",
                     context: "inbox outside the one calendar")
             }
             throw TaskWidgetError(
                 .badConfig,
-                "the account “\(account.name)” keeps the Inbox in “\(inbox)”, the one calendar its url names, which this store syncs "
+                "the account “\(account.name)” keeps the Inbox in \(inboxShown), the one calendar its url names, which this store syncs "
                     + "as a list (\(calendar.href.path)): leave inbox out",
                 context: "inbox collection synced as a list")
         }
@@ -571,17 +577,25 @@ public struct SyncEngine: Sendable {
         if let list = synced.first(where: { names($0).contains { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) } }) {
             throw TaskWidgetError(
                 .badConfig,
-                "the account “\(account.name)” keeps the Inbox in “\(inbox)”, a collection this store syncs as a list "
+                "the account “\(account.name)” keeps the Inbox in \(inboxShown), a collection this store syncs as a list "
                     + "(\(list.href.path)): name another in config.toml's inbox (one the server lacks is made), or leave inbox out",
                 context: "inbox collection synced as a list")
         }
-        let new = binding.bindings.filter { $0.stored == nil && !$0.isInbox }.map { $0.server?.displayName ?? $0.href.lastComponent }
-        guard let meant = NameLookup.closest(to: inbox, among: new) else { return }
+        let new = binding.bindings.filter { $0.stored == nil && !$0.isInbox }
+        guard let meant = NameLookup.closest(to: inbox, among: new.map { $0.server?.displayName ?? $0.href.lastComponent }),
+            let calendar = new.first(where: { ($0.server?.displayName ?? $0.href.lastComponent) == meant })
+        else { return }
         throw TaskWidgetError(
             .badConfig,
-            "the account “\(account.name)” keeps the Inbox in “\(inbox)”, which the server does not have: did you mean “\(meant)”? "
-                + "(fix its inbox in config.toml; a collection of a name that no other is near is made)",
+            "the inbox \(namesCollections ? "“\(inbox)” " : "")of the account “\(account.name)” names no collection of the server: "
+                + "did you mean \(shown(calendar))? (fix its inbox in config.toml; a collection of a name that no other is near is made)",
             context: "inbox collection not found")
+    }
+
+    /// A collection as errors name it: “Tasks” on a terminal, else `the calendar /alice/tasks/`.
+    private func shown(_ binding: CollectionBinding) -> String {
+        namesCollections
+            ? "“\(Validation.titleFromElsewhere(binding.server?.displayName ?? binding.href.lastComponent))”" : "the calendar \(binding.href.path)"
     }
 
     /// The Inbox stays in the collection it first synced with. An account whose inbox in
@@ -597,11 +611,12 @@ public struct SyncEngine: Sendable {
                 .contains { NameLookup.isSame(Validation.titleFromElsewhere($0), inbox) }
         }
         guard !named(current), let other = binding.bindings.first(where: { !$0.isInbox && named($0) }) else { return }
-        let name = { (binding: CollectionBinding) in Validation.titleFromElsewhere(binding.server?.displayName ?? binding.href.lastComponent) }
+        let name = Validation.titleFromElsewhere(current.server?.displayName ?? current.href.lastComponent)
         throw TaskWidgetError(
             .badConfig,
-            "the account “\(account.name)” keeps the Inbox in “\(name(current))”, where it first synced, but its inbox in config.toml "
-                + "now names another collection, “\(name(other))” (\(other.href.path)): put back inbox = \"\(name(current))\"",
+            "the account “\(account.name)” keeps the Inbox in \(shown(current)), where it first synced, but its inbox in config.toml "
+                + "now names another collection, \(namesCollections ? "“\(Validation.titleFromElsewhere(other.server?.displayName ?? other.href.lastComponent))” (\(other.href.path))" : shown(other)): "
+                + (namesCollections ? "put back inbox = \"\(name)\"" : "put back the inbox that names the first"),
             context: "inbox moved to another collection")
     }
 
