@@ -182,6 +182,13 @@ struct AccountCommand: ParsableCommand {
             guard let kept = try store.forgetSyncState(account: name, keepingClaims: isConfigured) else {
                 // State is kept by the exact name: name the ones there are, for a typo or another case.
                 let names = try store.accountsWithSyncState().map(\.account.removingControlCharacters)
+                // Neither configured nor synced: a typo, an error as for `account rm` (it exited 0).
+                guard isConfigured else {
+                    throw TaskWidgetError(
+                        .notFound,
+                        "this store has synced nothing with an account named “\(name.sanitizedForMessage)”, and config.toml names none: "
+                            + (names.isEmpty ? "there is nothing to forget" : "it keeps what it synced with \(names.joined(separator: ", "))"))
+                }
                 print(
                     "This store has synced nothing with an account named \(name): nothing to forget"
                         + (names.isEmpty ? "." : " (it keeps what it synced with \(names.joined(separator: ", "))).")

@@ -933,9 +933,13 @@ import Testing
                 #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 2, 0 conflicts merged, deleted 0")
                 #expect(try mine.export() == before)
                 #expect(try SyncSandbox(server: newServer).syncSucceeds() == "rad: pulled 2, pushed 0, 0 conflicts merged, deleted 0")
+                // A name neither configured nor synced is a typo: exit 64, as for `account rm` (it
+                // exited 0, helper-80).
+                let typo = try mine.sandbox.run(["sync", "account", "forget", "Rad"])
+                #expect(typo.status == 64 && typo.stdout.isEmpty)
                 #expect(
-                    try mine.sandbox.succeed(["sync", "account", "forget", "Rad"])
-                        == "This store has synced nothing with an account named Rad: nothing to forget (it keeps what it synced with rad).\n")
+                    typo.stderr == "taskwidget: this store has synced nothing with an account named “Rad”, and config.toml names none: "
+                        + "it keeps what it synced with rad\n")
             }
         }
     }
