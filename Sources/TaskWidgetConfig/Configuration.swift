@@ -64,40 +64,15 @@ public struct Configuration: Sendable {
     /// may change it, and when it is not UTF-8 (which TOML is).
     static func text(at path: String) throws -> String? {
         guard let (data, status) = try InputFile.readIfPresentWithStatus(path, named: path) else { return nil }
-        try refuseIfOthersCanChange(path, status: status)
+        // Whoever could change it would choose the commands taskwidget runs (`password_command`,
+        // `click_command`), the server a password goes to, and the store tasks are written to.
+        try InputFile.refuseIfOthersCanChange(
+            path, status: status, why: "whoever can change it chooses the commands taskwidget runs and the store it writes", code: .badConfig,
+            context: "config")
         guard let text = String(validating: data, as: UTF8.self) else {
             throw TaskWidgetError(.badConfig, "\(path) is not UTF-8 text: save it as UTF-8", context: "config not UTF-8")
         }
         return text
-    }
-
-    /// Refuses a file that another user owns (but root) or that group or others may change, and
-    /// one in a folder that others may change (but a sticky one), as OpenSSH refuses such a
-    /// `~/.ssh/config`: whoever can change it chooses the commands taskwidget runs
-    /// (`password_command`, `click_command`), the server a password goes to, and the store the
-    /// tasks are written to. `status` is the file's as it was read (a path checked apart from the
-    /// read could be swapped between the two).
-    private static func refuseIfOthersCanChange(_ path: String, status: stat) throws {
-        let why = "whoever can change it chooses the commands taskwidget runs and the store it writes"
-        if !status.isOwnedByUserOrRoot {
-            throw TaskWidgetError(
-                .badConfig, "\(path) belongs to another user (\(why)): make it yours with chown, or write your own",
-                context: "config owner \(status.st_uid)")
-        }
-        if status.isWritableByOthers {
-            throw TaskWidgetError(
-                .badConfig, "\(path) can be changed by others (\(why)): run `chmod go-w \(path)`",
-                context: "config mode \(String(status.st_mode & 0o777, radix: 8))")
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        var folderStatus = stat()
-        guard stat(folder.isEmpty ? "." : folder, &folderStatus) == 0 else { return }
-        // A sticky folder (/tmp) lets no one replace a file of another.
-        if !folderStatus.isOwnedByUserOrRoot || (folderStatus.isWritableByOthers && folderStatus.st_mode & S_ISVTX == 0) {
-            throw TaskWidgetError(
-                .badConfig, "the folder \(folder) of \(path) can be changed by others, who could put another file in its place: run `chmod go-w \(folder)`, or make it yours",
-                context: "config folder mode \(String(folderStatus.st_mode & 0o777, radix: 8))")
-        }
     }
 
     /// Reads a configuration from its text; `path` names it in errors.

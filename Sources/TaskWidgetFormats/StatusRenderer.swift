@@ -44,8 +44,14 @@ public struct StatusRenderer: Sendable {
         /// The template at `path`, without the byte order mark an editor may put first: it would
         /// begin every line (and make a JSON line invalid).
         private static func read(_ path: String) throws -> Template {
-            let data = try InputFile.read(path, named: "the template \(path)", limit: 4 << 20) {
+            let (data, status) = try InputFile.readWithStatus(path, named: "the template \(path)", limit: 4 << 20) {
                 TaskWidgetError(.badTemplate, "the template \(path) holds more than 4 MiB: a status line's template is a few lines", context: "template")
+            }
+            // Its text reaches the bar as it is: tmux runs a `#(…)` of it, polybar a `%{A:…:}`.
+            if path != "-" {
+                try InputFile.refuseIfOthersCanChange(
+                    path, status: status, why: "its text reaches the bar as it is, and tmux or polybar run the commands it may hold",
+                    code: .badTemplate, context: "template")
             }
             let text = String(decoding: data, as: UTF8.self)
             return Template(text: text.first == "\u{FEFF}" ? String(text.dropFirst()) : text, source: path)

@@ -337,6 +337,31 @@ import Testing
         #expect(line == #"{"text": "overdue"}"# + "\n")
     }
 
+    /// A template's text reaches the bar as it is (tmux runs its `#(…)`), so one that others may
+    /// change, or in a folder they may change, is refused as such a config.toml is: it was used
+    /// (helper-78). On a bar's pipe, the bar gets the error line.
+    @Test func aTemplateOthersCanChangeIsRefused() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let config = sandbox.folder.appendingPathComponent("config")
+        let templates = config.appendingPathComponent("taskwidget/templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        let file = templates.appendingPathComponent("tmux.mustache")
+        try Data("mine {{summary}} #(touch pwned)".utf8).write(to: file)
+        let environment = ["XDG_CONFIG_HOME": config.path]
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file.path)
+        let open = try sandbox.run(["status", "--format", "tmux"] + Self.zone, environment: environment)
+        #expect(open.status == 0 && open.stdout == "#[fg=red]⚠ taskwidget#[default]\n", "\(open.stdout)")
+        #expect(open.stderr == "taskwidget: \(file.path) can be changed by others (its text reaches the bar as it is, and tmux or polybar run "
+            + "the commands it may hold): run `chmod go-w \(file.path)`\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: templates.path)
+        let folder = try sandbox.run(["status", "--format", "tmux"] + Self.zone, environment: environment)
+        #expect(folder.stderr.hasPrefix("taskwidget: the folder \(templates.path) of \(file.path) can be changed by others"), "\(folder.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: templates.path)
+        let mine = try sandbox.run(["status", "--format", "tmux"] + Self.zone, environment: environment)
+        #expect(mine.status == 0 && mine.stdout.hasPrefix("mine ") && mine.stderr.isEmpty, "\(mine.stdout)\(mine.stderr)")
+    }
+
     @Test func aBrokenTemplateNamesFileLineAndColumn() throws {
         let sandbox = try Self.fixtureSandbox()
         let file = sandbox.folder.appendingPathComponent("broken.mustache")

@@ -9,14 +9,22 @@ public enum InputFile {
     /// bytes is the error `tooLarge` gives, once they are read: a stream has no size to check
     /// first, and `/dev/zero` or `yes` never end.
     public static func read(_ path: String, named name: String, limit: Int, tooLarge: () -> TaskWidgetError) throws -> Data {
-        let data =
+        try readWithStatus(path, named: name, limit: limit, tooLarge: tooLarge).data
+    }
+
+    /// ``read(_:named:limit:tooLarge:)``, with the status of the file read, from the descriptor it
+    /// was read through.
+    public static func readWithStatus(_ path: String, named name: String, limit: Int, tooLarge: () -> TaskWidgetError) throws -> (
+        data: Data, status: stat
+    ) {
+        let read =
             if path == "-" {
-                try read(descriptor: STDIN_FILENO, named: name, limit: limit).data
+                try read(descriptor: STDIN_FILENO, named: name, limit: limit)
             } else {
-                try readFile(path, named: name, limit: limit).data
+                try readFile(path, named: name, limit: limit)
             }
-        guard data.count <= limit else { throw tooLarge() }
-        return data
+        guard read.data.count <= limit else { throw tooLarge() }
+        return read
     }
 
     /// The bytes of the file at `path` (`-` is a file of that name here), or `nil` when there is
