@@ -21,6 +21,14 @@ once=${2:-}
 folder=${FOLDER:-/tmp/taskwidget}
 show=${SHOW:-eips -g}
 mkdir -p "$folder"
+# Shows the image; a show that fails says so, and the next question asks for the image again
+# (without the ETag), so the screen is not left on an older one.
+show_image() {
+  $show "$folder/image.png" && return 0
+  echo "taskwidget-kindle: \`$show $folder/image.png\` failed with exit status $?: the image is fetched and shown again at the next question" >&2
+  status=1
+  return 1
+}
 while :; do
   failed=0
   if [ -s "$folder/etag" ]; then
@@ -30,15 +38,17 @@ while :; do
   fi
   [ "$failed" = 0 ] || code=000
   case $code in
-    200)  # a new image: show it, and keep its ETag for the next question
+    200)  # a new image: show it, and keep its ETag for the next question once it is shown
       mv "$folder/new.png" "$folder/image.png"
-      sed -n 's/^[Ee][Tt][Aa][Gg]: *\([^[:space:]]*\).*/\1/p' "$folder/headers" > "$folder/etag"
-      $show "$folder/image.png" ;;
+      : > "$folder/etag"
+      if show_image; then
+        sed -n 's/^[Ee][Tt][Aa][Gg]: *\([^[:space:]]*\).*/\1/p' "$folder/headers" > "$folder/etag"
+      fi ;;
     304) ;;  # unchanged: the screen stays as it is
     503)  # the store cannot be read: the body is an image that says why
       mv "$folder/new.png" "$folder/image.png"
       : > "$folder/etag"
-      $show "$folder/image.png" ;;
+      show_image || : ;;
     *)  # the URL without its query, which may hold the token (cron mails stderr)
       status=1
       if [ "$failed" = 6 ] || [ "$failed" = 7 ]; then

@@ -38,11 +38,24 @@ import Testing
         #expect(third.status == 0 && third.stderr.isEmpty, "\(third.stderr)")
         #expect(lines() == 2, "changed: drawn again")
 
+        // A show that fails says so, and the next question fetches the image again: the ETag
+        // was kept, and the screen stayed on the older image for good (helper-77).
+        try sandbox.succeed(["add", "Read on the Kindle", "--due", "2026-11-22T15:30:00+01:00"])
+        #expect(events.next() != nil)
+        var failing = environment
+        failing["SHOW"] = "false"
+        let failed = try ProcessRunner.run(
+            "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url, "--once"], environment: failing)
+        #expect(failed.status == 1 && failed.stderr.hasPrefix("taskwidget-kindle: `false "), "\(failed.stderr)")
+        #expect(failed.stderr.contains("failed with exit status 1: the image is fetched and shown again at the next question"), "\(failed.stderr)")
+        #expect(try poll().status == 0)
+        #expect(lines() == 3, "shown at the next question")
+
         // A wrong token fails the run, so cron says so, without the token in its mail.
         let wrong = try ProcessRunner.run(
             "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url + "x", "--once"], environment: environment)
         #expect(wrong.status == 1 && wrong.stderr.contains("answered HTTP 401") && !wrong.stderr.contains(token), "\(wrong.stderr)")
-        #expect(lines() == 2, "nothing drawn")
+        #expect(lines() == 3, "nothing drawn")
         // A 4xx says serve's reason: it said "answered HTTP 400" alone (helper-68).
         let badDepth = try ProcessRunner.run(
             "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url.replacingOccurrences(of: "depth=8", with: "depth=3"), "--once"],
