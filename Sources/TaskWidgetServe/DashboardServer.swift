@@ -11,7 +11,7 @@ import TaskWidgetWatch
 import UnixSignals
 
 /// `taskwidget serve` as a whole: the cache and its follower, the routes, and a service group that
-/// drains on SIGTERM or SIGINT and returns.
+/// drains on SIGTERM, SIGINT or SIGHUP and returns.
 public struct DashboardServer {
     public var listen: ListenAddress
     /// What clients must present; `nil` leaves a loopback server open.
@@ -34,7 +34,7 @@ public struct DashboardServer {
         self.environment = environment
     }
 
-    /// Serves until SIGTERM or SIGINT, then drains open requests and returns. `onListening` gets
+    /// Serves until SIGTERM, SIGINT or SIGHUP, then drains open requests and returns. `onListening` gets
     /// the bound address (with the real port when ``listen`` asked for port 0).
     public func run(logger: Logger, onListening: @escaping @Sendable (ListenAddress) -> Void) async throws {
         var renderers: [StatusFormat: StatusRenderer] = [:]
@@ -57,7 +57,7 @@ public struct DashboardServer {
                 await cache.warmUp()
                 onListening(ListenAddress(host: listen.host, port: port))
             })
-        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint, .sighup], logger: logger)
         // A drain that hangs (a client that never reads) is cut after this.
         configuration.maximumGracefulShutdownDuration = .seconds(10)
         do {

@@ -31,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Listening beyond this machine needs a token, which clients send as \
             `Authorization: Bearer TOKEN` or `?token=TOKEN`: `serve token` makes one (a loopback \
-            server then asks for it too). serve exits 0 on SIGTERM or SIGINT once open requests are answered.
+            server then asks for it too). serve exits 0 on SIGTERM, SIGINT or SIGHUP once open requests are answered.
 
             Examples:
               taskwidget serve                          # http://127.0.0.1:8787/

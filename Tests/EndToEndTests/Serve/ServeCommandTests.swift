@@ -170,8 +170,9 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
-    /// SIGTERM and SIGINT drain: an open event stream ends, the process exits 0.
-    @Test(arguments: [SIGTERM, SIGINT])
+    /// SIGTERM, SIGINT and SIGHUP (a closed terminal) drain: an open event stream ends, the
+    /// process exits 0, as watch and notify do (SIGHUP killed it, 129, helper-77).
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func aSignalDrainsOpenStreamsAndExitsZero(signal: Int32) throws {
         let sandbox = try Sandbox.demo()
         let server = try ServeProcess(sandbox)
