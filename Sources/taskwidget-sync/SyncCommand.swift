@@ -139,26 +139,31 @@ struct SyncCommand: AsyncParsableCommand {
         if showsProgress { Self.clearProgressLineOnInterrupt() }
         defer {
             if showsProgress {
-                signal(SIGINT, SIG_DFL)
+                for number in Self.endingSignals { signal(number, SIG_DFL) }
                 writeToStandardError("\r\u{1B}[K")
             }
         }
         return try await engine.run(dryRun: dryRun)
     }
 
-    /// Ctrl-C during the push clears the progress line before the process ends as SIGINT ends it
-    /// (the shell's prompt then starts on a clean line, and the exit status still says
-    /// "interrupted"). What the push wrote is on the server and its record in the store is at
-    /// most a batch behind, which the next sync reads back without duplicates.
+    /// Ctrl-C (or SIGTERM, SIGHUP) during the push clears the progress line before the process
+    /// ends as the signal ends it (the shell's prompt then starts on a clean line, and the exit
+    /// status still says "interrupted"). What the push wrote is on the server and its record in
+    /// the store is at most a batch behind, which the next sync reads back without duplicates.
     private static func clearProgressLineOnInterrupt() {
-        signal(SIGINT) { number in
-            // Only async-signal-safe calls here: write(2), signal(2), raise(3).
-            let clear: StaticString = "\r\u{1B}[K"
-            _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
-            signal(number, SIG_DFL)
-            raise(number)
+        for number in endingSignals {
+            signal(number) { number in
+                // Only async-signal-safe calls here: write(2), signal(2), raise(3).
+                let clear: StaticString = "\r\u{1B}[K"
+                _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
+                signal(number, SIG_DFL)
+                raise(number)
+            }
         }
     }
+
+    /// The signals that end a sync whose progress line is on the terminal.
+    private static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// The one line for a failed exchange: what went wrong, and what to do.
     static func userError(_ error: CalDAVError, account: String) -> TaskWidgetError {

@@ -1285,18 +1285,19 @@ import Testing
 
     /// Ctrl-C during a push: the progress line is cleared before SIGINT ends the process (the
     /// prompt started after "pushing 3 of 120…"), and the next sync finishes the push with no
-    /// task twice on the server.
-    @Test func ctrlCInAPushClearsItsLineAndTheNextSyncFinishesIt() async throws {
+    /// task twice on the server. So does SIGTERM (`kill`), which left the line (helper-80).
+    @Test(arguments: ["INT", "TERM"])
+    func anInterruptInAPushClearsItsLineAndTheNextSyncFinishesIt(signalName: String) async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             try mine.sandbox.importTasks((1...120).map { (UUID().uuidString, "Task \($0)") })
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/interrupt_on_terminal.py")
             let run = try ProcessRunner.run(
-                "/usr/bin/python3", [script.path, "pushing 3 of", Sandbox.binary.path] + mine.sandbox.arguments(["sync"]),
+                "/usr/bin/python3", [script.path, "--signal", signalName, "pushing 3 of", Sandbox.binary.path] + mine.sandbox.arguments(["sync"]),
                 environment: mine.sandbox.environment)
             let outcome = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
             #expect(outcome["interrupted"] as? Bool == true, "\(outcome)")
-            #expect(outcome["signal"] as? Int == Int(SIGINT), "\(outcome)")
+            #expect(outcome["signal"] as? Int == Int(signalName == "INT" ? SIGINT : SIGTERM), "\(outcome)")
             #expect((outcome["tail"] as? String)?.hasSuffix("of 120…\r\u{1B}[K") == true, "\(outcome)")
             try mine.syncSucceeds()
             #expect(try mine.serverObjects().count == 120)

@@ -1,9 +1,10 @@
 """Runs a command on a new terminal and presses Ctrl-C once it has printed a given text.
 
-Usage: interrupt_on_terminal.py TEXT COMMAND [ARGUMENTS...]
+Usage: interrupt_on_terminal.py [--signal NAME] TEXT COMMAND [ARGUMENTS...]
 
 The command gets a pseudo-terminal (so it behaves as on a user's terminal); once TEXT appears in
-what it printed, its process group gets SIGINT, as the terminal sends for Ctrl-C. Prints one JSON
+what it printed, its process group gets SIGINT, as the terminal sends for Ctrl-C (or the signal
+NAME, such as TERM, as `kill` sends it). Prints one JSON
 line: whether the interrupt was sent, the signal that ended the command (or its exit status), and
 the last 80 characters the terminal got. The system Python, standard library only.
 """
@@ -13,10 +14,15 @@ import pty
 import signal
 import sys
 
-text = sys.argv[1].encode()
+arguments = sys.argv[1:]
+sent = signal.SIGINT
+if arguments[0] == "--signal":
+    sent = signal.Signals["SIG" + arguments[1]]
+    arguments = arguments[2:]
+text = arguments[0].encode()
 pid, terminal = pty.fork()
 if pid == 0:
-    os.execv(sys.argv[2], sys.argv[2:])
+    os.execv(arguments[1], arguments[1:])
 seen = b""
 interrupted = False
 while True:
@@ -28,7 +34,7 @@ while True:
         break
     seen += chunk
     if not interrupted and text in seen:
-        os.killpg(os.getpgid(pid), signal.SIGINT)
+        os.killpg(os.getpgid(pid), sent)
         interrupted = True
 _, status = os.waitpid(pid, 0)
 print(json.dumps({
