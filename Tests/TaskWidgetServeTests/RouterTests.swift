@@ -159,7 +159,9 @@ import Testing
     @Test(arguments: [
         ("/nope", HTTPResponse.Status.notFound, "{\"error\":\"not found\"}\n"),
         ("/widget/medium.gif", .notFound, "{\"error\":\"not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png\"}\n"),
-        ("/widget/", .notFound, "{\"error\":\"not found\"}\n"),
+        // The folder of the widgets names them (it said "not found" alone, helper-77).
+        ("/widget/", .notFound, "{\"error\":\"not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png\"}\n"),
+        ("/widget", .notFound, "{\"error\":\"not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png\"}\n"),
         ("/widget/0x480.png", .badRequest, "{\"error\":\"bad size: expected WIDTHxHEIGHT in points, each side from 64 to 4096\"}\n"),
         ("/widget/100000x100000.png", .badRequest, "{\"error\":\"bad size: expected WIDTHxHEIGHT in points, each side from 64 to 4096\"}\n"),
         ("/widget/800x480x2.png", .notFound, "{\"error\":\"not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png\"}\n"),

@@ -92,7 +92,11 @@ public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddlew
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             // Only the router throws HTTPError's 404; the routes' own are ServeHTTPError.
-            guard let allow = routes.allow(for: request.uri.path) else { throw error }
+            guard let allow = routes.allow(for: request.uri.path) else {
+                // `/widget/` alone: the 404 that names the widgets there are.
+                if request.uri.path == "/widget" || request.uri.path == "/widget/" { throw ServeHTTPError.noSuchWidget }
+                throw error
+            }
             throw ServeHTTPError(.methodNotAllowed, "method not allowed: use \(allow)", headers: [.allow: allow])
         }
     }
