@@ -122,7 +122,10 @@ enum Independent {
     /// `text` cut to `width` grapheme clusters, the last replaced by `…` when cut.
     static func truncated(_ text: String, _ width: Int) -> String {
         let characters = Array(text)
-        return characters.count <= width ? text : String(characters[0..<(width - 1)]) + "…"
+        guard characters.count > width else { return text }
+        var kept = characters[0..<(width - 1)]
+        while kept.last?.isWhitespace == true { kept.removeLast() }  // `with a…`, not `with a …`
+        return String(kept) + "…"
     }
 
     /// The tags our default templates emit, per host (everything else must come escaped).

@@ -9,12 +9,13 @@ extension String {
     }
 
     /// The one way taskwidget shortens text: at most `limit` units, the last one `…` when the text
-    /// was cut (unless `ellipsis` is false). With `maxBytesPerUnit`, also at most that many bytes of
+    /// was cut (unless `ellipsis` is false), with no space before it. With `maxBytesPerUnit`, also at most that many bytes of
     /// UTF-8 per unit of the limit: one character may carry any number of combining marks, and a
     /// message must stay short whatever it quotes (a character cut by the bytes loses its last marks).
     ///
     /// ```swift
     /// "Buy milk and eggs".truncated(to: 8)                       // "Buy mil…"
+    /// "Buy milk and eggs".truncated(to: 10)                      // "Buy milk…"
     /// "田中さんへの贈り物".truncated(to: 7, in: .terminalColumns)  // "田中さ…"
     /// ```
     public func truncated(to limit: Int, in unit: TextUnit = .characters, maxBytesPerUnit: Int? = nil, ellipsis: Bool = true) -> String {
@@ -33,7 +34,11 @@ extension String {
                 result.append(scalar)
             }
         }
-        return String(result) + (ellipsis ? "…" : "")
+        guard ellipsis else { return String(result) }
+        // `with a…`, not `with a …`: the ellipsis follows the last word kept.
+        var kept = String(result)
+        while kept.last?.isWhitespace == true { kept.removeLast() }
+        return kept + "…"
     }
 
     /// How many terminal columns the text takes.

@@ -157,6 +157,9 @@ import Testing
         #expect("Buy milk and eggs".truncated(to: 8) == "Buy mil…")
         #expect("Buy milk".truncated(to: 8) == "Buy milk")
         #expect("Buy milk".truncated(to: 4, ellipsis: false) == "Buy ")
+        // No space before the ellipsis: `with a…`, not `with a …` (helper-78).
+        #expect("Buy milk and eggs".truncated(to: 10) == "Buy milk…")
+        #expect("Buy  \u{3000}milk".truncated(to: 6) == "Buy…")
         // Wide characters take two columns.
         #expect("田中さんへの贈り物".truncated(to: 7, in: .terminalColumns) == "田中さ…")
         #expect("田中さん".truncated(to: 8, in: .terminalColumns) == "田中さん")
