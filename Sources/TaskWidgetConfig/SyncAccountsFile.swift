@@ -1,8 +1,9 @@
 import Foundation
 import TaskWidgetCore
 
-/// Adds and removes `[sync.accounts.NAME]` tables in the user's `config.toml` without rewriting the
-/// rest of it: `add` appends the table's text, `remove` cuts exactly that table's lines, so the
+/// Adds, replaces and removes `[sync.accounts.NAME]` tables in the user's `config.toml` without
+/// rewriting the rest of it: `add` appends the table's text (or puts it in place of the account's
+/// table), `remove` cuts exactly that table's lines, so the
 /// user's comments, order and spelling stay. The result is parsed before it replaces the file, and
 /// the file is replaced whole (``AtomicFile``), readable by its owner only (or stricter).
 ///
@@ -10,25 +11,38 @@ import TaskWidgetCore
 /// try SyncAccountsFile.add(SyncAccount(name: "home", url: "https://dav.example.com/"), toConfigAt: path)
 /// ```
 public enum SyncAccountsFile {
-    /// Appends the account's table. An account of that name already there is an error.
-    public static func add(_ account: SyncAccount, toConfigAt path: String, home: String? = nil) throws {
+    /// Appends the account's table. An account of that name already there is an error, unless
+    /// `replacing`: then its table's header and keys become the account's, where they are, so
+    /// that it keeps its place in the order (the first account receives new lists and Inbox tasks).
+    /// Returns whether an account was replaced.
+    @discardableResult
+    public static func add(_ account: SyncAccount, toConfigAt path: String, home: String? = nil, replacing: Bool = false) throws -> Bool {
         let text = try currentText(path)
         let configuration = try Configuration.parse(text, path: path, home: home)
-        if configuration.syncAccounts.contains(where: { $0.name == account.name }) {
-            throw TaskWidgetError(
-                .nameTaken, "\(path) already has an account “\(account.name)”: remove it first with `taskwidget sync account rm \(account.name)`")
-        }
         var table = "[sync.accounts.\(key(account.name))]\n"
         table += "url = \(quoted(account.url))\n"
         if let user = account.user { table += "user = \(quoted(user))\n" }
         if let command = account.passwordCommand { table += "password_command = \(quoted(command))\n" }
         if let file = account.passwordFile { table += "password_file = \(quoted(file))\n" }
         if let inbox = account.inbox { table += "inbox = \(quoted(inbox))\n" }
+        if configuration.syncAccounts.contains(where: { $0.name == account.name }) {
+            guard replacing else {
+                throw TaskWidgetError(
+                    .nameTaken,
+                    "\(path) already has an account “\(account.name)”: add --replace to change it where it is "
+                        + "(it keeps its place in the order), or remove it first with `taskwidget sync account rm \(account.name)`")
+            }
+            var lines = text.components(separatedBy: "\n")
+            lines.replaceSubrange(try tableLines(named: account.name, in: lines, path: path), with: table.dropLast().components(separatedBy: "\n"))
+            try replace(path, with: lines.joined(separator: "\n"), home: home)
+            return true
+        }
         var newText = text
         if !newText.isEmpty && !newText.hasSuffix("\n") { newText += "\n" }
         if !newText.isEmpty { newText += "\n" }
         newText += table
         try replace(path, with: newText, home: home)
+        return false
     }
 
     /// Removes the account's table: its header, its keys, and the blank line before it; comments
@@ -45,6 +59,16 @@ public enum SyncAccountsFile {
                     : "there is no sync account “\(name.sanitizedForMessage)”: the accounts are \(names.joined(separator: ", "))")
         }
         var lines = text.components(separatedBy: "\n")
+        let table = try tableLines(named: name, in: lines, path: path)
+        var start = table.lowerBound
+        if start > 0 && lines[start - 1].trimmingCharacters(in: .whitespaces).isEmpty { start -= 1 }
+        lines.removeSubrange(start...table.upperBound)
+        try replace(path, with: lines.joined(separator: "\n"), home: home)
+    }
+
+    /// The lines of the account's table, from its header to its last key (comments after it,
+    /// which may introduce the next table, are not its own).
+    private static func tableLines(named name: String, in lines: [String], path: String) throws -> ClosedRange<Int> {
         guard let header = lines.firstIndex(where: { headerPath($0) == ["sync", "accounts", name] }) else {
             throw TaskWidgetError(
                 .badConfig, "\(path): the account “\(name.sanitizedForMessage)” is not a [sync.accounts.NAME] table of its own: edit the file by hand")
@@ -63,10 +87,7 @@ public enum SyncAccountsFile {
             }
             end += 1
         }
-        var start = header
-        if start > 0 && lines[start - 1].trimmingCharacters(in: .whitespaces).isEmpty { start -= 1 }
-        lines.removeSubrange(start...lastKey)
-        try replace(path, with: lines.joined(separator: "\n"), home: home)
+        return header...lastKey
     }
 
     /// The table path of a header line (`[sync.accounts."my home"]` → sync, accounts, my home),

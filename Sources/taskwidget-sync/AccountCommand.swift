@@ -19,7 +19,10 @@ struct AccountCommand: ParsableCommand {
             commandName: "add", abstract: "Add an account: a [sync.accounts.NAME] table at the end of config.toml.",
             discussion: """
                 The password comes from a command's output (a password manager) or from a file \
-                that only you can read (chmod 600); it is never written to the configuration.
+                that only you can read (chmod 600); it is never written to the configuration. \
+                --replace changes an account of that name where it is, to what is given (a new \
+                password command, say): it keeps its place in the order, so the first account \
+                still receives new lists and Inbox tasks.
 
                 Examples:
                   taskwidget sync account add home \\
@@ -36,6 +39,7 @@ struct AccountCommand: ParsableCommand {
         @Option(help: ArgumentHelp("A command that prints the password (run with /bin/sh).", valueName: "cmd")) var passwordCommand: String?
         @Option(help: ArgumentHelp("A file holding the password, readable by you only.", valueName: "file"), completion: .file()) var passwordFile: String?
         @Option(help: ArgumentHelp("The collection (its name) that holds the Inbox's tasks.", valueName: "collection")) var inbox: String?
+        @Flag(help: "Change the account of that name, where it is in config.toml, to what is given here.") var replace = false
 
         func validate() throws {
             guard passwordCommand == nil || passwordFile == nil else {
@@ -73,8 +77,8 @@ struct AccountCommand: ParsableCommand {
                 file = absolute
             }
             let account = SyncAccount(name: name, url: url, user: user, passwordCommand: passwordCommand, passwordFile: file, inbox: inbox)
-            try SyncAccountsFile.add(account, toConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
-            print("Added the account \(name) to \(path). Try: taskwidget sync --account \(name.shellQuoted) --dry-run")
+            let existed = try SyncAccountsFile.add(account, toConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"], replacing: replace)
+            print("\(existed ? "Changed" : "Added") the account \(name) \(existed ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted) --dry-run")
         }
     }
 

@@ -1187,6 +1187,19 @@ import Testing
         #expect(added.contains("[sync.accounts.home]\nurl = \"https://dav.example.com/\"\nuser = \"alice\"\npassword_command = \"pass show dav\"\n"))
         let listed = try sandbox.succeed(["sync", "account", "ls"])
         #expect(listed.contains("home") && listed.contains("command") && !listed.contains("pass show"))
+        // A new password command: --replace changes the account where it is, so it stays the
+        // first one; rm and add again made it the last, and new lists went to another server
+        // (helper-80). Without --replace, the error says it.
+        try sandbox.succeed(["sync", "account", "add", "work", "--url", "https://work.example.com/", "--user", "bob", "--password-command", "pass work"])
+        let again = try sandbox.run(["sync", "account", "add", "home", "--url", "https://dav.example.com/", "--user", "alice", "--password-command", "pass new"])
+        #expect(again.status == 64 && again.stderr.contains("already has an account “home”: add --replace to change it where it is"), "\(again.stderr)")
+        #expect(
+            try sandbox.succeed([
+                "sync", "account", "add", "home", "--url", "https://dav.example.com/", "--user", "alice", "--password-command", "pass new", "--replace",
+            ]).hasPrefix("Changed the account home in "))
+        let replaced = try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8)
+        #expect(replaced.hasPrefix(original + "\n\n[sync.accounts.home]\nurl = \"https://dav.example.com/\"\nuser = \"alice\"\npassword_command = \"pass new\"\n\n[sync.accounts.work]\n"), "\(replaced)")
+        try sandbox.succeed(["sync", "account", "rm", "work"])
         try sandbox.succeed(["sync", "account", "rm", "home"])
         #expect(try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8) == original + "\n")
 
