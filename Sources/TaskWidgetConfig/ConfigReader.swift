@@ -154,7 +154,11 @@ struct ConfigReader {
     /// A duration such as `30m`, `24h`, `2d` or `1w`, in seconds.
     func duration(_ key: String) throws -> Int64? {
         guard let text = try string(key) else { return nil }
-        guard let seconds = DurationText.seconds(text) else { throw error(key, "expected a duration such as \(DurationText.examples)") }
+        guard let seconds = DurationText.seconds(text) else {
+            // `99999999w`: a duration, past the million units taskwidget takes.
+            let isTooLong = text.trimmingWhitespace.first?.isNumber == true && DurationText.seconds("1" + text.trimmingWhitespace.drop { $0.isNumber }) != nil
+            throw error(key, isTooLong ? "the duration is too long: give at most 1000000 of its unit" : "expected a duration such as \(DurationText.examples)")
+        }
         return seconds
     }
 

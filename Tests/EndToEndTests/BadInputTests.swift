@@ -338,6 +338,10 @@ import Testing
             try Data(document.utf8).write(to: file)
             try sandbox.expectRefused(["import", file.path], status: 65)
         }
+        // A newer version's export says to upgrade (helper-79).
+        let newer = sandbox.folder.appendingPathComponent("newer.json")
+        try Data(#"{"schema": "taskwidget.export/2", "lists": [], "tasks": [], "habits": []}"#.utf8).write(to: newer)
+        try sandbox.expectRefused(["import", newer.path], status: 65, message: "a newer taskwidget wrote it, upgrade taskwidget to import it")
         try sandbox.expectRefused(["import", sandbox.folder.appendingPathComponent("missing.json").path], status: 74)
         // An empty file says so (it said the JSON ends too soon, and /dev/null could not be read).
         try sandbox.expectRefused(["import", "/dev/null"], status: 65, message: "/dev/null is empty")

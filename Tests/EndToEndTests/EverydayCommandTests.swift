@@ -77,6 +77,9 @@ import Testing
         #expect(try sandbox.succeed(["habit", "uncheck", "Walk", "--date", "yesterday"]) == "🚶 Walk: nothing was recorded on 2026-11-21\n")
         // A day it cannot read is quoted as typed; a later one is refused for ls too, in words that fit it.
         try sandbox.expectRefused(["habit", "check", "Walk", "--date", "2026-11-21T10:00"], status: 64, message: "cannot read the day “2026-11-21T10:00”")
+        // A day that is not in the calendar says why, as --now and --due do (helper-79).
+        try sandbox.expectRefused(
+            ["habit", "ls", "--date", "2025-02-29"], status: 64, message: "cannot read the day “2025-02-29”: February 2025 has 28 days")
         try sandbox.expectRefused(["habit", "ls", "--date", "2026-11-30"], status: 64, message: "2026-11-30 is in the future: give today or an earlier day")
         try sandbox.expectRefused(["habit", "check", "Walk", "--date", "Tomorrow"], status: 64, message: "2026-11-23 is in the future: give today or an earlier day")
 

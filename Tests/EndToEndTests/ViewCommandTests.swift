@@ -144,6 +144,8 @@ import Testing
 
     @Test(arguments: [
         ("[views.work]\nlist = \"Work\"\n\n[views.soon]\ndue_within = \"soon\"\n", ":5: views.soon.due_within: expected a duration such as 30m"),
+        // A duration, too long: it was "expected a duration" (helper-79).
+        ("[views.soon]\ndue_within = \"99999999w\"\n", ":2: views.soon.due_within: the duration is too long: give at most 1000000 of its unit"),
         ("[views.work]\nlist = \"Work\"\nactive = \"yes\"\n", ":3: views.work.active: expected true or false"),
         ("[views.work]\nlst = \"Work\"\n", ":2: views.work.lst: unknown key: did you mean “list”? (the keys here are active, due_within, inbox, list)"),
         ("[views.work\nlist = \"Work\"\n", ":1:"),

@@ -72,7 +72,8 @@ extension LocalDay {
             }
         guard let day else {
             throw TaskWidgetError(
-                .invalidInput, "cannot read the day “\(text.sanitizedForMessage)”: use today, yesterday or YYYY-MM-DD")
+                .invalidInput,
+                "cannot read the day “\(text.sanitizedForMessage)”: \(WhenParser.impossibleDate(in: text) ?? "use today, yesterday or YYYY-MM-DD")")
         }
         guard day <= today else {
             throw TaskWidgetError(.invalidInput, "\(day) is in the future: give today or an earlier day")

@@ -281,7 +281,7 @@ extension WhenParser {
 
     /// Why a text in the shape of an ISO 8601 date (and time) names none, such as
     /// `February 2027 has 28 days` for `2027-02-29`: the list of forms would not say it.
-    private static func impossibleDate(in text: String) -> String? {
+    static func impossibleDate(in text: String) -> String? {
         guard let match = text.firstMatch(of: /^\s*(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?/),
             let year = Int(match.1), let month = Int(match.2), let day = Int(match.3)
         else { return nil }

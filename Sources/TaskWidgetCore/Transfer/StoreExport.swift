@@ -27,6 +27,13 @@ public struct StoreExport: Codable, Sendable, Equatable {
     /// The format's name and version, checked on import.
     public static let currentSchema = "taskwidget.export/1"
 
+    /// Whether `schema` is this format's of a later version (`taskwidget.export/2`).
+    static func isNewer(_ schema: String) -> Bool {
+        let prefix = "taskwidget.export/"
+        guard schema.hasPrefix(prefix), let version = Int(schema.dropFirst(prefix.count)) else { return false }
+        return version > 1
+    }
+
     public var schema: String
     public var lists: [TaskList]
     public var tasks: [TaskItem]
@@ -97,7 +104,9 @@ public struct StoreExport: Codable, Sendable, Equatable {
         }
         guard export.schema == currentSchema else {
             throw TaskWidgetError(
-                .badImport, "\(source) has schema “\(export.schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)")
+                .badImport,
+                "\(source) has schema “\(export.schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)"
+                    + (isNewer(export.schema) ? ": a newer taskwidget wrote it, upgrade taskwidget to import it" : ""))
         }
         if let (path, key) = unknownField(in: data, decodedAs: export) {
             throw TaskWidgetError(
