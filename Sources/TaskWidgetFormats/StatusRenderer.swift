@@ -53,7 +53,9 @@ public struct StatusRenderer: Sendable {
                     path, status: status, why: "its text reaches the bar as it is, and tmux or polybar run the commands it may hold",
                     code: .badTemplate, context: "template")
             }
-            let text = String(decoding: data, as: UTF8.self)
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw TaskWidgetError(.badTemplate, "the template \(path) is not UTF-8 text: save it as UTF-8", context: "template not UTF-8")
+            }
             return Template(text: text.first == "\u{FEFF}" ? String(text.dropFirst()) : text, source: path)
         }
     }

@@ -362,6 +362,15 @@ import Testing
         #expect(mine.status == 0 && mine.stdout.hasPrefix("mine ") && mine.stderr.isEmpty, "\(mine.stdout)\(mine.stderr)")
     }
 
+    /// A template that is not UTF-8 is refused with its name: its bytes showed as `��` (helper-78).
+    @Test func aTemplateThatIsNotUTF8IsRefused() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let file = sandbox.folder.appendingPathComponent("latin1.mustache")
+        try Data([0xFF, 0xFE] + Array("{{summary}}".utf8)).write(to: file)
+        let result = try sandbox.run(["status", "--template", file.path] + Self.zone)
+        #expect(result.status == 64 && result.stderr == "taskwidget: the template \(file.path) is not UTF-8 text: save it as UTF-8\n", "\(result.stderr)")
+    }
+
     @Test func aBrokenTemplateNamesFileLineAndColumn() throws {
         let sandbox = try Self.fixtureSandbox()
         let file = sandbox.folder.appendingPathComponent("broken.mustache")
