@@ -137,9 +137,18 @@ public struct StatusRenderer: Sendable {
             // Data(buffer:) copies the bytes; Data(output.utf8) would first ask whether the view
             // conforms to ContiguousBytes, a walk over every conformance record of the program.
             let bytes = output.withUTF8 { Data(buffer: $0) }
-            guard (try? JSONSerialization.jsonObject(with: bytes)) != nil else {
+            do {
+                _ = try JSONSerialization.jsonObject(with: bytes)
+            } catch {
+                // Where the line it rendered stops being JSON (`around character 19`), never
+                // the line itself, which holds titles. A value put in with {{{…}}} is not escaped.
+                let offset = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)?.firstMatch(of: /character (\d+)/).flatMap { Int($0.output.1) }
                 throw TaskWidgetError(
-                    .badTemplate, "template \(source) does not render valid JSON for \(format.rawValue): fix the template", context: "template")
+                    .badTemplate,
+                    "template \(source) does not render valid JSON for \(format.rawValue)"
+                        + (offset.map { " (the line it renders breaks at character \($0 + 1))" } ?? "")
+                        + ": fix the template (a value in {{{…}}} is put in unescaped)",
+                    context: "template")
             }
         } else {
             output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")

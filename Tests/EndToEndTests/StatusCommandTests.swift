@@ -371,6 +371,20 @@ import Testing
         #expect(result.status == 64 && result.stderr == "taskwidget: the template \(file.path) is not UTF-8 text: save it as UTF-8\n", "\(result.stderr)")
     }
 
+    /// A template whose line is no JSON says where the line breaks, and that a value in {{{…}}}
+    /// is not escaped; it said "does not render valid JSON" alone (helper-78). The line itself,
+    /// which holds titles, is not shown: a bar's stderr may be a journal.
+    @Test func aTemplateThatRendersNoJSONSaysWhereTheLineBreaks() throws {
+        let sandbox = try Self.fixtureSandbox()
+        let file = sandbox.folder.appendingPathComponent("broken.mustache")
+        try Data("{\"text\": \"{{class}}\",\n  \"x\": }".utf8).write(to: file)
+        let result = try sandbox.run(["status", "--format", "waybar", "--template", file.path] + Self.zone)
+        #expect(result.status == 0 && result.stdout.contains("\"class\":\"error\""), "a bar gets its error line")
+        #expect(
+            result.stderr == "taskwidget: template \(file.path) does not render valid JSON for waybar (the line it renders breaks at character "
+                + "\(#"{"text": "overdue","x": "#.count + 1)): fix the template (a value in {{{…}}} is put in unescaped)\n", "\(result.stderr)")
+    }
+
     @Test func aBrokenTemplateNamesFileLineAndColumn() throws {
         let sandbox = try Self.fixtureSandbox()
         let file = sandbox.folder.appendingPathComponent("broken.mustache")
