@@ -45,14 +45,11 @@ public struct Listing: Sendable {
             }
             return row
         }
-        let titleRoom = terminalWidth.map { width in
-            let otherWidths = header.indices.dropFirst(2).map { column in
-                ([header[column]] + others.map { $0[column - 1].text }).map(\.terminalWidth).max() ?? 0
-            }
-            let used = ([header[0]] + others.map { $0[0].text }).map(\.terminalWidth).max() ?? 0
-            // The mark and its space, and two spaces between columns.
-            return max(Self.narrowestTitle, width - used - otherWidths.reduce(0, +) - 2 * (header.count - 1) - 2)
-        } ?? Self.titleWidth
+        let otherWidths = header.indices.filter { $0 != 1 }.map { column in
+            ([header[column]] + others.map { $0[column == 0 ? 0 : column - 1].text }).map(\.terminalWidth).max() ?? 0
+        }
+        // Less the mark and its space.
+        let titleRoom = terminalWidth == nil ? Self.titleWidth : room(leftBy: otherWidths, besides: 2)
         let rows = zip(tasks, others).map { item, others -> [Cell] in
             let task = item.task
             let isOverdue = task.isOverdue(at: now)
@@ -130,20 +127,45 @@ public struct Listing: Sendable {
         return try Self.jsonText(rows)
     }
 
-    /// `list ls`: each list with its color and task counts.
+    /// `list ls`: each list with its color and task counts; on a terminal, names cut to fit it.
     public func table(_ lists: [ListSummary]) -> String {
         guard !lists.isEmpty else { return "No lists. Create one with: taskwidget list add NAME\n" }
-        return Self.table(
+        return table(
             header: ["NAME", "COLOR", "OPEN", "TOTAL"],
-            rows: lists.map { [$0.list.name, "#" + $0.list.colorHex, String($0.openCount), String($0.totalCount)] })
+            rows: lists.map { [$0.list.name, "#" + $0.list.colorHex, String($0.openCount), String($0.totalCount)] }, cutting: 0)
     }
 
-    /// `habit ls`: each habit with its icon and what was recorded on the day.
+    /// `habit ls`: each habit with its icon and what was recorded on the day; on a terminal, names
+    /// cut to fit it.
     public func table(_ habits: [HabitDay]) -> String {
         guard let day = habits.first?.day else { return "No habits. Create one with: taskwidget habit add NAME\n" }
         let done = habits.filter(\.isDone).count
         let rows = habits.map { [$0.habit.icon, $0.habit.name, $0.status?.rawValue ?? "–"] }
-        return Self.table(header: ["", "HABIT", day.description], rows: rows) + "\(done) of \(habits.count) done\n"
+        return table(header: ["", "HABIT", day.description], rows: rows, cutting: 1) + "\(done) of \(habits.count) done\n"
+    }
+
+    /// A table whose column `cutting` (a name) is cut to the room the others leave on the
+    /// terminal (a long name made every row wider than the screen); whole in a pipe or a file,
+    /// which scripts read.
+    private func table(header: [String], rows: [[String]], cutting column: Int) -> String {
+        let rows = rows.map { $0.map(\.removingControlCharacters) }
+        guard terminalWidth != nil else { return Self.table(header: header, rows: rows) }
+        let otherWidths = header.indices.filter { $0 != column }.map { other in
+            ([header[other]] + rows.map { $0[other] }).map(\.terminalWidth).max() ?? 0
+        }
+        let room = room(leftBy: otherWidths)
+        return Self.table(header: header, rows: rows.map { row in
+            var row = row
+            row[column] = row[column].truncated(to: room, in: .terminalColumns)
+            return row
+        })
+    }
+
+    /// The columns a table's cut column may take on the terminal: what the other columns
+    /// (`otherWidths`, two spaces apart) and `besides` more columns in its cells leave, and at
+    /// least ``narrowestTitle``.
+    private func room(leftBy otherWidths: [Int], besides: Int = 0) -> Int {
+        max(Self.narrowestTitle, (terminalWidth ?? 0) - otherWidths.reduce(0, +) - 2 * otherWidths.count - besides)
     }
 
     /// Columns padded to their widest cell (terminal width), two spaces apart, no trailing spaces;

@@ -43,6 +43,26 @@ import Testing
         #expect(table(width: nil).split(separator: "\n")[1] == "3f2a9c1b  ○ Call the dentist about the appointment next…  Inbox")
     }
 
+    /// So do list and habit names in `list ls` and `habit ls`: a long one made every row wider
+    /// than the screen (helper-79). In a pipe or a file, which scripts read, they stay whole.
+    @Test func onATerminalListAndHabitNamesTakeTheRoomTheOtherColumnsLeave() {
+        let long = String(repeating: "Errands ", count: 8).trimmingWhitespace  // 63 columns
+        func listing(width: Int?) -> Listing {
+            Listing(now: Self.now, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")), terminalWidth: width)
+        }
+        let lists = [ListSummary(list: TaskList(name: long, colorHex: "34C759", createdAt: Self.now), openCount: 3, totalCount: 12)]
+        // COLOR 7, OPEN 4, TOTAL 5 and two spaces thrice: 22 columns besides the name.
+        #expect(listing(width: 50).table(lists).split(separator: "\n")[1] == "Errands Errands Errands Err…  #34C759  3     12")
+        #expect(listing(width: nil).table(lists).split(separator: "\n")[1].hasPrefix(long + "  #34C759"))
+        let habits = [HabitDay(habit: Habit(name: long, icon: "🚶", colorHex: "34C759", createdAt: Self.now), day: LocalDay("2026-11-22")!, status: .done)]
+        for width in [40, 60] {
+            let rows = listing(width: width).table(habits).split(separator: "\n")
+            #expect(rows.allSatisfy { String($0).terminalWidth <= width }, "\(rows)")
+            #expect(rows[1].contains("Errands Errands") && rows[1].contains("…"), "\(rows)")
+        }
+        #expect(listing(width: nil).table(habits).contains(long))
+    }
+
     @Test func withoutRemindersThereIsNoColumn() {
         #expect(listing.table([task("Walk")]) == "ID          TITLE  LIST   DUE\n3f2a9c1b  ○ Walk   Inbox\n")
     }

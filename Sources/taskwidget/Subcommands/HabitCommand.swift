@@ -38,7 +38,8 @@ struct HabitCommand: ParsableCommand {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let habits = try context.storeForReading().habitDays(on: day)
-            print(Listing(now: context.now, calendar: context.calendar).table(habits), terminator: "")
+            let width = terminalWidthOfStandardOutput(context.environment)
+            print(Listing(now: context.now, calendar: context.calendar, terminalWidth: width).table(habits), terminator: "")
         }
     }
 

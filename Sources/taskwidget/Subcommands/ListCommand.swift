@@ -36,7 +36,8 @@ struct ListCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let lists = try context.storeForReading().listSummaries()
-            print(Listing(now: context.now, calendar: context.calendar).table(lists), terminator: "")
+            let width = terminalWidthOfStandardOutput(context.environment)
+            print(Listing(now: context.now, calendar: context.calendar, terminalWidth: width).table(lists), terminator: "")
         }
     }
 

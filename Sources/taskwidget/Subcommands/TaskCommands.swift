@@ -123,20 +123,20 @@ struct Ls: ParsableCommand {
         let showsEverything = try all || (tasks.isEmpty && format == .table && listed(includingCompleted: true).isEmpty)
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let usesColor = color.usesColor(isTerminal: isTerminal, environment: context.environment)
-        let width = isTerminal ? Self.terminalWidth(context.environment) : nil
+        let width = terminalWidthOfStandardOutput(context.environment)
         let listing = Listing(now: context.now, calendar: context.calendar, usesColor: usesColor, terminalWidth: width)
         print(format == .json ? try listing.json(tasks) : listing.table(tasks, in: view, includesCompleted: showsEverything), terminator: "")
     }
 }
 
-extension Ls {
-    /// The width of the terminal on standard output: `COLUMNS` when it is set, else the terminal's own.
-    static func terminalWidth(_ environment: [String: String]) -> Int? {
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
-    }
+/// The width of the terminal on standard output, for the tables of `ls`, `list ls` and `habit ls`:
+/// `COLUMNS` when it is set, else the terminal's own; `nil` in a pipe or a file.
+func terminalWidthOfStandardOutput(_ environment: [String: String]) -> Int? {
+    guard isatty(STDOUT_FILENO) == 1 else { return nil }
+    if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
 }
 
 /// The id a confirmation shows for `task`, as `ls` shows it. The change is made by then: a failure
