@@ -103,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         {
             _ = try TaskList.named(name, in: lists, creation: view.missingListAdvice)
         }
+        view = view.followed(by: "serve")
         let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
         let clock = try WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
         let server = DashboardServer(

@@ -15,6 +15,9 @@ public struct TaskView: Sendable, Equatable {
     public var dueWithin: Int64?
     /// `active = true`: only the tasks being worked on.
     public var activeOnly: Bool
+    /// The command that keeps showing the view (`serve`, `watch`), for its advice when the list
+    /// it was started with is gone (``followed(by:)``).
+    public private(set) var follower: String?
 
     public init(name: String? = nil, scope: TaskScope = .all, dueWithin: Int64? = nil, activeOnly: Bool = false) {
         self.name = name
@@ -30,8 +33,22 @@ public struct TaskView: Sendable, Equatable {
     /// config.toml, whose list the user may not remember naming; `nil` for a scope given on the
     /// command line (the error then says how to create a list).
     public var missingListAdvice: String? {
-        guard let name, case .list(let list) = scope else { return nil }
+        guard case .list(let list) = scope else { return nil }
+        guard let name else {
+            // Checked at its start: the list was renamed or deleted since.
+            return follower.map {
+                "\($0) was started with --list \(list.removingControlCharacters.shellQuoted): if the list was renamed, restart \($0) with its new name"
+            }
+        }
         return "the view “\(name.sanitizedForMessage)” in config.toml names it: fix the view, or create the list with `taskwidget list add \(list.removingControlCharacters.shellQuoted)`"
+    }
+
+    /// The view as `command` (`serve`, `watch`) keeps showing it: a list it was started with that
+    /// goes later is advised about as such (the usual advice was to create a list).
+    public func followed(by command: String) -> TaskView {
+        var view = self
+        view.follower = command
+        return view
     }
 
     /// The latest due date the view keeps at `now`; `nil` when it keeps every due date.

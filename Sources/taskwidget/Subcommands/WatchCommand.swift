@@ -141,9 +141,9 @@ extension WatchCommand {
     /// else the cycle's first.
     static func cycle(of configuration: Configuration, starting scope: ScopeOptions) throws -> (views: [TaskView], shown: Int) {
         var views = try (configuration.watch.views ?? [TaskView.allName] + configuration.views.compactMap(\.name))
-            .map(configuration.view(named:))
+            .map { try configuration.view(named: $0).followed(by: "watch") }
         guard !scope.isEmpty else { return (views, 0) }
-        let start = try scope.selectedView(configuration: configuration)
+        let start = try scope.selectedView(configuration: configuration).followed(by: "watch")
         if let index = views.firstIndex(of: start) { return (views, index) }
         views.insert(start, at: 0)
         return (views, 0)

@@ -204,6 +204,23 @@ import Testing
         #expect(refused.stdout.isEmpty)
     }
 
+    /// The list serve was started with, renamed later: the 503 says to restart serve with the new
+    /// name; it said to create a list, which would show an empty one (helper-77).
+    @Test(.timeLimit(.minutes(1))) func aListRenamedWhileServedSaysToRestartServe() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox, ["--list", "Work"])
+        let events = try server.events()
+        try sandbox.succeed(["list", "rename", "Work", "Office"])
+        #expect(events.next() != nil)
+        let status = try server.request("/status")
+        #expect(status.status == 503)
+        #expect(
+            String(decoding: status.body, as: UTF8.self)
+                == "{\"error\":\"no list is named “Work”: the lists are Home, Office, Errands "
+                + "(serve was started with --list Work: if the list was renamed, restart serve with its new name)\"}\n")
+        #expect(server.terminate() == 0)
+    }
+
     /// Beyond loopback without a token, serve does not start; a token file others may read is
     /// refused too. Each is one line and exit status 64.
     @Test func listeningBeyondLoopbackNeedsAToken() throws {
