@@ -53,25 +53,33 @@ struct WidgetLayout {
         let (width, title) = (right - padding, entry.scopeTitle ?? "Tasks")
         let dayWidth = canvas.width(of: day, style: detail)
         let titleFloor = min(canvas.width(of: title, style: heading), width * 0.2)
+        let countsRoom = width - titleFloor - 7 - dayWidth - 12
         let countsWidth = canvas.text(
-            countsMarkup, markup: true, style: detail, x: right, baseline: baseline, maxWidth: width - titleFloor - 7 - dayWidth - 12,
+            countsMarkup(fitting: countsRoom, style: detail), markup: true, style: detail, x: right, baseline: baseline, maxWidth: countsRoom,
             anchor: .end)
         let titleWidth = canvas.text(
             title, style: heading, x: padding, baseline: baseline, maxWidth: min(width * 0.4, width - countsWidth - 12 - dayWidth - 7))
         canvas.text(day, style: detail, x: padding + titleWidth + 7, baseline: baseline)
     }
 
-    /// `2 overdue · 3 today · 12 open`, the overdue part in red; zero counts left out.
-    private var countsMarkup: String {
+    /// `2 overdue · 3 today · 12 open`, the overdue part in red; zero counts left out. The later
+    /// counts go first when they do not all fit in `room` (`1000 overdue · 20 today` rather than
+    /// `1000 overdue · 20 today · 1020 o…`); a first one that does not fit alone is cut.
+    private func countsMarkup(fitting room: Double, style: Canvas.TextStyle) -> String {
         let counts = entry.counts
-        var parts: [String] = []
+        var parts: [(text: String, markup: String)] = []
         if counts.overdue > 0 {
-            parts.append("<span foreground=\"\(palette.red.markup)\" weight=\"600\">\(counts.overdue) overdue</span>")
+            let text = "\(counts.overdue) overdue"
+            parts.append((text, "<span foreground=\"\(palette.red.markup)\" weight=\"600\">\(text)</span>"))
         }
-        if counts.dueToday > 0 { parts.append("\(counts.dueToday) today") }
-        if counts.open > 0 || counts.completedToday == 0 { parts.append("\(counts.open) open") }
-        if counts.open == 0 && counts.completedToday > 0 { parts.append("\(counts.completedToday) done today") }
-        return parts.joined(separator: " · ")
+        if counts.dueToday > 0 { parts.append(("\(counts.dueToday) today", "\(counts.dueToday) today")) }
+        if counts.open > 0 || counts.completedToday == 0 { parts.append(("\(counts.open) open", "\(counts.open) open")) }
+        if counts.open == 0 && counts.completedToday > 0 { parts.append(("\(counts.completedToday) done today", "\(counts.completedToday) done today")) }
+        // Measured all semibold, as the overdue part is drawn: never narrower than drawn.
+        var bold = style
+        bold.weight = .semibold
+        while parts.count > 1, canvas.width(of: parts.map(\.text).joined(separator: " · "), style: bold) > room { parts.removeLast() }
+        return parts.map(\.markup).joined(separator: " · ")
     }
 
     /// Small: the scope on the left, the day on the right.

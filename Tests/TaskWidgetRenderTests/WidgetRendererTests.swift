@@ -198,6 +198,19 @@ import Testing
         #expect(overdueRows > 0)
     }
 
+    /// Counts too wide for the header lose their last parts whole: `1000 overdue · 20 today`, not
+    /// `1000 overdue · 20 today · 1020 o…` (helper-77).
+    @Test(arguments: [WidgetFamily.medium, .large])
+    func countsThatDoNotFitLoseTheirLastPartsWhole(family: WidgetFamily) throws {
+        var entry = try RenderFixture.entry(.many, family: family)
+        (entry.counts.overdue, entry.counts.dueToday, entry.counts.open) = (1000, 20, 1020)
+        let widget = try WidgetRenderer(family: family, scale: 2).render(entry, recording: true)
+        #expect(!widget.report.ellipsized.contains { $0.contains("overdue") }, "\(widget.report.ellipsized)")
+        (entry.counts.overdue, entry.counts.dueToday, entry.counts.open) = (10, 2, 12)
+        let fits = try WidgetRenderer(family: family, scale: 2).render(entry, recording: true)
+        #expect(fits.report.ellipsized.isEmpty, "\(fits.report.ellipsized)")
+    }
+
     @Test(arguments: WidgetFamily.allCases, [Scenario.mixed, .many])
     func monoIsPureBlackAndWhite(family: WidgetFamily, scenario: Scenario) throws {
         let image = try DecodedImage(png: RenderFixture.render(scenario, family: family, theme: .mono, scale: 2).image)
