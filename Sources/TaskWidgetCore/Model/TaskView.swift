@@ -30,8 +30,9 @@ public struct TaskView: Sendable, Equatable {
     public var isFiltered: Bool { dueWithin != nil || activeOnly }
 
     /// What the error says to do when the list this view names is not there, for a view of
-    /// config.toml, whose list the user may not remember naming; `nil` for a scope given on the
-    /// command line (the error then says how to create a list).
+    /// config.toml, whose list the user may not remember naming, and for a list a follower was
+    /// started with (``followed(by:)``); `nil` for a scope given on the command line otherwise
+    /// (the error then says how to create a list).
     public var missingListAdvice: String? {
         guard case .list(let list) = scope else { return nil }
         guard let name else {
