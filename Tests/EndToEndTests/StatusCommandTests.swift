@@ -360,6 +360,24 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: templates.path)
         let mine = try sandbox.run(["status", "--format", "tmux"] + Self.zone, environment: environment)
         #expect(mine.status == 0 && mine.stdout.hasPrefix("mine ") && mine.stderr.isEmpty, "\(mine.stdout)\(mine.stderr)")
+
+        // A link to a file in a folder others may change is refused too: only the link's folder
+        // was checked (helper-82). A relative path names its folder `.`.
+        let openFolder = sandbox.folder.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: openFolder, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: openFolder.path)
+        try Data("linked {{summary}}".utf8).write(to: openFolder.appendingPathComponent("linked.mustache"))
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: openFolder.appendingPathComponent("linked.mustache"))
+        let linked = try sandbox.run(["status", "--format", "tmux"] + Self.zone, environment: environment)
+        #expect(
+            linked.stderr.hasPrefix("taskwidget: the folder \(openFolder.path) of \(file.path) (a link to \(openFolder.path)/linked.mustache) can be changed by others"),
+            "\(linked.stderr)")
+        let relative = try ProcessRunner.run(
+            "/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", openFolder.path, Sandbox.binary.path]
+                + sandbox.arguments(["status", "--template", "linked.mustache"] + Self.zone),
+            environment: sandbox.environment)
+        #expect(relative.stderr.hasPrefix("taskwidget: the folder . of linked.mustache can be changed by others"), "\(relative.stderr)")
     }
 
     /// A template that is not UTF-8 is refused with its name: its bytes showed as `��` (helper-78).

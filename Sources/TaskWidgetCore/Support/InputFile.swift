@@ -106,15 +106,26 @@ extension InputFile {
                 code, "\(path) can be changed by others (\(why)): run `chmod go-w \(path)`",
                 context: "\(context) mode \(String(status.st_mode & 0o777, radix: 8))")
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        var folderStatus = stat()
-        guard stat(folder.isEmpty ? "." : folder, &folderStatus) == 0 else { return }
-        // A sticky folder (/tmp) lets no one replace a file of another.
-        if !folderStatus.isOwnedByUserOrRoot || (folderStatus.isWritableByOthers && folderStatus.st_mode & S_ISVTX == 0) {
-            throw TaskWidgetError(
-                code,
-                "the folder \(folder) of \(path) can be changed by others, who could put another file in its place: run `chmod go-w \(folder)`, or make it yours",
-                context: "\(context) folder mode \(String(folderStatus.st_mode & 0o777, radix: 8))")
+        // The folder of the path, and that of the file a link leads to: either could be given
+        // another file (a link in a safe folder to a file in an open one was trusted, helper-82).
+        let real = realpath(path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        }
+        var checked: Set<String> = []
+        for file in [path] + (real.map { [$0] } ?? []) {
+            let named = (file as NSString).deletingLastPathComponent
+            let folder = named.isEmpty ? "." : named
+            var folderStatus = stat()
+            guard checked.insert(folder).inserted, stat(folder, &folderStatus) == 0 else { continue }
+            // A sticky folder (/tmp) lets no one replace a file of another.
+            if !folderStatus.isOwnedByUserOrRoot || (folderStatus.isWritableByOthers && folderStatus.st_mode & S_ISVTX == 0) {
+                throw TaskWidgetError(
+                    code,
+                    "the folder \(folder) of \(file == path ? path : "\(path) (a link to \(file))") can be changed by others, who could put another file in its place: "
+                        + "run `chmod go-w \(folder)`, or make it yours",
+                    context: "\(context) folder mode \(String(folderStatus.st_mode & 0o777, radix: 8))")
+            }
         }
     }
 }
