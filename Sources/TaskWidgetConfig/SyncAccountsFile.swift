@@ -12,37 +12,55 @@ import TaskWidgetCore
 /// ```
 public enum SyncAccountsFile {
     /// Appends the account's table. An account of that name already there is an error, unless
-    /// `replacing`: then its table's header and keys become the account's, where they are, so
-    /// that it keeps its place in the order (the first account receives new lists and Inbox tasks).
-    /// Returns whether an account was replaced.
-    @discardableResult
-    public static func add(_ account: SyncAccount, toConfigAt path: String, home: String? = nil, replacing: Bool = false) throws -> Bool {
+    /// `replacing`: then its table becomes the account's where it is, so that it keeps its place
+    /// in the order (the first account receives new lists and Inbox tasks); its user, password
+    /// and inbox stay as they were unless `account` gives them. Replacing an account that is not
+    /// there is an error (a typo would add another).
+    public static func add(_ account: SyncAccount, toConfigAt path: String, home: String? = nil, replacing: Bool = false) throws {
         let text = try currentText(path)
         let configuration = try Configuration.parse(text, path: path, home: home)
-        var table = "[sync.accounts.\(key(account.name))]\n"
-        table += "url = \(quoted(account.url))\n"
-        if let user = account.user { table += "user = \(quoted(user))\n" }
-        if let command = account.passwordCommand { table += "password_command = \(quoted(command))\n" }
-        if let file = account.passwordFile { table += "password_file = \(quoted(file))\n" }
-        if let inbox = account.inbox { table += "inbox = \(quoted(inbox))\n" }
-        if configuration.syncAccounts.contains(where: { $0.name == account.name }) {
+        if let existing = configuration.syncAccounts.first(where: { $0.name == account.name }) {
             guard replacing else {
                 throw TaskWidgetError(
                     .nameTaken,
                     "\(path) already has an account “\(account.name)”: add --replace to change it where it is "
                         + "(it keeps its place in the order), or remove it first with `taskwidget sync account rm \(account.name)`")
             }
+            var merged = account
+            merged.user = account.user ?? existing.user
+            if account.passwordCommand == nil && account.passwordFile == nil {
+                (merged.passwordCommand, merged.passwordFile) = (existing.passwordCommand, existing.passwordFile)
+            }
+            merged.inbox = account.inbox ?? existing.inbox
             var lines = text.components(separatedBy: "\n")
-            lines.replaceSubrange(try tableLines(named: account.name, in: lines, path: path), with: table.dropLast().components(separatedBy: "\n"))
+            lines.replaceSubrange(try tableLines(named: account.name, in: lines, path: path), with: table(of: merged).dropLast().components(separatedBy: "\n"))
             try replace(path, with: lines.joined(separator: "\n"), home: home)
-            return true
+            return
         }
+        if replacing {
+            let names = configuration.syncAccounts.map(\.name)
+            throw TaskWidgetError(
+                .notFound,
+                "there is no sync account “\(account.name.sanitizedForMessage)” to replace: "
+                    + (names.isEmpty ? "there are none yet (leave out --replace to add it)" : "the accounts are \(names.joined(separator: ", "))"))
+        }
+        let table = table(of: account)
         var newText = text
         if !newText.isEmpty && !newText.hasSuffix("\n") { newText += "\n" }
         if !newText.isEmpty { newText += "\n" }
         newText += table
         try replace(path, with: newText, home: home)
-        return false
+    }
+
+    /// The account's table as `add` writes it, ending in a line break.
+    private static func table(of account: SyncAccount) -> String {
+        var table = "[sync.accounts.\(key(account.name))]\n"
+        table += "url = \(quoted(account.url))\n"
+        if let user = account.user { table += "user = \(quoted(user))\n" }
+        if let command = account.passwordCommand { table += "password_command = \(quoted(command))\n" }
+        if let file = account.passwordFile { table += "password_file = \(quoted(file))\n" }
+        if let inbox = account.inbox { table += "inbox = \(quoted(inbox))\n" }
+        return table
     }
 
     /// Removes the account's table: its header, its keys, and the blank line before it; comments

@@ -20,9 +20,9 @@ struct AccountCommand: ParsableCommand {
             discussion: """
                 The password comes from a command's output (a password manager) or from a file \
                 that only you can read (chmod 600); it is never written to the configuration. \
-                --replace changes an account of that name where it is, to what is given (a new \
-                password command, say): it keeps its place in the order, so the first account \
-                still receives new lists and Inbox tasks.
+                --replace changes an account of that name where it is (a new password command, \
+                say): it keeps its place in the order, so the first account still receives new \
+                lists and Inbox tasks, and its user, password and inbox stay unless given.
 
                 Examples:
                   taskwidget sync account add home \\
@@ -39,7 +39,7 @@ struct AccountCommand: ParsableCommand {
         @Option(help: ArgumentHelp("A command that prints the password (run with /bin/sh).", valueName: "cmd")) var passwordCommand: String?
         @Option(help: ArgumentHelp("A file holding the password, readable by you only.", valueName: "file"), completion: .file()) var passwordFile: String?
         @Option(help: ArgumentHelp("The collection (its name) that holds the Inbox's tasks.", valueName: "collection")) var inbox: String?
-        @Flag(help: "Change the account of that name, where it is in config.toml, to what is given here.") var replace = false
+        @Flag(help: "Change the account of that name where it is in config.toml (what is not given stays).") var replace = false
 
         func validate() throws {
             guard passwordCommand == nil || passwordFile == nil else {
@@ -77,8 +77,8 @@ struct AccountCommand: ParsableCommand {
                 file = absolute
             }
             let account = SyncAccount(name: name, url: url, user: user, passwordCommand: passwordCommand, passwordFile: file, inbox: inbox)
-            let existed = try SyncAccountsFile.add(account, toConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"], replacing: replace)
-            print("\(existed ? "Changed" : "Added") the account \(name) \(existed ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted) --dry-run")
+            try SyncAccountsFile.add(account, toConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"], replacing: replace)
+            print("\(replace ? "Changed" : "Added") the account \(name) \(replace ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted) --dry-run")
         }
     }
 

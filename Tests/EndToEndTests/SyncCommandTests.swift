@@ -1193,12 +1193,15 @@ import Testing
         try sandbox.succeed(["sync", "account", "add", "work", "--url", "https://work.example.com/", "--user", "bob", "--password-command", "pass work"])
         let again = try sandbox.run(["sync", "account", "add", "home", "--url", "https://dav.example.com/", "--user", "alice", "--password-command", "pass new"])
         #expect(again.status == 64 && again.stderr.contains("already has an account “home”: add --replace to change it where it is"), "\(again.stderr)")
+        // What is not given stays (an inbox dropped by --replace stopped new Inbox tasks syncing);
+        // a name that is no account is refused (a typo added one).
         #expect(
-            try sandbox.succeed([
-                "sync", "account", "add", "home", "--url", "https://dav.example.com/", "--user", "alice", "--password-command", "pass new", "--replace",
-            ]).hasPrefix("Changed the account home in "))
+            try sandbox.succeed(["sync", "account", "add", "home", "--url", "https://dav.example.com/", "--password-command", "pass new", "--replace"])
+                .hasPrefix("Changed the account home in "))
         let replaced = try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8)
         #expect(replaced.hasPrefix(original + "\n\n[sync.accounts.home]\nurl = \"https://dav.example.com/\"\nuser = \"alice\"\npassword_command = \"pass new\"\n\n[sync.accounts.work]\n"), "\(replaced)")
+        let typo = try sandbox.run(["sync", "account", "add", "hmoe", "--url", "https://dav.example.com/", "--replace"])
+        #expect(typo.status == 64 && typo.stderr == "taskwidget: there is no sync account “hmoe” to replace: the accounts are home, work\n", "\(typo.stderr)")
         try sandbox.succeed(["sync", "account", "rm", "work"])
         try sandbox.succeed(["sync", "account", "rm", "home"])
         #expect(try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8) == original + "\n")
