@@ -15,8 +15,9 @@ enum SiblingCommands {
     /// installed is an error.
     static func execIfSibling(_ arguments: [String]) throws(TaskWidgetError) {
         var rest = Array(arguments.dropFirst())
-        // `help serve device add` is `serve device add --help`.
-        if rest.first == "help", rest.count >= 2, programs[rest[1]] != nil { rest = Array(rest.dropFirst()) + ["--help"] }
+        // `help serve device add` is `serve help device add`, which checks that the names after
+        // `help` are commands (as `serve device add --help`, `help serve nope` showed serve's help).
+        if rest.first == "help", rest.count >= 2, programs[rest[1]] != nil { rest = [rest[1], "help"] + rest.dropFirst(2) }
         guard let name = rest.first, let program = programs[name] else { return }
         guard let path = InstalledProgram.path(of: program) else {
             throw TaskWidgetError(

@@ -216,6 +216,12 @@ import Testing
 
     @Test func helpForASubcommandThatIsNotThereIsAUsageError() throws {
         let sandbox = try Sandbox()
+        // Of serve, sync and notify too: `help serve nope` showed serve's help, exit 0 (helper-82).
+        for (arguments, path) in [(["help", "serve", "nope"], "taskwidget serve"), (["help", "serve", "device", "nope"], "taskwidget serve device")] {
+            let sibling = try sandbox.run(arguments, global: false)
+            #expect(sibling.status == 64 && sibling.stderr == "taskwidget: there is no command “nope”: `\(path) --help` lists them\n", "\(sibling.stderr)")
+        }
+        #expect(try sandbox.run(["help", "serve", "device", "add"], global: false).stdout.contains("USAGE: taskwidget serve device add"))
         let result = try sandbox.run(["help", "list", "nope"], global: false)
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(result.stderr == "taskwidget: there is no command “nope”: `taskwidget list --help` lists them\n")
