@@ -93,6 +93,8 @@ public enum CommandRunner {
             words = ["help"] + words[..<depth] + words[(depth + 1)...]
         }
         guard words.first == "help" else { return words }
+        // A program without subcommands (notify) has no help command: `help` is `--help`.
+        guard !root.configuration.subcommands.isEmpty else { return ["--help"] }
         words = words.filter { !$0.hasPrefix("-") }
         try checkHelpRequest(root, words)
         return words

@@ -222,6 +222,7 @@ import Testing
             #expect(sibling.status == 64 && sibling.stderr == "taskwidget: there is no command “nope”: `\(path) --help` lists them\n", "\(sibling.stderr)")
         }
         #expect(try sandbox.run(["help", "serve", "device", "add"], global: false).stdout.contains("USAGE: taskwidget serve device add"))
+        #expect(try sandbox.run(["help", "notify"], global: false).stdout.contains("USAGE: taskwidget notify"))
         let result = try sandbox.run(["help", "list", "nope"], global: false)
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(result.stderr == "taskwidget: there is no command “nope”: `taskwidget list --help` lists them\n")
