@@ -5,7 +5,6 @@ import Logging
 // glibc's own module, for `stdout`: through Glibc, Swift 6 refuses C globals it cannot prove safe.
 @preconcurrency import SwiftGlibc
 public import TaskWidgetCore
-import TaskWidgetStore
 
 /// How every taskwidget program runs its command line: logs to stderr, every failure one
 /// `taskwidget: …` line on stderr with its documented exit status (and with `--verbose` the cause
@@ -419,9 +418,11 @@ public enum CommandRunner {
         } else {
             return
         }
-        if TaskStore.hasCommitted {
-            let listing = ["habit": "habit ls", "list": "list ls"][arguments.dropFirst().first ?? ""] ?? "ls"
-            failure.message += ": the change itself was made (taskwidget \(listing) shows it)"
+        if SavedChanges.wereMade {
+            // The command that shows it; the siblings' arguments start after `serve` or `sync`.
+            let listings = ["habit": "habit ls", "list": "list ls", "device": "serve device ls", "account": "sync account ls", "token": nil]
+            let listing = listings[arguments.dropFirst().first ?? ""] ?? "ls"
+            failure.message += ": the change itself was made" + (listing.map { " (taskwidget \($0) shows it)" } ?? "")
         }
         throw failure
     }

@@ -104,5 +104,6 @@ public enum DeviceFile {
         let url = URL(fileURLWithPath: path)
         try AtomicFile.makeFolder(url.deletingLastPathComponent().path, permissions: 0o700)
         try AtomicFile.write(Data(text.utf8), to: url, permissions: 0o600)
+        SavedChanges.note()
     }
 }

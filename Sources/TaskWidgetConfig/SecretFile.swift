@@ -53,6 +53,7 @@ public enum SecretFile {
             throw TaskWidgetError(.invalidInput, "the folder \(folder.path) for \(what) does not exist: create it first", context: "\(what) folder missing")
         }
         try AtomicFile.write(Data((secret + "\n").utf8), to: url, permissions: 0o600)
+        SavedChanges.note()
         return (secret, true)
     }
 

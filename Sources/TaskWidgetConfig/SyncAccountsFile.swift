@@ -186,5 +186,6 @@ public enum SyncAccountsFile {
         // copied from the path itself, which for a link is 0777, and chmod then opened the file
         // the link names to everyone.)
         try AtomicFile.write(Data(text.utf8), to: url, permissions: 0o600)
+        SavedChanges.note()
     }
 }

@@ -165,11 +165,6 @@ public final class TaskStore: Sendable {
         return database
     }
 
-    /// Whether this process has committed a write transaction to a store: a command that then
-    /// fails to print its confirmation says that its change was made all the same.
-    public static var hasCommitted: Bool { committed.load(ordering: .relaxed) }
-    private static let committed = Atomic(false)
-
     /// Runs `body` in one write transaction; any error rolls everything back. The first write to a
     /// store that does not exist yet creates it, and only if `body` succeeds.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
@@ -193,7 +188,7 @@ public final class TaskStore: Sendable {
                         }
                     }
                 }
-            Self.committed.store(true, ordering: .relaxed)
+            SavedChanges.note()
             return result
         } catch {
             throw StoreErrors.map(error, path: path)

@@ -110,6 +110,15 @@ import Testing
         #expect(habit.stderr.hasSuffix(": the change itself was made (taskwidget habit ls shows it)\n"), "\(habit.stderr)")
         let list = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["list", "add", "Home"])
         #expect(list.stderr.hasSuffix(": the change itself was made (taskwidget list ls shows it)\n"), "\(list.stderr)")
+        // So are a device and an account, written to files of their own: the change was not
+        // told (helper-82).
+        let toFullDisk = { (arguments: [String]) in
+            try ProcessRunner.run("/bin/sh", ["-c", "exec \"$@\" > /dev/full", "sh", Sandbox.binary.path] + arguments, environment: sandbox.environment)
+        }
+        let device = try toFullDisk(["serve", "device", "add", "AA:BB:CC:DD:EE:FF"])
+        #expect(device.stderr.hasSuffix(": the change itself was made (taskwidget serve device ls shows it)\n"), "\(device.stderr)")
+        let account = try toFullDisk(["sync", "account", "add", "home", "--url", "http://127.0.0.1:1/"])
+        #expect(account.stderr.hasSuffix(": the change itself was made (taskwidget sync account ls shows it)\n"), "\(account.stderr)")
         // A command that changes nothing does not say so.
         let listed = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["ls"])
         #expect(listed.status == 74 && listed.stderr == "taskwidget: cannot write to standard output: No space left on device\n")
