@@ -139,7 +139,7 @@ public enum CommandRunner {
     /// Other tools' names for commands, which no spelling is near (`remove` is nearest to `move`).
     private static let synonyms = [
         "remove": "rm", "delete": "rm", "del": "rm", "list": "ls", "complete": "done", "finish": "done", "new": "add", "create": "add",
-        "mv": "move",
+        "mv": "move", "rn": "rename", "ren": "rename",
     ]
 
     /// A mistyped command in `arguments` (`taskwidget lst`, `taskwidget list lss`): the first
@@ -176,6 +176,9 @@ public enum CommandRunner {
         }
         let status = root.exitCode(for: error)
         guard status != .success else { printHelp(for: error, root: root) }
+        if let unknown = unknownOptionGiven(in: arguments, root: root) {
+            return (unknown, unknown.code.exitStatus)
+        }
         // A mistyped command, which ArgumentParser calls an unexpected argument, or, when an
         // option follows it (`list edit Home --name Haus`), an unknown option of the command before.
         if let mistyped = mistypedCommand(in: arguments, root: root) {
@@ -199,13 +202,36 @@ public enum CommandRunner {
         let prefix = "Unknown option '--"
         guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
         let typed = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
-        let meant = NameLookup.closest(to: typed, among: longOptions(of: command, root: root))
+        let meant = NameLookup.closest(to: typed, among: longOptions(of: command, root: root), preferringLettersKept: true)
         return "Unknown option '--\(typed)'" + (meant.map { ". Did you mean '--\($0)'?" } ?? "")
     }
 
-    /// The long options (without their dashes) that `command`'s help lists, e.g. `due`, `remind`.
+    /// A long option in `arguments` that the command they name does not take, as the error to
+    /// report before any other: ArgumentParser and the commands' checks may speak of its effects
+    /// instead (`snooze --top --bye 1d`: "give task ids or --top, not both"; `sync account add a
+    /// --ur URL`: "missing expected argument '--url <url>'"). Words after `--`, and words with a
+    /// space (a title such as "--- notes ---", which ``dashedText(in:)`` explains), are no options.
+    static func unknownOptionGiven(in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
+        // A mistyped command (`lst --all`) is the mistake to name: its options are unknown.
+        guard mistypedCommand(in: arguments, root: root) == nil else { return nil }
+        let (command, path) = commandNamed(by: arguments, root: root)
+        let words = arguments.dropFirst().prefix { $0 != "--" }
+        let names = words.filter { $0.hasPrefix("--") && $0.count > 2 }.map { String($0.dropFirst(2).prefix { $0 != "=" }) }
+        guard !names.isEmpty else { return nil }
+        let known = Set(longOptions(of: command, root: root))
+        guard let typed = names.first(where: { !known.contains($0) && !$0.contains(" ") }) else { return nil }
+        let message = "Unknown option '--\(typed)'"
+        if let inbox = inboxOption(for: message, in: arguments) { return inbox }
+        guard let line = unknownOption(in: message, of: command, root: root) else { return nil }
+        return TaskWidgetError(.invalidInput, "\(line.asClause) (see `\(path) --help`)")
+    }
+
+    /// The long options (without their dashes) that `command`'s help lists, hidden ones too,
+    /// e.g. `due`, `remind`.
     static func longOptions(of command: any ParsableCommand.Type, root: any ParsableCommand.Type) -> [String] {
-        let help = command == root ? root.helpMessage(columns: 10_000) : root.helpMessage(for: command, columns: 10_000)
+        let help =
+            command == root
+            ? root.helpMessage(includeHidden: true, columns: 10_000) : root.helpMessage(for: command, includeHidden: true, columns: 10_000)
         return help.split(separator: "\n").flatMap { line -> [String] in
             // `  -h, --help   Show help information.`: the names end where two spaces start the text.
             guard line.hasPrefix("  -"), let names = line.dropFirst(2).components(separatedBy: "  ").first else { return [] }

@@ -297,6 +297,8 @@ import Testing
         // Other tools' words: `remove` is spelt nearest to `move`, which reorders.
         (["remove", "abcd"], "there is no command “remove”: did you mean “rm”? (`taskwidget --help` lists them)"),
         (["list", "delete", "Home"], "there is no command “delete”: did you mean “rm”? (`taskwidget list --help` lists them)"),
+        // `rn` is spelt nearest to `rm`, which deletes (helper-82).
+        (["list", "rn", "Home", "House"], "there is no command “rn”: did you mean “rename”? (`taskwidget list --help` lists them)"),
     ])
     func aMistypedCommandNamesTheNearestOne(arguments: [String], message: String) throws {
         let result = try Sandbox().run(arguments, global: false)
@@ -317,6 +319,13 @@ import Testing
         (["watch", "--rendr-dir", "out"], "unknown option '--rendr-dir'. Did you mean '--render-dir'? (see `taskwidget watch --help`)"),
         (["--vrsion"], "unknown option '--vrsion'. Did you mean '--version'? (see `taskwidget --help`)"),
         (["sync", "--acount", "home"], "unknown option '--acount'. Did you mean '--account'? (see `taskwidget sync --help`)"),
+        // A letter left out: the name that holds every letter typed (it was '--list').
+        (["serve", "--listn", "127.0.0.1:1"], "unknown option '--listn'. Did you mean '--listen'? (see `taskwidget serve --help`)"),
+        // Named before what the command's checks say of its effects (helper-82): "give task ids or
+        // --top, not both", "missing expected argument '--url <url>'".
+        (["snooze", "--top", "--bye", "1d"], "unknown option '--bye'. Did you mean '--by'? (see `taskwidget snooze --help`)"),
+        (["done", "--tpo"], "unknown option '--tpo'. Did you mean '--top'? (see `taskwidget done --help`)"),
+        (["sync", "account", "add", "a", "--ur", "http://x"], "unknown option '--ur'. Did you mean '--url'? (see `taskwidget sync account add --help`)"),
     ])
     func aMistypedOptionNamesTheNearestOneOrNone(arguments: [String], message: String) throws {
         let result = try Sandbox().run(arguments, global: false)

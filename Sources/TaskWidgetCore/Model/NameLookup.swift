@@ -49,17 +49,23 @@ public enum NameLookup {
 
     /// The name in `names` nearest to `name` in edit distance (case-insensitive; swapping two
     /// neighbouring letters is one edit), if it is near enough to be a typo: at most one edit in
-    /// three letters. The first of equally near names wins.
-    public static func closest(to name: String, among names: [String]) -> String? {
+    /// three letters. The first of equally near names wins, unless `preferringLettersKept`: then
+    /// one that holds every letter typed, in order, does (a letter left out of an option's name:
+    /// `--listn` is `--listen`, which takes the address it is given, rather than `--list`).
+    public static func closest(to name: String, among names: [String], preferringLettersKept: Bool = false) -> String? {
         let typed = Array(name.trimmingWhitespace.lowercased())
-        var nearest: (name: String, distance: Int)?
+        var nearest: (name: String, distance: Int, holdsTyped: Bool)?
         for candidate in names {
             let letters = Array(candidate.lowercased())
             let allowed = max(1, max(typed.count, letters.count) / 3)
             // The distance is at least the difference in length: skip the long computation then.
             guard abs(typed.count - letters.count) <= allowed else { continue }
             let distance = editDistance(typed, letters)
-            if distance <= allowed, distance < nearest?.distance ?? .max { nearest = (candidate, distance) }
+            guard distance <= allowed else { continue }
+            let holdsTyped = preferringLettersKept && typed.isSubsequence(of: letters)
+            if distance < nearest?.distance ?? .max || (distance == nearest?.distance && holdsTyped && !nearest!.holdsTyped) {
+                nearest = (candidate, distance, holdsTyped)
+            }
         }
         return nearest?.name
     }
@@ -82,5 +88,14 @@ public enum NameLookup {
             }
         }
         return rows[lhs.count][rhs.count]
+    }
+}
+
+extension Array where Element == Character {
+    /// Whether every letter of this word is in `other`, in order (`listn` in `listen`).
+    fileprivate func isSubsequence(of other: [Character]) -> Bool {
+        var remaining = self[...]
+        for letter in other where letter == remaining.first { remaining = remaining.dropFirst() }
+        return remaining.isEmpty
     }
 }
