@@ -62,8 +62,11 @@ public struct Listing: Sendable {
     }
 
     /// The LIST cell: the list's name (`Inbox` for none), in colour after a dot of the list's colour.
+    /// On a terminal, a name is cut to a quarter of its width (at least 12 columns), so that titles
+    /// keep room: a long list name made every row wider than the screen.
     private func listCell(_ list: TaskList?) -> Cell {
-        let name = list?.name.removingControlCharacters ?? "Inbox"
+        var name = list?.name.removingControlCharacters ?? "Inbox"
+        if let terminalWidth { name = name.truncated(to: max(12, terminalWidth / 4), in: .terminalColumns) }
         guard usesColor else { return Cell(name) }
         guard let list else { return Cell("  Inbox") }
         return Cell("● " + name, styled: TerminalColor.colored("●", hex: list.colorHex) + " " + name)

@@ -63,6 +63,19 @@ import Testing
         #expect(listing(width: nil).table(habits).contains(long))
     }
 
+    /// On a terminal, a long list name in `ls` is cut to a quarter of its width (at least 12
+    /// columns): rows were wider than the screen (helper-82). In a pipe it stays whole.
+    @Test func onATerminalALongListNameIsCut() {
+        var item = task("Walk")
+        item.list = TaskList(name: "Groceries and household errands", colorHex: "34C759", createdAt: Self.now)
+        func row(width: Int?) -> String {
+            String(Listing(now: Self.now, calendar: LocalCalendar(timeZone: Fixed.zone("Europe/Berlin")), terminalWidth: width).table([item]).split(separator: "\n")[1])
+        }
+        #expect(row(width: 60) == "3f2a9c1b  ○ Walk   Groceries and…")  // 15 columns, the space before … left out
+        #expect(row(width: 100) == "3f2a9c1b  ○ Walk   Groceries and household…")
+        #expect(row(width: nil) == "3f2a9c1b  ○ Walk   Groceries and household errands")
+    }
+
     @Test func withoutRemindersThereIsNoColumn() {
         #expect(listing.table([task("Walk")]) == "ID          TITLE  LIST   DUE\n3f2a9c1b  ○ Walk   Inbox\n")
     }
