@@ -63,6 +63,8 @@ public struct StatusRenderer: Sendable {
     public let format: StatusFormat
     private let template: MustacheTemplate
     private let source: String
+    /// Whether the template puts a value in unescaped (`{{{…}}}`, `{{&…}}`), which may break its JSON.
+    private let putsValuesInUnescaped: Bool
 
     /// Parses the template; a syntax error, or a name the context does not have (SPEC §6), names
     /// the file, line and column.
@@ -70,6 +72,7 @@ public struct StatusRenderer: Sendable {
         HostEscaping.registerContentTypes
         self.format = format
         self.source = template.source
+        self.putsValuesInUnescaped = template.text.contains("{{{") || template.text.contains("{{&")
         // The defaults are known to be good: they are not scanned again at every run.
         let text = template.isBuiltIn ? nil : TemplateText(template.text, source: template.source)
         if let text { try Self.checkNesting(of: text) }
@@ -82,6 +85,26 @@ public struct StatusRenderer: Sendable {
                 "\(Self.describe(error.error)): fix the template")
         }
         if let text { try TemplateNames.check(text, names: StatusContext.fields.mapValues(\.shape)) }
+    }
+
+    /// The offset of a `]` or `}` that follows a comma in `json` (outside strings), which JSON
+    /// forbids; `nil` when there is none.
+    static func trailingComma(in json: Data) -> Int? {
+        var (inString, escaped, afterComma) = (false, false, false)
+        for (offset, byte) in json.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): (inString, afterComma) = (true, false)
+            case UInt8(ascii: ","): afterComma = true
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): if afterComma { return offset }
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): break
+            default: afterComma = false
+            }
+        }
+        return nil
     }
 
     /// How deep sections (`{{#…}}`, `{{^…}}`, `{{$…}}`, `{{<…}}`) and transforms (`(` in a name) may
@@ -137,17 +160,23 @@ public struct StatusRenderer: Sendable {
             // Data(buffer:) copies the bytes; Data(output.utf8) would first ask whether the view
             // conforms to ContiguousBytes, a walk over every conformance record of the program.
             let bytes = output.withUTF8 { Data(buffer: $0) }
-            do {
-                _ = try JSONSerialization.jsonObject(with: bytes)
-            } catch {
-                // Where the line it rendered stops being JSON (`around character 19`), never
-                // the line itself, which holds titles. A value put in with {{{…}}} is not escaped.
-                let offset = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)?.firstMatch(of: /character (\d+)/).flatMap { Int($0.output.1) }
+            // Where the line it rendered stops being JSON (`around character 19`), never the line
+            // itself, which holds titles. Foundation's parser takes a comma before `]` or `}`,
+            // which bars' parsers refuse.
+            var offset = Self.trailingComma(in: bytes)
+            if offset == nil {
+                do {
+                    _ = try JSONSerialization.jsonObject(with: bytes)
+                } catch {
+                    offset = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)?.firstMatch(of: /character (\d+)/).flatMap { Int($0.output.1) } ?? -1
+                }
+            }
+            if let offset {
                 throw TaskWidgetError(
                     .badTemplate,
                     "template \(source) does not render valid JSON for \(format.rawValue)"
-                        + (offset.map { " (the line it renders breaks at character \($0 + 1))" } ?? "")
-                        + ": fix the template (a value in {{{…}}} is put in unescaped)",
+                        + (offset >= 0 ? " (the line it renders breaks at character \(offset + 1))" : "") + ": fix the template"
+                        + (putsValuesInUnescaped ? " (a value in {{{…}}} is put in unescaped)" : ""),
                     context: "template")
             }
         } else {

@@ -400,7 +400,14 @@ import Testing
         #expect(result.status == 0 && result.stdout.contains("\"class\":\"error\""), "a bar gets its error line")
         #expect(
             result.stderr == "taskwidget: template \(file.path) does not render valid JSON for waybar (the line it renders breaks at character "
-                + "\(#"{"text": "overdue","x": "#.count + 1)): fix the template (a value in {{{…}}} is put in unescaped)\n", "\(result.stderr)")
+                + "\(#"{"text": "overdue","x": "#.count + 1)): fix the template\n", "\(result.stderr)")
+        // A comma before `}` too, which Foundation's parser took and bars' parsers refuse; the
+        // hint about {{{…}}} only for a template that has one (helper-82).
+        try Data("{\"text\": \"{{{class}}}\",}".utf8).write(to: file)
+        let comma = try sandbox.run(["status", "--format", "i3bar", "--template", file.path] + Self.zone)
+        #expect(
+            comma.stderr == "taskwidget: template \(file.path) does not render valid JSON for i3bar (the line it renders breaks at character "
+                + "\(#"{"text": "overdue","#.count + 1)): fix the template (a value in {{{…}}} is put in unescaped)\n", "\(comma.stderr)")
     }
 
     @Test func aBrokenTemplateNamesFileLineAndColumn() throws {

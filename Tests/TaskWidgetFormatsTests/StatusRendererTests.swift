@@ -318,4 +318,13 @@ import Testing
         #expect(parsed[0] == .text(Independent.stripControls(message)))
         #expect(parsed[1] == .text("⚠ taskwidget"))
     }
+
+    /// A comma before `]` or `}` outside strings is found; one inside a string is text.
+    @Test(arguments: [
+        (#"{"text": "a",}"#, 13), (#"[1, 2 ,  ]"#, 9), (#"{"a": [1,], "b": 2}"#, 9), (#"{"text": "a, }"}"#, nil), (#"{"t": "\", ]"}"#, nil),
+        (#"{"a": 1, "b": [2, 3]}"#, nil),
+    ] as [(String, Int?)])
+    func aTrailingCommaIsFoundOutsideStrings(json: String, offset: Int?) {
+        #expect(StatusRenderer.trailingComma(in: Data(json.utf8)) == offset)
+    }
 }
