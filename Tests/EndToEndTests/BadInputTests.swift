@@ -375,7 +375,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "nothing was imported")
         let lines = try sandbox.run(["add", "-"], input: Data(String(repeating: "y\n", count: 50_000).utf8))
         #expect(lines.status == 64, "\(lines.stderr)")
-        #expect(lines.stderr.hasPrefix("taskwidget: standard input holds more than one title (at most 1000 characters)"), "\(lines.stderr)")
+        #expect(lines.stderr.hasPrefix("taskwidget: standard input is longer than a title can be (one line of at most 1000 characters)"), "\(lines.stderr)")
         let template = try sandbox.run(["status", "--template", "/dev/zero"])
         #expect(template.status == 64 && template.stderr.contains("the template /dev/zero holds more than 4 MiB"), "\(template.stderr)")
     }

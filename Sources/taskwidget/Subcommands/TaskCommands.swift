@@ -69,7 +69,7 @@ extension Add {
         let data = try InputFile.read("-", named: "standard input", limit: limit) {
             TaskWidgetError(
                 .invalidInput,
-                "standard input holds more than one title (at most \(Validation.maximumTitleLength) characters): "
+                "standard input is longer than a title can be (one line of at most \(Validation.maximumTitleLength) characters): "
                     + "add takes one title (run it once per line, or use import)",
                 context: "title")
         }
