@@ -60,7 +60,10 @@ public struct ReminderNotification: Sendable {
         if missed && reminder.kind == .reminder { parts.append("Missed reminder (\(labeler.timeLabel(for: reminder.date, at: now)))") }
         // At its due time (`--at-due`, or a reminder set then), the task falls due now: by the
         // overdue rule (due ≤ now) it is already overdue, but "Overdue", critical, would say late.
-        let isDueNow = task.dueDate.map { $0 <= now && now < $0.adding(seconds: 60) } == true
+        // Not a day given alone, whose 23:59 is no time the user gave ("Due now · 23:59" in the
+        // day's last minute, helper-81): it reads as `ls` reads it then.
+        let isDueNow =
+            task.dueDate.map { $0 <= now && now < $0.adding(seconds: 60) && !DueLabeler.isDayOnly($0, in: labeler.calendar.timeZone) } == true
         if isDueNow, let dueDate = task.dueDate {
             parts.append("Due now · " + labeler.timeLabel(for: dueDate, at: now))
         } else if reminder.kind == .due, let dueDate = task.dueDate, !task.isOverdue(at: now),

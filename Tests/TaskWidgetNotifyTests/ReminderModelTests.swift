@@ -78,6 +78,20 @@ import Testing
         }
     }
 
+    /// A day given alone falls due at 23:59, a time the user never gave: in that last minute its
+    /// reminder read "Due now · 23:59" (helper-81); it reads as `ls` does then.
+    @Test func aDayAloneIsNeverDueNowAt2359() throws {
+        let lastMinute = Self.now.adding(seconds: 27_120)  // 23:59 in Berlin
+        let dayAlone = item(remind: 27_120, due: 27_120)
+        #expect(DueLabeler.isDayOnly(try #require(dayAlone.task.dueDate), in: Self.calendar.timeZone))
+        let snapshot = ReminderSnapshot(tasks: [dayAlone], readAt: Self.now, window: ReminderSnapshot.window(at: Self.now, missedWithin: 86_400), calendar: Self.calendar)
+        let presentation = ReminderNotification(calendar: Self.calendar, offersClick: false)
+        for reminder in snapshot.reminders(atDue: true) {
+            let shown = presentation.notification(for: reminder, at: lastMinute.adding(seconds: 30), missed: false)
+            #expect(shown.body == "Overdue · Today · Inbox", "\(reminder.kind): \(shown.body)")
+        }
+    }
+
     /// Completing or snoozing a task that repeats on a sync server would complete or move the
     /// whole series there: its notification has neither Done nor Snooze, and says where to use them.
     @Test func aTaskThatRepeatsOnTheServerHasNoDoneAndNoSnoozeButton() throws {
