@@ -1,3 +1,5 @@
+import TaskWidgetCore
+
 /// `[notify]`: how `taskwidget notify` delivers reminders.
 ///
 /// ```toml
@@ -22,8 +24,12 @@ public struct NotifySettings: Sendable, Equatable {
 
     init(reader: ConfigReader) throws {
         try reader.allowKeys(["missed_within", "at_due", "click_command"])
+        let clickCommand = try reader.string("click_command")
+        // An empty one gave notifications an Open button that did nothing (helper-81).
+        if let clickCommand, clickCommand.trimmingWhitespace.isEmpty {
+            throw reader.error("click_command", "expected a command, such as \"xdg-open https://tasks.example.com\", or leave click_command out")
+        }
         self.init(
-            missedWithin: try reader.duration("missed_within") ?? 86_400, atDue: try reader.bool("at_due") ?? false,
-            clickCommand: try reader.string("click_command"))
+            missedWithin: try reader.duration("missed_within") ?? 86_400, atDue: try reader.bool("at_due") ?? false, clickCommand: clickCommand)
     }
 }

@@ -135,6 +135,15 @@ import Testing
         #expect(try DeviceFile.load(path: file).map(\.imageSpec.depth) == [2])
     }
 
+    /// An empty click_command gave notifications an Open button that did nothing (helper-81).
+    @Test(arguments: ["\"\"", "\"   \""])
+    func anEmptyClickCommandIsRefusedWithItsLine(value: String) throws {
+        let error = expectError(.badConfig) { try Configuration.parse("[notify]\nclick_command = \(value)\n", path: "config.toml") }
+        #expect(
+            error?.message == "config.toml:2: notify.click_command: expected a command, such as \"xdg-open https://tasks.example.com\", or leave click_command out",
+            "\(error?.message ?? "")")
+    }
+
     /// A folder in the file's place said "check its permissions", which are not what is wrong.
     @Test func aFolderInPlaceOfTheFileIsNamedAsOne() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
