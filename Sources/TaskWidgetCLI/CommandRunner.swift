@@ -189,7 +189,7 @@ public enum CommandRunner {
         {
             return (split, split.code.exitStatus)
         }
-        let (command, path) = commandNamed(by: arguments, root: root)
+        let (command, path, _) = commandNamed(by: arguments, root: root)
         let line = unknownOption(in: message, of: command, root: root) ?? oneLine(message)
         return (TaskWidgetError(.invalidInput, "\(line.asClause) (see `\(path) --help`)"), status.rawValue)
     }
@@ -214,11 +214,13 @@ public enum CommandRunner {
     static func unknownOptionGiven(in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
         // A mistyped command (`lst --all`) is the mistake to name: its options are unknown.
         guard mistypedCommand(in: arguments, root: root) == nil else { return nil }
-        let (command, path) = commandNamed(by: arguments, root: root)
+        let (command, path, chain) = commandNamed(by: arguments, root: root)
         let words = arguments.dropFirst().prefix { $0 != "--" }
         let names = words.filter { $0.hasPrefix("--") && $0.count > 2 }.map { String($0.dropFirst(2).prefix { $0 != "=" }) }
         guard !names.isEmpty else { return nil }
-        let known = Set(longOptions(of: command, root: root))
+        // The commands' above it too, which ArgumentParser takes after a subcommand's name (and
+        // serve's refuses itself, saying whose they are).
+        let known = Set(chain.flatMap { longOptions(of: $0, root: root) })
         guard let typed = names.first(where: { !known.contains($0) && !$0.contains(" ") }) else { return nil }
         let message = "Unknown option '--\(typed)'"
         if let inbox = inboxOption(for: message, in: arguments) { return inbox }
@@ -387,15 +389,22 @@ public enum CommandRunner {
     }
 
     /// `taskwidget list rm`: the command the user was running, for the help hint of an error.
-    private static func commandNamed(by arguments: [String], root: any ParsableCommand.Type) -> (command: any ParsableCommand.Type, path: String) {
+    /// `chain` is every command from `root` down to it.
+    private static func commandNamed(by arguments: [String], root: any ParsableCommand.Type) -> (
+        command: any ParsableCommand.Type, path: String, chain: [any ParsableCommand.Type]
+    ) {
         var path = [root.configuration.commandName ?? "taskwidget"]
-        var command = root
+        var chain = [root]
         for argument in arguments.dropFirst() {
-            guard let next = command.configuration.subcommands.first(where: { ($0.configuration.commandName ?? String(describing: $0).lowercased()) == argument }) else { break }
+            guard
+                let next = chain.last!.configuration.subcommands.first(where: {
+                    ($0.configuration.commandName ?? String(describing: $0).lowercased()) == argument
+                })
+            else { break }
             path.append(argument)
-            command = next
+            chain.append(next)
         }
-        return (command, path.joined(separator: " "))
+        return (chain.last!, path.joined(separator: " "), chain)
     }
 
     /// Help, the version or a completion script, as ArgumentParser prints them, but checked as any
