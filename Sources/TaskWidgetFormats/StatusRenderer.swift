@@ -63,8 +63,8 @@ public struct StatusRenderer: Sendable {
     public let format: StatusFormat
     private let template: MustacheTemplate
     private let source: String
-    /// Whether the template puts a value in unescaped (`{{{…}}}`, `{{&…}}`), which may break its JSON.
-    private let putsValuesInUnescaped: Bool
+    /// The template's text, for an error's hint about values put in unescaped.
+    private let text: String
 
     /// Parses the template; a syntax error, or a name the context does not have (SPEC §6), names
     /// the file, line and column.
@@ -72,7 +72,7 @@ public struct StatusRenderer: Sendable {
         HostEscaping.registerContentTypes
         self.format = format
         self.source = template.source
-        self.putsValuesInUnescaped = template.text.contains("{{{") || template.text.contains("{{&")
+        self.text = template.text
         // The defaults are known to be good: they are not scanned again at every run.
         let text = template.isBuiltIn ? nil : TemplateText(template.text, source: template.source)
         if let text { try Self.checkNesting(of: text) }
@@ -90,6 +90,10 @@ public struct StatusRenderer: Sendable {
     /// The offset of a `]` or `}` that follows a comma in `json` (outside strings), which JSON
     /// forbids; `nil` when there is none.
     static func trailingComma(in json: Data) -> Int? {
+        json.withUnsafeBytes { trailingComma(in: $0) }
+    }
+
+    private static func trailingComma(in json: UnsafeRawBufferPointer) -> Int? {
         var (inString, escaped, afterComma) = (false, false, false)
         for (offset, byte) in json.enumerated() {
             if inString {
@@ -176,7 +180,7 @@ public struct StatusRenderer: Sendable {
                     .badTemplate,
                     "template \(source) does not render valid JSON for \(format.rawValue)"
                         + (offset >= 0 ? " (the line it renders breaks at character \(offset + 1))" : "") + ": fix the template"
-                        + (putsValuesInUnescaped ? " (a value in {{{…}}} is put in unescaped)" : ""),
+                        + (text.contains("{{{") || text.contains("{{&") ? " (a value in {{{…}}} is put in unescaped)" : ""),
                     context: "template")
             }
         } else {
