@@ -12,6 +12,10 @@ public enum InstantFormat {
     public static let writableRange = Instant(millisecondsSince1970: -62_167_219_200_000)
         ... Instant(millisecondsSince1970: 253_402_300_799_999)
 
+    /// ``writableRange`` in whole seconds: the local times ``local(_:in:)`` writes with an offset.
+    private static let writableSeconds = floorDivision(writableRange.lowerBound.millisecondsSince1970, 1000).quotient
+        ... floorDivision(writableRange.upperBound.millisecondsSince1970, 1000).quotient
+
     /// `2026-11-23T08:00:00Z`, with `.250` before the `Z` when the instant has milliseconds.
     public static func utc(_ instant: Instant) -> String {
         let (seconds, fraction) = floorDivision(instant.millisecondsSince1970, 1000)
@@ -25,9 +29,7 @@ public enum InstantFormat {
     public static func local(_ instant: Instant, in timeZone: TimeZone) -> String {
         let (seconds, fraction) = floorDivision(instant.millisecondsSince1970, 1000)
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
-        let localRange = floorDivision(writableRange.lowerBound.millisecondsSince1970, 1000).quotient
-            ... floorDivision(writableRange.upperBound.millisecondsSince1970, 1000).quotient
-        guard localRange.contains(seconds + Int64(offset)) else { return utc(instant) }
+        guard writableSeconds.contains(seconds + Int64(offset)) else { return utc(instant) }
         let minutes = abs(offset) / 60
         return dateTime(seconds: seconds + Int64(offset)) + (fraction == 0 ? "" : "." + pad(Int(fraction), 3))
             + (offset < 0 ? "-" : "+") + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
