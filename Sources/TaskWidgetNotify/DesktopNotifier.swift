@@ -247,7 +247,8 @@ public final class DesktopNotifier: NotificationPosting {
             if failure.isCancelled || isShutDown { return }
             state = .noSessionBus
             report(.noSessionBus(failure.message))
-            scheduleReconnect()
+            // A bus never reached ends notify (it runs outside a desktop session): nothing to wait for.
+            if hasConnected { scheduleReconnect() }
             return
         }
         guard !isShutDown else {
@@ -475,11 +476,10 @@ public final class DesktopNotifier: NotificationPosting {
         switch reason {
         case .noServer:
             logger.warning("no notification server on the session bus: notifications wait until one starts")
-        case .noSessionBus(let message):
-            // A bus never reached is the caller's to report (notify stops: it runs outside a
-            // desktop session); one that went away is waited for.
-            logger.log(
-                level: hasConnected ? .warning : .debug, "no session bus (\(message)): notifications wait until one can be reached")
+        case .noSessionBus(let message) where hasConnected:
+            logger.warning("no session bus (\(message)): notifications wait until one can be reached")
+        case .noSessionBus:
+            break  // A bus never reached is the caller's to report: notify stops.
         case .busClosed:
             logger.warning("the session bus went away: notifications wait until it is back")
         }

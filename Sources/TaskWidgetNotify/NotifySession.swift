@@ -78,6 +78,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         self.logger = logger
         do {
             delivered = try storage.load()
+        } catch let error as TaskWidgetError where error.code == .invalidInput {
+            logger.warning("starting without the delivered reminders: \(error.context ?? "their file") is damaged; recent ones may show again")
+            delivered = DeliveredReminders()
         } catch {
             logger.warning("starting without the delivered reminders: \(Self.logDescription(error)); recent ones may show again")
             delivered = DeliveredReminders()

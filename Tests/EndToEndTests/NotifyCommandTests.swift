@@ -482,9 +482,30 @@ import Testing
         let result = try sandbox.run(["notify"], environment: environment)
         #expect(result.status == 69)
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        // Nor does --verbose say it waits or reconnects just before it stops (helper-81).
+        let verbose = try sandbox.run(["notify", "--verbose"], environment: environment)
+        #expect(verbose.status == 69)
+        #expect(!verbose.stderr.contains("wait") && !verbose.stderr.contains("reconnect"), "\(verbose.stderr)")
         #expect(result.stderr.hasPrefix("taskwidget: cannot reach the D-Bus session bus ("), "\(result.stderr)")
         // It said "where DBUS_SESSION_BUS_ADDRESS is set", which it is here (helper-70).
         #expect(result.stderr.hasSuffix(": run notify in your desktop session, whose DBUS_SESSION_BUS_ADDRESS names a bus that runs\n"))
+    }
+
+    /// A damaged file of delivered reminders is called so, with its path, not "a value given is
+    /// not valid" (helper-81).
+    @Test(.timeLimit(.minutes(1)))
+    func aDamagedFileOfDeliveredRemindersIsCalledSo() throws {
+        let desktop = try DesktopSession()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T18:00:00+01:00")
+        // A run with --now keeps the preview's file.
+        let file = sandbox.folder.appendingPathComponent("state/taskwidget/delivered-reminders-preview.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{\"schema\": \"taskwid".utf8).write(to: file)
+        let notify = try Self.notify(sandbox, desktop)
+        let warning = "starting without the delivered reminders: \(file.path) is damaged; recent ones may show again"
+        #expect(notify.waitForStderr(containing: warning), "\(notify.stderrText)")
+        Self.stop(notify)
     }
 
     /// Only the notification server may press a notification's buttons: an ActionInvoked sent to
