@@ -23,10 +23,10 @@ struct StatusLineOptions: ParsableArguments {
     var format: StatusFormat { chosenFormat ?? .text }
     var maxWidth: Int { chosenMaxWidth ?? StatusRenderer.defaultMaxWidth }
 
-    /// The format `arguments` choose (the last `--format`, as ArgumentParser reads it), for a
-    /// command line that did not parse; `nil` when none is given or the value is no format.
+    /// The format `arguments` choose (the last `--format`, as ArgumentParser reads it, else text),
+    /// for a command line that did not parse; `nil` when the value given is no format.
     static func format(in arguments: [String]) -> StatusFormat? {
-        var format: StatusFormat?
+        var format: StatusFormat? = .text
         for (index, argument) in arguments.enumerated() {
             if argument == "--" { break }
             if argument == "--format", index + 1 < arguments.count {
@@ -36,6 +36,13 @@ struct StatusLineOptions: ParsableArguments {
             }
         }
         return format
+    }
+
+    /// Whether an error's line of `format` goes to standard output: always for a bar's format,
+    /// which a bar reads; for text and JSON only when no terminal shows it, since there the error
+    /// on stderr says it all, and the line said it twice (helper-74).
+    static func printsErrorLine(format: StatusFormat) -> Bool {
+        StatusFallback.exitsNormally(format: format) || isatty(STDOUT_FILENO) != 1
     }
 
     /// The renderer of the format, with the user's template when there is one (`environment`

@@ -267,9 +267,13 @@ import Testing
                 }
             }
         }
-        // Without --format, a person reads it: the error alone.
+        // Without --format it is text: in a pipe its error line, as an unknown list gives (it
+        // printed nothing: helper-86); on a terminal, where a person reads it, the error alone.
         let plain = try sandbox.run(["status"] + arguments + Self.zone)
-        #expect(plain.status == 64 && plain.stdout.isEmpty && plain.stderr.contains(error))
+        let message = String(plain.stderr.dropFirst("taskwidget: ".count).dropLast())
+        #expect(plain.status == 64 && plain.stdout == "⚠ taskwidget: \(message)\n" && plain.stderr.contains(error), "\(plain)")
+        let onTerminal = try sandbox.runOnTerminal(["status"] + arguments + Self.zone)
+        #expect(onTerminal.status == 64 && onTerminal.shown.components(separatedBy: error).count == 2, "\(onTerminal)")
     }
 
     // MARK: The store is only read

@@ -342,6 +342,18 @@ import Testing
         #expect(typed.status == 64 && written.hasPrefix(start), "\(typed.stderr)")
     }
 
+    /// Text, watch's default format, says why it cannot start as `status` does: its error line
+    /// into a file or pipe, and on a terminal the error alone, once (helper-86).
+    @Test func aTextWatchThatCannotStartSaysWhyOnce() throws {
+        let sandbox = try Sandbox()
+        let error = "unknown option '--max-widht'"
+        let piped = try sandbox.run(["watch", "--max-widht", "20"])
+        let message = String(piped.stderr.dropFirst("taskwidget: ".count).dropLast())
+        #expect(piped.status == 64 && piped.stdout == "⚠ taskwidget: \(message)\n" && message.hasPrefix(error), "\(piped)")
+        let onTerminal = try sandbox.runOnTerminal(["watch", "--max-widht", "20"])
+        #expect(onTerminal.status == 64 && onTerminal.shown.components(separatedBy: error).count == 2, "\(onTerminal)")
+    }
+
     /// A backup restored over the store (`rm tasks.sqlite-wal tasks.sqlite-shm; cp backup/* .`)
     /// after the bar's wheel showed another view: the view left kept its connection, which held
     /// SQLite's state of the file (its deleted `-shm`), and the view shown read that state for

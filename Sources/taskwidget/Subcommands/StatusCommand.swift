@@ -53,11 +53,9 @@ extension StatusCommand: BarLineCommand {
         return StatusFallback.exitsNormally(format: format)
     }
 
-    /// Prints the fallback line, but not for text or JSON on a terminal: there the error on
-    /// stderr says it all, and the line said it twice (helper-74). A bar's format is printed
-    /// there too, as the bar would get it.
+    /// Prints the fallback line (``StatusLineOptions/printsErrorLine(format:)``).
     private static func printFallback(format: StatusFormat, message: String) {
-        guard StatusFallback.exitsNormally(format: format) || isatty(STDOUT_FILENO) != 1 else { return }
+        guard StatusLineOptions.printsErrorLine(format: format) else { return }
         print(StatusFallback.line(format: format, message: message))
     }
 }

@@ -179,8 +179,10 @@ extension WatchCommand: BarLineCommand {
         return false
     }
 
-    /// The stream's start (i3bar's header) and its one line, which says what is wrong.
+    /// The stream's start (i3bar's header) and its one line, which says what is wrong
+    /// (``StatusLineOptions/printsErrorLine(format:)``).
     private static func printFirstLine(for failure: TaskWidgetError, format: StatusFormat) {
+        guard StatusLineOptions.printsErrorLine(format: format) else { return }
         let framing = LineFraming(format: format)
         print((framing.header ?? "") + framing.frame(StatusFallback.line(format: format, message: failure.message), isFirst: true), terminator: "")
     }
