@@ -395,6 +395,8 @@ import Testing
         (nil, ["TZ": ":/usr/share/zoneinfo/Asia/Kolkata"], "Asia/Kolkata"),
         (nil, [:], "Pacific/Auckland"),
         (nil, ["TZ": ""], "Pacific/Auckland"),
+        // Foundation calls the zone UTC "GMT", which the timeline showed for `--tz UTC` (helper-86).
+        ("UTC", [:], "Etc/UTC"), (nil, ["TZ": "UTC"], "Etc/UTC"), (nil, ["TZ": "/usr/share/zoneinfo/UTC"], "Etc/UTC"),
     ] as [(String?, [String: String], String)])
     func theTimeZoneComesFromTheArgumentThenTZThenTheSystem(
         argument: String?, environment: [String: String], expected: String

@@ -15,7 +15,7 @@ public enum RunSettings {
                     .invalidInput,
                     "--tz \(argument.sanitizedForMessage) reads two ways (TZ counts its offset west of UTC): use a zone name like Europe/Moscow\(etc)")
             }
-            guard let zone = TimeZone(identifier: argument) else {
+            guard let zone = zone(named: argument) else {
                 throw TaskWidgetError(
                     .invalidInput,
                     "unknown time zone “\(argument.sanitizedForMessage)” in --tz: \(zoneNamed(caseInsensitively: argument).map { "did you mean “\($0)”?" } ?? "use a name like Europe/Berlin or UTC")")
@@ -41,7 +41,7 @@ public enum RunSettings {
                         "TZ names the file \(name.removingControlCharacters), which \(problem): set TZ to a zone name like Europe/Berlin, or pass --tz")
                 }
             }
-            guard let zone = posixFixedOffset(name) ?? TimeZone(identifier: name) else {
+            guard let zone = posixFixedOffset(name) ?? zone(named: name) else {
                 throw TaskWidgetError(
                     .invalidInput,
                     "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to \(zoneNamed(caseInsensitively: name) ?? "a name like Europe/Berlin"), or pass --tz")
@@ -49,6 +49,12 @@ public enum RunSettings {
             return zone
         }
         return system
+    }
+
+    /// The zone of tzdata's `name`. Foundation calls `UTC` "GMT", which the timeline then
+    /// showed for `--tz UTC`: it is tzdata's `Etc/UTC` instead, the name the system's UTC has.
+    private static func zone(named name: String) -> TimeZone? {
+        TimeZone(identifier: name == "UTC" ? "Etc/UTC" : name)
     }
 
     /// The name of the zone that `name` spells in another case (`europe/berlin`, `utc`), for an error.
