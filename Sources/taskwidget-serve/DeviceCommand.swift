@@ -4,6 +4,7 @@ import TaskWidgetCLI
 import TaskWidgetConfig
 import TaskWidgetCore
 import TaskWidgetFormats
+import TaskWidgetServe
 
 /// `taskwidget serve device add|ls|rm`: the TRMNL devices serve answers (SPEC §11).
 struct DeviceCommand: ParsableCommand {
@@ -93,8 +94,15 @@ struct DeviceCommand: ParsableCommand {
             try DeviceFile.save(devices, path: path)
             print("\(existing == nil ? "Added" : "Changed") \(device.id) (\(device.friendlyID)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")
             if existing == nil {
-                print("Point the device at this server (TRMNL firmware: custom server, http://HOST:8787) and it gets its key at setup")
+                print("Point the device at this server (TRMNL firmware: custom server, http://HOST:\(Self.configuredPort())) and it gets its key at setup")
             }
+        }
+
+        /// The port of config.toml's `[serve] listen`, else the default: the one it always named
+        /// was 8787 (helper-86). A config that cannot be read is serve's to report.
+        static func configuredPort() -> Int {
+            let configuration = try? Configuration.load(environment: ProcessInfo.processInfo.environment)
+            return configuration?.serve.listen.flatMap(ListenAddress.init)?.port ?? ListenAddress.defaultPort
         }
 
         /// Six letters and digits, as TRMNL's own friendly IDs, none already taken.

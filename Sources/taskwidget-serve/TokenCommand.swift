@@ -17,9 +17,14 @@ enum ServeToken {
 
     /// The token of the file given, else of the default file if there is one; `nil` for none.
     static func read(explicitPath: String?, environment: [String: String]) throws -> String? {
-        guard let path = explicitPath ?? defaultPath(environment: environment),
-            explicitPath != nil || FileManager.default.fileExists(atPath: path)
-        else { return nil }
+        guard let path = explicitPath ?? defaultPath(environment: environment) else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else {
+            guard explicitPath != nil else { return nil }
+            // A file named (--token-file, token_file) that is not made yet: say what makes it.
+            throw TaskWidgetError(
+                .badConfig, "the token file \(path) does not exist: make it with `taskwidget serve token --file \(path.shellQuoted)`",
+                context: "token file missing")
+        }
         return try checked(SecretFile.read(path, what: "the token file"), in: path)
     }
 

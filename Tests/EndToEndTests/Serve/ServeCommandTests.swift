@@ -242,6 +242,11 @@ import Testing
         let notAFile = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", folder])
         #expect(notAFile.status == 64)
         #expect(notAFile.stderr == "taskwidget: the token file \(folder) is not a file: give the path of the file\n")
+        // One not made yet says what makes it (it said "check that it exists": helper-86).
+        let missing = sandbox.folder.appendingPathComponent("serve.token").path
+        let notMade = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", missing])
+        #expect(notMade.status == 64)
+        #expect(notMade.stderr == "taskwidget: the token file \(missing) does not exist: make it with `taskwidget serve token --file \(missing)`\n")
         chmod(file, 0o600)
         try "  \n".write(toFile: file, atomically: false, encoding: .utf8)
         #expect(try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file]).stderr.hasSuffix("is empty: put the secret on its first line\n"))
@@ -283,6 +288,16 @@ import Testing
         let result = try sandbox.run(["serve", "--listen", "127.0.0.1:0"])
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("taskwidget: \(devices.path):4: "), "\(result.stderr)")
+    }
+
+    /// A new device is told the port of config.toml's `[serve] listen` (it was always 8787: helper-86).
+    @Test func aNewDeviceIsToldTheConfiguredPort() throws {
+        let sandbox = try Sandbox()
+        let first = try sandbox.succeed(["serve", "device", "add", "AA:BB:CC:DD:EE:FF"], global: false)
+        #expect(first.contains("custom server, http://HOST:8787)"), "\(first)")
+        try sandbox.writeConfig("[serve]\nlisten = \"127.0.0.1:31907\"\n")
+        let second = try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66"], global: false)
+        #expect(second.contains("custom server, http://HOST:31907)"), "\(second)")
     }
 
     /// The devices' keys open their images, as the token does: a devices.toml others may read is
