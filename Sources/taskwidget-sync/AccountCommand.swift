@@ -98,7 +98,7 @@ struct AccountCommand: ParsableCommand {
             let context = try options.context()
             let configuration = try context.configuration()
             if configuration.syncAccounts.isEmpty {
-                print("No sync accounts. Add one with `taskwidget sync account add NAME --url URL`.")
+                print("No sync accounts. Add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`.")
             } else {
                 let rows = configuration.syncAccounts.map { account in
                     [

@@ -1105,7 +1105,7 @@ import Testing
 
             try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
             try mine.sandbox.succeed(["sync", "account", "forget", "home"])
-            #expect(try mine.sandbox.succeed(["sync", "account", "ls"]) == "No sync accounts. Add one with `taskwidget sync account add NAME --url URL`.\n")
+            #expect(try mine.sandbox.succeed(["sync", "account", "ls"]) == "No sync accounts. Add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`.\n")
             try mine.addAccount(url: server.baseURL)
             let again = try mine.sync()
             #expect(again.stdout == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0\n" && again.stderr == "")

@@ -48,7 +48,7 @@ struct RenderCommand: ParsableCommand {
         case (.some, false, nil), (nil, true, .some): break
         case (nil, false, _): throw ValidationError("say where to write: -o FILE, -o - for standard output, or --timeline --out-dir DIR")
         case (_, true, nil): throw ValidationError("--timeline needs --out-dir DIR")
-        default: throw ValidationError("-o FILE renders now, --timeline --out-dir DIR renders the timeline: give one of them")
+        default: throw ValidationError("-o FILE renders one image (now, or --at WHEN), --timeline --out-dir DIR the whole timeline: give one of them")
         }
         if at != nil && timeline { throw ValidationError("--at draws one entry, --timeline all of them: give one of them") }
         do { _ = try widget.spec(writingTo: output) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
