@@ -184,6 +184,11 @@ import Testing
          "{\"error\":\"serve shows the tasks it was started with: inbox is chosen at its start (taskwidget serve --inbox), not per request\"}\n"),
         ("/timeline.json?view=work", .badRequest,
          "{\"error\":\"serve shows the tasks it was started with: view is chosen at its start (taskwidget serve --view NAME), not per request\"}\n"),
+        // Names are percent-decoded as values are: they were taken as unknown names, or let by.
+        ("/status?li%73t=Work", .badRequest,
+         "{\"error\":\"serve shows the tasks it was started with: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
+        ("/widget/medium.png?th%65me=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
+        ("/status?form%61t=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
     ])
     func badPathsAndParametersAreOneLineJSON(path: String, status: HTTPResponse.Status, body: String) async throws {
         try await withApp { client, _ in
@@ -207,6 +212,7 @@ import Testing
             #expect(try await client.execute(uri: "/status", method: .get, headers: [.authorization: "Bearer server-token"]).status == .ok)
             #expect(try await client.execute(uri: "/status?token=server-token", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/status?token=server%2Dtoken", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/status?tok%65n=server-token", method: .get).status == .ok)
             #expect(
                 try await client.execute(uri: "/widget/800x480.png?theme=mono&depth=1", method: .get, headers: [.accessToken: "device-key-123"]).status
                     == .ok)

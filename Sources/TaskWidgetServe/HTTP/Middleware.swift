@@ -114,8 +114,8 @@ public struct ScopeParameterMiddleware<Context: RequestContext>: RouterMiddlewar
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         // The query is parsed only when it may name a scope: the routes parse it again.
-        if let query = request.uri.query, scopeParameters.contains(where: { query.contains($0.name) }),
-            let (name, option) = scopeParameters.first(where: { request.uri.queryParameters[$0.name[...]] != nil })
+        if let query = request.uri.query, query.contains("%") || scopeParameters.contains(where: { query.contains($0.name) }),
+            let (name, option) = scopeParameters.first(where: { request.uri.decodedQueryParameters[$0.name[...]] != nil })
         {
             throw ServeHTTPError(
                 .badRequest, "serve shows the tasks it was started with: \(name) is chosen at its start (taskwidget serve \(option)), not per request")
@@ -264,7 +264,7 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         if let deviceKey = request.headers[HTTPField.Name.accessToken] {
             tokens.append(deviceKey[...])
         }
-        tokens.append(contentsOf: request.uri.queryParameters[values: "token"])
+        tokens.append(contentsOf: request.uri.decodedQueryParameters[values: "token"])
         return tokens
     }
 }

@@ -56,7 +56,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         let published = cache.current
         let page = DashboardPage.html(
             published: published, refreshSeconds: cache.maxAge(until: published.state?.lineValidUntil),
-            token: request.uri.queryParameters["token"].map(String.init))
+            token: request.uri.decodedQueryParameters["token"].map(String.init))
         return Response(
             status: .ok,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
@@ -72,12 +72,12 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
 
     router.get("/widget/{name}") { request, context -> Response in
         let name = context.parameters.get("name") ?? ""
-        let spec = try WidgetImageSpec(name: name[...], query: request.uri.queryParameters)
+        let spec = try WidgetImageSpec(name: name[...], query: request.uri.decodedQueryParameters)
         let (image, isAvailable) = try await cache.widget(spec)
         guard isAvailable else {
             // A TRMNL device shows an image only when it comes with 200 (else its own "API error"
             // screen): it gets the image of the failure with 200, every other client with 503.
-            let isDevice = devices.isDevice(sending: request.headers, tokens: request.uri.queryParameters[values: "token"])
+            let isDevice = devices.isDevice(sending: request.headers, tokens: request.uri.decodedQueryParameters[values: "token"])
             return image.unavailableResponse(status: isDevice ? .ok : .serviceUnavailable)
         }
         return image.response(to: request, maxAge: cache.maxAge(until: cache.current.state?.imageValidUntil))
@@ -85,9 +85,9 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
 
     router.get("/status") { request, _ -> Response in
         // As for the widget's keys: `?formt=json` gave the text line without a word.
-        for (key, _) in request.uri.queryParameters { try ServeHTTPError.refuseMisspelt(key, known: ["format"]) }
-        try ServeHTTPError.refuseRepeated(request.uri.queryParameters, known: ["format"])
-        let name = request.uri.queryParameters["format"].map(String.init) ?? "text"
+        for (key, _) in request.uri.decodedQueryParameters { try ServeHTTPError.refuseMisspelt(key, known: ["format"]) }
+        try ServeHTTPError.refuseRepeated(request.uri.decodedQueryParameters, known: ["format"])
+        let name = request.uri.decodedQueryParameters["format"].map(String.init) ?? "text"
         guard let format = StatusFormat(rawValue: name) else {
             throw ServeHTTPError.badParameter("format", expected: StatusFormat.allCases.map(\.rawValue).joined(separator: ", "))
         }
