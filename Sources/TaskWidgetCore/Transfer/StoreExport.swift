@@ -85,7 +85,7 @@ public struct StoreExport: Codable, Sendable, Equatable {
     /// files as other bytes than the ones checked here.
     public static func decode(_ data: Data, source: String) throws -> StoreExport {
         guard data.contains(where: { !" \t\r\n".utf8.contains($0) }) else {
-            throw TaskWidgetError(.badImport, "\(source) is empty: give a file that `taskwidget export` wrote")
+            throw TaskWidgetError(.badImport, "\(source) \(data.isEmpty ? "is empty" : "holds only blank space"): give a file that `taskwidget export` wrote")
         }
         guard String(validating: data, as: UTF8.self) != nil else {
             throw TaskWidgetError(.badImport, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
