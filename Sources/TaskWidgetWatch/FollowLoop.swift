@@ -110,13 +110,20 @@ private final class FollowEvents {
     private let followUpTimer: Int32
     private let inotify: Int32
     private let timerClock: WatchClock.TimerClock
-    private let folder: String
+    /// The store's path as given, which may be a link to the file SQLite writes beside.
+    private let storePath: String
+    /// The folder of the store's file, links resolved: SQLite writes its `-wal` beside the file a
+    /// link points to, so the link's folder saw no commit (helper-85).
+    private var folder = ""
     /// The store's file and the files SQLite writes beside it (not `-shm`: readers write it too).
-    private let names: Set<String>
+    private var names: Set<String> = []
     /// The store's own file name: the one whose attribute changes (a `chmod`) concern it. SQLite
     /// run as root changes the owner of the `-wal` at every open, the follower's own too, which
     /// would wake it at start and then at every follow-up check.
-    private let storeName: String
+    private var storeName = ""
+    /// When the store's path is a link: its name, and the watch on its folder when that is not the
+    /// file's. The link made, removed or pointed elsewhere changes the file followed.
+    private var link: (name: String, descriptor: Int32?)?
     /// The store's folder, or while it does not exist its nearest existing ancestor.
     private var watched: (descriptor: Int32, folder: String)?
     /// The folders above the watched one, watched for their own move or deletion only: a parent
@@ -143,11 +150,7 @@ private final class FollowEvents {
         storePath: String, timerClock: WatchClock.TimerClock, signals set: sigset_t?, followsStandardOutput: Bool, stop: StopSignal?,
         logger: Logger
     ) throws {
-        let url = URL(fileURLWithPath: storePath)
-        folder = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        names = [name, name + "-wal", name + "-journal"]
-        storeName = name
+        self.storePath = URL(fileURLWithPath: storePath).path
         self.timerClock = timerClock
         self.followsStandardOutput = followsStandardOutput
         self.stop = stop
@@ -278,6 +281,12 @@ private final class FollowEvents {
                         folderChanged = true
                         continue
                     }
+                    if let link, event.wd == link.descriptor || event.wd == watched?.descriptor, name == link.name,
+                        event.mask & UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM) != 0
+                    {
+                        folderChanged = true  // the link changed: follow the file it names now
+                        continue
+                    }
                     if event.wd != watched?.descriptor { continue }
                     if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                         folderChanged = true
@@ -291,8 +300,8 @@ private final class FollowEvents {
             }
         }
         if folderChanged {
-            for descriptor in [watched?.descriptor].compactMap({ $0 }) + ancestors { inotify_rm_watch(inotify, descriptor) }
-            (watched, ancestors) = (nil, [])
+            for descriptor in [watched?.descriptor, link?.descriptor].compactMap({ $0 }) + ancestors { inotify_rm_watch(inotify, descriptor) }
+            (watched, ancestors, link) = (nil, [], nil)
             rewatch()
             // The store may have come or gone with its folder.
             concernsStore = true
@@ -300,8 +309,10 @@ private final class FollowEvents {
         return concernsStore
     }
 
-    /// Watches the store's folder, or while it does not exist its nearest existing ancestor.
+    /// Watches the store's folder, or while it does not exist its nearest existing ancestor, and
+    /// the folder of a link to the store.
     private func rewatch() {
+        locateStore()
         var target = folder
         var isFolder: ObjCBool = false
         while !(FileManager.default.fileExists(atPath: target, isDirectory: &isFolder) && isFolder.boolValue), target != "/" {
@@ -322,5 +333,34 @@ private final class FollowEvents {
             if descriptor >= 0 { ancestors.append(descriptor) }
             above = (above as NSString).deletingLastPathComponent
         }
+        if let name = link?.name {
+            let linkFolder = (storePath as NSString).deletingLastPathComponent
+            // One watch per folder: adding one again on the same folder would replace its mask.
+            if !Self.isSameFolder(linkFolder, target) {
+                let descriptor = inotify_add_watch(inotify, linkFolder, Self.linkMask)
+                link = (name, descriptor >= 0 ? descriptor : nil)
+            }
+        }
+    }
+
+    /// Added to what the folder is watched for already, if it is an ancestor (a watch again replaced its mask).
+    private static let linkMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+
+    /// The file the store's path names now: the path itself, or the file a link points to.
+    private func locateStore() {
+        var status = stat()
+        var file = URL(fileURLWithPath: storePath)
+        if lstat(storePath, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            link = (file.lastPathComponent, nil)
+            file = file.resolvingSymlinksInPath()
+        }
+        folder = file.deletingLastPathComponent().path
+        storeName = file.lastPathComponent
+        names = [storeName, storeName + "-wal", storeName + "-journal"]
+    }
+
+    private static func isSameFolder(_ first: String, _ second: String) -> Bool {
+        var (a, b) = (stat(), stat())
+        return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 }

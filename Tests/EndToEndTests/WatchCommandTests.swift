@@ -342,6 +342,37 @@ import Testing
         #expect(typed.status == 64 && written.hasPrefix(start), "\(typed.stderr)")
     }
 
+    /// A store path that is a link to a file elsewhere (`~/.local/share/taskwidget/tasks.sqlite`
+    /// → `~/Sync/tasks.sqlite`): SQLite writes beside the file, so the link's folder saw no commit,
+    /// and watch, serve and notify showed the old tasks until SIGUSR1 (helper-85). Changes through
+    /// either path are followed, and so is the link pointed at another store.
+    @Test(.timeLimit(.minutes(1)))
+    func aStoreReachedThroughALinkIsFollowed() throws {
+        let sandbox = try Sandbox()
+        let synced = sandbox.folder.appendingPathComponent("Sync")
+        let linkFolder = sandbox.folder.appendingPathComponent("share/taskwidget")
+        for folder in [synced, linkFolder] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let real = synced.appendingPathComponent("tasks.sqlite").path
+        let other = synced.appendingPathComponent("other.sqlite").path
+        let link = linkFolder.appendingPathComponent("tasks.sqlite").path
+        try sandbox.succeed(["add", "Pay rent", "--store", real])
+        try sandbox.succeed(["add", "Water plants", "--store", other])
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        let watch = try watch(sandbox, ["--format", "text"], store: link)
+        #expect(watch.nextLine() == "next: Pay rent")
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00", "--store", real])
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
+        try sandbox.succeed(["add", "Buy milk", "--due", "2026-11-22T18:00:00+01:00", "--store", link])
+        #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Call Bob (17:00)")
+        // The link pointed at another store, as a sync tool or a user replaces it.
+        let newLink = linkFolder.appendingPathComponent("tasks.sqlite.new").path
+        try FileManager.default.createSymbolicLink(atPath: newLink, withDestinationPath: other)
+        #expect(rename(newLink, link) == 0)
+        #expect(watch.nextLine(within: .seconds(3)) == "next: Water plants")
+        try sandbox.succeed(["add", "Feed cat", "--due", "2026-11-22T19:00:00+01:00", "--store", other])
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Feed cat (19:00)")
+    }
+
     /// Text, watch's default format, says why it cannot start as `status` does: its error line
     /// into a file or pipe, and on a terminal the error alone, once (helper-86).
     @Test func aTextWatchThatCannotStartSaysWhyOnce() throws {
