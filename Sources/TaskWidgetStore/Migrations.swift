@@ -36,6 +36,11 @@ enum Migrations {
     /// next sync places them.
     static let syncClaims = "v7-sync-claims"
 
+    /// The migration that marks the calendar objects sync leaves alone (not valid iCalendar) by a
+    /// column of their own, so that they keep the last common copy of their task for the merge
+    /// once they are valid again.
+    static let leftAloneObjects = "v8-left-alone-objects"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -161,6 +166,14 @@ enum Migrations {
             // A list (listID) or a task (taskID) per row; a row goes once the account's sync has
             // placed it on its server.
             try db.execute(sql: "CREATE TABLE syncClaim (account TEXT NOT NULL, listID TEXT, taskID TEXT)")
+        }
+        migrator.registerMigration(leftAloneObjects) { db in
+            // Before, such an object was the one with text and no base.
+            try db.execute(
+                sql: """
+                    ALTER TABLE syncObject ADD COLUMN isLeftAlone INTEGER NOT NULL DEFAULT 0;
+                    UPDATE syncObject SET isLeftAlone = 1 WHERE base IS NULL AND length(icalendar) > 0;
+                    """)
         }
         return migrator
     }

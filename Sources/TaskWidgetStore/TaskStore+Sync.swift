@@ -51,13 +51,16 @@ public struct SyncedObject: Sendable, Equatable {
     public var etag: String?
     /// The server's iCalendar text, so that what taskwidget does not model goes back unchanged.
     public var icalendar: Data
-    /// The fields both sides agreed on at the last sync; `nil` for an object sync leaves alone
-    /// (one that is not valid iCalendar).
+    /// The fields both sides agreed on at the last sync; `nil` for an object that never held a
+    /// valid task.
     public var base: TaskFields?
+    /// Sync leaves the object alone, and its task here too, until it reads as valid iCalendar;
+    /// its text is then the invalid one, and its base the one from before.
+    public var isLeftAlone: Bool
 
     public init(
         account: String, href: String, collectionHref: String, taskID: UUID, uid: String?, etag: String?, icalendar: Data,
-        base: TaskFields?
+        base: TaskFields?, isLeftAlone: Bool = false
     ) {
         self.account = account
         self.href = href
@@ -67,6 +70,7 @@ public struct SyncedObject: Sendable, Equatable {
         self.etag = etag
         self.icalendar = icalendar
         self.base = base
+        self.isLeftAlone = isLeftAlone
     }
 }
 
@@ -167,7 +171,7 @@ extension TaskStore {
                     let base = (row["base"] as String?).flatMap { try? decoder.decode(TaskFields.self, from: Data($0.utf8)) }
                     return SyncedObject(
                         account: row["account"], href: row["href"], collectionHref: row["collectionHref"], taskID: taskID,
-                        uid: row["uid"], etag: row["etag"], icalendar: row["icalendar"], base: base)
+                        uid: row["uid"], etag: row["etag"], icalendar: row["icalendar"], base: base, isLeftAlone: row["isLeftAlone"])
                 }
             let others = try String.fetchAll(
                 db,
@@ -272,12 +276,12 @@ extension TaskStore {
                 let base = try object.base.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
                 try db.execute(
                     sql: """
-                        INSERT OR REPLACE INTO syncObject (account, href, collectionHref, taskID, uid, etag, icalendar, base)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT OR REPLACE INTO syncObject (account, href, collectionHref, taskID, uid, etag, icalendar, base, isLeftAlone)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         account, object.href, object.collectionHref, object.taskID.lowercasedString, object.uid, object.etag,
-                        object.icalendar, base,
+                        object.icalendar, base, object.isLeftAlone,
                     ])
             }
             for id in changes.tombstonesToClear {

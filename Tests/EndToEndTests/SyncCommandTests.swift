@@ -676,6 +676,30 @@ import Testing
         }
     }
 
+    /// A task edited here and on the phone while its object read as invalid iCalendar keeps both
+    /// edits once it reads as valid again. The object kept no last common copy then, so the later
+    /// side's whole copy won, and the other side's edit was lost on both (helper-84).
+    @Test func aTaskEditedOnBothSidesWhileItsObjectWasInvalidKeepsBothEdits() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            try await withProxy(server) { proxy in
+            let mine = try SyncSandbox(server: server, url: proxy.baseURL)
+            try mine.sandbox.succeed(["add", "Pay rent", "--due", "2026-12-10"])
+            try mine.syncSucceeds()
+            let uid = try #require(try mine.task(titled: "Pay rent")?["id"] as? String).lowercased()
+            proxy.setRule("corrupt:UID:\(uid)")
+            try await PythonCalDAV.editTodo(uid: uid, replacing: "SUMMARY:Pay rent", with: "SUMMARY:Pay rent (phone)", server: server)
+            try mine.sandbox.succeed(["edit", String(uid.prefix(8)), "--due", "2026-12-15"])
+            #expect(try mine.sync().stdout.contains("1 left alone (not valid iCalendar)"))
+            proxy.setRule("pass")
+            let fixed = try mine.syncSucceeds()
+            #expect(fixed.contains("0 conflicts merged"), "\(fixed)")
+            let task = try #require(try mine.task(titled: "Pay rent (phone)"))
+            #expect((task["dueDate"] as? String)?.hasPrefix("2026-12-15") == true, "\(task)")
+            #expect(try mine.serverObjects().values.contains { $0.contains("SUMMARY:Pay rent (phone)") && $0.contains("20261215") })
+            }
+        }
+    }
+
     /// A list renamed and recolored on the phone is renamed and recolored here at the next sync
     /// (SPEC §12: the name is the display name, the color the calendar-color); it kept the name it
     /// had when first synced. A rename here is not sent, and stays until the phone renames it.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import TaskWidgetCore
@@ -164,5 +165,24 @@ import Testing
         _ = try store.deleteTasks([first.id.lowercasedString], now: at(2))
         try expectStoreChanged(changes)
         #expect(try store.tasks(in: .inbox, includeCompleted: true).isEmpty)
+    }
+
+    /// A store of the version before objects were marked left alone by a column of their own:
+    /// the object with text and no base is the one left alone, the others are not (v8).
+    @Test func anObjectLeftAloneBeforeTheUpgradeIsLeftAloneAfterIt() throws {
+        let path = fixture.folder.path("v7.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try Migrations.migrator.migrate(queue, upTo: Migrations.syncClaims)
+        try queue.write { db in
+            for (href, icalendar, base) in [("/c/bad.ics", "BEGIN:VCALENDAR", nil), ("/c/event.ics", "", nil), ("/c/good.ics", "BEGIN:VCALENDAR", "{}")] {
+                try db.execute(
+                    sql: "INSERT INTO syncObject (account, href, collectionHref, taskID, icalendar, base) VALUES ('home', ?, '/c/', ?, ?, ?)",
+                    arguments: [href, UUID().uuidString, Data(icalendar.utf8), base])
+            }
+        }
+        try queue.close()
+        let upgraded = try TemporaryStore.open(path, mode: .readWrite)
+        let leftAlone = try upgraded.syncSnapshot(account: "home").objects.filter(\.isLeftAlone).map(\.href)
+        #expect(leftAlone == ["/c/bad.ics"])
     }
 }

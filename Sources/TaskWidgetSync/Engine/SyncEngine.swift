@@ -291,7 +291,7 @@ public struct SyncEngine: Sendable {
         let listsOfForgotten = Set(snapshot.collections.filter { forgotten.contains($0.href) }.compactMap(\.listID))
         // (the store read again only when the server deleted a collection: the merge may keep its list)
         let keepsLists = try !listsOfForgotten.isEmpty && !listsOfForgotten.isDisjoint(with: store.listSummaries().map(\.list.id))
-        let objectsOfForgotten = snapshot.objects.filter { forgotten.contains($0.collectionHref) && $0.base != nil }
+        let objectsOfForgotten = snapshot.objects.filter { forgotten.contains($0.collectionHref) && $0.base != nil && !$0.isLeftAlone }
         return (
             report, (keepsLists && receivesNewLists) || binding.inboxVanished,
             Dictionary(objectsOfForgotten.map { ($0.taskID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -727,7 +727,7 @@ public struct SyncEngine: Sendable {
                 seen = Set(changes.changed.map(\.href) + changes.removed)
             }
             let leftAlone = (etagsByCollection[binding.href.path] ?? [])
-                .filter { $0.base == nil && !$0.icalendar.isEmpty }.map { DAVHref(path: $0.href) }.filter { !seen.contains($0) }
+                .filter(\.isLeftAlone).map { DAVHref(path: $0.href) }.filter { !seen.contains($0) }
             if !leftAlone.isEmpty {
                 let again = try await client.fetch(leftAlone, in: binding.url)
                 changed += again.objects

@@ -177,16 +177,19 @@ struct SyncPlanner {
             // of the store's tasks is, whatever it holds now, and its text is kept as a sign of it.
             let href = skipped.object.href
             let stored = objectByHref[href.path]
-            let isReported = !skipped.holdsNoTodo || stored?.base != nil || stored?.icalendar.isEmpty == false
+            let isReported = !skipped.holdsNoTodo || stored?.base != nil || stored?.isLeftAlone == true
             if isReported { plan.skipped.append(href) }
             let text = Data((isReported ? skipped.object.data : "").utf8)
             // Read again as it was (each sync reads such objects again): nothing to write.
-            if let stored, stored.base == nil, stored.etag == skipped.object.etag, stored.icalendar == text { continue }
+            if let stored, stored.isLeftAlone == isReported, stored.etag == skipped.object.etag, stored.icalendar == text { continue }
+            // The base stays: once the object is valid again, the merge needs the last common
+            // copy, without which the later side's whole copy won and the other's edit was lost
+            // (helper-84).
             plan.local.objectsToSave.append(
                 SyncedObject(
                     account: account, href: href.path, collectionHref: skipped.collectionHref.path,
-                    taskID: stored?.taskID ?? SyncIdentity.derivedUUID("invalid:" + href.path), uid: nil, etag: skipped.object.etag,
-                    icalendar: text, base: nil))
+                    taskID: stored?.taskID ?? SyncIdentity.derivedUUID("invalid:" + href.path), uid: stored?.uid,
+                    etag: skipped.object.etag, icalendar: text, base: stored?.base, isLeftAlone: isReported))
         }
 
         // Objects an earlier sync left alone are reported until they are fixed, on every sync,
@@ -194,7 +197,7 @@ struct SyncPlanner {
         let fetchedHrefs = Set(fetched.map(\.object.href.path))
         let reportedNow = Set(plan.skipped.map(\.path))
         for object in snapshot.objects
-        where object.base == nil && !object.icalendar.isEmpty && !fetchedHrefs.contains(object.href) && !reportedNow.contains(object.href)
+        where object.isLeftAlone && !fetchedHrefs.contains(object.href) && !reportedNow.contains(object.href)
             && !removedHrefs.contains(object.href) && !vanished.contains(object.collectionHref)
         {
             plan.skipped.append(DAVHref(path: object.href))
@@ -211,7 +214,8 @@ struct SyncPlanner {
 
         // A task whose object is not valid iCalendar is left alone on both sides until it is fixed:
         // one fetched valid now is fixed (each sync reads such objects again).
-        let leftAlone = Set(snapshot.objects.filter { $0.base == nil && remoteByTask[$0.taskID] == nil }.map(\.taskID))
+        // An event holds no task (and no base): nothing to merge either.
+        let leftAlone = Set(snapshot.objects.filter { ($0.isLeftAlone || $0.base == nil) && remoteByTask[$0.taskID] == nil }.map(\.taskID))
             .union(skipped.compactMap { objectByHref[$0.object.href.path]?.taskID })
         // In the order of their UUID strings, which is the order of their bytes: comparing the
         // strings would format two of them at every comparison.
