@@ -144,10 +144,16 @@ struct ConfigReader {
         return number
     }
 
-    /// A file path; `~/` at its start is the home folder.
+    /// A file path: absolute, or from the home folder (`~/`). A relative one is refused, as one
+    /// without a HOME: a bar, a timer and a shell each start in another folder (a relative
+    /// `token_file` let serve start in one folder only, helper-83).
     func path(_ key: String) throws -> String? {
         guard let text = try string(key) else { return nil }
-        if text.hasPrefix("~/"), let home = source.home { return home + text.dropFirst(1) }
+        if text.hasPrefix("~/") {
+            guard let home = source.home else { throw error(key, "HOME is not set, so ~/ names no folder: give an absolute path") }
+            return home + text.dropFirst(1)
+        }
+        guard text.hasPrefix("/") else { throw error(key, "give the file as an absolute path or one starting with ~/") }
         return text
     }
 

@@ -91,12 +91,6 @@ public struct Configuration: Sendable {
         configuration.path = path
         try reader.allowKeys(["store", "views", "watch", "serve", "sync", "notify"])
         configuration.store = try reader.path("store")
-        // Relative to what? A bar, a timer and a shell each start in another folder.
-        if let store = configuration.store, !store.hasPrefix("/") {
-            throw reader.error(
-                "store", store.hasPrefix("~/") ? "HOME is not set, so ~/ names no folder: give an absolute path"
-                    : "give the store file as an absolute path or one starting with ~/")
-        }
         let viewTables = try reader.tables("views")
         configuration.views = try viewTables.map(TaskView.init(reader:))
         // `--view` ignores case, so `[views.Work]` and `[views.work]` would be one name for two views.

@@ -46,9 +46,10 @@ struct TokenCommand: ParsableCommand {
         commandName: "token",
         abstract: "Print the token clients must send, making one first if there is none.",
         discussion: """
-            The token lives in serve.token in the config folder (~/.config/taskwidget), readable by \
-            you only; serve uses it from its next start, on loopback too (restart a serve that runs). \
-            Delete the file to serve loopback without a token again.
+            The token lives in serve.token in the config folder (~/.config/taskwidget), or in the \
+            file [serve] token_file of config.toml names, readable by you only; serve uses it from \
+            its next start, on loopback too (restart a serve that runs). Delete the file to serve \
+            loopback without a token again.
 
             Examples:
               taskwidget serve token
@@ -56,7 +57,7 @@ struct TokenCommand: ParsableCommand {
               curl -H "Authorization: Bearer $TOKEN" localhost:8787/status
             """)
 
-    @Option(help: ArgumentHelp("Another token file (e.g. the one [serve] token_file names).", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("Another token file than the one serve uses.", valueName: "file"), completion: .file())
     var file: String?
     @ParentCommand var serve: ServeCommand
 
@@ -66,10 +67,12 @@ struct TokenCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let path = file ?? ServeToken.defaultPath(environment: environment) else {
+        // The file serve reads: the token of another one was refused by serve (helper-83).
+        let configured = file == nil ? try Configuration.load(environment: environment).serve.tokenFile : nil
+        guard let path = file ?? configured ?? ServeToken.defaultPath(environment: environment) else {
             throw TaskWidgetError(.badConfig, "no config folder: set HOME or XDG_CONFIG_HOME, or pass --file")
         }
-        let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file", makesFolder: file == nil)
+        let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file", makesFolder: file == nil && configured == nil)
         if isNew { writeToStandardError("taskwidget: made a new token in \(path); a serve that runs uses it once restarted\n") }
         // A token serve would refuse is no token to give clients.
         print(try ServeToken.checked(token, in: path))

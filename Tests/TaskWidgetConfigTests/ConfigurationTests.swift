@@ -210,7 +210,10 @@ import Testing
         ("[watch]\nmiddle_click = \"stop\"\n", "config.toml:2: watch.middle_click: expected one of done, start, snooze, none"),
         // `~/` without a HOME would be a folder named "~" wherever the command runs.
         ("store = \"~/tasks.sqlite\"\n", "config.toml:1: store: HOME is not set"),
-        ("\nstore = \"tasks.sqlite\"\n", "config.toml:2: store: give the store file as an absolute path"),
+        ("\nstore = \"tasks.sqlite\"\n", "config.toml:2: store: give the file as an absolute path"),
+        // As for the other files: a relative token file was found from one folder only (helper-83).
+        ("[serve]\ntoken_file = \"serve.token\"\n", "config.toml:2: serve.token_file: give the file as an absolute path or one starting with ~/"),
+        ("[sync.accounts.home]\nurl = \"https://dav.example.com/\"\npassword_file = \"pw\"\n", "config.toml:3: sync.accounts.home.password_file: give the file as an absolute path"),
         // Two views whose names differ in case only: the second could never be shown.
         ("[views.Work]\nlist = \"Work\"\n\n[views.work]\nlist = \"Home\"\n", "config.toml:4: views.work: another view has this name"),
         // A comment after a table's header, and Windows line ends (the header went unmatched).

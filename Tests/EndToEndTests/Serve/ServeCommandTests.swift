@@ -300,6 +300,19 @@ import Testing
         #expect(second.contains("custom server, http://HOST:31907)"), "\(second)")
     }
 
+    /// `serve token` gives the token of the file serve reads: with `[serve] token_file` set, it
+    /// made and printed one in the default file, which serve then refused (helper-83).
+    @Test func theTokenCommandReadsTheFileServeUses() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.folder.appendingPathComponent("other.token").path
+        let made = try sandbox.run(["serve", "token", "--file", file], global: false)
+        #expect(made.status == 0 && made.stdout.count > 16, "\(made.stderr)")
+        try sandbox.writeConfig("[serve]\ntoken_file = \"\(file)\"\n")
+        let printed = try sandbox.run(["serve", "token"], global: false)
+        #expect(printed.status == 0 && printed.stdout == made.stdout && printed.stderr.isEmpty, "\(printed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent(".config/taskwidget/serve.token").path))
+    }
+
     /// The devices' keys open their images, as the token does: a devices.toml others may read is
     /// refused as a token file is, by serve and by `serve device`; it was used as it was.
     @Test func aDevicesFileOthersMayReadIsRefused() throws {
