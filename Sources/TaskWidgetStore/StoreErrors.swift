@@ -18,6 +18,13 @@ enum StoreErrors {
                 .damagedStore, "the store \(path) holds data taskwidget cannot read: restore it from a backup or pass another --store",
                 context: "\(path): \(type(of: error))")
         }
+        // Another program's GRDB database whose first migration is named as ours: a reader, which
+        // does not look at the tables first, finds ours missing.
+        if error.resultCode == .SQLITE_ERROR, error.message?.hasPrefix("no such table") == true {
+            var notOurs = TaskStore.notATaskwidgetStore(path)
+            notOurs.cause = error
+            return notOurs
+        }
         let (code, message): (TaskWidgetError.Code, String) =
             switch error.resultCode {
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:

@@ -380,6 +380,10 @@ public final class TaskStore: Sendable {
 
     /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
     /// Returns the migrations the store has.
+    static func notATaskwidgetStore(_ path: String) -> TaskWidgetError {
+        TaskWidgetError(.damagedStore, "\(path) is an SQLite database but not a taskwidget store: pass another --store", context: path)
+    }
+
     private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws -> Set<String> {
         try database.read { db in
             // One query answers all three questions; only a database without the table asks more.
@@ -389,13 +393,24 @@ public final class TaskStore: Sendable {
             } catch let error as DatabaseError where error.message?.hasPrefix("no such table") == true {
                 let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
                 if tableCount == 0 && allowEmpty { return [] }
-                throw TaskWidgetError(
-                    .damagedStore,
-                    tableCount == 0
-                        ? "the store \(path) is empty: add a task with `taskwidget add TITLE` to set it up"
-                        : "\(path) is an SQLite database but not a taskwidget store: pass another --store", context: path)
+                guard tableCount > 0 else {
+                    throw TaskWidgetError(
+                        .damagedStore, "the store \(path) is empty: add a task with `taskwidget add TITLE` to set it up", context: path)
+                }
+                throw notATaskwidgetStore(path)
             }
-            if !applied.isSubset(of: Migrations.migrator.migrations) {
+            let known = Set(Migrations.migrator.migrations)
+            if !applied.isSubset(of: known) || (allowEmpty && !known.isSubset(of: applied)) {
+                // Newer, or to be upgraded; or another program's GRDB database, whose migrations
+                // are its own (its first may be named v1 too): it was migrated as an old store, and
+                // left in WAL mode, or called newer (helper-85). Ours have tasks.
+                let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                if !tables.contains("task") {
+                    if allowEmpty && applied.isEmpty && tables == ["grdb_migrations"] { return [] }
+                    throw notATaskwidgetStore(path)
+                }
+            }
+            if !applied.isSubset(of: known) {
                 throw TaskWidgetError(
                     .storeVersion, "the store \(path) was written by a newer taskwidget: upgrade taskwidget to use it", context: path)
             }

@@ -154,6 +154,25 @@ import Testing
         #expect(try folder.entries() == ["tasks.sqlite"])
     }
 
+    /// Another program's GRDB database (grdb_migrations, a rollback journal). One whose first
+    /// migration is named v1, as ours, was migrated as an old store, which failed, and left in WAL
+    /// mode; one with another name was called newer (helper-85).
+    @Test(arguments: modes, ["v1", "createPlayer"])
+    func aForeignGRDBDatabaseIsNotATaskwidgetStoreAndStaysAsItWas(mode: TaskStore.AccessMode, migration: String) throws {
+        let queue = try DatabaseQueue(path: folder.path("tasks.sqlite"))
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); CREATE TABLE player (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [migration])
+        }
+        try queue.close()
+        let bytes = try contents("tasks.sqlite")
+        // A reader does not look at the tables before its first read.
+        let error = expectError(.damagedStore) { _ = try open("tasks.sqlite", mode).listSummaries() }
+        #expect(error?.message == "\(folder.path("tasks.sqlite")) is an SQLite database but not a taskwidget store: pass another --store")
+        #expect(try contents("tasks.sqlite") == bytes)
+        #expect(try folder.entries() == ["tasks.sqlite"])
+    }
+
     @Test func anEmptyFileIsRefusedReadOnlyAndLeftEmpty() throws {
         #expect(FileManager.default.createFile(atPath: folder.path("tasks.sqlite"), contents: Data()))
         let error = expectError(.damagedStore) { try open("tasks.sqlite", .readOnly) }
