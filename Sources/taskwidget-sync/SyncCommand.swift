@@ -173,6 +173,7 @@ struct SyncCommand: AsyncParsableCommand {
             switch error.code {
             case .authenticationFailed: "check the account's user and password"
             case .tlsFailed: "check the server's certificate (it must be trusted by the system's CA store)"
+            case .notTLS: "check the account's url: http:// for a server without TLS, or the port of its https"
             case .unknownHost, .notCalDAV, .invalidURL, .notFound, .badRedirect: "check the account's url"
             default: error.code.isTransient ? "try again later (the next sync goes on from where this one stopped)" : "check the server and the account"
             }

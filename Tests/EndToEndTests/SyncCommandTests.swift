@@ -614,6 +614,21 @@ import Testing
         #expect(unasked.stderr == "taskwidget: sync of “typo”: cannot connect to dav.example.invalid: try again later (the next sync goes on from where this one stopped)\n")
     }
 
+    /// `https` to a server that speaks plain HTTP on that port (Radicale's default) says so,
+    /// where it sent the user to check the certificate (helper-84).
+    @Test func anHTTPSURLForAPlainHTTPServerSaysSo() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            var https = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
+            https.scheme = "https"
+            let mine = try SyncSandbox(server: server, url: try #require(https.url))
+            let result = try mine.sync()
+            #expect(result.status == 69, "\(result.stderr)")
+            let address = "\(server.baseURL.host ?? ""):\(server.baseURL.port ?? 0)"
+            #expect(
+                result.stderr == "taskwidget: sync of “rad”: \(address) does not speak TLS (https): check the account's url: http:// for a server without TLS, or the port of its https\n")
+        }
+    }
+
     /// Of several accounts, one down (try again later, 75) before one with a wrong password (69):
     /// the exit status is 69, which a timer that retries on 75 reports; the good account syncs.
     @Test func aFailureThatRetryingWillNotMendDecidesTheExitStatus() async throws {

@@ -30,6 +30,8 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
         case timedOut
         /// The TLS handshake failed or the server's certificate was not trusted.
         case tlsFailed
+        /// An `https` URL names a port where the server speaks plain HTTP.
+        case notTLS
         /// The server closed the connection before the response was complete.
         case truncatedResponse
         /// The server answered 401: wrong user name or password.
@@ -72,7 +74,7 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
             // edits: the next sync will.
             case .connectionFailed, .timedOut, .truncatedResponse, .serverError, .cancelled, .preconditionFailed:
                 return true
-            case .unknownHost, .tlsFailed, .authenticationFailed, .forbidden, .notFound, .conflict,
+            case .unknownHost, .tlsFailed, .notTLS, .authenticationFailed, .forbidden, .notFound, .conflict,
                 .invalidSyncToken, .notSupported, .unexpectedStatus, .malformedResponse, .responseTooLarge,
                 .badRedirect, .notCalDAV, .invalidURL:
                 return false

@@ -178,6 +178,11 @@ public final class HTTPClientTransport: DAVTransport {
         case let error as NIOSSLError:
             // A TLS connection that ends without close_notify may have cut the response.
             if case .uncleanShutdown = error { return truncated }
+            // What a plain HTTP answer reads as to TLS: Radicale on its default port, say, with
+            // https in the URL. The certificate advice sent users to install one (helper-84).
+            if String(describing: error).contains("WRONG_VERSION_NUMBER") {
+                return make(.notTLS, "\(address) does not speak TLS (https).")
+            }
             return tlsFailed
         case is NIOSSLExtraError, is BoringSSLError:
             return tlsFailed
