@@ -38,4 +38,12 @@ import Testing
         let error = #expect(throws: TaskWidgetError.self) { try PasswordCommand.run("exit 3", account: "home", timeout: .seconds(10)) }
         #expect(error?.message == "the password command of the account “home” failed (exit 3): check it in a shell")
     }
+
+    /// The password is the first line: a command that printed it on the second was said to have
+    /// printed nothing (helper-84).
+    @Test(arguments: [("true", "nothing"), ("printf '\\n\\n'", "nothing"), ("printf '\\nhunter2\\n'", "an empty first line, where the password goes")])
+    func aCommandWithoutAPasswordOnItsFirstLineIsSaidSo(command: String, printed: String) throws {
+        let error = #expect(throws: TaskWidgetError.self) { try PasswordCommand.run(command, account: "home", timeout: .seconds(10)) }
+        #expect(error?.message == "the password command of the account “home” printed \(printed): check it in a shell")
+    }
 }

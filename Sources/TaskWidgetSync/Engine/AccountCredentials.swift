@@ -136,8 +136,11 @@ enum PasswordCommand {
         }
         let password = SecretFile.firstLine(of: data)
         guard !password.isEmpty else {
+            // The password is the first line: one after an empty line is not taken (helper-84).
+            let printedMore = data.contains { !" \t\r\n".utf8.contains($0) }
             throw TaskWidgetError(
-                .badConfig, "the password command of the account “\(account)” printed nothing: check it in a shell",
+                .badConfig,
+                "the password command of the account “\(account)” printed \(printedMore ? "an empty first line, where the password goes" : "nothing"): check it in a shell",
                 context: "password command printed nothing")
         }
         return password
