@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import TaskWidgetCore
 
@@ -33,6 +34,12 @@ enum StoreErrors {
                 (.storeLocked, "the store \(path) is locked by another program: try again in a moment")
             case .SQLITE_FULL:
                 (.diskFull, "the disk holding \(path) is full: free some space and try again")
+            case .SQLITE_READONLY where isFolderReadOnly(of: path):
+                // The file may be writable: SQLite makes its -wal and -shm beside it (helper-85).
+                (
+                    .permissionDenied,
+                    "the store \(path) cannot be changed: its folder is read-only to you, and SQLite writes the store's -wal and -shm files there: fix the folder's permissions"
+                )
             case .SQLITE_READONLY:
                 (.permissionDenied, "the store \(path) is read-only: fix its permissions to change it")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
@@ -43,5 +50,11 @@ enum StoreErrors {
                 (.damagedStore, "the store \(path) cannot be used (\(error.resultCode)): restore it from a backup or pass another --store")
             }
         return TaskWidgetError(code, message, context: path, cause: error)
+    }
+
+    /// Whether the store's file may be written and its folder not.
+    private static func isFolderReadOnly(of path: String) -> Bool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return access(path, W_OK) == 0 && access(folder, W_OK) != 0
     }
 }

@@ -96,6 +96,22 @@ import Testing
         #expect(try Self.fingerprint(folder: folders.store) == before, "\(layout)")
     }
 
+    /// A writable store alone in a folder its user may not write, where SQLite cannot make its
+    /// `-wal` and `-shm`: the error names the folder (it blamed the file's permissions: helper-85).
+    @Test func aChangeToAStoreInAFolderItsUserMayNotWriteNamesTheFolder() throws {
+        let sandbox = try Sandbox()
+        let folders = try Folders(sandbox)
+        try sandbox.succeed(["add", "Pay rent", "--store", folders.storePath])
+        try Sandbox.removeWALFiles(folders.storePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: folders.storePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folders.store.path) }
+        let result = try Sandbox.asUnprivilegedUser(["add", "Call Bob", "--store", folders.storePath, "--now", sandbox.now])
+        #expect(result.status == 74)
+        #expect(
+            result.stderr == "taskwidget: the store \(folders.storePath) cannot be changed: its folder is read-only to you, and SQLite writes the store's -wal and -shm files there: fix the folder's permissions\n")
+    }
+
     /// After a writer the `-wal` and `-shm` are kept, so readers find them and create nothing.
     @Test func readingAfterAWriterCreatesNoFileAndChangesNone() throws {
         let sandbox = try Sandbox()
