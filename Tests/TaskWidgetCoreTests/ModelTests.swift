@@ -216,9 +216,18 @@ import Testing
         #expect(try Validation.icon(text) == expected)
     }
 
-    @Test(arguments: ["", "   ", "123456789", "a\nb", "\u{0007}", "a\u{2028}b"])
+    @Test(arguments: ["", "   ", "123456789", "\u{200B}"])
     func badIconsAreRefused(text: String) throws {
-        expectError(.invalidInput) { try Validation.icon(text) }
+        let error = expectError(.invalidInput) { try Validation.icon(text) }
+        #expect(error?.message == "the icon must be 1 to 8 characters that show, e.g. 💧 or ✓")
+    }
+
+    /// A control character is named, as in a title: an ESC was "must be 1 to 8 characters",
+    /// which it is (helper-87).
+    @Test(arguments: [("a\nb", "a line break"), ("\u{001B}", "a control character (U+001B)"), ("a\u{2028}b", "a line break")])
+    func iconsWithControlCharactersAreRefusedSayingWhich(text: String, kind: String) throws {
+        let error = expectError(.invalidInput) { try Validation.icon(text) }
+        #expect(error?.message == "the icon contains \(kind): use a character that shows, e.g. 💧 or ✓")
     }
 
     // MARK: - Due labels

@@ -91,15 +91,18 @@ public enum Validation {
         return digits.uppercased()
     }
 
-    /// Checks a habit icon: a short text or an emoji, one line.
+    /// Checks a habit icon: a short text or an emoji, one line, that shows.
     public static func icon(_ text: String) throws -> String {
         let trimmed = text.trimmingWhitespace
-        guard !trimmed.isEmpty, trimmed.count <= maximumIconLength,
-            trimmed.utf8.count <= maximumIconLength * maximumBytesPerCharacter,
-            !trimmed.unicodeScalars.contains(where: \.isControlOrLineBreak)
+        // Said as for titles: an ESC was "must be 1 to 8 characters", which it is (helper-87).
+        if let found = trimmed.unicodeScalars.first(where: \.isControlOrLineBreak) {
+            throw TaskWidgetError(.invalidInput, "the icon contains \(found.refusedKind): use a character that shows, e.g. 💧 or ✓")
+        }
+        guard hasVisibleText(trimmed), trimmed.count <= maximumIconLength,
+            trimmed.utf8.count <= maximumIconLength * maximumBytesPerCharacter
         else {
             throw TaskWidgetError(
-                .invalidInput, "the icon must be 1 to \(maximumIconLength) characters, e.g. 💧 or ✓")
+                .invalidInput, "the icon must be 1 to \(maximumIconLength) characters that show, e.g. 💧 or ✓")
         }
         return trimmed
     }
