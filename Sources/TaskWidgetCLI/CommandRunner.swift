@@ -16,6 +16,7 @@ public enum CommandRunner {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var parsed = false
         do {
+            try refuseArgumentsNotInUTF8()
             var command = try parse(root, Array(arguments.dropFirst()))
             parsed = true
             try command.run()
@@ -34,6 +35,7 @@ public enum CommandRunner {
         ignoreFileSizeLimit()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
+            try refuseArgumentsNotInUTF8()
             var command = try Root.parseAsRoot(helpRequest(Array(arguments.dropFirst()), root: root))
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
@@ -47,6 +49,18 @@ public enum CommandRunner {
             endQuietlyIfTheReaderWentAway(failure.error)
             report(failure.error)
             exit(failure.status)
+        }
+    }
+
+    /// Refuses an argument that is not UTF-8 (typed in another locale, a file name from another
+    /// system): Swift reads its bytes as U+FFFD, and a title or name was saved so without a word,
+    /// where standard input that is not UTF-8 is refused (helper-87).
+    static func refuseArgumentsNotInUTF8() throws(TaskWidgetError) {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            throw TaskWidgetError(
+                .invalidInput, "the argument “\(String(cString: argument).sanitizedForMessage)” is not UTF-8 text: give it in UTF-8",
+                context: "argument \(index) not UTF-8")
         }
     }
 

@@ -55,6 +55,19 @@ import Testing
         try sandbox.expectRefused(["add", String(repeating: "ab", count: 60_000)], status: 64, message: "120000 characters long")
     }
 
+    /// An argument that is not UTF-8 is refused, as standard input that is not: it was saved with
+    /// U+FFFD in place of its bytes, and a bar gets the error line of its format (helper-87).
+    @Test func anArgumentThatIsNotUTF8IsRefused() throws {
+        let sandbox = try Sandbox()
+        let badByte = #""$(printf 'bad \377 byte')""#
+        let add = try ProcessRunner.run("/bin/sh", ["-c", sandbox.shellCommand(["add"]) + " " + badByte], environment: sandbox.environment)
+        #expect(add.status == 64 && add.stderr == "taskwidget: the argument “bad � byte” is not UTF-8 text: give it in UTF-8\n", "\(add.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "nothing was saved")
+        let bar = try ProcessRunner.run(
+            "/bin/sh", ["-c", sandbox.shellCommand(["status", "--format", "waybar", "--list"]) + " " + badByte], environment: sandbox.environment)
+        #expect(bar.status == 0 && bar.stdout.hasPrefix(#"{"text":"⚠ taskwidget","tooltip":"the argument"#), "\(bar.stdout)")
+    }
+
     /// In an import file there is no such cap: a 1 MB title, of one character or of a million,
     /// is refused whole, and the rest of the file with it.
     @Test(arguments: [("one character", 500_000), ("a million characters", 0)])
