@@ -168,6 +168,15 @@ import Testing
                 + " and 22 more, which `taskwidget list ls` shows (create one with `taskwidget list add NAME`)")
     }
 
+    /// Each name is cut as any text a message quotes: eight names of 1000 characters made a line
+    /// of 8 KB (helper-87).
+    @Test func longNamesAreCutInTheMessage() throws {
+        let names = ["A", "B"].map { String(repeating: $0, count: 1000) }
+        let error = expectError(.notFound) { try NameLookup.find("Nope", in: names, named: { $0 }, kind: "list") }
+        let cut = names.map { String($0.prefix(39)) + "…" }
+        #expect(error?.message == "no list is named “Nope”: the lists are \(cut[0]), \(cut[1]) (create one with `taskwidget list add NAME`)")
+    }
+
     /// Control characters (in a name written into the store by hand) do not count, but a name as
     /// stored comes first: `Work` is that list, not a `Wo\u{7}rk` before it.
     @Test func controlCharactersDoNotCountButTheStoredNameComesFirst() throws {

@@ -26,16 +26,17 @@ public enum NameLookup {
             return item
         }
         let names = items.map(named)
+        // Each cut as any text a message quotes: eight names of 1000 characters made a line of 8 KB (helper-87).
         let known =
             if let closest = closest(to: name, among: names) {
-                "did you mean “\(closest)”?"
+                "did you mean “\(closest.sanitizedForMessage)”?"
             } else if names.isEmpty {
                 "there are no \(kind)s yet"
             } else if names.count <= namesListed {
-                "the \(kind)s are " + names.joined(separator: ", ")
+                "the \(kind)s are " + names.map(\.sanitizedForMessage).joined(separator: ", ")
             } else {
                 // One line stays readable: the rest are in `ls`.
-                "the \(kind)s include " + names.prefix(namesListed).joined(separator: ", ")
+                "the \(kind)s include " + names.prefix(namesListed).map(\.sanitizedForMessage).joined(separator: ", ")
                     + " and \(names.count - namesListed) more, which `taskwidget \(kind) ls` shows"
             }
         throw TaskWidgetError(
