@@ -37,6 +37,21 @@ import Testing
         #expect(!channel.isActive, "a steady trickle kept the connection past the body timeout")
     }
 
+    /// A body too large, declared or sent, is logged as the other refusals are (a 413 left no
+    /// line: helper-83).
+    @Test func aBodyTooLargeIsLogged() throws {
+        let log = LogRecorder()
+        for declared in [true, false] {
+            let channel = EmbeddedChannel()
+            try channel.pipeline.syncOperations.addHandler(RequestGuardHandler(limits: ServeLimits(), logger: log.logger))
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+            let size = ServeLimits().maximumBodySize + 1
+            try channel.writeInbound(post(contentLength: declared ? size : 1))
+            if !declared { try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(repeating: 0x78, count: size))) }
+        }
+        #expect(log.logged == ["refused a request whose body is too large", "closed a connection: its request body grew past the limit"])
+    }
+
     @Test func aBodyThatEndsInTimeIsNotCut() throws {
         let channel = try channel()
         try channel.writeInbound(post(contentLength: 1))

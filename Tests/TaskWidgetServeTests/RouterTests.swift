@@ -278,7 +278,8 @@ import Testing
             #expect(PNGHeader(image.body)?.width == 170)
             #expect(try await client.execute(uri: "/", method: .get).status == .ok)
             let health = try await client.execute(uri: "/healthz", method: .get)
-            #expect(health.status == .serviceUnavailable && String(buffer: health.body) == "the tasks cannot be shown (the store, or the list or view serve shows, cannot be read): /status says why\n")
+            #expect(health.status == .serviceUnavailable && health.headers[.contentType] == "application/json; charset=utf-8")
+            #expect(String(buffer: health.body) == "{\"error\":\"the tasks cannot be shown (the store, or the list or view serve shows, cannot be read): /status says why\"}\n")
 
             try environment.publish()
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)

@@ -104,11 +104,15 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
 
     // For a monitor: 503 while the other routes are 503 (the store, or the list serve shows,
     // cannot be read), without the reason, which may name a path or a list and needs the token.
+    // A 503 is one line of JSON, as every route's (it was text: helper-83).
     router.get("/healthz") { _, _ -> Response in
-        let isServing = cache.current.state != nil
+        guard cache.current.state != nil else {
+            return ServeHTTPError(
+                .serviceUnavailable, "the tasks cannot be shown (the store, or the list or view serve shows, cannot be read): /status says why"
+            ).makeResponse()
+        }
         return Response(
-            status: isServing ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: isServing ? "ok\n" : "the tasks cannot be shown (the store, or the list or view serve shows, cannot be read): /status says why\n")))
+            status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
     }
 
     addTRMNLRoutes(to: router, cache: cache, devices: devices)

@@ -57,6 +57,8 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
         case .head(let head):
             bodyBytes = 0
             if let declared = head.headerFields[.contentLength].flatMap(Int.init), declared > maximumBodySize {
+                // Logged as the other refusals are (it left no line: helper-83).
+                logger.info("refused a request whose body is too large", metadata: ["status": "413"])
                 reject(context: context, with: ServeHTTPError(.contentTooLarge, "request body too large"))
                 return
             }
@@ -75,6 +77,7 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
             bodyBytes += buffer.readableBytes
             if bodyBytes > maximumBodySize {
                 // The handler already has this request: no clean answer is possible any more.
+                logger.info("closed a connection: its request body grew past the limit")
                 isRejecting = true
                 context.close(promise: nil)
                 return
