@@ -326,15 +326,28 @@ public enum CommandRunner {
     /// arguments. The error shows it quoted, after its option if it has one.
     static func unquotedValue(for message: String, in arguments: [String], root: any ParsableCommand.Type) -> TaskWidgetError? {
         // The words of the command's name (`taskwidget habit check`) are no value.
-        let nameLength = commandNamed(by: arguments, root: root).path.split(separator: " ").count
+        let path = commandNamed(by: arguments, root: root).path
+        let nameLength = path.split(separator: " ").count
         guard let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/),
             let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) }),
             !arguments[index - 1].hasPrefix("-")
         else { return nil }
         let words = arguments[(index - 1)...].prefix { !$0.hasPrefix("-") }
-        let quoted = words.joined(separator: " ").removingControlCharacters.shellQuoted
         let option = arguments[index - 2].hasPrefix("--") ? arguments[index - 2].removingControlCharacters + " " : ""
+        // `start ID ID`: quoted, the ids named no task, and 8000 of them made a line of 300 KB (helper-88).
+        if option.isEmpty, oneTaskCommands.contains(path), words.allSatisfy(isTaskIDLike) {
+            return TaskWidgetError(.invalidInput, "`\(path)` takes one task id: run it for each (done, undo and rm take several)")
+        }
+        let quoted = words.joined(separator: " ").removingControlCharacters.shellQuoted
         return TaskWidgetError(.invalidInput, "a value of several words is one argument: quote it, as in `\(option)\(quoted)`")
+    }
+
+    /// The commands whose argument is one task id.
+    private static let oneTaskCommands: Set = ["taskwidget start", "taskwidget stop", "taskwidget edit", "taskwidget move"]
+
+    /// Whether `word` reads as a task id or a prefix of one (`ls` prints 8 hex digits).
+    private static func isTaskIDLike(_ word: String) -> Bool {
+        (4...36).contains(word.count) && word.allSatisfy { $0.isHexDigit || $0 == "-" }
     }
 
     /// `add --inbox`, `edit ID --inbox`: the commands that put a task somewhere name the Inbox

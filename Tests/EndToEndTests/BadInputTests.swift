@@ -109,6 +109,12 @@ import Testing
         try sandbox.expectRefused(
             ["habit", "check", "Morning", "run"], status: 64,
             message: "taskwidget: a value of several words is one argument: quote it, as in `'Morning run'`\n")
+        // Several ids to a command of one task: quoted, they named no task (helper-88).
+        for command in [["start"], ["stop"], ["edit"], ["move", "--to", "2"]] {
+            try sandbox.expectRefused(
+                command + ["363934aa", "98319956"], status: 64,
+                message: "taskwidget: `taskwidget \(command[0])` takes one task id: run it for each (done, undo and rm take several)\n")
+        }
         // A command's own name is no value.
         try sandbox.expectRefused(["ls", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget ls --help`)\n")
         // The Inbox is a list where a task is put (ArgumentParser suggested --now); mv is move.
