@@ -28,8 +28,10 @@ enum ServeToken {
         return try checked(SecretFile.read(path, what: "the token file"), in: path)
     }
 
-    /// `token`, the one in the file at `path`, if it is long enough for serve to take it.
+    /// `token`, the one in the file at `path`, without spaces around it (no header can carry
+    /// them: helper-83), if it is long enough for serve to take it.
     static func checked(_ token: String, in path: String) throws -> String {
+        let token = token.trimmingWhitespace
         guard token.count >= minimumLength else {
             throw TaskWidgetError(
                 .badConfig,

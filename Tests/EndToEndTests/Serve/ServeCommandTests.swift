@@ -300,6 +300,18 @@ import Testing
         #expect(second.contains("custom server, http://HOST:31907)"), "\(second)")
     }
 
+    /// A token written by hand with spaces around it is taken without them, by serve and by
+    /// `serve token`: no header carries them, so only `?token=%20…` opened (helper-83).
+    @Test func spacesAroundATokenAreNotPartOfIt() throws {
+        let sandbox = try Sandbox.demo()
+        let file = sandbox.folder.appendingPathComponent("spaced.token").path
+        try Data("  abcdefghijklmnopqrstuvwxyz012345 \t\n".utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+        #expect(try sandbox.run(["serve", "token", "--file", file], global: false).stdout == "abcdefghijklmnopqrstuvwxyz012345\n")
+        let server = try ServeProcess(sandbox, ["--token-file", file])
+        #expect(try server.request("/status", headers: ["Authorization": "Bearer abcdefghijklmnopqrstuvwxyz012345"]).status == 200)
+    }
+
     /// `serve token` gives the token of the file serve reads: with `[serve] token_file` set, it
     /// made and printed one in the default file, which serve then refused (helper-83).
     @Test func theTokenCommandReadsTheFileServeUses() throws {
