@@ -10,6 +10,34 @@ public enum HostEscaping {
         text.removingControlCharacters
     }
 
+    /// `text` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE when it holds a letter of a
+    /// right-to-left script (Hebrew, Arabic, …), for the line formats. Where the line is drawn by
+    /// the Unicode bidi rules (Pango in waybar and i3bar, a browser), an Arabic title took the due
+    /// time after it, `(23:30)`, into its own run, and drew the time before the title
+    /// (helper-87). The marks draw nothing; other text is left as it is.
+    public static func isolatingRightToLeft(_ text: String) -> String {
+        // 0xD6 leads the UTF-8 of U+0590, where right-to-left scripts begin.
+        guard text.utf8.contains(where: { $0 >= 0xD6 }), text.unicodeScalars.contains(where: isRightToLeft) else { return text }
+        return isolateStart + text + isolateEnd
+    }
+
+    static let isolateStart = "\u{2068}"
+    static let isolateEnd = "\u{2069}"
+
+    /// A letter of a right-to-left script's blocks (not their digits, marks and signs).
+    private static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFC, 0x10800...0x10FFF, 0x1E800...0x1EFFF: scalar.properties.isAlphabetic
+        default: false
+        }
+    }
+
+    /// ``plain(_:)`` for a whole line: the isolates ``isolatingRightToLeft(_:)`` put in stay.
+    static func plainLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: \.isControlOrLineBreak) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isControlOrLineBreak || $0 == "\u{2068}" || $0 == "\u{2069}" }))
+    }
+
     /// Pango markup: `& < > ' "` as entities (what `g_markup_escape_text` does).
     ///
     /// Hosts read bytes, not grapheme clusters, so every rule here works on Unicode scalars: a `<`

@@ -14,15 +14,16 @@ public enum StatusFormat: String, Sendable, CaseIterable {
 
     var contentTypeName: String { "TASKWIDGET_" + rawValue.uppercased() }
 
-    /// The host's escaping of one value taken from the store.
+    /// The host's escaping of one value taken from the store; in a line (all but JSON, which is
+    /// data), right-to-left text is isolated (``HostEscaping/isolatingRightToLeft(_:)``).
     func escape(_ text: String) -> String {
         switch self {
-        case .text: HostEscaping.plain(text)
+        case .text: HostEscaping.isolatingRightToLeft(HostEscaping.plain(text))
         case .json: HostEscaping.json(text)
         // Both show the text as Pango markup inside a JSON string.
-        case .waybar, .i3bar: HostEscaping.json(HostEscaping.pango(text))
-        case .polybar: HostEscaping.polybar(text)
-        case .tmux: HostEscaping.tmux(text)
+        case .waybar, .i3bar: HostEscaping.json(HostEscaping.isolatingRightToLeft(HostEscaping.pango(text)))
+        case .polybar: HostEscaping.isolatingRightToLeft(HostEscaping.polybar(text))
+        case .tmux: HostEscaping.isolatingRightToLeft(HostEscaping.tmux(text))
         }
     }
 }

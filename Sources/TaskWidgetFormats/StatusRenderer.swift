@@ -185,7 +185,7 @@ public struct StatusRenderer: Sendable {
             }
         } else {
             output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")
-            output = HostEscaping.plain(output)
+            output = HostEscaping.plainLine(output)
         }
         // Spaces and tabs only: Foundation's `.whitespaces` holds U+200B, the zero-width space that
         // follows every `%` of a title in polybar's escaping, and would cut it off a title ending a line.

@@ -109,6 +109,11 @@ enum StatusFixture {
 
 /// The hosts' rules written again here, so that the checks do not use the code they check.
 enum Independent {
+    /// `line` without the isolates that wrap right-to-left values in the line formats.
+    static func withoutIsolates(_ line: String) -> String {
+        String(String.UnicodeScalarView(line.unicodeScalars.filter { $0 != "\u{2068}" && $0 != "\u{2069}" }))
+    }
+
     /// Cc, Zl, Zp and the direction controls removed: what a one-line plain text may not contain.
     static func stripControls(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.filter { !HostileText.isControl($0) }))

@@ -85,7 +85,10 @@ import Testing
             // Where the title ends the line, the renderer trims the line's trailing spaces and tabs.
             let atTheEnd = (" · " + shown).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
             for format in StatusFormat.allCases {
-                let line = try StatusFixture.line(format, entry, maxWidth: 1000)
+                // (The isolates around a right-to-left title are HostEscapingTests' to check; a raw
+                // title's trailing space, inside them, is left when the line is trimmed.)
+                let rendered = try StatusFixture.line(format, entry, maxWidth: 1000)
+                let line = format == .json ? rendered : Independent.withoutIsolates(rendered).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
                 #expect(!Independent.hasLineBreak(line), "\(label) \(format): \(line.debugDescription)")
                 switch format {
                 case .text:
