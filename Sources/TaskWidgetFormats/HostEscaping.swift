@@ -18,11 +18,8 @@ public enum HostEscaping {
     public static func isolatingRightToLeft(_ text: String) -> String {
         // 0xD6 leads the UTF-8 of U+0590, where right-to-left scripts begin.
         guard text.utf8.contains(where: { $0 >= 0xD6 }), text.unicodeScalars.contains(where: isRightToLeft) else { return text }
-        return isolateStart + text + isolateEnd
+        return "\u{2068}" + text + "\u{2069}"
     }
-
-    static let isolateStart = "\u{2068}"
-    static let isolateEnd = "\u{2069}"
 
     /// A letter of a right-to-left script's blocks (not their digits, marks and signs).
     private static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
@@ -35,7 +32,8 @@ public enum HostEscaping {
     /// ``plain(_:)`` for a whole line: the isolates ``isolatingRightToLeft(_:)`` put in stay.
     static func plainLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: \.isControlOrLineBreak) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isControlOrLineBreak || $0 == "\u{2068}" || $0 == "\u{2069}" }))
+        let isolates: ClosedRange<Unicode.Scalar> = "\u{2068}"..."\u{2069}"
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isControlOrLineBreak || isolates.contains($0) }))
     }
 
     /// Pango markup: `& < > ' "` as entities (what `g_markup_escape_text` does).

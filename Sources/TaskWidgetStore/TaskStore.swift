@@ -378,12 +378,13 @@ public final class TaskStore: Sendable {
         }
     }
 
-    /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
-    /// Returns the migrations the store has.
+    /// The error for another program's SQLite database.
     static func notATaskwidgetStore(_ path: String) -> TaskWidgetError {
         TaskWidgetError(.damagedStore, "\(path) is an SQLite database but not a taskwidget store: pass another --store", context: path)
     }
 
+    /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
+    /// Returns the migrations the store has.
     private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws -> Set<String> {
         try database.read { db in
             // One query answers all three questions; only a database without the table asks more.
