@@ -20,8 +20,8 @@ enum StoreErrors {
                 context: "\(path): \(type(of: error))")
         }
         // Another program's GRDB database whose first migration is named as ours: a reader, which
-        // does not look at the tables first, finds ours missing.
-        if error.resultCode == .SQLITE_ERROR, error.message?.hasPrefix("no such table") == true {
+        // does not look at the tables first, finds ours or their columns missing.
+        if error.resultCode == .SQLITE_ERROR, let message = error.message, message.hasPrefix("no such table") || message.hasPrefix("no such column") {
             var notOurs = TaskStore.notATaskwidgetStore(path)
             notOurs.cause = error
             return notOurs

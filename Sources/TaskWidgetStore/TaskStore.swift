@@ -378,6 +378,9 @@ public final class TaskStore: Sendable {
         }
     }
 
+    /// The columns of a taskwidget store's `task` table since its first version.
+    private static let taskColumns: Set = ["id", "title", "isCompleted", "state", "dueDate", "reminderDate", "createdAt", "modifiedAt", "listID", "sortOrder"]
+
     /// The error for another program's SQLite database.
     static func notATaskwidgetStore(_ path: String) -> TaskWidgetError {
         TaskWidgetError(.damagedStore, "\(path) is an SQLite database but not a taskwidget store: pass another --store", context: path)
@@ -403,13 +406,13 @@ public final class TaskStore: Sendable {
             let known = Set(Migrations.migrator.migrations)
             if !applied.isSubset(of: known) || (allowEmpty && !known.isSubset(of: applied)) {
                 // Newer, or to be upgraded; or another program's GRDB database, whose migrations
-                // are its own (its first may be named v1 too): it was migrated as an old store, and
-                // left in WAL mode, or called newer (helper-85). Ours have tasks.
+                // are its own (its first may be named v1 too, and it may have a `task` table): it
+                // was migrated as an old store, and left in WAL mode, or called newer (helpers 85,
+                // 89). Ours have taskwidget's tasks and lists.
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                if !tables.contains("task") {
-                    if allowEmpty && applied.isEmpty && tables == ["grdb_migrations"] { return [] }
-                    throw notATaskwidgetStore(path)
-                }
+                if allowEmpty && applied.isEmpty && tables == ["grdb_migrations"] { return [] }
+                let taskColumns = try String.fetchSet(db, sql: "SELECT name FROM pragma_table_info('task')")
+                guard tables.contains("taskList"), Self.taskColumns.isSubset(of: taskColumns) else { throw notATaskwidgetStore(path) }
             }
             if !applied.isSubset(of: known) {
                 throw TaskWidgetError(

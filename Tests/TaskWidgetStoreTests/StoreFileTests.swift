@@ -157,11 +157,12 @@ import Testing
     /// Another program's GRDB database (grdb_migrations, a rollback journal). One whose first
     /// migration is named v1, as ours, was migrated as an old store, which failed, and left in WAL
     /// mode; one with another name was called newer (helper-85).
+    /// Its own `task` table does not make it one (helper-89).
     @Test(arguments: modes, ["v1", "createPlayer"])
     func aForeignGRDBDatabaseIsNotATaskwidgetStoreAndStaysAsItWas(mode: TaskStore.AccessMode, migration: String) throws {
         let queue = try DatabaseQueue(path: folder.path("tasks.sqlite"))
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); CREATE TABLE player (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); CREATE TABLE task (id TEXT PRIMARY KEY, title TEXT)")
             try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [migration])
         }
         try queue.close()
