@@ -65,6 +65,7 @@ struct NotifyCommand: ParsableCommand {
     func run() throws {
         // Before anything can start a thread (GLib starts several): every thread inherits the mask.
         FollowLoop.blockSignals()
+        try OpenFileLimit.ensure(atLeast: 64, for: "notify")
         let environment = ProcessInfo.processInfo.environment
         let context = try options.context()
         let logger = context.logger

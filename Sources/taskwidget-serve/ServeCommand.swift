@@ -84,6 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A connection each, up to the server's limit of 256, besides the store and the loop.
+        try OpenFileLimit.ensure(atLeast: 64, for: "serve")
         // SIGUSR1 opens the store again (``DashboardFollowing``): until that is set up, it is
         // ignored rather than fatal.
         signal(SIGUSR1, SIG_IGN)

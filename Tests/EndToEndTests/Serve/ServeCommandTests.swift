@@ -312,6 +312,20 @@ import Testing
         #expect(try server.request("/status", headers: ["Authorization": "Bearer abcdefghijklmnopqrstuvwxyz012345"]).status == 200)
     }
 
+    /// A low soft limit of open files (`ulimit -S -n 16`, a unit's LimitNOFILE) is raised to the
+    /// hard one: serve refused to start at 16, and spun a core on connections it could not accept
+    /// at 32 (helper-90). With the hard limit that low too, it says so.
+    @Test func aLowOpenFileLimitIsRaisedOrSaid() throws {
+        let sandbox = try Sandbox.demo()
+        let command = sandbox.shellCommand(["serve", "--listen", "127.0.0.1:0", "--clock-speed", "0"])
+        let server = try StreamingProcess(["-c", "ulimit -S -n 16; exec " + command], environment: sandbox.environment, executable: "/bin/sh")
+        #expect(server.nextLine(within: .seconds(30))?.hasPrefix("serving http://127.0.0.1:") == true, "\(server.stderrText)")
+        server.send(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let refused = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 16; exec " + command], environment: sandbox.environment)
+        #expect(refused.status == 74 && refused.stderr == "taskwidget: only 16 files may be open (ulimit -n), and serve needs 64: raise the limit\n")
+    }
+
     /// `serve token` gives the token of the file serve reads: with `[serve] token_file` set, it
     /// made and printed one in the default file, which serve then refused (helper-83).
     @Test func theTokenCommandReadsTheFileServeUses() throws {

@@ -1,0 +1,23 @@
+import Glibc
+
+/// How many files the process may have open (`ulimit -n`), for the commands that run for long.
+public enum OpenFileLimit {
+    /// Raises the soft limit to the hard one (a shell's `ulimit -n` or a unit's `LimitNOFILE` may
+    /// set it low), and refuses to go on with fewer than `minimum` files: at 16, notify's GLib
+    /// aborted (SIGTRAP) when it made its next pipe, and serve spun a core on connections it could
+    /// not accept (helper-90).
+    public static func ensure(atLeast minimum: Int, for command: String) throws(TaskWidgetError) {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, 1 << 20)
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        guard limit.rlim_cur >= minimum else {
+            throw TaskWidgetError(
+                .ioFailure, "only \(limit.rlim_cur) files may be open (ulimit -n), and \(command) needs \(minimum): raise the limit",
+                context: "open file limit \(limit.rlim_cur)")
+        }
+    }
+}
