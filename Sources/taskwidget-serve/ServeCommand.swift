@@ -84,8 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // A connection each, up to the server's limit of 256, besides the store and the loop.
-        try OpenFileLimit.ensure(atLeast: 64, for: "serve")
+        let fileLimit = try OpenFileLimit.ensure(atLeast: 64, for: "serve")
         // SIGUSR1 opens the store again (``DashboardFollowing``): until that is set up, it is
         // ignored rather than fatal.
         signal(SIGUSR1, SIG_IGN)
@@ -110,10 +109,14 @@ struct ServeCommand: AsyncParsableCommand {
         view = view.followed(by: "serve")
         let token = try ServeToken.read(explicitPath: tokenFile ?? settings.serve.tokenFile, environment: environment)
         let clock = try WatchClock.forRun(now: context.now, virtual: options.now != nil, speed: clockSpeed)
-        let server = DashboardServer(
+        var server = DashboardServer(
             listen: address, token: token,
             following: .init(location: context.location, calendar: context.calendar, view: view, clock: clock),
             devicesPath: DeviceFile.path(environment: environment), environment: environment)
+        // A file each, with room for the store, the loop and the fonts: past the file limit, the
+        // server spun a core on connections it could not accept (helper-90).
+        server.limits.maximumConnections = min(server.limits.maximumConnections, fileLimit - 40)
+        server.limits.maximumConnectionsPerAddress = min(server.limits.maximumConnectionsPerAddress, server.limits.maximumConnections)
         let storePath = context.location.path
         do {
             try await server.run(logger: context.logger) { bound in

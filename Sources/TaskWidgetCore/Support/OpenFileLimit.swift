@@ -6,9 +6,11 @@ public enum OpenFileLimit {
     /// set it low), and refuses to go on with fewer than `minimum` files: at 16, notify's GLib
     /// aborted (SIGTRAP) when it made its next pipe, and serve spun a core on connections it could
     /// not accept (helper-90).
-    public static func ensure(atLeast minimum: Int, for command: String) throws(TaskWidgetError) {
+    /// Returns the limit now.
+    @discardableResult
+    public static func ensure(atLeast minimum: Int, for command: String) throws(TaskWidgetError) -> Int {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int.max }
         if limit.rlim_cur < limit.rlim_max {
             var raised = limit
             raised.rlim_cur = min(limit.rlim_max, 1 << 20)
@@ -19,5 +21,6 @@ public enum OpenFileLimit {
                 .ioFailure, "only \(limit.rlim_cur) files may be open (ulimit -n), and \(command) needs \(minimum): raise the limit",
                 context: "open file limit \(limit.rlim_cur)")
         }
+        return Int(clamping: limit.rlim_cur)
     }
 }
