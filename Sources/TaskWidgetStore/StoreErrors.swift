@@ -42,6 +42,8 @@ enum StoreErrors {
                 )
             case .SQLITE_READONLY:
                 (.permissionDenied, "the store \(path) is read-only: fix its permissions to change it")
+            case .SQLITE_CANTOPEN where isOutOfFiles():
+                (.ioFailure, "cannot open the store \(path): too many files are open (ulimit -n): raise the limit")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
                 (.permissionDenied, "cannot open the store \(path): check that it exists and its permissions")
             case .SQLITE_IOERR:
@@ -50,6 +52,19 @@ enum StoreErrors {
                 (.damagedStore, "the store \(path) cannot be used (\(error.resultCode)): restore it from a backup or pass another --store")
             }
         return TaskWidgetError(code, message, context: path, cause: error)
+    }
+
+    /// Whether the process has too few file descriptors left for SQLite's three (the store, its
+    /// `-wal` and `-shm`), which then says only that it cannot open the store: that read as a
+    /// permission problem (helper-90). SQLite has closed what it opened by now.
+    private static func isOutOfFiles() -> Bool {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }
+        guard let folder = opendir("/proc/self/fd") else { return errno == EMFILE || errno == ENFILE }
+        defer { closedir(folder) }
+        var open = -3  // ".", ".." and the folder's own descriptor
+        while readdir(folder) != nil { open += 1 }
+        return Int(clamping: limit.rlim_cur) - open < 3
     }
 
     /// Whether the store's file may be written and its folder not.

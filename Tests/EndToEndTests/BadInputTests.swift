@@ -374,6 +374,16 @@ import Testing
         try sandbox.expectRefused(["import", sandbox.folder.path], status: 74, message: "it is a folder")
     }
 
+    /// A store SQLite cannot open for want of file descriptors (`ulimit -n 5`) says so: it read as
+    /// a permission problem, "check that it exists and its permissions" (helper-90).
+    @Test func tooFewFileDescriptorsForTheStoreAreSaid() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        let result = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 5; exec " + sandbox.shellCommand(["ls"])], environment: sandbox.environment)
+        #expect(result.status == 74)
+        #expect(result.stderr == "taskwidget: cannot open the store \(sandbox.storePath): too many files are open (ulimit -n): raise the limit\n")
+    }
+
     /// Input that never ends (`import /dev/zero`, `yes | taskwidget add -`, a template that is a
     /// device) is refused once it holds more than any export, title or template: it was read
     /// until the kernel killed taskwidget (24 GB, helper-79).
