@@ -16,7 +16,7 @@ public enum CommandRunner {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var parsed = false
         do {
-            try refuseArgumentsNotInUTF8()
+            try refuseTextNotInUTF8()
             var command = try parse(root, Array(arguments.dropFirst()))
             parsed = true
             try command.run()
@@ -35,7 +35,7 @@ public enum CommandRunner {
         ignoreFileSizeLimit()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
-            try refuseArgumentsNotInUTF8()
+            try refuseTextNotInUTF8()
             var command = try Root.parseAsRoot(helpRequest(Array(arguments.dropFirst()), root: root))
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
@@ -52,17 +52,33 @@ public enum CommandRunner {
         }
     }
 
-    /// Refuses an argument that is not UTF-8 (typed in another locale, a file name from another
-    /// system): Swift reads its bytes as U+FFFD, and a title or name was saved so without a word,
-    /// where standard input that is not UTF-8 is refused (helper-87).
-    static func refuseArgumentsNotInUTF8() throws(TaskWidgetError) {
+    /// Refuses an argument, or a variable naming a path, that is not UTF-8 (typed in another
+    /// locale, a file name from another system): Swift reads its bytes as U+FFFD, and a title or
+    /// name was saved so without a word, where standard input that is not UTF-8 is refused
+    /// (helper-87).
+    static func refuseTextNotInUTF8() throws(TaskWidgetError) {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
             throw TaskWidgetError(
                 .invalidInput, "the argument “\(String(cString: argument).sanitizedForMessage)” is not UTF-8 text: give it in UTF-8",
                 context: "argument \(index) not UTF-8")
         }
+        // So is a variable that names a file: the store was made in a folder of another name,
+        // beside the one named (helper-89, helper-90).
+        var index = 0
+        while let entry = environ[index] {
+            index += 1
+            guard String(validatingCString: entry) == nil, let equals = strchr(entry, 0x3D) else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: entry, count: equals - entry), as: UTF8.self)
+            guard pathVariables.contains(name) else { continue }
+            throw TaskWidgetError(.invalidInput, "\(name) is not UTF-8 text: set it in UTF-8, or taskwidget would use another path", context: "\(name) not UTF-8")
+        }
     }
+
+    /// The environment variables that name files taskwidget reads or writes.
+    private static let pathVariables: Set = [
+        "HOME", "TASKWIDGET_STORE", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
+    ]
 
     /// The command `arguments` ask for. A subcommand of `root` without subcommands of its own,
     /// named first, is parsed by itself: ArgumentParser's parse from the root also builds the

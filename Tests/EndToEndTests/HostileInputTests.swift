@@ -66,6 +66,13 @@ import Testing
         let bar = try ProcessRunner.run(
             "/bin/sh", ["-c", sandbox.shellCommand(["status", "--format", "waybar", "--list"]) + " " + badByte], environment: sandbox.environment)
         #expect(bar.status == 0 && bar.stdout.hasPrefix(#"{"text":"⚠ taskwidget","tooltip":"the argument"#), "\(bar.stdout)")
+        // A variable that names a path: the store was made under another name (helper-89, helper-90).
+        let store = sandbox.folder.appendingPathComponent("st").path
+        let variable = try ProcessRunner.run(
+            "/bin/sh", ["-c", "TASKWIDGET_STORE=\"$(printf '\(store)\\377')\" exec " + Sandbox.binary.path.shellQuoted + " add x"],
+            environment: sandbox.environment)
+        #expect(variable.status == 64 && variable.stderr == "taskwidget: TASKWIDGET_STORE is not UTF-8 text: set it in UTF-8, or taskwidget would use another path\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).allSatisfy { !$0.hasPrefix("st") })
     }
 
     /// In an import file there is no such cap: a 1 MB title, of one character or of a million,
