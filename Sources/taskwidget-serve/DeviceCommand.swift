@@ -90,19 +90,23 @@ struct DeviceCommand: ParsableCommand {
                 }
                 device.depth = 1
             }
+            // Before anything is saved: a config serve would refuse is refused here too (helper-89).
+            let port = existing == nil ? try Self.configuredPort() : nil
             if let existing { devices[existing] = device } else { devices.append(device) }
             try DeviceFile.save(devices, path: path)
             print("\(existing == nil ? "Added" : "Changed") \(device.id) (\(device.friendlyID)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")
-            if existing == nil {
-                print("Point the device at this server (TRMNL firmware: custom server, http://HOST:\(Self.configuredPort())) and it gets its key at setup")
+            if let port {
+                print("Point the device at this server (TRMNL firmware: custom server, http://HOST:\(port)) and it gets its key at setup")
             }
         }
 
         /// The port of config.toml's `[serve] listen`, else the default: the one it always named
-        /// was 8787 (helper-86). A config that cannot be read is serve's to report.
-        static func configuredPort() -> Int {
-            let configuration = try? Configuration.load(environment: ProcessInfo.processInfo.environment)
-            return configuration?.serve.listen.flatMap(ListenAddress.init)?.port ?? ListenAddress.defaultPort
+        /// was 8787 (helper-86).
+        static func configuredPort() throws -> Int {
+            let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+            guard let listen = configuration.serve.listen else { return ListenAddress.defaultPort }
+            guard let address = ListenAddress(listen) else { throw ServeCommand.badListen(in: configuration) }
+            return address.port
         }
 
         /// Six letters and digits, as TRMNL's own friendly IDs, none already taken.

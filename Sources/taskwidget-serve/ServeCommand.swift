@@ -60,6 +60,11 @@ struct ServeCommand: AsyncParsableCommand {
     /// it stands still.
     @Option(help: .hidden) var clockSpeed: Int?
 
+    /// `[serve] listen` that is no address.
+    static func badListen(in configuration: Configuration) -> TaskWidgetError {
+        TaskWidgetError(.badConfig, "[serve] listen in \(configuration.path ?? "config.toml") takes HOST:PORT, e.g. 127.0.0.1:8787")
+    }
+
     /// Refuses serve's own options given with one of its subcommands (`serve token --token-file x`):
     /// ArgumentParser takes them, and the subcommand, which does not use them, went on without a
     /// word. `--verbose` changes nothing there and is let be.
@@ -93,9 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let context = try options.context()
         let settings = try context.configuration()
-        guard let address = ListenAddress(listen ?? settings.serve.listen ?? "127.0.0.1") else {
-            throw TaskWidgetError(.badConfig, "[serve] listen in \(settings.path ?? "config.toml") takes HOST:PORT, e.g. 127.0.0.1:8787")
-        }
+        guard let address = ListenAddress(listen ?? settings.serve.listen ?? "127.0.0.1") else { throw Self.badListen(in: settings) }
         var view = try scope.selectedView(configuration: settings)
         if scope.isEmpty, let name = settings.serve.view { view = try settings.view(named: name) }
         // A list the store does not have is a typo: refused at start, as `ls --list` refuses it,

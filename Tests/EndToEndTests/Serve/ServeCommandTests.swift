@@ -298,6 +298,13 @@ import Testing
         try sandbox.writeConfig("[serve]\nlisten = \"127.0.0.1:31907\"\n")
         let second = try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66"], global: false)
         #expect(second.contains("custom server, http://HOST:31907)"), "\(second)")
+        // A config serve refuses is refused, and no device is added (it said 8787: helper-89).
+        for config in ["[serve]\nlisten = \"127.0.0.1:1\"\nbogus = 1\n", "[serve]\nlisten = \"127.0.0.1:99999\"\n"] {
+            try sandbox.writeConfig(config)
+            let refused = try sandbox.run(["serve", "device", "add", "22:33:44:55:66:77"], global: false)
+            #expect(refused.status == 64 && refused.stdout.isEmpty, "\(refused.stderr)")
+        }
+        #expect(!(try sandbox.succeed(["serve", "device", "ls"], global: false)).contains("22:33:44:55:66:77"))
     }
 
     /// A token written by hand with spaces around it is taken without them, by serve and by
