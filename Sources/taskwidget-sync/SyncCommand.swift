@@ -60,6 +60,10 @@ struct SyncCommand: AsyncParsableCommand {
         let configuration = try context.configuration()
         var accounts = configuration.syncAccounts
         guard !accounts.isEmpty else {
+            // Without a home, the accounts' file is nowhere: adding one fails the same way (helper-90).
+            guard options.configPath != nil else {
+                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml, which holds the sync accounts: set HOME or pass --config")
+            }
             throw TaskWidgetError(
                 .badConfig, "there is no sync account yet: add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`")
         }

@@ -561,6 +561,15 @@ import Testing
         #expect(try mine.sandbox.integrity() == "ok")
     }
 
+    /// Without a home folder there is no config.toml, so no account: sync says why, where it
+    /// advised adding one, which then failed for the same reason (helper-90).
+    @Test func withoutAHomeSyncSaysThereIsNoConfig() throws {
+        let sandbox = try Sandbox()
+        let result = try ProcessRunner.run(Sandbox.binary.path, ["sync", "--store", sandbox.storePath], environment: ["TZ": "UTC"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "taskwidget: there is no home folder for config.toml, which holds the sync accounts: set HOME or pass --config\n")
+    }
+
     /// A first sync that fails, and a dry run, leave no store and no lock file: a typo in
     /// TASKWIDGET_STORE must not turn into a new store beside the old one.
     @Test func aSyncThatMakesNoStoreLeavesNothingBehind() throws {
