@@ -412,7 +412,7 @@ import Testing
         try sandbox.succeed(["add", "Water the plants", "--due", "2026-11-22T18:00:00+01:00"])
         #expect(watch.nextLine(within: .seconds(5))?.contains("Water the plants") == true, "the line after the restore")
         // The files removed are not held open: what reads them sees no other process's commits.
-        #expect(watch.deletedFilesHeld.isEmpty, "\(watch.deletedFilesHeld)")
+        #expect(watch.deletedFilesHeld(under: sandbox.storePath).isEmpty, "\(watch.deletedFilesHeld(under: sandbox.storePath))")
         watch.send(SIGTERM)
         #expect(watch.waitForExit() == 0)
     }
@@ -474,7 +474,7 @@ import Testing
         for suffix in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: sandbox.storePath + suffix) }
         try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"])
         #expect(watch.nextLine(within: .seconds(5))?.contains("Call Bob") == true)
-        #expect(watch.deletedFilesHeld.isEmpty, "\(watch.deletedFilesHeld)")
+        #expect(watch.deletedFilesHeld(under: sandbox.storePath).isEmpty, "\(watch.deletedFilesHeld(under: sandbox.storePath))")
         watch.send(SIGTERM)
         #expect(watch.waitForExit() == 0)
     }

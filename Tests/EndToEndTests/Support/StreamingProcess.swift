@@ -239,11 +239,13 @@ final class StreamingProcess {
         return !value.hasSuffix("(0, 0)")
     }
 
-    /// The files it holds open that were deleted (/proc/PID/fd).
-    var deletedFilesHeld: [String] {
+    /// The files under `path` it holds open that were deleted (/proc/PID/fd). Only those: a file
+    /// another test was writing as this process started may be inherited (fresh-clone CI).
+    func deletedFilesHeld(under path: String) -> [String] {
         let folder = "/proc/\(pid)/fd"
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }.filter { $0.hasSuffix(" (deleted)") }
+            .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
+            .filter { $0.hasPrefix(path) && $0.hasSuffix(" (deleted)") }
     }
 
     /// How many threads the process runs (/proc/PID/task).
