@@ -13,6 +13,7 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command, and exits.
     public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) -> Never {
         ignoreFileSizeLimit()
+        dropAbsurdTerminalSize()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var parsed = false
         do {
@@ -33,6 +34,7 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command (asynchronous ones awaited), and exits.
     public static func main<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) async -> Never {
         ignoreFileSizeLimit()
+        dropAbsurdTerminalSize()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
             try refuseTextNotInUTF8()
@@ -480,6 +482,15 @@ public enum CommandRunner {
     /// A write past the file size limit (`ulimit -f`, systemd's LimitFSIZE=) fails with EFBIG, which
     /// the command reports as the I/O error it is (exit 74), instead of SIGXFSZ killing the process
     /// with a core dump.
+    /// Unsets a `COLUMNS` or `LINES` that no terminal has: ArgumentParser's help trapped (SIGILL)
+    /// on `COLUMNS=-9223372036854775807` (helper-90).
+    private static func dropAbsurdTerminalSize() {
+        for name in ["COLUMNS", "LINES"] {
+            guard let value = getenv(name) else { continue }
+            if !(Int(String(cString: value)).map { (1...100_000).contains($0) } ?? true) { unsetenv(name) }
+        }
+    }
+
     private static func ignoreFileSizeLimit() {
         signal(SIGXFSZ, SIG_IGN)
     }

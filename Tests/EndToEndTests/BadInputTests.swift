@@ -374,6 +374,14 @@ import Testing
         try sandbox.expectRefused(["import", sandbox.folder.path], status: 74, message: "it is a folder")
     }
 
+    /// A `COLUMNS` no terminal has is left out: ArgumentParser's help trapped (SIGILL) on the
+    /// smallest Int (helper-90).
+    @Test(arguments: [["--help"], ["help", "add"], ["serve", "--help"]])
+    func anAbsurdTerminalWidthIsIgnored(arguments: [String]) throws {
+        let result = try Sandbox().run(arguments, global: false, environment: ["COLUMNS": "-9223372036854775807"])
+        #expect(result.status == 0 && result.stdout.hasPrefix("OVERVIEW: "), "\(result.stderr)")
+    }
+
     /// A store SQLite cannot open for want of file descriptors (`ulimit -n 5`) says so: it read as
     /// a permission problem, "check that it exists and its permissions" (helper-90).
     @Test func tooFewFileDescriptorsForTheStoreAreSaid() throws {
