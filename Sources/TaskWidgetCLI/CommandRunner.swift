@@ -13,6 +13,7 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command, and exits.
     public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) -> Never {
         ignoreFileSizeLimit()
+        fillClosedStandardDescriptors()
         dropAbsurdTerminalSize()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var parsed = false
@@ -34,6 +35,7 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command (asynchronous ones awaited), and exits.
     public static func main<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) async -> Never {
         ignoreFileSizeLimit()
+        fillClosedStandardDescriptors()
         dropAbsurdTerminalSize()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
@@ -482,6 +484,20 @@ public enum CommandRunner {
     /// A write past the file size limit (`ulimit -f`, systemd's LimitFSIZE=) fails with EFBIG, which
     /// the command reports as the I/O error it is (exit 74), instead of SIGXFSZ killing the process
     /// with a core dump.
+    /// Gives a closed standard input or error /dev/null (`<&-`, `2>&-`), so that the first
+    /// descriptor opened does not take its number: notify's lock file then received its log, and
+    /// lost its pid (helper-90), and i3bar's click reader in watch read the signals' descriptor.
+    /// A closed standard output stays closed: writing to it fails, as it must.
+    private static func fillClosedStandardDescriptors() {
+        for (descriptor, mode) in [(STDIN_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)] where fcntl(descriptor, F_GETFD) == -1 {
+            let opened = open("/dev/null", mode)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
     /// Unsets a `COLUMNS` or `LINES` that no terminal has: ArgumentParser's help trapped (SIGILL)
     /// on `COLUMNS=-9223372036854775807` (helper-90).
     private static func dropAbsurdTerminalSize() {
