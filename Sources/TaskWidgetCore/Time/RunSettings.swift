@@ -92,7 +92,7 @@ public enum RunSettings {
         let seconds = numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
         guard numbers[0] <= 24, numbers.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
         let hours = seconds / 3600
-        if seconds % 3600 == 0, hours <= (west ? 12 : 14), let zone = TimeZone(identifier: hours == 0 ? "UTC" : "Etc/GMT\(west ? "+" : "-")\(hours)") {
+        if seconds % 3600 == 0, hours <= (west ? 12 : 14), let zone = TimeZone(identifier: hours == 0 ? "Etc/UTC" : "Etc/GMT\(west ? "+" : "-")\(hours)") {
             return zone
         }
         return TimeZone(secondsFromGMT: west ? -seconds : seconds)
