@@ -56,7 +56,8 @@ public struct StoreLocation: Sendable, Equatable {
     private static func inDataFolder(_ name: String, environment: [String: String]) throws -> StoreLocation {
         guard let dataHome = XDGPaths(environment: environment).dataHome else {
             throw TaskWidgetError(
-                .invalidInput, "HOME is not set, so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
+                .invalidInput,
+                "HOME is \(environment["HOME"].map { $0.isEmpty ? "empty" : "not an absolute path" } ?? "not set"), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
         }
         return StoreLocation(path: XDGPaths.taskwidgetFolder(in: dataHome) + "/" + name, isDefault: true)
     }

@@ -49,10 +49,15 @@ import Testing
         #expect(error?.message == "--store needs a path: give the store file, or leave --store out for the default")
     }
 
-    @Test(arguments: [[:], ["HOME": ""], ["XDG_DATA_HOME": "relative"], ["HOME": "relative/home"], ["TASKWIDGET_STORE": ""]])
-    func withoutHomeThereIsNoDefaultStore(environment: [String: String]) throws {
+    /// The message says what is wrong with HOME: it said "not set" for a HOME set empty or
+    /// relative (helper-90).
+    @Test(arguments: [
+        ([:], "not set"), (["HOME": ""], "empty"), (["XDG_DATA_HOME": "relative"], "not set"), (["HOME": "relative/home"], "not an absolute path"),
+        (["TASKWIDGET_STORE": ""], "not set"),
+    ])
+    func withoutHomeThereIsNoDefaultStore(environment: [String: String], home: String) throws {
         let error = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: nil, environment: environment) }
-        #expect(error?.message.contains("--store") == true)
+        #expect(error?.message == "HOME is \(home), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
     }
 
 }
