@@ -75,7 +75,11 @@ struct TokenCommand: ParsableCommand {
             throw TaskWidgetError(.badConfig, "no config folder: set HOME or XDG_CONFIG_HOME, or pass --file")
         }
         let (token, isNew) = try SecretFile.readOrCreate(path, what: "the token file", makesFolder: file == nil && configured == nil)
-        if isNew { writeToStandardError("taskwidget: made a new token in \(path); a serve that runs uses it once restarted\n") }
+        if isNew {
+            // Another file than serve's is used by a serve given it (it said any running serve: helper-89).
+            let user = file == nil ? "a serve that runs uses it once restarted" : "serve uses it when started with --token-file \(path.shellQuoted)"
+            writeToStandardError("taskwidget: made a new token in \(path); \(user)\n")
+        }
         // A token serve would refuse is no token to give clients.
         print(try ServeToken.checked(token, in: path))
     }

@@ -340,6 +340,8 @@ import Testing
         let file = sandbox.folder.appendingPathComponent("other.token").path
         let made = try sandbox.run(["serve", "token", "--file", file], global: false)
         #expect(made.status == 0 && made.stdout.count > 16, "\(made.stderr)")
+        // Not the file a serve reads unless it is told (it said any serve would: helper-89).
+        #expect(made.stderr == "taskwidget: made a new token in \(file); serve uses it when started with --token-file \(file)\n")
         try sandbox.writeConfig("[serve]\ntoken_file = \"\(file)\"\n")
         let printed = try sandbox.run(["serve", "token"], global: false)
         #expect(printed.status == 0 && printed.stdout == made.stdout && printed.stderr.isEmpty, "\(printed.stderr)")
