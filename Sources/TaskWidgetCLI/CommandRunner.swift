@@ -481,9 +481,6 @@ public enum CommandRunner {
         raise(SIGPIPE)
     }
 
-    /// A write past the file size limit (`ulimit -f`, systemd's LimitFSIZE=) fails with EFBIG, which
-    /// the command reports as the I/O error it is (exit 74), instead of SIGXFSZ killing the process
-    /// with a core dump.
     /// Gives a closed standard input or error /dev/null (`<&-`, `2>&-`), so that the first
     /// descriptor opened does not take its number: notify's lock file then received its log, and
     /// lost its pid (helper-90), and i3bar's click reader in watch read the signals' descriptor.
@@ -507,6 +504,15 @@ public enum CommandRunner {
         }
     }
 
+    /// Whether standard output is a pipe whose reader has closed it.
+    private static func isStandardOutputReaderGone() -> Bool {
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLERR) != 0
+    }
+
+    /// A write past the file size limit (`ulimit -f`, systemd's LimitFSIZE=) fails with EFBIG, which
+    /// the command reports as the I/O error it is (exit 74), instead of SIGXFSZ killing the process
+    /// with a core dump.
     private static func ignoreFileSizeLimit() {
         signal(SIGXFSZ, SIG_IGN)
     }
@@ -519,7 +525,9 @@ public enum CommandRunner {
         if fflush(stdout) != 0 {
             failure = .standardOutput(errno)
         } else if ferror(stdout) != 0 {
-            failure = TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed")
+            // `print` keeps no errno. With SIGPIPE ignored (systemd's IgnoreSIGPIPE), a reader gone
+            // read as "a write failed" (74) where `export` ended quietly (helper-90).
+            failure = isStandardOutputReaderGone() ? .standardOutput(EPIPE) : TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed")
         } else {
             return
         }

@@ -188,6 +188,20 @@ import Testing
                 Sandbox.binary.path,
             ] + sandbox.arguments(["render", "-o", "-"]), environment: sandbox.environment)
         #expect(closedReader.stdout == "-\(SIGPIPE)\n" && closedReader.stderr.isEmpty, "\(closedReader.stdout) \(closedReader.stderr)")
+        // The same with SIGPIPE ignored, as systemd starts units (IgnoreSIGPIPE): `ls` and
+        // `timeline`, whose writes are buffered, said "a write failed" and exited 74 (helper-90).
+        try sandbox.succeed(["add", "Pay rent"])
+        for command in [["ls"], ["timeline"]] {
+            let ignoring = try ProcessRunner.run(
+                "/usr/bin/python3",
+                [
+                    "-c", "import os, subprocess, sys; r, w = os.pipe(); os.close(r); "
+                        + "run = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE, restore_signals=False); "
+                        + "sys.stderr.buffer.write(run.stderr); print(run.returncode)",
+                    Sandbox.binary.path,
+                ] + sandbox.arguments(command), environment: sandbox.environment)
+            #expect(ignoring.stdout == "-\(SIGPIPE)\n" && ignoring.stderr.isEmpty, "\(command): \(ignoring.stdout) \(ignoring.stderr)")
+        }
 
         // The folder is made, as in the README's `--out-dir output/timeline`.
         let timeline = sandbox.folder.appendingPathComponent("output/timeline")
