@@ -346,16 +346,23 @@ private final class FollowEvents {
     /// Added to what the folder is watched for already, if it is an ancestor (a watch again replaced its mask).
     private static let linkMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
 
-    /// The file the store's path names now: the path itself, or the file a link points to.
+    /// The file the store's path names now: the path itself, or the file a link points to, which
+    /// may be gone (a store moved away to be restored: its folder is watched for its return, where
+    /// Foundation, which resolves existing files only, left the link's folder, helper-89).
     private func locateStore() {
         var status = stat()
-        var file = URL(fileURLWithPath: storePath)
-        if lstat(storePath, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
-            link = (file.lastPathComponent, nil)
-            file = file.resolvingSymlinksInPath()
+        var file = storePath
+        link = nil
+        for _ in 0..<40 {
+            guard lstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file)
+            else { break }
+            if link == nil { link = ((storePath as NSString).lastPathComponent, nil) }
+            file = target.hasPrefix("/") ? target : (file as NSString).deletingLastPathComponent + "/" + target
         }
-        folder = file.deletingLastPathComponent().path
-        storeName = file.lastPathComponent
+        let resolved = URL(fileURLWithPath: file).standardizedFileURL
+        folder = resolved.deletingLastPathComponent().path
+        storeName = resolved.lastPathComponent
         names = [storeName, storeName + "-wal", storeName + "-journal"]
     }
 

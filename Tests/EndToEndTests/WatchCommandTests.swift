@@ -364,6 +364,13 @@ import Testing
         #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
         try sandbox.succeed(["add", "Buy milk", "--due", "2026-11-22T18:00:00+01:00", "--store", link])
         #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Call Bob (17:00)")
+        // The store moved away and back: the line does not advise an `add`, which refuses a
+        // dangling link, and the folder watched is the store's, for its return (helper-89).
+        let away = synced.appendingPathComponent("away.sqlite").path
+        #expect(rename(real, away) == 0)
+        #expect(watch.nextLine(within: .seconds(5)) == "⚠ taskwidget: the store \(link) is gone: restore it, or point the link at another store")
+        #expect(rename(away, real) == 0)
+        #expect(watch.nextLine(within: .seconds(5)) == "2 today · next: Call Bob (17:00)")
         // The link pointed at another store, as a sync tool or a user replaces it.
         let newLink = linkFolder.appendingPathComponent("tasks.sqlite.new").path
         try FileManager.default.createSymbolicLink(atPath: newLink, withDestinationPath: other)
