@@ -13,7 +13,7 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command, and exits.
     public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) -> Never {
         ignoreFileSizeLimit()
-        fillClosedStandardDescriptors()
+        fillClosedStandardError()
         dropAbsurdTerminalSize()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var parsed = false
@@ -35,7 +35,7 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command (asynchronous ones awaited), and exits.
     public static func main<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) async -> Never {
         ignoreFileSizeLimit()
-        fillClosedStandardDescriptors()
+        fillClosedStandardError()
         dropAbsurdTerminalSize()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
@@ -481,17 +481,16 @@ public enum CommandRunner {
         raise(SIGPIPE)
     }
 
-    /// Gives a closed standard input or error /dev/null (`<&-`, `2>&-`), so that the first
-    /// descriptor opened does not take its number: notify's lock file then received its log, and
-    /// lost its pid (helper-90), and i3bar's click reader in watch read the signals' descriptor.
-    /// A closed standard output stays closed: writing to it fails, as it must.
-    private static func fillClosedStandardDescriptors() {
-        for (descriptor, mode) in [(STDIN_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)] where fcntl(descriptor, F_GETFD) == -1 {
-            let opened = open("/dev/null", mode)
-            if opened >= 0, opened != descriptor {
-                dup2(opened, descriptor)
-                close(opened)
-            }
+    /// Gives a closed standard error /dev/null (`2>&-`), so that the first descriptor opened does
+    /// not take its number: notify's lock file then received its log, and lost its pid
+    /// (helper-90). A closed standard input or output stays closed: reading or writing it fails,
+    /// as it must (`import - <&-`, `export >&-`).
+    private static func fillClosedStandardError() {
+        guard fcntl(STDERR_FILENO, F_GETFD) == -1 else { return }
+        let opened = open("/dev/null", O_WRONLY)
+        if opened >= 0, opened != STDERR_FILENO {
+            dup2(opened, STDERR_FILENO)
+            close(opened)
         }
     }
 
