@@ -69,18 +69,14 @@ public enum CommandRunner {
         }
         // So is a variable that names a file: the store was made in a folder of another name,
         // beside the one named (helper-89, helper-90).
-        var index = 0
-        while let entry = environ[index] {
-            index += 1
-            guard String(validatingCString: entry) == nil, let equals = strchr(entry, 0x3D) else { continue }
-            let name = String(decoding: UnsafeRawBufferPointer(start: entry, count: equals - entry), as: UTF8.self)
-            guard pathVariables.contains(name) else { continue }
+        for name in pathVariables {
+            guard let value = getenv(name), String(validatingCString: value) == nil else { continue }
             throw TaskWidgetError(.invalidInput, "\(name) is not UTF-8 text: set it in UTF-8, or taskwidget would use another path", context: "\(name) not UTF-8")
         }
     }
 
     /// The environment variables that name files taskwidget reads or writes.
-    private static let pathVariables: Set = [
+    private static let pathVariables = [
         "HOME", "TASKWIDGET_STORE", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
     ]
 

@@ -5,8 +5,7 @@ public enum OpenFileLimit {
     /// Raises the soft limit to the hard one (a shell's `ulimit -n` or a unit's `LimitNOFILE` may
     /// set it low), and refuses to go on with fewer than `minimum` files: at 16, notify's GLib
     /// aborted (SIGTRAP) when it made its next pipe, and serve spun a core on connections it could
-    /// not accept (helper-90).
-    /// Returns the limit now.
+    /// not accept (helper-90). Returns the limit then.
     @discardableResult
     public static func ensure(atLeast minimum: Int, for command: String) throws(TaskWidgetError) -> Int {
         var limit = rlimit()
