@@ -11,10 +11,11 @@ struct TopTaskOptions: ParsableArguments {
     @Flag(help: "Act on the task a bar shows (the one after \"next:\") instead of on ids.") var top = false
     @OptionGroup(title: "With --top") var scope: ScopeOptions
 
-    /// Checks that `ids` or `--top` is given, not both, and a scope only with `--top`.
-    func validate(ids: [String]) throws {
-        if top && !ids.isEmpty { throw ValidationError("give task ids or --top, not both") }
-        if !top && ids.isEmpty { throw ValidationError("give task ids, or --top for the task a bar shows") }
+    /// Checks that `ids` or `--top` is given, not both, and a scope only with `--top`. `what` the
+    /// command takes names them: `start` takes "a task id" (it said "task ids": helper-89).
+    func validate(ids: [String], what: String = "task ids") throws {
+        if top && !ids.isEmpty { throw ValidationError("give \(what) or --top, not both") }
+        if !top && ids.isEmpty { throw ValidationError("give \(what), or --top for the task a bar shows") }
         if !top && !scope.isEmpty { throw ValidationError("--list, --inbox and --view go with --top") }
     }
 

@@ -76,6 +76,7 @@ import Testing
         try sandbox.expectRefused(["snooze", "--top"], status: 64, message: "nothing to snooze: no task is open")
         try sandbox.expectRefused(["done", id, "--top"], status: 64, message: "give task ids or --top, not both")
         try sandbox.expectRefused(["done"], status: 64, message: "give task ids, or --top for the task a bar shows")
+        try sandbox.expectRefused(["start"], status: 64, message: "give a task id, or --top for the task a bar shows")
         try sandbox.expectRefused(["done", id, "--inbox"], status: 64, message: "--list, --inbox and --view go with --top")
         try sandbox.expectRefused(["snooze", id, "--by", "soon"], status: 64, message: "--by takes a duration such as 30m")
     }

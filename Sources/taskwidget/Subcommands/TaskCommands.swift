@@ -242,7 +242,7 @@ struct Start: ParsableCommand {
     @Argument(help: "The task's id (4 or more characters).") var id: String?
     @OptionGroup var top: TopTaskOptions
 
-    func validate() throws { try top.validate(ids: id.map { [$0] } ?? []) }
+    func validate() throws { try top.validate(ids: id.map { [$0] } ?? [], what: "a task id") }
 
     func run() throws {
         try changeTasks(
