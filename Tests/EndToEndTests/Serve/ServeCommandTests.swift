@@ -247,6 +247,10 @@ import Testing
         let notMade = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", missing])
         #expect(notMade.status == 64)
         #expect(notMade.stderr == "taskwidget: the token file \(missing) does not exist: make it with `taskwidget serve token --file \(missing)`\n")
+        let nowhere = sandbox.folder.appendingPathComponent("no/folder/serve.token").path
+        let noFolder = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", nowhere])
+        #expect(
+            noFolder.stderr == "taskwidget: the token file \(nowhere) does not exist: make it with `mkdir -p \(sandbox.folder.path)/no/folder`, then `taskwidget serve token --file \(nowhere)`\n")
         chmod(file, 0o600)
         try "  \n".write(toFile: file, atomically: false, encoding: .utf8)
         #expect(try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file]).stderr.hasSuffix("is empty: put the secret on its first line\n"))
