@@ -98,11 +98,14 @@ struct WidgetLayout {
             counts.overdue > 0
             ? (counts.overdue, "overdue", palette.red)
             : counts.dueToday > 0 ? (counts.dueToday, "due today", palette.primary) : (counts.open, "open", palette.primary)
-        let numberWidth = canvas.text(
-            "\(number)", style: .init(size: 40, weight: .bold, color: color), x: padding - 1, baseline: baseline)
-        canvas.text(
-            caption, style: .init(size: 13, weight: .semibold, color: color == palette.red ? palette.red : palette.secondary),
-            x: padding + numberWidth + 5, baseline: baseline, maxWidth: right - padding - numberWidth - 5)
+        let captionStyle = Canvas.TextStyle(size: 13, weight: .semibold, color: color == palette.red ? palette.red : palette.secondary)
+        var numberStyle = Canvas.TextStyle(size: 40, weight: .bold, color: color)
+        // A number of four digits and more left the caption no room (`2000 ov…`, `20000 …`:
+        // helper-88): it is set smaller, down to half, until both fit.
+        let room = right - padding - 5 - canvas.width(of: caption, style: captionStyle)
+        while numberStyle.size > 20, canvas.width(of: "\(number)", style: numberStyle) > room { numberStyle.size -= 2 }
+        let numberWidth = canvas.text("\(number)", style: numberStyle, x: padding - 1, baseline: baseline)
+        canvas.text(caption, style: captionStyle, x: padding + numberWidth + 5, baseline: baseline, maxWidth: right - padding - numberWidth - 5)
     }
 
     // MARK: Tasks

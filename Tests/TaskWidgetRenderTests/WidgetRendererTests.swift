@@ -83,6 +83,16 @@ import Testing
         #expect(!widget.report.ellipsized.contains { $0.contains("open") }, "\(widget.report.ellipsized)")
     }
 
+    /// The small widget's number is set smaller when its caption would not fit beside it: at four
+    /// digits the caption read `2000 ov…`, at five `20000 …` (helper-88).
+    @Test(arguments: [2_000, 20_000, 99_999])
+    func aBigNumberLeavesItsCaptionWhole(overdue: Int) throws {
+        var entry = try RenderFixture.entry(.mixed, family: .small)
+        entry.counts.overdue = overdue
+        let widget = try WidgetRenderer(family: .small).render(entry, recording: true)
+        #expect(!widget.report.ellipsized.contains("overdue"), "\(widget.report.ellipsized)")
+    }
+
     /// Habit icons of several code points are drawn whole, and an emoji asked for in color is in
     /// color: `🏃‍♀️`, `🇩🇪` and `👍🏽` showed "…" in their circles (the widgets' own fonts drew them as
     /// boxes, which the ellipsis then cut away before the fallback looked), and `❤️` was a black ❤.
