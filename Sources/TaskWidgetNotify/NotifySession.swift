@@ -138,7 +138,11 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 continue
             }
             let missed = Self.isMissed(key, at: now)
-            let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: nil)
+            // A task's notification still on screen (its reminder, at its due time) is replaced:
+            // both stayed, the older one out of date (helper-81).
+            let onScreen = posted.first { $0.key.taskID == key.taskID && $0.value.id != nil && !$0.value.isClosing }
+            let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: onScreen?.value.id)
+            if let onScreen { posted[onScreen.key] = nil }
             posted[key] = Posted(post: post, reminder: reminder)
             logger.debug(
                 "posting a reminder",

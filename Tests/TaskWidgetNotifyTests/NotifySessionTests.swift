@@ -384,6 +384,8 @@ import Testing
         try session.start(at: at(0))
         for time in [30.0, 60, 120, 180] { try session.handle([], at: at(time)) }
         #expect(notifier.summaries == ["Reminded earlier", "Due only", "Both at once", "Reminded earlier"])
+        // The task's notification still on screen is replaced, not joined by a second one (helper-81).
+        #expect(notifier.replaced == [nil, nil, nil, NotificationID(rawValue: 1)])  // the first post's
         // At the due time the task falls due now: it said "Overdue", critical.
         #expect(notifier.bodies[1] == "Due now · 16:28 · Inbox")
         #expect(notifier.posts[1].notification.urgency == .normal)

@@ -50,18 +50,23 @@ final class FakeNotifier: NotificationPosting {
     var showsPosts = true
     private var nextID: UInt32 = 1
 
+    /// The notification each post asked to replace, in the order of ``posts``.
+    private(set) var replaced: [NotificationID?] = []
+
     func post(_ notification: DesktopNotification, replacing: NotificationID?) -> PostID {
         let post = PostID(UInt64(posts.count + 1))
         posts.append((post, notification))
-        if showsPosts { show(post) }
+        replaced.append(replacing)
+        if showsPosts { show(post, replacing: replacing) }
         return post
     }
 
-    /// Queues the server's answer to `post`: shown under a new id, which it returns.
+    /// Queues the server's answer to `post`: shown under a new id, or under the one it replaces,
+    /// as servers do; returns it.
     @discardableResult
-    func show(_ post: PostID) -> NotificationID {
-        let id = NotificationID(rawValue: nextID)
-        nextID += 1
+    func show(_ post: PostID, replacing: NotificationID? = nil) -> NotificationID {
+        let id = replacing ?? NotificationID(rawValue: nextID)
+        if replacing == nil { nextID += 1 }
         events.append(.shown(post, id))
         return id
     }
