@@ -194,6 +194,7 @@ let package = Package(
                 "TaskWidgetServe", "TaskWidgetCLI", "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetFormats", "TaskWidgetWatch",
                 "TaskWidgetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -331,7 +331,7 @@ public final class TaskStore: Sendable {
         let linked: Bool
         let result: T
         do {
-            let temporary = path + ".new-\(UUID().uuidString)"
+            let temporary = path + ".new-\(UUID.random().uuidString)"
             defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
             let queue = try DatabaseQueue(path: temporary, configuration: configuration)
             defer { retire(queue) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TaskWidgetCLI
 import TaskWidgetConfig
 import TaskWidgetCore
@@ -83,6 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let clockSpeed, !(0...WatchClock.maxSpeed).contains(clockSpeed) {
             throw ValidationError("--clock-speed must be from 0 to \(WatchClock.maxSpeed)")
         }
+        if tokenFile?.isEmpty == true { throw ValidationError("--token-file needs the path of a file") }
         if let listen, ListenAddress(listen) == nil {
             throw ValidationError("--listen takes HOST:PORT, or HOST for port \(ListenAddress.defaultPort), e.g. 127.0.0.1:8787 or [::1]:8787")
         }
@@ -118,8 +120,11 @@ struct ServeCommand: AsyncParsableCommand {
             devicesPath: DeviceFile.path(environment: environment), environment: environment)
         // A file each, with room for the store, the loop and the fonts: past the file limit, the
         // server spun a core on connections it could not accept (helper-90).
-        server.limits.maximumConnections = min(server.limits.maximumConnections, fileLimit - 40)
-        server.limits.maximumConnectionsPerAddress = min(server.limits.maximumConnectionsPerAddress, server.limits.maximumConnections)
+        if fileLimit - 40 < server.limits.maximumConnections {
+            server.limits.maximumConnections = fileLimit - 40
+            server.limits.maximumConnectionsPerAddress = min(server.limits.maximumConnectionsPerAddress, server.limits.maximumConnections)
+            context.logger.info("\(fileLimit) files may be open (ulimit -n): serving at most \(fileLimit - 40) connections at once")
+        }
         let storePath = context.location.path
         do {
             try await server.run(logger: context.logger) { bound in

@@ -392,6 +392,21 @@ import Testing
         #expect(result.stderr == "taskwidget: cannot open the store \(sandbox.storePath): too many files are open (ulimit -n): raise the limit\n")
     }
 
+    /// With 6 files allowed, Foundation's UUID() could not read /dev/urandom and gave the all-zero
+    /// id: the first new task had it, and the second clashed with it (exit 65, "restore it from a
+    /// backup": helper-91). Ids come from getrandom now.
+    @Test func newIdsAreRandomWithFewFilesAllowed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "First"])
+        var ids: [String] = []
+        for title in ["Second", "Third"] {
+            let result = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 6; exec " + sandbox.shellCommand(["add", title])], environment: sandbox.environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            ids.append(result.stdout)
+        }
+        #expect(Set(ids).count == 2 && !ids.contains("00000000\n"), "\(ids)")
+    }
+
     /// Input that never ends (`import /dev/zero`, `yes | taskwidget add -`, a template that is a
     /// device) is refused once it holds more than any export, title or template: it was read
     /// until the kernel killed taskwidget (24 GB, helper-79).

@@ -13,7 +13,7 @@ public struct Habit: Codable, Sendable, Equatable, Identifiable {
     /// The icon of a habit created without one.
     public static let defaultIcon = "•"
 
-    public init(id: UUID = UUID(), name: String, icon: String, colorHex: String, createdAt: Instant) {
+    public init(id: UUID = .random(), name: String, icon: String, colorHex: String, createdAt: Instant) {
         self.id = id
         self.name = name
         self.icon = icon

@@ -16,7 +16,7 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
     public var sortOrder: Int
 
     public init(
-        id: UUID = UUID(), title: String, dueDate: Instant? = nil, reminderDate: Instant? = nil,
+        id: UUID = .random(), title: String, dueDate: Instant? = nil, reminderDate: Instant? = nil,
         listID: UUID? = nil, sortOrder: Int = 0, createdAt: Instant
     ) {
         self.id = id

@@ -14,7 +14,7 @@ public struct TaskList: Codable, Sendable, Equatable, Identifiable {
     public static let defaultColorHex = "007AFF"
 
     public init(
-        id: UUID = UUID(), name: String, colorHex: String = TaskList.defaultColorHex,
+        id: UUID = .random(), name: String, colorHex: String = TaskList.defaultColorHex,
         createdAt: Instant, sortOrder: Int = 0
     ) {
         self.id = id

@@ -55,7 +55,7 @@ public enum AtomicFile {
             }
         }
         let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID.random().uuidString.prefix(8)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw failure(errno, url) }
         var succeeded = false

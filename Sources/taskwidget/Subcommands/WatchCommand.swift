@@ -96,6 +96,9 @@ struct WatchCommand: ParsableCommand {
         SignalledClicks.blockSignals()
         let setup: Setup
         do {
+            // With 9 files allowed, a store that could not be opened trapped on a libdispatch thread
+            // (SIGILL, helper-91): too few is said at start, as notify and serve say it.
+            try OpenFileLimit.ensure(atLeast: 32, for: "watch")
             setup = try setUp()
         } catch let error as TaskWidgetError {
             // A bar whose watch cannot start (a mistake in config.toml, an unknown view) shows one

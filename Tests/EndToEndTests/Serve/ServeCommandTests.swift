@@ -247,6 +247,9 @@ import Testing
         let notMade = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", missing])
         #expect(notMade.status == 64)
         #expect(notMade.stderr == "taskwidget: the token file \(missing) does not exist: make it with `taskwidget serve token --file \(missing)`\n")
+        // An empty path is no file (its advice was `mkdir -p ''`: helper-91).
+        let empty = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", ""])
+        #expect(empty.status == 64 && empty.stderr == "taskwidget: --token-file needs the path of a file (see `taskwidget serve --help`)\n")
         let nowhere = sandbox.folder.appendingPathComponent("no/folder/serve.token").path
         let noFolder = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", nowhere])
         #expect(
