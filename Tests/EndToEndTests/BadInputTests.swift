@@ -387,7 +387,7 @@ import Testing
     @Test func tooFewFileDescriptorsForTheStoreAreSaid() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "Pay rent"])
-        let result = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 5; exec " + sandbox.shellCommand(["ls"])], environment: sandbox.environment)
+        let result = try sandbox.run(["ls"], openFileLimit: 5)
         #expect(result.status == 74)
         #expect(result.stderr == "taskwidget: cannot open the store \(sandbox.storePath): too many files are open (ulimit -n): raise the limit\n")
     }
@@ -400,7 +400,7 @@ import Testing
         try sandbox.succeed(["add", "First"])
         var ids: [String] = []
         for title in ["Second", "Third"] {
-            let result = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 6; exec " + sandbox.shellCommand(["add", title])], environment: sandbox.environment)
+            let result = try sandbox.run(["add", title], openFileLimit: 6)
             #expect(result.status == 0, "\(result.stderr)")
             ids.append(result.stdout)
         }

@@ -495,7 +495,7 @@ import Testing
     /// aborted (SIGTRAP) when it made its next pipe, 8 runs in 10 (helper-90).
     @Test func tooFewOpenFilesIsSaidBeforeGLibStarts() throws {
         let sandbox = try Sandbox()
-        let result = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 16; exec " + sandbox.shellCommand(["notify"])], environment: sandbox.environment)
+        let result = try sandbox.run(["notify"], openFileLimit: 16)
         #expect(result.status == 74)
         #expect(result.stderr == "taskwidget: only 16 files may be open (ulimit -n), and notify needs 64: raise the limit\n")
     }

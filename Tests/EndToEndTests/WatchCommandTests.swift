@@ -385,7 +385,7 @@ import Testing
     @Test func tooFewOpenFilesIsSaidAtStart() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "Pay rent"])
-        let result = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 9; exec " + sandbox.shellCommand(["watch"])], environment: sandbox.environment)
+        let result = try sandbox.run(["watch"], openFileLimit: 9)
         #expect(result.status == 74)
         #expect(result.stderr == "taskwidget: only 9 files may be open (ulimit -n), and watch needs 32: raise the limit\n")
     }

@@ -336,7 +336,7 @@ import Testing
         #expect(server.nextLine(within: .seconds(30))?.hasPrefix("serving http://127.0.0.1:") == true, "\(server.stderrText)")
         server.send(SIGTERM)
         #expect(server.waitForExit() == 0)
-        let refused = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n 16; exec " + command], environment: sandbox.environment)
+        let refused = try sandbox.run(["serve", "--listen", "127.0.0.1:0", "--clock-speed", "0"], openFileLimit: 16)
         #expect(refused.status == 74 && refused.stderr == "taskwidget: only 16 files may be open (ulimit -n), and serve needs 64: raise the limit\n")
     }
 

@@ -38,6 +38,12 @@ struct Sandbox: ~Copyable {
             environment: environment.merging(self.environment, uniquingKeysWith: { given, _ in given }))
     }
 
+    /// `taskwidget ARGUMENTS` (as ``run(_:global:input:environment:)``) with at most `limit` files
+    /// open (`ulimit -n`, soft and hard).
+    func run(_ arguments: [String], openFileLimit limit: Int) throws -> RunResult {
+        try ProcessRunner.run("/bin/sh", ["-c", "ulimit -n \(limit); exec " + shellCommand(arguments)], environment: environment)
+    }
+
     /// `taskwidget ARGUMENTS` on this sandbox's store and clock, as one line for `/bin/sh -c`: what
     /// a bar's click or a page's trigger runs.
     func shellCommand(_ arguments: [String]) -> String {
