@@ -58,13 +58,12 @@ enum StoreErrors {
     /// `-wal` and `-shm`), which then says only that it cannot open the store: that read as a
     /// permission problem (helper-90). SQLite has closed what it opened by now.
     private static func isOutOfFiles() -> Bool {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }
+        guard let limit = OpenFileLimit.current else { return false }
         guard let folder = opendir("/proc/self/fd") else { return errno == EMFILE || errno == ENFILE }
         defer { closedir(folder) }
         var open = -3  // ".", ".." and the folder's own descriptor
         while readdir(folder) != nil { open += 1 }
-        return Int(clamping: limit.rlim_cur) - open < 3
+        return limit - open < 3
     }
 
     /// Whether the store's file may be written and its folder not.

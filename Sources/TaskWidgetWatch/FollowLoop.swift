@@ -350,12 +350,10 @@ private final class FollowEvents {
     /// may be gone (a store moved away to be restored: its folder is watched for its return, where
     /// Foundation, which resolves existing files only, left the link's folder, helper-89).
     private func locateStore() {
-        var status = stat()
         var file = storePath
         link = nil
         for _ in 0..<40 {
-            guard lstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file)
+            guard stat.ofLink(atPath: file)?.isSymbolicLink == true, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file)
             else { break }
             if link == nil { link = ((storePath as NSString).lastPathComponent, nil) }
             file = target.hasPrefix("/") ? target : (file as NSString).deletingLastPathComponent + "/" + target

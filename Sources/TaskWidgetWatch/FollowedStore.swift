@@ -53,8 +53,7 @@ public struct FollowedStore {
             store = nil
             if current == nil, fileWasSeen {
                 // Through a link, `add` makes no store: it refuses the dangling link (helper-89).
-                var status = stat()
-                let isLink = lstat(location.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+                let isLink = stat.ofLink(atPath: location.path)?.isSymbolicLink == true
                 throw TaskWidgetError(
                     .storeMissing,
                     "the store \(location.path) is gone: restore it, or " + (isLink ? "point the link at another store" : "add a task to start a new one there"),

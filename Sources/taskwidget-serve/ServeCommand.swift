@@ -120,10 +120,11 @@ struct ServeCommand: AsyncParsableCommand {
             devicesPath: DeviceFile.path(environment: environment), environment: environment)
         // A file each, with room for the store, the loop and the fonts: past the file limit, the
         // server spun a core on connections it could not accept (helper-90).
-        if fileLimit - 40 < server.limits.maximumConnections {
-            server.limits.maximumConnections = fileLimit - 40
-            server.limits.maximumConnectionsPerAddress = min(server.limits.maximumConnectionsPerAddress, server.limits.maximumConnections)
-            context.logger.info("\(fileLimit) files may be open (ulimit -n): serving at most \(fileLimit - 40) connections at once")
+        let connections = fileLimit - 40
+        if connections < server.limits.maximumConnections {
+            server.limits.maximumConnections = connections
+            server.limits.maximumConnectionsPerAddress = min(server.limits.maximumConnectionsPerAddress, connections)
+            context.logger.info("\(fileLimit) files may be open (ulimit -n): serving at most \(connections) connections at once")
         }
         let storePath = context.location.path
         do {

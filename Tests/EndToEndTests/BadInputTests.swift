@@ -382,14 +382,22 @@ import Testing
         #expect(result.status == 0 && result.stdout.hasPrefix("OVERVIEW: "), "\(result.stderr)")
     }
 
-    /// A store SQLite cannot open for want of file descriptors (`ulimit -n 5`) says so: it read as
-    /// a permission problem, "check that it exists and its permissions" (helper-90).
-    @Test func tooFewFileDescriptorsForTheStoreAreSaid() throws {
+    /// Too few files allowed (`ulimit -n`, soft and hard) is one line and exit 74:
+    /// - a store SQLite cannot open for want of descriptors read as a permission problem, "check
+    ///   that it exists and its permissions" (helper-90);
+    /// - watch, with 9, trapped on a libdispatch thread (SIGILL, 132: helper-91);
+    /// - notify, with 16, had GLib abort (SIGTRAP) 8 runs in 10 (helper-90); it says so before GLib starts.
+    @Test(arguments: [
+        (["ls"], 5, "cannot open the store {store}: too many files are open (ulimit -n): raise the limit"),
+        (["watch"], 9, "only 9 files may be open (ulimit -n), and watch needs 32: raise the limit"),
+        (["notify"], 16, "only 16 files may be open (ulimit -n), and notify needs 64: raise the limit"),
+    ])
+    func tooFewOpenFilesAreSaid(arguments: [String], limit: Int, message: String) throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "Pay rent"])
-        let result = try sandbox.run(["ls"], openFileLimit: 5)
+        let result = try sandbox.run(arguments, openFileLimit: limit)
         #expect(result.status == 74)
-        #expect(result.stderr == "taskwidget: cannot open the store \(sandbox.storePath): too many files are open (ulimit -n): raise the limit\n")
+        #expect(result.stderr == "taskwidget: " + message.replacingOccurrences(of: "{store}", with: sandbox.storePath) + "\n")
     }
 
     /// With 6 files allowed, Foundation's UUID() could not read /dev/urandom and gave the all-zero

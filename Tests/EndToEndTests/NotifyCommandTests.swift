@@ -491,15 +491,6 @@ import Testing
         #expect(result.stderr.hasSuffix(": run notify in your desktop session, whose DBUS_SESSION_BUS_ADDRESS names a bus that runs\n"))
     }
 
-    /// Too few files allowed (`ulimit -n 16`) is one line and exit 74 before GLib starts: GLib
-    /// aborted (SIGTRAP) when it made its next pipe, 8 runs in 10 (helper-90).
-    @Test func tooFewOpenFilesIsSaidBeforeGLibStarts() throws {
-        let sandbox = try Sandbox()
-        let result = try sandbox.run(["notify"], openFileLimit: 16)
-        #expect(result.status == 74)
-        #expect(result.stderr == "taskwidget: only 16 files may be open (ulimit -n), and notify needs 64: raise the limit\n")
-    }
-
     /// A damaged file of delivered reminders is called so, with its path, not "a value given is
     /// not valid" (helper-81).
     @Test(.timeLimit(.minutes(1)))

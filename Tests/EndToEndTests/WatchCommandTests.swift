@@ -380,16 +380,6 @@ import Testing
         #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Feed cat (19:00)")
     }
 
-    /// Too few files allowed is said at start: with 9, a store it could not open trapped on a
-    /// libdispatch thread (SIGILL, 132: helper-91).
-    @Test func tooFewOpenFilesIsSaidAtStart() throws {
-        let sandbox = try Sandbox()
-        try sandbox.succeed(["add", "Pay rent"])
-        let result = try sandbox.run(["watch"], openFileLimit: 9)
-        #expect(result.status == 74)
-        #expect(result.stderr == "taskwidget: only 9 files may be open (ulimit -n), and watch needs 32: raise the limit\n")
-    }
-
     /// Text, watch's default format, says why it cannot start as `status` does: its error line
     /// into a file or pipe, and on a terminal the error alone, once (helper-86).
     @Test func aTextWatchThatCannotStartSaysWhyOnce() throws {

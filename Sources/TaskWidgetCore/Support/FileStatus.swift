@@ -9,6 +9,15 @@ extension stat {
         return fstat(descriptor, &status) == 0 ? status : nil
     }
 
+    /// The status of the file at `path` itself, a link not followed (`lstat`); `nil` when there is none.
+    public static func ofLink(atPath path: String) -> stat? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status : nil
+    }
+
+    /// Whether it is a symbolic link (from ``ofLink(atPath:)``).
+    public var isSymbolicLink: Bool { st_mode & S_IFMT == S_IFLNK }
+
     /// Whether it is a pipe or a socket, whose reader may stop reading (a frozen bar) or go away.
     public var isPipeOrSocket: Bool { st_mode & S_IFMT == S_IFIFO || st_mode & S_IFMT == S_IFSOCK }
 

@@ -9,11 +9,11 @@ public enum OpenFileLimit {
     @discardableResult
     public static func ensure(atLeast minimum: Int, for command: String) throws(TaskWidgetError) -> Int {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int.max }
+        guard getrlimit(resource, &limit) == 0 else { return Int.max }
         if limit.rlim_cur < limit.rlim_max {
             var raised = limit
             raised.rlim_cur = min(limit.rlim_max, 1 << 20)
-            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+            if setrlimit(resource, &raised) == 0 { limit = raised }
         }
         guard limit.rlim_cur >= minimum else {
             throw TaskWidgetError(
@@ -22,4 +22,12 @@ public enum OpenFileLimit {
         }
         return Int(clamping: limit.rlim_cur)
     }
+
+    /// The soft limit now; `nil` when it cannot be had.
+    public static var current: Int? {
+        var limit = rlimit()
+        return getrlimit(resource, &limit) == 0 ? Int(clamping: limit.rlim_cur) : nil
+    }
+
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 }
