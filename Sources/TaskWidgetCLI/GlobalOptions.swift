@@ -8,7 +8,7 @@ public import TaskWidgetStore
 
 /// The options every command takes: where the store is, the time zone and the clock.
 public struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $TASKWIDGET_STORE, else config.toml's store, else ~/.local/share/taskwidget/tasks.sqlite).", valueName: "path"), completion: .file())
+    @Option(name: .long, help: Self.storeHelp, completion: .file())
     public var store: String?
 
     @Option(name: .long, help: Self.timeZoneHelp)
@@ -22,8 +22,10 @@ public struct GlobalOptions: ParsableArguments {
 
     public init() {}
 
-    /// The help of `--tz`, `--now` and `--verbose`, for commands that take them beside a `--store`
-    /// of their own (`demo`).
+    /// The help of each option, for commands that declare them without this group: `demo`, with a
+    /// `--store` of its own, and `status` (``context(store:tz:now:verbose:configuration:)``).
+    public static let storeHelp = ArgumentHelp(
+        "The store file (default: $TASKWIDGET_STORE, else config.toml's store, else ~/.local/share/taskwidget/tasks.sqlite).", valueName: "path")
     public static let timeZoneHelp = ArgumentHelp("The time zone for days and times (default: $TZ, else the system's).", valueName: "zone")
     public static let nowHelp = ArgumentHelp("Act as if it were this instant (ISO 8601), for previews and tests.", valueName: "iso8601")
     public static let verboseHelp = ArgumentHelp("Log what happens to stderr (never task titles). TASKWIDGET_LOG=debug does the same.")
@@ -32,7 +34,14 @@ public struct GlobalOptions: ParsableArguments {
     /// when the command read it from elsewhere (`sync --config FILE`); else the default file is read
     /// for its `store`, only when neither --store nor TASKWIDGET_STORE names the store.
     public func context(configuration given: Configuration? = nil) throws -> CommandContext {
-        try Self.context(tz: tz, now: now, verbose: verbose) { environment in
+        try Self.context(store: store, tz: tz, now: now, verbose: verbose, configuration: given)
+    }
+
+    /// ``context(configuration:)`` for the options' values.
+    public static func context(
+        store: String?, tz: String?, now: String?, verbose: Bool, configuration given: Configuration? = nil
+    ) throws -> CommandContext {
+        try context(tz: tz, now: now, verbose: verbose) { environment in
             // config.toml's `store` comes after --store and TASKWIDGET_STORE: the file is read only
             // when neither names the store (about 0.15 M instructions for a short file).
             let configuration = try given ?? (store == nil && (environment["TASKWIDGET_STORE"] ?? "").isEmpty ? Configuration.load(environment: environment) : nil)

@@ -6,22 +6,30 @@ import TaskWidgetFormats
 
 /// `--format --template --max-width`: how a status line looks (`status` and `watch`).
 ///
-/// `--format` and `--max-width` have no default values for ArgumentParser: ``format`` and
-/// ``maxWidth`` apply them, and the help states them. For an option with a default value,
+/// `--format` and `--max-width` have no default values for ArgumentParser: ``StatusLineChoice``
+/// applies them, and the help states them. For an option with a default value,
 /// ArgumentParser describes that value at every parse, through a cast to `CaseIterable &
 /// RawRepresentable` and `String(describing:)`, and the first of each such look-up walks all of the
 /// program's conformance records (`status` at 10k tasks: 31.33 → 29.96 M instructions).
 struct StatusLineOptions: ParsableArguments {
-    @Option(name: .customLong("format"), help: ArgumentHelp("The kind of line (default: text).", valueName: "format"))
-    private var chosenFormat: StatusFormat?
-    @Option(help: ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file"), completion: .file()) var template: String?
-    @Option(
-        name: .customLong("max-width"),
-        help: ArgumentHelp("Cut titles to this many characters (default: \(StatusRenderer.defaultMaxWidth)).", valueName: "n"))
-    private var chosenMaxWidth: Int?
+    @Option(name: .customLong("format"), help: Self.formatHelp) private var chosenFormat: StatusFormat?
+    @Option(help: Self.templateHelp, completion: .file()) var template: String?
+    @Option(name: .customLong("max-width"), help: Self.maxWidthHelp) private var chosenMaxWidth: Int?
 
-    var format: StatusFormat { chosenFormat ?? .text }
-    var maxWidth: Int { chosenMaxWidth ?? StatusRenderer.defaultMaxWidth }
+    /// The help of each option, for `status`, which declares them without this group.
+    static let formatHelp = ArgumentHelp("The kind of line (default: text).", valueName: "format")
+    static let templateHelp = ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")
+    static let maxWidthHelp = ArgumentHelp("Cut titles to this many characters (default: \(StatusRenderer.defaultMaxWidth)).", valueName: "n")
+
+    /// What the options chose.
+    var choice: StatusLineChoice { StatusLineChoice(format: chosenFormat, template: template, maxWidth: chosenMaxWidth) }
+    var format: StatusFormat { choice.format }
+    var maxWidth: Int { choice.maxWidth }
+
+    /// ``StatusLineChoice/renderer(environment:)``.
+    func renderer(environment: [String: String]) throws -> StatusRenderer {
+        try choice.renderer(environment: environment)
+    }
 
     /// The format `arguments` choose (the last `--format`, as ArgumentParser reads it, else text),
     /// for a command line that did not parse; `nil` when the value given is no format.
@@ -43,6 +51,22 @@ struct StatusLineOptions: ParsableArguments {
     /// on stderr says it all, and the line said it twice (helper-74).
     static func printsErrorLine(format: StatusFormat) -> Bool {
         StatusFallback.exitsNormally(format: format) || isatty(STDOUT_FILENO) != 1
+    }
+
+}
+
+/// The values of `--format`, `--template` and `--max-width`, however they were parsed.
+struct StatusLineChoice {
+    /// `--format`, else text.
+    let format: StatusFormat
+    let template: String?
+    /// `--max-width`, else ``StatusRenderer/defaultMaxWidth``.
+    let maxWidth: Int
+
+    init(format: StatusFormat?, template: String?, maxWidth: Int?) {
+        self.format = format ?? .text
+        self.template = template
+        self.maxWidth = maxWidth ?? StatusRenderer.defaultMaxWidth
     }
 
     /// The renderer of the format, with the user's template when there is one (`environment`
