@@ -4,7 +4,7 @@ import Testing
 
 @testable import TaskWidgetTestSupport
 
-/// Actions from a bar: `done --top`, `start --top` and `snooze --top` act on the task the status
+/// Actions from a bar: `done --top`, `start --top`, `stop --top` and `snooze --top` act on the task the status
 /// line names; `watch` cycles through views on SIGUSR2 and on i3bar's click events on its standard
 /// input, and runs the click actions itself.
 @Suite(.serialized, .runsPrograms(onThreadNamed: "bar actions")) struct BarActionTests {
@@ -29,6 +29,10 @@ import Testing
         #expect(try sandbox.succeed(["done", "--top"]).wholeMatch(of: /Completed [0-9a-f]{8} Pay rent\n/) != nil)
         #expect(try sandbox.succeed(["status"]).contains("next: Call Bob"))
         #expect(try sandbox.succeed(["start", "--top"]).wholeMatch(of: /Started [0-9a-f]{8} Call Bob\n/) != nil)
+        // The active task comes first; stopped, it is still the next by its due date.
+        #expect(try sandbox.succeed(["stop", "--top"]).wholeMatch(of: /Stopped [0-9a-f]{8} Call Bob\n/) != nil)
+        #expect(try sandbox.succeed(["stop", "--top"]).wholeMatch(of: /Not active [0-9a-f]{8} Call Bob\n/) != nil)
+        try sandbox.succeed(["start", "--top"])
         // Due tomorrow 10:00, in the future: 30 minutes later. Its reminder-less neighbour is untouched.
         #expect(try sandbox.succeed(["snooze", "--top", "--by", "30m"]).wholeMatch(of: /Snoozed [0-9a-f]{8} Call Bob\n/) != nil)
         let listed = try sandbox.succeed(["ls", "--format", "json"])
@@ -77,6 +81,9 @@ import Testing
         try sandbox.expectRefused(["done", id, "--top"], status: 64, message: "give task ids or --top, not both")
         try sandbox.expectRefused(["done"], status: 64, message: "give task ids, or --top for the task a bar shows")
         try sandbox.expectRefused(["start"], status: 64, message: "give a task id, or --top for the task a bar shows")
+        try sandbox.expectRefused(["stop", "--top", "--list", "Nope"], status: 64, message: "no list is named “Nope”")
+        try sandbox.expectRefused(["stop"], status: 64, message: "give a task id, or --top for the task a bar shows")
+        try sandbox.expectRefused(["stop", id, "--top"], status: 64, message: "give a task id or --top, not both")
         try sandbox.expectRefused(["done", id, "--inbox"], status: 64, message: "--list, --inbox and --view go with --top")
         try sandbox.expectRefused(["snooze", id, "--by", "soon"], status: 64, message: "--by takes a duration such as 30m")
     }

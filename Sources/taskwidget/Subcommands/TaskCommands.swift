@@ -301,12 +301,25 @@ struct Snooze: ParsableCommand {
 struct Stop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stop", _superCommandName: "taskwidget",
-        abstract: "Put an active task back to not started.", discussion: "Example: taskwidget stop 3f2a")
+        abstract: "Put an active task back to not started.",
+        discussion: """
+            --top stops the task a bar shows (an active task comes first there); with nothing \
+            open it says so and exits 64.
+
+            Examples:
+              taskwidget stop 3f2a
+              taskwidget stop --top --list Work
+            """)
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The task's id (4 or more characters).") var id: String
+    @Argument(help: "The task's id (4 or more characters).") var id: String?
+    @OptionGroup var top: TopTaskOptions
+
+    func validate() throws { try top.validate(ids: id.map { [$0] } ?? [], what: "a task id") }
 
     func run() throws {
-        try changeTasks([id], options, verb: "Stopped", unchanged: "Not active") { try $0.stopTasks($1, now: $2.now) }
+        try changeTasks(id.map { [$0] } ?? [], options, top: (top, "stop"), verb: "Stopped", unchanged: "Not active") {
+            try $0.stopTasks($1, now: $2.now)
+        }
     }
 }
 
