@@ -72,7 +72,7 @@ public final class SessionLock {
     /// Takes the lock at `path` without waiting, creating the file (and its folder, private to
     /// the user) when needed.
     public static func acquire(at path: String) throws -> Acquisition {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         try AtomicFile.makeFolder(folder, permissions: 0o700)
         // A file removed between its opening and its locking is opened again: rare, so a few tries.
         for _ in 0..<100 {

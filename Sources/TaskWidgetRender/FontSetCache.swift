@@ -116,7 +116,7 @@ enum FontSetCache {
             // 0755 under any umask: a folder others may write would let them put in fonts.conf.
             try AtomicFile.makeFolder(folder + "/fonts")
             for (index, file) in files.enumerated() {
-                let link = "\(folder)/fonts/\(index)-\((file as NSString).lastPathComponent)"
+                let link = "\(folder)/fonts/\(index)-\(PathText.lastComponent(of: file))"
                 if (try? manager.destinationOfSymbolicLink(atPath: link)) != file {
                     try? manager.removeItem(atPath: link)
                     try manager.createSymbolicLink(atPath: link, withDestinationPath: file)

@@ -17,7 +17,7 @@ public struct StoreLocation: Sendable, Equatable {
 
     /// The folder the store file is in (`.` for a bare file name).
     public var folder: String {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         return folder.isEmpty ? "." : folder
     }
 

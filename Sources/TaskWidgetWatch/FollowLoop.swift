@@ -316,7 +316,7 @@ private final class FollowEvents {
         var target = folder
         var isFolder: ObjCBool = false
         while !(FileManager.default.fileExists(atPath: target, isDirectory: &isFolder) && isFolder.boolValue), target != "/" {
-            target = (target as NSString).deletingLastPathComponent
+            target = PathText.folder(of: target)
             if target.isEmpty { target = "/" }
         }
         let descriptor = inotify_add_watch(inotify, target, target == folder ? Self.folderMask : Self.ancestorMask)
@@ -327,14 +327,14 @@ private final class FollowEvents {
             logger.debug("watching \(target)")
             watched = (descriptor, target)
         }
-        var above = (target as NSString).deletingLastPathComponent
+        var above = PathText.folder(of: target)
         while !above.isEmpty, above != "/", above != "." {
             let descriptor = inotify_add_watch(inotify, above, Self.aboveMask)
             if descriptor >= 0 { ancestors.append(descriptor) }
-            above = (above as NSString).deletingLastPathComponent
+            above = PathText.folder(of: above)
         }
         if let name = link?.name {
-            let linkFolder = (storePath as NSString).deletingLastPathComponent
+            let linkFolder = PathText.folder(of: storePath)
             // One watch per folder: adding one again on the same folder would replace its mask.
             if !Self.isSameFolder(linkFolder, target) {
                 let descriptor = inotify_add_watch(inotify, linkFolder, Self.linkMask)
@@ -355,8 +355,8 @@ private final class FollowEvents {
         for _ in 0..<40 {
             guard stat.ofLink(atPath: file)?.isSymbolicLink == true, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file)
             else { break }
-            if link == nil { link = ((storePath as NSString).lastPathComponent, nil) }
-            file = target.hasPrefix("/") ? target : (file as NSString).deletingLastPathComponent + "/" + target
+            if link == nil { link = (PathText.lastComponent(of: storePath), nil) }
+            file = target.hasPrefix("/") ? target : PathText.folder(of: file) + "/" + target
         }
         let resolved = URL(fileURLWithPath: file).standardizedFileURL
         folder = resolved.deletingLastPathComponent().path

@@ -56,4 +56,25 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         #expect(files == [path])
     }
+
+    /// A store path of one character, relative to the current folder: Foundation's path methods
+    /// trap on it, and every command crashed with SIGILL, a bar's `status` without its line
+    /// (helper-92).
+    @Test(arguments: ["a", "é"])
+    func aStorePathOfOneCharacterIsAFileInTheCurrentFolder(path: String) throws {
+        let sandbox = try Sandbox()
+        let run = { (arguments: [String]) in
+            try ProcessRunner.run(
+                "/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", sandbox.folder.path, Sandbox.binary.path] + arguments
+                    + ["--store", path, "--now", sandbox.now],
+                environment: sandbox.environment)
+        }
+        let missing = try run(["ls"])
+        #expect(missing.status == 74 && missing.stderr.hasPrefix("taskwidget: there is no store at \(path) yet"), "\(missing)")
+        let bar = try run(["status", "--format", "waybar"])
+        #expect(bar.status == 0 && bar.stdout.contains("\"class\":\"error\""), "\(bar)")
+        #expect(try run(["add", "Pay rent"]).status == 0)
+        #expect(try run(["ls"]).stdout.contains("Pay rent"))
+        #expect(FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent(path).path))
+    }
 }

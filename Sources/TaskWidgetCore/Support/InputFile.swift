@@ -114,7 +114,7 @@ extension InputFile {
         }
         var checked: Set<String> = []
         for file in [path] + (real.map { [$0] } ?? []) {
-            let named = (file as NSString).deletingLastPathComponent
+            let named = PathText.folder(of: file)
             let folder = named.isEmpty ? "." : named
             var folderStatus = stat()
             guard checked.insert(folder).inserted, stat(folder, &folderStatus) == 0 else { continue }

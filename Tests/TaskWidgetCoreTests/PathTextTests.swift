@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+@testable import TaskWidgetCore
+
+@Suite struct PathTextTests {
+    /// Foundation's `NSString` methods trap on these (Swift 6.3), which crashed every command given
+    /// `--store a` (helper-92).
+    @Test(arguments: [("a", ""), ("é", ""), ("-", ""), ("a/", ""), ("a//", "")])
+    func aPathOfOneCharacterIsABareName(path: String, folder: String) {
+        #expect(PathText.folder(of: path) == folder)
+        #expect(PathText.lastComponent(of: path) == path.prefix(1).description)
+    }
+
+    /// Where Foundation does not trap, the parts are the ones it gives.
+    @Test(arguments: ["/a/b", "/a", "a/b/", "ab", "./a", "xy//", "a//b", "//a", "/a//", "ab//cd/", "/", "/tmp/tasks.sqlite", "Sync/tasks.sqlite"])
+    func thePartsAreFoundationsWhereItDoesNotTrap(path: String) {
+        #expect(PathText.folder(of: path) == (path as NSString).deletingLastPathComponent)
+        #expect(PathText.lastComponent(of: path) == (path as NSString).lastPathComponent)
+    }
+}
