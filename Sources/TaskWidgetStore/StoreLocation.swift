@@ -29,20 +29,27 @@ public struct StoreLocation: Sendable, Equatable {
             guard !explicitPath.isEmpty else {
                 throw TaskWidgetError(.invalidInput, "--store needs a path: give the store file, or leave --store out for the default")
             }
-            return StoreLocation(path: explicitPath, isDefault: false)
+            // A shell leaves `--store=~/…` as it is (helper-92).
+            return StoreLocation(path: try expandingHome(in: explicitPath, from: "--store", environment: environment), isDefault: false)
         }
         if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {
-            // `~/` as in config.toml: systemd's Environment= and a bar's settings do not expand it.
-            guard path.hasPrefix("~/") else { return StoreLocation(path: path, isDefault: false) }
-            guard let home = environment["HOME"], home.hasPrefix("/") else {
-                throw TaskWidgetError(.invalidInput, "HOME is not set, so ~/ in TASKWIDGET_STORE names no folder: give an absolute path")
-            }
-            return StoreLocation(path: home + path.dropFirst(), isDefault: false)
+            // systemd's Environment= and a bar's settings do not expand `~/` either.
+            return StoreLocation(path: try expandingHome(in: path, from: "TASKWIDGET_STORE", environment: environment), isDefault: false)
         }
         if let configured, !configured.isEmpty {
             return StoreLocation(path: configured, isDefault: false)
         }
         return try inDataFolder("tasks.sqlite", environment: environment)
+    }
+
+    /// `path` with a leading `~/` for the home folder, as config.toml's paths; `source` names where
+    /// it came from.
+    private static func expandingHome(in path: String, from source: String, environment: [String: String]) throws -> String {
+        guard path.hasPrefix("~/") else { return path }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw TaskWidgetError(.invalidInput, "HOME is not set, so ~/ in \(source) names no folder: give an absolute path")
+        }
+        return home + path.dropFirst()
     }
 
     /// Where `taskwidget demo` puts its sample data unless `--store` is given:

@@ -11,6 +11,8 @@ import Testing
         ("/explicit/s.sqlite", ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
          "/explicit/s.sqlite", false),
         ("relative.sqlite", ["HOME": "/home/u"], "relative.sqlite", false),
+        // A shell leaves `--store=~/…` as it is (helper-92).
+        ("~/tasks/s.sqlite", ["HOME": "/home/u"], "/home/u/tasks/s.sqlite", false),
         (nil, ["TASKWIDGET_STORE": "/env/s.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/env/s.sqlite", false),
         (nil, ["TASKWIDGET_STORE": "", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], "/xdg/taskwidget/tasks.sqlite", true),
         // `~/` as config.toml reads it (systemd's Environment= does not expand it); `~user` is left.
@@ -35,9 +37,11 @@ import Testing
         #expect(try StoreLocation.resolve(explicitPath: nil, environment: ["HOME": "/home/u"], configured: configured) == StoreLocation(path: configured, isDefault: false))
     }
 
-    @Test func aHomeInTheStoreVariableNeedsHOME() throws {
+    @Test func aHomeInTheStorePathNeedsHOME() throws {
         let error = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: nil, environment: ["TASKWIDGET_STORE": "~/s.sqlite"]) }
         #expect(error?.message == "HOME is not set, so ~/ in TASKWIDGET_STORE names no folder: give an absolute path")
+        let explicit = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: "~/s.sqlite", environment: ["HOME": "relative"]) }
+        #expect(explicit?.message == "HOME is not set, so ~/ in --store names no folder: give an absolute path")
     }
 
     /// `--store ""` (a shell variable that is not set) is refused: it fell through to
