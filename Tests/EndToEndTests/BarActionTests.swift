@@ -29,7 +29,7 @@ import Testing
         #expect(try sandbox.succeed(["done", "--top"]).wholeMatch(of: /Completed [0-9a-f]{8} Pay rent\n/) != nil)
         #expect(try sandbox.succeed(["status"]).contains("next: Call Bob"))
         #expect(try sandbox.succeed(["start", "--top"]).wholeMatch(of: /Started [0-9a-f]{8} Call Bob\n/) != nil)
-        // The active task comes first; stopped, it is still the next by its due date.
+        // The next task by its due date, active or not.
         #expect(try sandbox.succeed(["stop", "--top"]).wholeMatch(of: /Stopped [0-9a-f]{8} Call Bob\n/) != nil)
         #expect(try sandbox.succeed(["stop", "--top"]).wholeMatch(of: /Not active [0-9a-f]{8} Call Bob\n/) != nil)
         try sandbox.succeed(["start", "--top"])

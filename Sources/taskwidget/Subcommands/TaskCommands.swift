@@ -303,8 +303,9 @@ struct Stop: ParsableCommand {
         commandName: "stop", _superCommandName: "taskwidget",
         abstract: "Put an active task back to not started.",
         discussion: """
-            --top stops the task a bar shows (an active task comes first there); with nothing \
-            open it says so and exits 64.
+            --top stops the task a bar shows (`Not active` when it is not active: a task \
+            due before the active one goes first there); with nothing open it says so and \
+            exits 64.
 
             Examples:
               taskwidget stop 3f2a
