@@ -348,6 +348,9 @@ public enum CommandRunner {
             let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) }),
             !arguments[index - 1].hasPrefix("-")
         else { return nil }
+        // A value that is a number or a name from a set (`--format text extra`) is not what quoting
+        // mends: ArgumentParser's "unexpected argument" is right there (helper-92).
+        guard !singleWordOptions.contains(arguments[index - 2]) else { return nil }
         let words = arguments[(index - 1)...].prefix { !$0.hasPrefix("-") }
         let option = arguments[index - 2].hasPrefix("--") ? arguments[index - 2].removingControlCharacters + " " : ""
         // `start ID ID`: quoted, the ids named no task, and 8000 of them made a line of 300 KB (helper-88).
@@ -357,6 +360,12 @@ public enum CommandRunner {
         let quoted = words.joined(separator: " ").removingControlCharacters.shellQuoted
         return TaskWidgetError(.invalidInput, "a value of several words is one argument: quote it, as in `\(option)\(quoted)`")
     }
+
+    /// The options whose value is a number or one name of a set, never words.
+    private static let singleWordOptions: Set = [
+        "--format", "--max-width", "--color", "--status", "--to", "--family", "--scale", "--theme", "--depth", "--image-format", "--rotate",
+        "--size",
+    ]
 
     /// The commands whose argument is one task id.
     private static let oneTaskCommands: Set = ["taskwidget start", "taskwidget stop", "taskwidget edit", "taskwidget move"]

@@ -115,8 +115,13 @@ import Testing
                 command + ["363934aa", "98319956"], status: 64,
                 message: "taskwidget: `taskwidget \(command[0])` takes one task id: run it for each (done, undo and rm take several)\n")
         }
-        // A command's own name is no value.
+        // A command's own name is no value, and neither is a number or a name of a set (helper-92).
         try sandbox.expectRefused(["ls", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget ls --help`)\n")
+        try sandbox.expectRefused(
+            ["status", "--format", "text", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget status --help`)\n",
+            allowingStdout: true)
+        try sandbox.expectRefused(
+            ["ls", "--color", "never", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget ls --help`)\n")
         // The Inbox is a list where a task is put (ArgumentParser suggested --now); mv is move.
         try sandbox.expectRefused(
             ["add", "x", "--inbox"], status: 64, message: "taskwidget: add names the Inbox as a list: --list inbox (see `taskwidget add --help`)\n")
