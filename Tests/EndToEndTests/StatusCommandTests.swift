@@ -382,6 +382,11 @@ import Testing
                 + sandbox.arguments(["status", "--template", "linked.mustache"] + Self.zone),
             environment: sandbox.environment)
         #expect(relative.stderr.hasPrefix("taskwidget: the folder . of linked.mustache can be changed by others"), "\(relative.stderr)")
+
+        // A device is no file: the mode check advised `chmod go-w /dev/null` (helper-92).
+        let device = try sandbox.run(["status", "--template", "/dev/null"] + Self.zone)
+        #expect(device.status == 64 && device.stderr.hasPrefix("taskwidget: /dev/null is a device, not a file ("), "\(device.stderr)")
+        #expect(!device.stderr.contains("chmod"))
     }
 
     /// A template that is not UTF-8 is refused with its name: its bytes showed as `��` (helper-78).

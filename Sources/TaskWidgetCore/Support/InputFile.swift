@@ -96,6 +96,11 @@ extension InputFile {
     /// could be swapped between the two); `why` says what whoever could change it would control,
     /// and `code` and `context` make the error (`config`, `template`).
     public static func refuseIfOthersCanChange(_ path: String, status: stat, why: String, code: TaskWidgetError.Code, context: String) throws {
+        // A device's mode is no file's: `chmod go-w /dev/null`, which the mode check advised for
+        // `--template /dev/null`, breaks the system (helper-92).
+        if [S_IFCHR, S_IFBLK].contains(status.st_mode & S_IFMT) {
+            throw TaskWidgetError(code, "\(path) is a device, not a file (\(why)): give the path of a file", context: "\(context) device")
+        }
         if !status.isOwnedByUserOrRoot {
             throw TaskWidgetError(
                 code, "\(path) belongs to another user (\(why)): make it yours with chown, or write your own",
