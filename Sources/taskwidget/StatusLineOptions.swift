@@ -19,7 +19,7 @@ struct StatusLineOptions: ParsableArguments {
     /// The help of each option, for `status`, which declares them without this group.
     static let formatHelp = ArgumentHelp("The kind of line (default: text).", valueName: "format")
     static let templateHelp = ArgumentHelp("A Mustache template to use instead of the format's.", valueName: "file")
-    static let maxWidthHelp = ArgumentHelp("Cut titles to this many characters (default: \(StatusRenderer.defaultMaxWidth)).", valueName: "n")
+    static let maxWidthHelp = ArgumentHelp("Cut titles to this many characters, 4 or more (default: \(StatusRenderer.defaultMaxWidth)).", valueName: "n")
 
     /// What the options chose.
     var choice: StatusLineChoice { StatusLineChoice(format: chosenFormat, template: template, maxWidth: chosenMaxWidth) }

@@ -17,6 +17,10 @@ struct StatusCommand: ParsableCommand {
             When the store cannot be read, or the command line is wrong, bar formats still print \
             one valid line (waybar class `error`) and exit 0; the error goes to stderr.
 
+            Exit status (text and json): 0; 64 for a mistake in the options, the template or \
+            config.toml; 65 for a damaged store or one that is not taskwidget's; 74 when the \
+            store or the template cannot be read.
+
             Examples:
               taskwidget status
               taskwidget status --format waybar --list Work
