@@ -30,26 +30,35 @@ public struct StoreLocation: Sendable, Equatable {
                 throw TaskWidgetError(.invalidInput, "--store needs a path: give the store file, or leave --store out for the default")
             }
             // A shell leaves `--store=~/…` as it is (helper-92).
-            return StoreLocation(path: try expandingHome(in: explicitPath, from: "--store", environment: environment), isDefault: false)
+            return try named(explicitPath, from: "--store", environment: environment)
         }
         if let path = environment["TASKWIDGET_STORE"], !path.isEmpty {
             // systemd's Environment= and a bar's settings do not expand `~/` either.
-            return StoreLocation(path: try expandingHome(in: path, from: "TASKWIDGET_STORE", environment: environment), isDefault: false)
+            return try named(path, from: "TASKWIDGET_STORE", environment: environment)
         }
         if let configured, !configured.isEmpty {
-            return StoreLocation(path: configured, isDefault: false)
+            return try named(configured, from: "config.toml's store", environment: environment)
         }
         return try inDataFolder("tasks.sqlite", environment: environment)
     }
 
-    /// `path` with a leading `~/` for the home folder, as config.toml's paths; `source` names where
-    /// it came from.
-    private static func expandingHome(in path: String, from source: String, environment: [String: String]) throws -> String {
-        guard path.hasPrefix("~/") else { return path }
-        guard let home = environment["HOME"], home.hasPrefix("/") else {
-            throw TaskWidgetError(.invalidInput, "HOME is not set, so ~/ in \(source) names no folder: give an absolute path")
+    /// The store file `path` names, with a leading `~/` for the home folder, as config.toml's
+    /// paths; `source` names where it came from. A path that ends in `/` names a folder: SQLite
+    /// could not open it, and the errors said to make the store or to check permissions (helper-94).
+    private static func named(_ path: String, from source: String, environment: [String: String]) throws -> StoreLocation {
+        guard !path.hasSuffix("/") else {
+            throw TaskWidgetError(.notAFile, "\(path) names a folder, not a store file: give \(source) a file path", context: path)
         }
-        return home + path.dropFirst()
+        guard path.hasPrefix("~/") else { return StoreLocation(path: path, isDefault: false) }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw TaskWidgetError(.invalidInput, "HOME is \(homeProblem(environment)), so ~/ in \(source) names no folder: give an absolute path")
+        }
+        return StoreLocation(path: home + path.dropFirst(), isDefault: false)
+    }
+
+    /// What is wrong with `HOME`, which is not an absolute path.
+    private static func homeProblem(_ environment: [String: String]) -> String {
+        environment["HOME"].map { $0.isEmpty ? "empty" : "not an absolute path" } ?? "not set"
     }
 
     /// Where `taskwidget demo` puts its sample data unless `--store` is given:
@@ -64,7 +73,7 @@ public struct StoreLocation: Sendable, Equatable {
         guard let dataHome = XDGPaths(environment: environment).dataHome else {
             throw TaskWidgetError(
                 .invalidInput,
-                "HOME is \(environment["HOME"].map { $0.isEmpty ? "empty" : "not an absolute path" } ?? "not set"), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
+                "HOME is \(homeProblem(environment)), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
         }
         return StoreLocation(path: XDGPaths.taskwidgetFolder(in: dataHome) + "/" + name, isDefault: true)
     }

@@ -41,7 +41,16 @@ import Testing
         let error = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: nil, environment: ["TASKWIDGET_STORE": "~/s.sqlite"]) }
         #expect(error?.message == "HOME is not set, so ~/ in TASKWIDGET_STORE names no folder: give an absolute path")
         let explicit = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: "~/s.sqlite", environment: ["HOME": "relative"]) }
-        #expect(explicit?.message == "HOME is not set, so ~/ in --store names no folder: give an absolute path")
+        #expect(explicit?.message == "HOME is not an absolute path, so ~/ in --store names no folder: give an absolute path")
+    }
+
+    /// A path that ends in `/` names a folder, wherever it comes from: SQLite could not open it,
+    /// and the errors said to make the store or to check permissions (helper-94).
+    @Test func aPathEndingInASlashIsRefused() throws {
+        let explicit = expectError(.notAFile) { try StoreLocation.resolve(explicitPath: "a/", environment: [:]) }
+        #expect(explicit?.message == "a/ names a folder, not a store file: give --store a file path")
+        let variable = expectError(.notAFile) { try StoreLocation.resolve(explicitPath: nil, environment: ["TASKWIDGET_STORE": "/tmp/x/"]) }
+        #expect(variable?.message == "/tmp/x/ names a folder, not a store file: give TASKWIDGET_STORE a file path")
     }
 
     /// `--store ""` (a shell variable that is not set) is refused: it fell through to
