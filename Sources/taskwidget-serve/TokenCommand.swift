@@ -23,7 +23,7 @@ enum ServeToken {
             // A file named (--token-file, token_file) that is not made yet: say what makes it.
             // `serve token --file` makes no folder: say so when it is missing too (helper-89).
             let folder = PathText.folder(of: path)
-            let makeFolder = FileManager.default.fileExists(atPath: folder) ? "" : "`mkdir -p \(folder.shellQuoted)`, then "
+            let makeFolder = folder.isEmpty || FileManager.default.fileExists(atPath: folder) ? "" : "`mkdir -p \(folder.shellQuoted)`, then "
             throw TaskWidgetError(
                 .badConfig, "the token file \(path) does not exist: make it with \(makeFolder)`taskwidget serve token --file \(path.shellQuoted)`",
                 context: "token file missing")

@@ -33,6 +33,20 @@ import Testing
         #expect(try Data(contentsOf: target) == Data([7]))
         #expect(try folder.entries() == ["sub", "widget.png"])
     }
+    /// A path that ends in `/` names a folder, and URL's `path` drops the slash: the file of that
+    /// name was replaced, and one was made where none was (`render -o notes/`, helper-94).
+    @Test func aPathEndingInASlashIsRefusedAndTheFileOfItsNameKept() throws {
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: folder.path("notes")))
+        for name in ["notes/", "new/"] {
+            let error = #expect(throws: TaskWidgetError.self) {
+                try AtomicFile.write(Data([1]), to: URL(fileURLWithPath: folder.url.path + "/" + name))
+            }
+            #expect(error?.message.hasSuffix("give the path of a file, not of a folder") == true, "\(String(describing: error))")
+        }
+        #expect(try String(contentsOfFile: folder.path("notes"), encoding: .utf8) == "notes")
+        #expect(try folder.entries() == ["notes"])
+    }
+
     /// A link to a file stays a link: the file it names gets the bytes. It was replaced by a file.
     @Test func aLinkToAFileStaysAndTheFileItNamesIsReplaced() throws {
         let file = folder.path("real.png")

@@ -31,6 +31,11 @@ public enum AtomicFile {
 
     /// Writes `data` to `url` whole; the file gets `permissions` (0644: readable by everyone).
     public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644, durability: Durability = .durable) throws {
+        // `URL(fileURLWithPath: "notes/")` names a folder, and its `path` drops the slash: the file
+        // `notes` was replaced (`render -o notes/`, `serve token --file notes/`, helper-94).
+        guard !url.hasDirectoryPath else {
+            throw TaskWidgetError.system(EISDIR, "cannot write \(url.path)/", advice: "give the path of a file, not of a folder", context: url.path)
+        }
         var (url, permissions) = (url, permissions)
         var link = stat()
         var status = stat()

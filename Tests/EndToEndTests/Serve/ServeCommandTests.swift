@@ -254,6 +254,19 @@ import Testing
         let noFolder = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", nowhere])
         #expect(
             noFolder.stderr == "taskwidget: the token file \(nowhere) does not exist: make it with `mkdir -p \(sandbox.folder.path)/no/folder`, then `taskwidget serve token --file \(nowhere)`\n")
+        // A bare name is in the current folder, which needs no `mkdir -p ''` (helper-94); a path
+        // ending in `/` names a folder: `serve token` replaced the file of that name with a token.
+        let inFolder = { (arguments: [String]) in
+            try ProcessRunner.run(
+                "/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", sandbox.folder.path, Sandbox.binary.path] + arguments,
+                environment: sandbox.environment)
+        }
+        let bare = try inFolder(["serve", "--store", sandbox.storePath, "--listen", "0.0.0.0:0", "--token-file", "serve.token"])
+        #expect(bare.stderr == "taskwidget: the token file serve.token does not exist: make it with `taskwidget serve token --file serve.token`\n")
+        try "my notes\n".write(toFile: sandbox.folder.appendingPathComponent("notes").path, atomically: false, encoding: .utf8)
+        let slashed = try inFolder(["serve", "token", "--file", "notes/"])
+        #expect(slashed.status == 74 && slashed.stderr.hasSuffix("give the path of a file, not of a folder\n"), "\(slashed.stderr)")
+        #expect(try String(contentsOfFile: sandbox.folder.appendingPathComponent("notes").path, encoding: .utf8) == "my notes\n")
         chmod(file, 0o600)
         try "  \n".write(toFile: file, atomically: false, encoding: .utf8)
         #expect(try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file]).stderr.hasSuffix("is empty: put the secret on its first line\n"))
