@@ -352,7 +352,7 @@ public enum CommandRunner {
         // mends: ArgumentParser's "unexpected argument" is right there (helper-92).
         guard !singleWordOptions.contains(arguments[index - 2]) else { return nil }
         let words = arguments[(index - 1)...].prefix { !$0.hasPrefix("-") }
-        let option = arguments[index - 2].hasPrefix("--") ? arguments[index - 2].removingControlCharacters + " " : ""
+        let option = arguments[index - 2].hasPrefix("-") ? arguments[index - 2].removingControlCharacters + " " : ""
         // `start ID ID`: quoted, the ids named no task, and 8000 of them made a line of 300 KB (helper-88).
         if option.isEmpty, oneTaskCommands.contains(path), words.allSatisfy(isTaskIDLike) {
             return TaskWidgetError(.invalidInput, "`\(path)` takes one task id: run it for each (done, undo and rm take several)")
@@ -364,7 +364,7 @@ public enum CommandRunner {
     /// The options whose value is a number or one name of a set, never words.
     private static let singleWordOptions: Set = [
         "--format", "--max-width", "--color", "--status", "--to", "--family", "--scale", "--theme", "--depth", "--image-format", "--rotate",
-        "--size",
+        "--size", "--listen",
     ]
 
     /// The commands whose argument is one task id.

@@ -122,6 +122,10 @@ import Testing
             allowingStdout: true)
         try sandbox.expectRefused(
             ["ls", "--color", "never", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget ls --help`)\n")
+        // A short option is named too (helper-94: "as in `'p.png extra'`").
+        try sandbox.expectRefused(
+            ["render", "-o", "p.png", "extra"], status: 64,
+            message: "taskwidget: a value of several words is one argument: quote it, as in `-o 'p.png extra'`\n")
         // The Inbox is a list where a task is put (ArgumentParser suggested --now); mv is move.
         try sandbox.expectRefused(
             ["add", "x", "--inbox"], status: 64, message: "taskwidget: add names the Inbox as a list: --list inbox (see `taskwidget add --help`)\n")

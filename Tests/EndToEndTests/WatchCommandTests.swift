@@ -286,6 +286,11 @@ import Testing
         #expect(result.status == 74)
         #expect(result.stderrLines.count == 1 && result.stderr.contains("does not exist: create it first"))
         #expect(result.stdout.hasPrefix("⚠ taskwidget: the folder ") && result.stdout.hasSuffix("does not exist: create it first\n"))
+        // A file there is no folder to create (helper-94).
+        let file = sandbox.folder.appendingPathComponent("file").path
+        FileManager.default.createFile(atPath: file, contents: Data())
+        let onFile = try sandbox.run(["watch", "--render-dir", file])
+        #expect(onFile.status == 74 && onFile.stderr == "taskwidget: \(file) for --render-dir is a file, not a folder: give the path of a folder\n", "\(onFile.stderr)")
     }
 
     /// A PNG widget option without --render-dir is an error: watch ignored it.

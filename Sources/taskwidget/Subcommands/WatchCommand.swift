@@ -166,8 +166,11 @@ extension WatchCommand {
     /// The `--render-dir` folder, which must exist: watch runs unattended, so a typo must fail at once.
     static func folder(_ path: String) throws -> URL {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw TaskWidgetError(.ioFailure, "the folder \(path) for --render-dir does not exist: create it first", context: path)
+        }
+        guard isFolder.boolValue else {
+            throw TaskWidgetError(.ioFailure, "\(path) for --render-dir is a file, not a folder: give the path of a folder", context: path)
         }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
