@@ -85,7 +85,7 @@ import Testing
         #expect(result.stderrLines.count == 1, "\(command): \(result.stderr)")
         #expect(result.stderr.hasPrefix("taskwidget: cannot write to standard output: "), "\(command): \(result.stderr)")
         // A short output is written at the end, so the system's reason is at hand.
-        if command.first == "status" { #expect(result.stderr.hasSuffix(": No space left on device\n"), "\(result.stderr)") }
+        if command.first == "status" { #expect(result.stderr.hasSuffix(": no space left on device\n"), "\(result.stderr)") }
         #expect(!result.stderr.contains("Fatal error"))
     }
 
@@ -94,7 +94,7 @@ import Testing
     func helpToAFullDiskIsAnIOError(arguments: [String]) throws {
         let result = try ProcessRunner.run("/bin/sh", ["-c", "exec \"$@\" > /dev/full", "sh", Sandbox.binary.path] + arguments)
         #expect(result.status == 74, "\(arguments): \(result.status) \(result.stderr)")
-        #expect(result.stderr == "taskwidget: cannot write to standard output: No space left on device\n", "\(arguments): \(result.stderr)")
+        #expect(result.stderr == "taskwidget: cannot write to standard output: no space left on device\n", "\(arguments): \(result.stderr)")
     }
 
     /// A change whose confirmation cannot be written stays made, and the error says so: the README
@@ -103,7 +103,7 @@ import Testing
         let sandbox = try Sandbox()
         let added = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["add", "Pay rent"])
         #expect(added.status == 74)
-        #expect(added.stderr == "taskwidget: cannot write to standard output: No space left on device: the change itself was made (taskwidget ls shows it)\n")
+        #expect(added.stderr == "taskwidget: cannot write to standard output: no space left on device: the change itself was made (taskwidget ls shows it)\n")
         #expect(try sandbox.succeed(["ls"]).contains("Pay rent"))
         // A habit or a list is seen with its own ls (it said `taskwidget ls`, helper-79).
         let habit = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["habit", "add", "Walk"])
@@ -121,7 +121,7 @@ import Testing
         #expect(account.stderr.hasSuffix(": the change itself was made (taskwidget sync account ls shows it)\n"), "\(account.stderr)")
         // A command that changes nothing does not say so.
         let listed = try runInShell(sandbox, "exec \"$@\" > /dev/full", ["ls"])
-        #expect(listed.status == 74 && listed.stderr == "taskwidget: cannot write to standard output: No space left on device\n")
+        #expect(listed.status == 74 && listed.stderr == "taskwidget: cannot write to standard output: no space left on device\n")
     }
 
     /// When the error message itself cannot be written, the exit status still says what happened.

@@ -32,10 +32,10 @@ extension TaskWidgetError {
 
 extension TaskWidgetError {
     /// Standard output could not be written (a full disk, a closed file):
-    /// `cannot write to standard output: No space left on device`.
+    /// `cannot write to standard output: no space left on device`, lower case as ``system(_:_:advice:context:)`` writes it.
     public static func standardOutput(_ code: Int32) -> TaskWidgetError {
         let cause = SystemError(code)
-        return TaskWidgetError(cause.errorCode, "cannot write to standard output: \(cause)", context: "stdout", cause: cause)
+        return TaskWidgetError(cause.errorCode, "cannot write to standard output: \(cause.description.lowercased())", context: "stdout", cause: cause)
     }
 
     /// Whether this is a ``standardOutput(_:)`` failure because its reader went away (EPIPE).

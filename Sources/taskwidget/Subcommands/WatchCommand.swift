@@ -22,7 +22,7 @@ struct WatchCommand: ParsableCommand {
             for the store to come back. A watch that cannot start prints that line too, and exits.
 
             Exit status: 0 on SIGTERM, SIGINT or SIGHUP and when its reader goes away; 64 for a \
-            mistake in its options or in config.toml; 74 when the --template file or the \
+            mistake in its options, its template or config.toml; 74 when the --template file or the \
             --render-dir folder is missing, the PNG renderer cannot start, or a line cannot be \
             written.
 
