@@ -1,6 +1,6 @@
-/// The parts of a file path, as Foundation's `NSString` path methods give them, without them: in
-/// Swift 6.3 they trap on a relative path of one character (`a`, `a/`), so that
-/// `taskwidget ls --store a` crashed with SIGILL (helper-92).
+/// The folder and the last component of a file path, as Foundation's `NSString` path methods find
+/// them. Those trap on a relative path of one character (`a`, `a/`) in Swift 6.3: every command
+/// given `--store a` crashed with SIGILL (helper-92).
 public enum PathText {
     /// `path` without its last component: `/a/b` → `/a`, `/a` → `/`, `a/b/` → `a`, and `` for a
     /// bare name (`a`), which callers read as the current folder.

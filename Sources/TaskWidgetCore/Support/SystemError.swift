@@ -32,7 +32,8 @@ extension TaskWidgetError {
 
 extension TaskWidgetError {
     /// Standard output could not be written (a full disk, a closed file):
-    /// `cannot write to standard output: no space left on device`, lower case as ``system(_:_:advice:context:)`` writes it.
+    /// `cannot write to standard output: no space left on device` (the reason in lower case, as
+    /// ``system(_:_:advice:context:)`` writes it).
     public static func standardOutput(_ code: Int32) -> TaskWidgetError {
         let cause = SystemError(code)
         return TaskWidgetError(cause.errorCode, "cannot write to standard output: \(cause.description.lowercased())", context: "stdout", cause: cause)
