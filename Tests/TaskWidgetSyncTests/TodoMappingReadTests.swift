@@ -107,11 +107,36 @@ struct TodoMappingReadTests {
             ("DUE:20261127T170000Z", "TRIGGER;RELATED=END:soon", nil),
             ("DUE:20261127T170000Z", "ACTION:DISPLAY", nil),  // no trigger
             ("DUE:20261127T170000Z", "TRIGGER;VALUE=DATE-TIME:19760401T005545Z\nPROXIMITY:ARRIVE", nil),
+            // RFC 9074: dismissed on the phone since it fired; a series' later occurrence is to come.
+            ("DUE:20261127T170000Z", "TRIGGER;VALUE=DATE-TIME:20261127T160000Z\nACKNOWLEDGED:20261127T160100Z", nil),
+            ("DUE:20261127T170000Z", "TRIGGER:-PT15M\nACKNOWLEDGED:20261120T165000Z", "2026-11-27 16:45:00"),
         ] as [(String, String, String?)])
     func reminder(todoLines: String, alarmLines: String, expected: String?) throws {
         let text = vtodo(todoLines + (todoLines.isEmpty ? "" : "\n") + "BEGIN:VALARM\n\(alarmLines)\nEND:VALARM")
         let fields = try mapping.fields(from: ICalendar(parsing: text))
         #expect(fields.reminderDate == expected.map { instant($0) })
+    }
+
+    /// A phone's snooze (RFC 9074): the alarm acknowledged, and an alarm of its own related to it.
+    /// The acknowledged one showed again here as missed, and the snooze's never (helper-93).
+    @Test func aSnoozeOnThePhoneIsTheReminder() throws {
+        let text = vtodo(
+            """
+            DUE:20261130T140000Z
+            BEGIN:VALARM
+            UID:alarm-1
+            ACTION:DISPLAY
+            TRIGGER;VALUE=DATE-TIME:20261130T132500Z
+            ACKNOWLEDGED:20261130T132600Z
+            END:VALARM
+            BEGIN:VALARM
+            UID:alarm-2
+            RELATED-TO;RELTYPE=SNOOZE:alarm-1
+            ACTION:DISPLAY
+            TRIGGER;VALUE=DATE-TIME:20261130T134400Z
+            END:VALARM
+            """)
+        #expect(try mapping.fields(from: ICalendar(parsing: text)).reminderDate == instant("2026-11-30 13:44:00"))
     }
 
     @Test("the reminder is the first alarm with an instant, in document order")

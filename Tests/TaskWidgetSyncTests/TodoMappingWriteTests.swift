@@ -378,6 +378,24 @@ struct TodoMappingWriteTests {
         #expect(try mapping.fields(from: thunderbird.calendar).reminderDate == nil)
     }
 
+    /// The alarm a phone acknowledged stays as it is: a new reminder moves the phone's snooze
+    /// alarm (the phone rang at both), and clearing the reminder removes that one only (helper-93).
+    @Test func anAcknowledgedAlarmStays() throws {
+        let acknowledged = ["BEGIN:VALARM", "UID:alarm-1", "ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME:20261130T132500Z", "ACKNOWLEDGED:20261130T132600Z", "END:VALARM"]
+        let text = crlf(
+            (["BEGIN:VCALENDAR", "BEGIN:VTODO", "UID:x", "DUE:20261130T140000Z"] + acknowledged
+                + ["BEGIN:VALARM", "UID:alarm-2", "RELATED-TO;RELTYPE=SNOOZE:alarm-1", "ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME:20261130T134400Z", "END:VALARM",
+                   "END:VTODO", "END:VCALENDAR"]).joined(separator: "\n"))
+        let snoozed = try edit(text) { $0.reminderDate = instant("2026-11-30 14:44:00") }
+        #expect(difference(snoozed.before, snoozed.after).removed.contains("TRIGGER;VALUE=DATE-TIME:20261130T134400Z"))
+        #expect(snoozed.after.contains("TRIGGER;VALUE=DATE-TIME:20261130T144400Z"))
+        #expect(snoozed.after.joined(separator: "\n").contains(acknowledged.joined(separator: "\n")))
+        let cleared = try edit(text) { $0.reminderDate = nil }
+        #expect(todo(of: cleared.calendar).components("VALARM").count == 1)
+        #expect(cleared.after.joined(separator: "\n").contains(acknowledged.joined(separator: "\n")))
+        #expect(try mapping.fields(from: cleared.calendar).reminderDate == nil)
+    }
+
     @Test("sort order and creation time")
     func sortOrderAndCreated() throws {
         let result = try edit(Fixtures.tasksOrg) {

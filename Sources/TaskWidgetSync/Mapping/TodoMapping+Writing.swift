@@ -19,11 +19,12 @@ extension TodoMapping {
     /// - STATUS: written only when the state differs, so CANCELLED stays CANCELLED while the task
     ///   stays completed. PERCENT-COMPLETE, when present, becomes 100 on completion and goes when a
     ///   task at 100 is reopened.
-    /// - Reminder: the task's VALARM (the first with an instant) is kept byte for byte when it
-    ///   fires at `reminderDate`; else only its TRIGGER changes, to an absolute UTC time. With no
-    ///   such VALARM a new one is added (ACTION:DISPLAY). A `nil` reminder removes every VALARM
-    ///   with an instant (else the next one would become the reminder on the next read), and
-    ///   keeps location alarms. Other VALARMs stay as they are.
+    /// - Reminder: the task's VALARM (``reminderAlarm(of:zones:)``: the first with an instant, not
+    ///   acknowledged since) is kept byte for byte when it fires at `reminderDate`; else only its
+    ///   TRIGGER changes, to an absolute UTC time. With no such VALARM a new one is added
+    ///   (ACTION:DISPLAY). A `nil` reminder removes every such VALARM (else the next one would
+    ///   become the reminder on the next read), and keeps acknowledged and location alarms. Other
+    ///   VALARMs stay as they are.
     /// - When anything changed: LAST-MODIFIED = `fields.modifiedAt` (never earlier than the one
     ///   there), DTSTAMP = `now`, SEQUENCE + 1. A difference in `modifiedAt` alone changes nothing.
     ///
@@ -292,8 +293,10 @@ extension TodoMapping {
             let count = todo.children.count
             let current = todo
             todo.children.removeAll { child in
-                guard case .component(let alarm) = child, alarm.hasName("VALARM") else { return false }
-                return alarmInstant(alarm, in: current, zones: zones) != nil
+                guard case .component(let alarm) = child, alarm.hasName("VALARM"),
+                    let instant = alarmInstant(alarm, in: current, zones: zones)
+                else { return false }
+                return isPending(alarm, at: instant, zones: zones)
             }
             return todo.children.count != count
         }

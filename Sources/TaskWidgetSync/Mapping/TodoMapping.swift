@@ -14,7 +14,7 @@ import TaskWidgetCore
 /// | CREATED | `createdAt` |
 /// | LAST-MODIFIED, else DTSTAMP | `modifiedAt` |
 /// | X-APPLE-SORT-ORDER | `sortOrder` |
-/// | the first VALARM whose trigger gives an instant | `reminderDate` |
+/// | the first VALARM whose trigger gives an instant, unless ACKNOWLEDGED since | `reminderDate` |
 ///
 /// ```swift
 /// let mapping = TodoMapping(timeZone: userZone)
@@ -139,15 +139,26 @@ public struct TodoMapping: Sendable {
         return base.map { TodoFields.wholeSeconds(duration.added(to: $0, in: zones.floating)) }
     }
 
-    /// The task's reminder: the first VALARM (in order) that has an instant.
+    /// The task's reminder: the first VALARM (in order) that has an instant and is still to come
+    /// there (``isPending(_:at:zones:)``).
     func reminderAlarm(of todo: ICalComponent, zones: ICalTimeZones) -> (index: Int, instant: Date)? {
         for (index, child) in todo.children.enumerated() {
             guard case .component(let alarm) = child, alarm.hasName("VALARM"),
-                let instant = alarmInstant(alarm, in: todo, zones: zones)
+                let instant = alarmInstant(alarm, in: todo, zones: zones), isPending(alarm, at: instant, zones: zones)
             else { continue }
             return (index, instant)
         }
         return nil
+    }
+
+    /// Whether `alarm`, which fires at `firing`, has not been acknowledged at or after it (RFC
+    /// 9074's ACKNOWLEDGED, which a phone writes when the alarm is dismissed or snoozed; a snooze
+    /// adds an alarm of its own, which comes next). An acknowledged one showed again here as a
+    /// missed reminder, and the phone's snooze never fired (helper-93). An occurrence of a series
+    /// after the acknowledgement is still to come.
+    func isPending(_ alarm: ICalComponent, at firing: Date, zones: ICalTimeZones) -> Bool {
+        guard let acknowledged = instant("ACKNOWLEDGED", of: alarm, zones: zones) else { return true }
+        return acknowledged < firing
     }
 
     // MARK: Locating
