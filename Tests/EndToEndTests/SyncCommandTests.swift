@@ -854,6 +854,15 @@ import Testing
             #expect(try mine.sandbox.expectRefused(["snooze", "--top"], status: 64).stderr == refusal)
             #expect(try mine.sandbox.succeed(["snooze", once]) == "Snoozed \(once) Call the plumber\n")
             #expect(try Self.dates(of: "Call the plumber", in: mine) != before)
+            // `edit --remind` and `--due` as well: a reminder set here was pinned to this
+            // occurrence, and later ones were reminded nowhere (helper-93). A new title is fine.
+            let weeklyBefore = try Self.dates(of: "Water the plants", in: mine)
+            for change in [["--remind", "13:25"], ["--due", "tomorrow 9am"], ["--remind", "none"]] {
+                let edit = try mine.sandbox.expectRefused(["edit", weekly] + change, status: 64)
+                #expect(edit.stderr.hasPrefix("taskwidget: “Water the plants” repeats on the server: a due date or reminder set here"), "\(edit.stderr)")
+            }
+            #expect(try Self.dates(of: "Water the plants", in: mine) == weeklyBefore)
+            #expect(try mine.sandbox.succeed(["edit", weekly, "--title", "Water the ferns"]) == "Edited \(weekly) Water the ferns\n")
         }
     }
 

@@ -358,6 +358,17 @@ struct Edit: ParsableCommand {
             throw ValidationError("nothing to change: give --title, --due, --remind or --list")
         }
         let store = try context.storeForChanging()
+        if changes.dueDate != nil || changes.reminderDate != nil {
+            // As snooze: the next sync would move the whole series there, and pin its reminder to
+            // this occurrence: later ones reminded nowhere (helper-93).
+            let task = try store.task(withID: id)
+            if try !store.tasksRepeatingOnServer([task.id]).isEmpty {
+                throw TaskWidgetError(
+                    .invalidInput,
+                    "“\(task.title.sanitizedForMessage)” repeats on the server: a due date or reminder set here would move the whole series "
+                        + "there at the next sync and leave later occurrences without their reminder; change it on the phone (nothing was changed)")
+            }
+        }
         let update = try store.editTask(id, changes, now: context.now)
         let task = update.task
         noteIfPassed(
