@@ -153,6 +153,13 @@ import Testing
         try sandbox.expectRefused(["render", "--at", "later", "-o", "-"], status: 64, message: "taskwidget: --at: cannot read date “later”")
         try sandbox.expectRefused(
             ["render", "-o", sandbox.folder.path], status: 74, message: "is a directory: give the path of a file, not of a folder")
+        // An empty path (an unset shell variable) named the current folder, and --out-dir alone
+        // asked where to write (helper-95).
+        try sandbox.expectRefused(["render", "-o", ""], status: 64, message: "taskwidget: -o needs a path: give the image file, or - for standard output")
+        try sandbox.expectRefused(["render", "--timeline", "--out-dir", ""], status: 64, message: "taskwidget: --out-dir needs the path of a folder")
+        try sandbox.expectRefused(
+            ["render", "--out-dir", sandbox.folder.path], status: 64,
+            message: "taskwidget: --out-dir DIR holds the images of --timeline: add --timeline, or write one image with -o FILE")
     }
 
     /// A title that starts with a dash reads as options: with an `h` among its letters

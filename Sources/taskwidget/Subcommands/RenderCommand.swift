@@ -46,11 +46,15 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         switch (output, timeline, outDir) {
         case (.some, false, nil), (nil, true, .some): break
-        case (nil, false, _): throw ValidationError("say where to write: -o FILE, -o - for standard output, or --timeline --out-dir DIR")
+        case (nil, false, nil): throw ValidationError("say where to write: -o FILE, -o - for standard output, or --timeline --out-dir DIR")
+        case (nil, false, .some): throw ValidationError("--out-dir DIR holds the images of --timeline: add --timeline, or write one image with -o FILE")
         case (_, true, nil): throw ValidationError("--timeline needs --out-dir DIR")
         default: throw ValidationError("-o FILE renders one image (now, or --at WHEN), --timeline --out-dir DIR the whole timeline: give one of them")
         }
         if at != nil && timeline { throw ValidationError("--at draws one entry, --timeline all of them: give one of them") }
+        // An empty -o (an unset shell variable) named the current folder (helper-95).
+        if output == "" { throw ValidationError("-o needs a path: give the image file, or - for standard output") }
+        if outDir == "" { throw ValidationError("--out-dir needs the path of a folder") }
         do { _ = try widget.spec(writingTo: output) } catch let error as TaskWidgetError { throw ValidationError(error.message) }
     }
 
