@@ -16,6 +16,9 @@ enum ProcessRunner {
     /// caldav) the tests use: UTF-8 and the system's paths only.
     static let systemPython = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
 
+    /// SIGPIPE ignored in this process, once.
+    private static let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// How long a run may take before it is killed: a program that should have ended but runs on
     /// (a server that should have refused to start) fails its test instead of hanging the run.
     static let deadline: DispatchTimeInterval = .seconds(300)
@@ -46,7 +49,13 @@ enum ProcessRunner {
             if exited.wait(timeout: .now() + deadline) == .timedOut { kill(pid, SIGKILL) }
         }.start()
         defer { exited.signal() }
-        if let input { try? stdin.fileHandleForWriting.write(contentsOf: input) }
+        if let input {
+            // A program that ends before it has read all of its input (`add -` with endless lines)
+            // makes the write fail with EPIPE, which the test checks for: the signal killed the
+            // whole test process, when no server test (NIO ignores SIGPIPE) had run before.
+            _ = ignoringBrokenPipes
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+        }
         try stdin.fileHandleForWriting.close()
         // Read both pipes to their end before waiting, so a large output cannot block the child.
         // Standard error on a thread of its own: a read on Dispatch's global queue held one of its
