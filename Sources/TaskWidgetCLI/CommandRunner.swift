@@ -19,6 +19,7 @@ public enum CommandRunner {
         var parsed = false
         do {
             try refuseTextNotInUTF8()
+            try refuseTooFewOpenFiles()
             var command = try parse(root, Array(arguments.dropFirst()))
             parsed = true
             try command.run()
@@ -40,6 +41,7 @@ public enum CommandRunner {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
             try refuseTextNotInUTF8()
+            try refuseTooFewOpenFiles()
             var command = try Root.parseAsRoot(helpRequest(Array(arguments.dropFirst()), root: root))
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
@@ -54,6 +56,14 @@ public enum CommandRunner {
             report(failure.error)
             exit(failure.status)
         }
+    }
+
+    /// Refuses to run with fewer than 6 open files allowed (`ulimit -n`): with 5, SQLite and
+    /// libdispatch raced for the last two, and a store that could not be opened came with a trap on
+    /// a dispatch thread now and then; with 6, every command runs. Before the command line is
+    /// parsed, so that a bar's `status` still prints its error line.
+    static func refuseTooFewOpenFiles() throws(TaskWidgetError) {
+        _ = try OpenFileLimit.ensure(atLeast: 6, for: "taskwidget")
     }
 
     /// Refuses an argument, or a variable naming a path, that is not UTF-8 (typed in another
