@@ -19,6 +19,9 @@ struct TopTaskOptions: ParsableArguments {
         if !top && !scope.isEmpty { throw ValidationError("--list, --inbox and --view go with --top") }
     }
 
+    /// ``validate(ids:what:)`` for a command that takes one task id (`start`, `stop`).
+    func validate(id: String?) throws { try validate(ids: id.map { [$0] } ?? [], what: "a task id") }
+
     /// `ids`, or with `--top` the id of the task a bar shows now. `action` names what the command
     /// does (`complete`) when nothing is open.
     func ids(_ ids: [String], store: TaskStore, context: CommandContext, action: String) throws -> [String] {

@@ -1,6 +1,7 @@
 import Glibc
 
-/// How many files the process may have open (`ulimit -n`), for the commands that run for long.
+/// How many files the process may have open (`ulimit -n`): every command needs a few, and watch,
+/// serve and notify many more.
 public enum OpenFileLimit {
     /// Raises the soft limit to the hard one (a shell's `ulimit -n` or a unit's `LimitNOFILE` may
     /// set it low), and refuses to go on with fewer than `minimum` files: at 16, notify's GLib

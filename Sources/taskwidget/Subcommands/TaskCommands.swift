@@ -242,7 +242,7 @@ struct Start: ParsableCommand {
     @Argument(help: "The task's id (4 or more characters).") var id: String?
     @OptionGroup var top: TopTaskOptions
 
-    func validate() throws { try top.validate(ids: id.map { [$0] } ?? [], what: "a task id") }
+    func validate() throws { try top.validate(id: id) }
 
     func run() throws {
         try changeTasks(
@@ -315,7 +315,7 @@ struct Stop: ParsableCommand {
     @Argument(help: "The task's id (4 or more characters).") var id: String?
     @OptionGroup var top: TopTaskOptions
 
-    func validate() throws { try top.validate(ids: id.map { [$0] } ?? [], what: "a task id") }
+    func validate() throws { try top.validate(id: id) }
 
     func run() throws {
         try changeTasks(id.map { [$0] } ?? [], options, top: (top, "stop"), verb: "Stopped", unchanged: "Not active") {
