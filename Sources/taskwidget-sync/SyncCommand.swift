@@ -68,7 +68,11 @@ struct SyncCommand: AsyncParsableCommand {
                 .badConfig, "there is no sync account yet: add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`")
         }
         if let account {
-            accounts = [try NameLookup.find(account, in: accounts, named: \.name, kind: "sync account")]
+            accounts = [
+                try NameLookup.find(
+                    account, in: accounts, named: \.name, kind: "sync account",
+                    creation: "add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`")
+            ]
         }
         let store = try context.storeForWriting()
         let lock = try SyncLock(store: context.location)

@@ -1044,6 +1044,22 @@ import Testing
         }
     }
 
+    /// `--account` takes the account of exactly that name, where two differ in case only (it took
+    /// the first of them, helper-97); an unknown name's advice gives the options `account add` needs.
+    @Test func anAccountIsChosenByItsExactName() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.addAccount(url: server.baseURL, named: "Rad", inbox: nil)
+            #expect(try mine.syncSucceeds(["--account", "Rad", "--dry-run"]).hasPrefix("Rad (dry run, nothing changed): "))
+            #expect(try mine.syncSucceeds(["--account", "rad", "--dry-run"]).hasPrefix("rad (dry run, nothing changed): "))
+            let unknown = try mine.sync(["--account", "red"])
+            #expect(unknown.status == 64)
+            #expect(
+                unknown.stderr == "taskwidget: no sync account is named “red”: did you mean “rad”? (add one with "
+                    + "`taskwidget sync account add NAME --url URL --user USER --password-command CMD`)\n")
+        }
+    }
+
     /// With two accounts that have an Inbox, a new Inbox task goes to the first one's, as new
     /// lists go to the first account: not to whichever syncs first (`--account`), and the dry run
     /// no longer shows both pushing it.

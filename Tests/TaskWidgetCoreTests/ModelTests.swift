@@ -159,6 +159,15 @@ import Testing
         #expect(error?.message == "no list is named “\(typed)”: the lists are Home, Work, Errands, Ärger, Reading list (add --new-list to create it)")
     }
 
+    /// A name typed exactly as one of them is that one, whatever others differ from it in case
+    /// only (sync accounts `home` and `Home` are two accounts, helper-97); otherwise case does not count.
+    @Test func anExactNameWinsOverOneInAnotherCase() throws {
+        let names = ["home", "Home"]
+        #expect(try NameLookup.find("Home", in: names, named: { $0 }, kind: "sync account") == "Home")
+        #expect(try NameLookup.find("home", in: names, named: { $0 }, kind: "sync account") == "home")
+        #expect(try NameLookup.find("HOME", in: names, named: { $0 }, kind: "sync account") == "home")
+    }
+
     /// Of many names, the error lists eight: with thirty lists it was a line of 1.6 KB.
     @Test func aLongListOfNamesIsCutToEight() throws {
         let names = (1...30).map { "Project number \($0)" }

@@ -20,9 +20,13 @@ public enum NameLookup {
     public static func find<Item>(
         _ name: String, in items: [Item], named: (Item) -> String, kind: String, creation: String? = nil
     ) throws -> Item {
-        // The name as stored first: `Work` beside a hand-written `Wo\u{7}rk` is that one.
+        // The name exactly as typed first: sync accounts are named case-sensitively, and `home`
+        // beside `Home` is two accounts (helper-97). Then the name as stored: `Work` beside a
+        // hand-written `Wo\u{7}rk` is that one.
         let typed = name.trimmingWhitespace.lowercased()
-        if let item = items.first(where: { named($0).trimmingWhitespace.lowercased() == typed }) ?? items.first(where: { isSame(named($0), name) }) {
+        if let item = items.first(where: { named($0) == name }) ?? items.first(where: { named($0).trimmingWhitespace.lowercased() == typed })
+            ?? items.first(where: { isSame(named($0), name) })
+        {
             return item
         }
         let names = items.map(named)
