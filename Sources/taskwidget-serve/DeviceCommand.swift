@@ -80,7 +80,8 @@ struct DeviceCommand: ParsableCommand {
             var device =
                 existing.map { devices[$0] }
                 ?? DeviceRecord(id: id, apiKey: SecretFile.randomSecret(), friendlyID: Self.friendlyID(avoiding: devices.map(\.friendlyID)))
-            if let name { device.name = name }
+            // One line, as `device ls` shows it (a line break in it vanished there, helper-96).
+            if let name { device.name = try Validation.title(name, noun: "device name") }
             if let size { device.size = try WidgetSize(parsing: size) }
             if let depth { device.depth = depth }
             if let imageFormat { device.format = imageFormat }

@@ -18,6 +18,7 @@ public enum Validation {
             let example = switch noun {
             case "list name": "Home"
             case "habit name": "Drink water"
+            case "device name": "kitchen"
             default: "Pay rent"
             }
             throw TaskWidgetError(.invalidInput, "the \(noun) is empty: give some text, e.g. \"\(example)\"")

@@ -152,6 +152,10 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.hasPrefix("taskwidget: --depth must be 1, 2 or 4"))
         let huge = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--size", "8000x480"], global: false)
         #expect(huge.status == 64 && huge.stderr.hasPrefix("taskwidget: “8000x480” is not a size: give WIDTHxHEIGHT in pixels, each from 64 to 4096"))
+        // A name is one line, as ls shows it (a line break vanished there, helper-96).
+        let twoLines = try sandbox.run(["serve", "device", "add", "AA:BB:CC:DD:EE:FF", "--name", "a\nb"], global: false)
+        #expect(twoLines.status == 64 && twoLines.stderr == "taskwidget: the device name contains a line break: use plain one-line text\n")
+        #expect(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("kitchen  800x480"))
         for notAMAC in ["notamac", "AA", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AA-BB-CC-DD-EE-FF"] {
             let refused = try sandbox.run(["serve", "device", "add", notAMAC], global: false)
             #expect(refused.status == 64 && refused.stderr.hasPrefix("taskwidget: the device ID is its MAC address"), "\(notAMAC)")
