@@ -22,9 +22,10 @@ extension TaskStore {
 
     /// Adds everything in `export` to the store in one transaction. A task whose id is already in
     /// the store is merged with it by sync's rules (``TaskMerge``, SPEC §12): each field goes to
-    /// the later edit and a completed task stays completed, so an old copy neither reopens a task
-    /// nor replaces newer edits; a task deleted here after the file's copy was last edited stays
-    /// deleted. Lists and habits whose id is already in the store are replaced. The whole
+    /// the later edit and a task completed in either copy stays completed, so an old copy neither
+    /// reopens a task nor replaces newer edits, but completes again a task reopened since (without
+    /// a base, a reopen cannot be told from a copy that never saw the completion); a task deleted
+    /// here after the file's copy was last edited stays deleted. Lists and habits whose id is already in the store are replaced. The whole
     /// document is checked first: one bad record changes nothing. Returns what the file holds and
     /// what became of its tasks.
     @discardableResult

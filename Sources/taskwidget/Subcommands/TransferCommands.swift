@@ -25,10 +25,12 @@ struct Import: ParsableCommand {
         discussion: """
             A task whose id is already in the store is merged with it as sync merges, but with \
             no common copy to tell which side changed which field: the copy edited later \
-            (the file's, within the same second) gives every field, and a completed task stays \
-            completed; a task deleted here stays deleted unless the file's copy was edited after \
-            the deletion. So an older backup neither reopens tasks, nor undoes newer edits of \
-            tasks, nor brings back tasks you removed since; a file edited later than the store \
+            (the file's, within the same second) gives every field, and a task completed in \
+            either copy stays completed; a task deleted here stays deleted unless the file's copy \
+            was edited after the deletion. So an older backup neither reopens tasks, nor undoes \
+            newer edits of tasks, nor brings back tasks you removed since; but a task it holds \
+            completed is completed again if you reopened it since (without a common copy, a \
+            reopened task looks like one that was never completed). A file edited later than the store \
             takes back the store's own changes to that task. Lists and \
             habits have no edit times: those of the file are added, or replace the store's \
             of the same id (an older backup takes back their renames, colors and checked \
