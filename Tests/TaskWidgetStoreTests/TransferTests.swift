@@ -513,4 +513,23 @@ import Testing
         #expect(error?.message.contains("“\(schema)”") == true)
         #expect(error?.message.contains("taskwidget.export/1") == true)
     }
+
+    /// The schema is read before the rest: a newer format whose fields differ got “habits is
+    /// missing” instead of the advice to upgrade, and a timeline's JSON “lists is missing”
+    /// (helper-101). A store, and a document that is no object, are named as such.
+    @Test func theSchemaAndTheKindOfFileComeFirst() throws {
+        func message(_ text: String) -> String? {
+            expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "f.json") }?.message
+        }
+        #expect(
+            message(#"{"schema": "taskwidget.export/2", "tasks": [{"state": "waiting"}]}"#)
+                == "f.json has schema “taskwidget.export/2”; this taskwidget reads taskwidget.export/1: a newer taskwidget wrote it, upgrade taskwidget to import it")
+        #expect(
+            message(#"{"schema": "taskwidget.timeline/1", "entries": []}"#)
+                == "f.json has schema “taskwidget.timeline/1”; this taskwidget reads taskwidget.export/1: give a file that `taskwidget export` wrote")
+        #expect(message(#"[{"id": "x"}]"#) == "f.json is not a taskwidget export: the document is no object: give a file that `taskwidget export` wrote")
+        let store = expectError(.badImport) { try StoreExport.decode(Data("SQLite format 3\0\u{10}\0".utf8), source: "tasks.sqlite") }
+        #expect(
+            store?.message == "tasks.sqlite is an SQLite database, such as a store, not an export: import a store with `taskwidget export --store FILE | taskwidget import -`")
+    }
 }

@@ -87,6 +87,11 @@ public struct StoreExport: Codable, Sendable, Equatable {
         guard data.contains(where: { !" \t\r\n".utf8.contains($0) }) else {
             throw TaskWidgetError(.badImport, "\(source) \(data.isEmpty ? "is empty" : "holds only blank space"): give a file that `taskwidget export` wrote")
         }
+        // A store is the file people back up too (helper-101).
+        if data.starts(with: Array("SQLite format 3\0".utf8)) {
+            throw TaskWidgetError(
+                .badImport, "\(source) is an SQLite database, such as a store, not an export: import a store with `taskwidget export --store FILE | taskwidget import -`")
+        }
         guard String(validating: data, as: UTF8.self) != nil else {
             throw TaskWidgetError(.badImport, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
         }
@@ -94,6 +99,15 @@ public struct StoreExport: Codable, Sendable, Equatable {
             throw TaskWidgetError(.badImport, "\(source) is not a taskwidget export: \(problem)")
         }
         let decoder = JSONDecoder()
+        // The schema first: a newer format's other fields are no mistake to point at, and a
+        // timeline's JSON names its own schema (helper-101).
+        if let schema = (try? decoder.decode(SchemaOnly.self, from: data))?.schema, schema != currentSchema {
+            throw TaskWidgetError(
+                .badImport,
+                "\(source) has schema “\(schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)"
+                    + (isNewer(schema)
+                        ? ": a newer taskwidget wrote it, upgrade taskwidget to import it" : ": give a file that `taskwidget export` wrote"))
+        }
         let export: StoreExport
         do {
             export = try decoder.decode(StoreExport.self, from: data)
@@ -102,12 +116,6 @@ public struct StoreExport: Codable, Sendable, Equatable {
         } catch {
             throw TaskWidgetError(.badImport, "\(source) is not valid JSON: check the file")
         }
-        guard export.schema == currentSchema else {
-            throw TaskWidgetError(
-                .badImport,
-                "\(source) has schema “\(export.schema.sanitizedForMessage)”; this taskwidget reads \(currentSchema)"
-                    + (isNewer(export.schema) ? ": a newer taskwidget wrote it, upgrade taskwidget to import it" : ""))
-        }
         if let (path, key) = unknownField(in: data, decodedAs: export) {
             throw TaskWidgetError(
                 .badImport,
@@ -115,6 +123,11 @@ public struct StoreExport: Codable, Sendable, Equatable {
             )
         }
         return export
+    }
+
+    /// An export's `schema` alone, read before the rest.
+    private struct SchemaOnly: Decodable {
+        var schema: String?
     }
 
     /// The first field of `data` that `export`, decoded from it, does not hold: the decoder passes
@@ -247,6 +260,8 @@ extension DecodingError {
             guard let typo = NameLookup.closest(to: key.stringValue, among: others) else { return missing }
             return "\(missing), and \(path(context.codingPath)) has “\(typo.sanitizedForMessage)”: check its spelling against what `taskwidget export` writes"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            // `ls --format json` writes an array (helper-101).
+            guard !context.codingPath.isEmpty else { return "the document is no object: give a file that `taskwidget export` wrote" }
             return "\(path(context.codingPath)) has the wrong type"
         case .dataCorrupted(let context):
             // The description may quote the bad value (Foundation's does for an unknown enum case):
