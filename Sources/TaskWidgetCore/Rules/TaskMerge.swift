@@ -211,10 +211,22 @@ public enum TaskMerge {
 
     /// The two-way form `import` uses: the store's task and an export file's copy of it, merged
     /// without a base (so completion stays, and each field goes to the later edit; on a tie, the
-    /// file's). Returns the task to store, or `nil` when the store already has it.
+    /// file's). Returns the task to store, or `nil` when the store already has it. The merge
+    /// compares whole seconds; each instant it gives keeps the milliseconds of the copy it came
+    /// from (the store's, when both have that second), which an updated task lost (helper-101).
     public static func merge(stored: TaskItem, incoming: TaskItem) -> TaskItem? {
         let result = merge(base: nil, local: .present(TaskFields(stored)), remote: .present(TaskFields(incoming)))
-        guard case .write(let fields) = result.local else { return nil }
+        guard case .write(var fields) = result.local else { return nil }
+        func precise(_ merged: Instant?, _ ours: Instant?, _ theirs: Instant?) -> Instant? {
+            guard let merged else { return nil }
+            return [ours, theirs].compactMap { $0 }.first { $0.flooredToSecond == merged } ?? merged
+        }
+        fields.dueDate = precise(fields.dueDate, stored.dueDate, incoming.dueDate)
+        fields.reminderDate = precise(fields.reminderDate, stored.reminderDate, incoming.reminderDate)
+        fields.completedAt = precise(fields.completedAt, stored.completedAt, incoming.completedAt)
+        fields.createdAt = precise(fields.createdAt, stored.createdAt, incoming.createdAt)
+        // The later one: the store's copy is never made to look older than it was.
+        fields.modifiedAt = precise(fields.modifiedAt, max(stored.modifiedAt, incoming.modifiedAt), min(stored.modifiedAt, incoming.modifiedAt))
         return stored.applying(fields)
     }
 

@@ -313,6 +313,21 @@ struct ImportMergeTests {
         #expect(TaskMerge.merge(stored: edited, incoming: older) == nil)
     }
 
+    /// The merge compares whole seconds, but an updated task keeps each instant's milliseconds:
+    /// a creation and modification time cut to the second made the store's copy look older
+    /// (helper-101).
+    @Test func anUpdatedTaskKeepsItsMilliseconds() throws {
+        var mine = stored
+        mine.createdAt = Instant(millisecondsSince1970: at(0).millisecondsSince1970 + 358)
+        mine.modifiedAt = Instant(millisecondsSince1970: at(5).millisecondsSince1970 + 641)
+        var renamed = mine
+        renamed.title = "Pay the rent"
+        renamed.dueDate = Instant(millisecondsSince1970: at(60).millisecondsSince1970 + 250)
+        let merged = try #require(TaskMerge.merge(stored: mine, incoming: renamed))
+        #expect(merged.title == "Pay the rent" && merged.dueDate == renamed.dueDate)
+        #expect(merged.createdAt == mine.createdAt && merged.modifiedAt == mine.modifiedAt)
+    }
+
     @Test func theSameTaskChangesNothing() {
         #expect(TaskMerge.merge(stored: stored, incoming: stored) == nil)
     }
