@@ -84,21 +84,21 @@ public final class BarClickInput: ClickSource {
 
 /// A ``WatchSession`` that the bar's clicks steer (from i3bar's stream, or sent as signals): the
 /// scroll wheel moves through the views (up: the one before, down: the next), and the other
-/// buttons run the command `command` gives for the button, the view shown and the moment
-/// (`taskwidget done --top --view work`, say), which changes the store as the user's own command
-/// would: watch itself stays a reader. The command's standard input and output are /dev/null (they
-/// are the bar's stream).
+/// buttons run the command `command` gives for the button, the entry shown and the moment
+/// (`taskwidget done ID` for the task the line names, say), which changes the store as the user's
+/// own command would: watch itself stays a reader. The command's standard input and output are
+/// /dev/null (they are the bar's stream).
 public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Value == Timeline {
     public private(set) var session: WatchSession<Source>
     private let inputs: [any ClickSource]
-    private let command: (_ click: BarClick, _ viewIndex: Int, _ now: Instant) -> [String]?
+    private let command: (_ click: BarClick, _ shown: TimelineEntry?, _ now: Instant) -> [String]?
     private let logger: Logger
     /// Commands started and not yet waited for.
     private var running: [pid_t] = []
 
     public init(
         session: WatchSession<Source>, inputs: [any ClickSource], logger: Logger,
-        command: @escaping (_ click: BarClick, _ viewIndex: Int, _ now: Instant) -> [String]?
+        command: @escaping (_ click: BarClick, _ shown: TimelineEntry?, _ now: Instant) -> [String]?
     ) {
         self.session = session
         self.inputs = inputs
@@ -120,7 +120,7 @@ public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Valu
             case 4: try session.showView(offset: -1, at: now)
             case 5: try session.showView(offset: 1, at: now)
             default:
-                guard let arguments = command(click, session.viewIndex, now.wallInstant), let program = arguments.first else { continue }
+                guard let arguments = command(click, session.shownEntry, now.wallInstant), let program = arguments.first else { continue }
                 do {
                     running.append(try Self.spawn(program, Array(arguments.dropFirst())))
                     logger.debug("button \(click.button): started \(program)")

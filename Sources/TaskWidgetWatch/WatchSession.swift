@@ -70,6 +70,9 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     /// The instant of the next entry, when the line may change on its own.
     public var entryDeadline: Instant? { currentEntry?.nextChange }
 
+    /// The entry the line shows (the last one worked out), `nil` while the store cannot be read.
+    public var shownEntry: TimelineEntry? { currentEntry }
+
     /// The monotonic instant (ns) of the next store check or paced line.
     public var followUpDeadline: Int64? {
         let lineDeadline = pendingLine == nil ? nil : lastLineTime.map { $0 + Self.lineInterval }

@@ -132,7 +132,7 @@ import Testing
     }
 
     /// i3bar writes click events to watch's standard input: the wheel changes the view, and the left
-    /// button completes the task the view shows, through `taskwidget done --top --view NAME`.
+    /// button completes the task the view shows, through `taskwidget done ID`.
     @Test(.timeLimit(.minutes(1)))
     func i3barClickEventsOnStandardInputCycleViewsAndCompleteTheTopTask() throws {
         let sandbox = try Sandbox()
@@ -193,5 +193,29 @@ import Testing
         #expect(tasks.filter { $0["state"] as? String == "completed" }.compactMap { $0["title"] as? String } == ["Send the report"])
         watch.send(SIGTERM)
         #expect(watch.waitForExit() == 0)
+    }
+
+    /// A click acts on the task the line names: with config.toml changed since watch read it,
+    /// `done --top --view NAME` read the new definition and completed a task the bar did not show;
+    /// and a view whose name starts with "-" was taken for an option (helper-98).
+    @Test(.timeLimit(.minutes(1)))
+    func aClickCompletesTheTaskTheLineNamesWhateverConfigSaysNow() throws {
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[views.\"-w\"]\nlist = \"Work\"\n")
+        try sandbox.succeed(["add", "Send the report", "--list", "Work", "--new-list", "--due", "2026-11-22T18:00"])
+        try sandbox.succeed(["add", "Pay rent", "--list", "Home", "--new-list", "--due", "2026-11-22T17:00"])
+        let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", "waybar", "--view=-w"]), environment: sandbox.environment)
+        let text = { (line: String?) in StatusLineCheck.jsonObject(line ?? "")?["text"] as? String }
+        #expect(text(watch.nextLine()) == "1 today · Send the report")
+        try sandbox.writeConfig("[views.\"-w\"]\nlist = \"Home\"\n")
+        watch.send(__libc_current_sigrtmin() + 1)
+        let after = watch.nextLine(within: .seconds(5))
+        #expect(text(after) == "✓ All done", "\(after ?? "none")")
+        let listed = try sandbox.succeed(["ls", "--all", "--format", "json"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
+        #expect(tasks.filter { $0["state"] as? String == "completed" }.compactMap { $0["title"] as? String } == ["Send the report"])
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+        #expect(!watch.stderrText.contains("missing value"), "\(watch.stderrText)")
     }
 }

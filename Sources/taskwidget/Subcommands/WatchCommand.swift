@@ -29,8 +29,8 @@ struct WatchCommand: ParsableCommand {
             SIGUSR2 shows the next view: [watch] views of config.toml in their order, else all \
             tasks, then every [views.NAME]; --view, --list or --inbox picks the first one. i3bar \
             and swaybar send their clicks: the wheel moves through the views, the left, middle and \
-            right buttons run `taskwidget done --top`, `start --top` and `snooze --top` on the view \
-            shown (see [watch] in the status bars guide of the documentation). waybar and polybar \
+            right buttons run `taskwidget done`, `start` and `snooze` on the task the line names \
+            (see [watch] in the status bars guide of the documentation). waybar and polybar \
             send them as signals: SIGRTMIN+1, +2 and +3 are the left, middle and right buttons, \
             +4 and +5 the wheel up and down.
 
@@ -126,12 +126,19 @@ struct WatchCommand: ParsableCommand {
         let watchSettings = setup.configuration.watch
         let actions = [1: watchSettings.leftClick, 2: watchSettings.middleClick, 3: watchSettings.rightClick]
         let (store, zone, virtual) = (context.location.path, context.timeZone.identifier, options.now != nil)
-        var clickable = ClickableWatch(session: session, inputs: clicks, logger: context.logger) { click, index, now in
+        var clickable = ClickableWatch(session: session, inputs: clicks, logger: context.logger) { click, shown, now in
             guard let action = actions[click.button], action != .none else { return nil }
+            // The task the line names, by its id: `--top --view NAME` read config.toml again, which
+            // may define the view otherwise by now, and acted on a task the bar did not show
+            // (helper-98).
+            guard let task = shown?.next else {
+                let place = shown?.scopeTitle.map { " in “\($0.sanitizedForMessage)”" } ?? ""
+                writeToStandardError("taskwidget: nothing to \(action.verb): the bar shows no task\(place)\n")
+                return nil
+            }
             // The clock of a preview (`--now`) goes on to the command.
             let clock = virtual ? ["--now", InstantFormat.utc(now)] : []
-            return [InstalledProgram.folder + "/taskwidget", action.rawValue, "--top"] + Self.arguments(selecting: views[index])
-                + ["--store", store, "--tz", zone] + clock
+            return [InstalledProgram.folder + "/taskwidget", action.rawValue, task.id.lowercasedString, "--store", store, "--tz", zone] + clock
         }
         try FollowLoop.run(
             &clickable, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true, sources: clicks),
@@ -151,16 +158,6 @@ extension WatchCommand {
         if let index = views.firstIndex(of: start) { return (views, index) }
         views.insert(start, at: 0)
         return (views, 0)
-    }
-
-    /// The options of `done --top` and the like that select `view`.
-    static func arguments(selecting view: TaskView) -> [String] {
-        if let name = view.name { return ["--view", name] }
-        switch view.scope {
-        case .all: return []
-        case .inbox: return ["--inbox"]
-        case .list(let name): return ["--list", name]
-        }
     }
 
     /// The `--render-dir` folder, which must exist: watch runs unattended, so a typo must fail at once.
@@ -200,4 +197,9 @@ extension WatchCommand: BarLineCommand {
     private static func holdLine(of format: StatusFormat) {
         if StatusFallback.exitsNormally(format: format) { holdStandardOutputWhileItIsRead() }
     }
+}
+
+extension WatchSettings.ClickAction {
+    /// What the action does to a task, for a message: `done` completes it.
+    fileprivate var verb: String { self == .done ? "complete" : rawValue }
 }
