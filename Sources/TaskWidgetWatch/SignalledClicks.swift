@@ -4,8 +4,9 @@ public import TaskWidgetCore
 
 /// Clicks sent as signals, for bars that run a click's command themselves (waybar, polybar), so
 /// that the click acts on the view watch shows: `SIGRTMIN+N` is a click of button `N` as i3bar
-/// numbers them (1 left, 2 middle, 3 right, 4 and 5 the wheel up and down). Read from a signalfd
-/// that the ``FollowLoop`` sleeps on.
+/// numbers them (1 left, 2 middle, 3 right, 4 and 5 the wheel up and down, 6 to 9 the wheel
+/// sideways and the back and forward buttons, which do nothing: their default action would end
+/// watch, and the module with it, helper-98). Read from a signalfd that the ``FollowLoop`` sleeps on.
 ///
 /// ```swift
 /// SignalledClicks.blockSignals()  // first thing, with FollowLoop.blockSignals()
@@ -21,7 +22,7 @@ public final class SignalledClicks: ClickSource {
     private static var signals: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for button in 1...5 { sigaddset(&set, signal(for: button)) }
+        for button in 1...9 { sigaddset(&set, signal(for: button)) }
         return set
     }
 

@@ -191,6 +191,11 @@ import Testing
         let listed = try sandbox.succeed(["ls", "--all", "--format", "json"])
         let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
         #expect(tasks.filter { $0["state"] as? String == "completed" }.compactMap { $0["title"] as? String } == ["Send the report"])
+        // Buttons 6 to 9 (the wheel sideways, back and forward) do nothing: +6 ended watch (helper-98).
+        click(6)
+        click(9)
+        click(5)
+        #expect(text(watch.nextLine(within: .seconds(5))) == "2 today · Pay rent")
         watch.send(SIGTERM)
         #expect(watch.waitForExit() == 0)
     }

@@ -32,7 +32,7 @@ struct WatchCommand: ParsableCommand {
             right buttons run `taskwidget done`, `start` and `snooze` on the task the line names \
             (see [watch] in the status bars guide of the documentation). waybar and polybar \
             send them as signals: SIGRTMIN+1, +2 and +3 are the left, middle and right buttons, \
-            +4 and +5 the wheel up and down.
+            +4 and +5 the wheel up and down (+6 to +9 do nothing).
 
             --render-dir DIR also keeps a PNG widget there (DIR/medium.png, or DIR/WxH.png with \
             --size) current at the same moments, rewritten atomically and only when it changes.
