@@ -310,8 +310,8 @@ private final class FollowEvents {
     }
 
     /// Watches the store's folder, or while it does not exist its nearest existing ancestor, and
-    /// the folder of a link to the store.
-    private func rewatch() {
+    /// the folder of a link to the store. `attempt` counts the looks again below.
+    private func rewatch(attempt: Int = 0) {
         locateStore()
         var target = folder
         var isFolder: ObjCBool = false
@@ -341,6 +341,22 @@ private final class FollowEvents {
                 link = (name, descriptor >= 0 ? descriptor : nil)
             }
         }
+        // A folder made between the look for the nearest ancestor and its watch sends that watch
+        // no event: `import` made ~/.local/share and its taskwidget folder at once, and a watch
+        // stayed on ~/.local/share for minutes (helper-98). Look again, now that the watch is there.
+        if let watched, watched.folder != folder, attempt < 40, Self.nextStep(from: watched.folder, to: folder) {
+            for descriptor in [watched.descriptor, link?.descriptor].compactMap({ $0 }) + ancestors { inotify_rm_watch(inotify, descriptor) }
+            (self.watched, ancestors, link) = (nil, [], nil)
+            rewatch(attempt: attempt + 1)
+        }
+    }
+
+    /// Whether the folder one step from `ancestor` towards `folder` exists.
+    private static func nextStep(from ancestor: String, to folder: String) -> Bool {
+        let base = ancestor.hasSuffix("/") ? ancestor : ancestor + "/"
+        guard folder.hasPrefix(base), let step = folder.dropFirst(base.count).split(separator: "/").first else { return false }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: base + step, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// Added to what the folder is watched for already, if it is an ancestor (a watch again replaced its mask).
