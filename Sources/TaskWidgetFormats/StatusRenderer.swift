@@ -32,7 +32,7 @@ public struct StatusRenderer: Sendable {
         /// `--template FILE`, else `$XDG_CONFIG_HOME/taskwidget/templates/<format>.mustache`
         /// (`~/.config/…`), else the default compiled into taskwidget.
         public static func resolve(format: StatusFormat, path: String?, environment: [String: String]) throws -> Template {
-            if let path { return try read(path) }
+            if let path { return try read(try PathText.expandingHome(path, in: "--template", environment: environment)) }
             if let configHome = XDGPaths(environment: environment).configHome {
                 let userPath = XDGPaths.taskwidgetFolder(in: configHome) + "/templates/\(format.rawValue).mustache"
                 if FileManager.default.fileExists(atPath: userPath) { return try read(userPath) }

@@ -46,19 +46,11 @@ public struct StoreLocation: Sendable, Equatable {
     /// paths; `source` names where it came from. A path that ends in `/` names a folder: SQLite
     /// could not open it, and the errors said to make the store or to check permissions (helper-94).
     private static func named(_ path: String, from source: String, environment: [String: String]) throws -> StoreLocation {
-        guard !path.hasSuffix("/") else {
+        // `~` alone is the home folder: it made a store file named `~` here (helper-99).
+        guard !path.hasSuffix("/"), path != "~" else {
             throw TaskWidgetError(.notAFile, "\(path) names a folder, not a store file: give \(source) a file path", context: path)
         }
-        guard path.hasPrefix("~/") else { return StoreLocation(path: path, isDefault: false) }
-        guard let home = environment["HOME"], home.hasPrefix("/") else {
-            throw TaskWidgetError(.invalidInput, "HOME is \(homeProblem(environment)), so ~/ in \(source) names no folder: give an absolute path")
-        }
-        return StoreLocation(path: home + path.dropFirst(), isDefault: false)
-    }
-
-    /// What is wrong with `HOME`, which is not an absolute path.
-    private static func homeProblem(_ environment: [String: String]) -> String {
-        environment["HOME"].map { $0.isEmpty ? "empty" : "not an absolute path" } ?? "not set"
+        return StoreLocation(path: try PathText.expandingHome(path, in: source, environment: environment), isDefault: false)
     }
 
     /// Where `taskwidget demo` puts its sample data unless `--store` is given:
@@ -73,7 +65,7 @@ public struct StoreLocation: Sendable, Equatable {
         guard let dataHome = XDGPaths(environment: environment).dataHome else {
             throw TaskWidgetError(
                 .invalidInput,
-                "HOME is \(homeProblem(environment)), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
+                "HOME is \(PathText.homeProblem(environment)), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
         }
         return StoreLocation(path: XDGPaths.taskwidgetFolder(in: dataHome) + "/" + name, isDefault: true)
     }

@@ -17,6 +17,7 @@ enum ServeToken {
 
     /// The token of the file given, else of the default file if there is one; `nil` for none.
     static func read(explicitPath: String?, environment: [String: String]) throws -> String? {
+        let explicitPath = try explicitPath.map { try PathText.expandingHome($0, in: "--token-file", environment: environment) }
         guard let path = explicitPath ?? defaultPath(environment: environment) else { return nil }
         guard FileManager.default.fileExists(atPath: path) else {
             guard explicitPath != nil else { return nil }
@@ -74,6 +75,7 @@ struct TokenCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // The file serve reads: the token of another one was refused by serve (helper-83).
         let configured = file == nil ? try Configuration.load(environment: environment).serve.tokenFile : nil
+        let file = try file.map { try PathText.expandingHome($0, in: "--file", environment: environment) }
         guard let path = file ?? configured ?? ServeToken.defaultPath(environment: environment) else {
             throw TaskWidgetError(.badConfig, "no config folder: set HOME or XDG_CONFIG_HOME, or pass --file")
         }

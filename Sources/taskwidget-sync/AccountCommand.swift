@@ -72,13 +72,16 @@ struct AccountCommand: ParsableCommand {
             }
             var file = passwordFile
             if let given = file {
+                let given = try PathText.expandingHome(given, in: "--password-file", environment: ProcessInfo.processInfo.environment)
                 let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
                 _ = try SyncAccount(name: name, url: url, passwordFile: absolute).credentialsCheckingFile()
                 file = absolute
             }
             let account = SyncAccount(name: name, url: url, user: user, passwordCommand: passwordCommand, passwordFile: file, inbox: inbox)
             try SyncAccountsFile.add(account, toConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"], replacing: replace)
-            print("\(replace ? "Changed" : "Added") the account \(name) \(replace ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted) --dry-run")
+            // A config file of its own goes with the command (its advice failed without it, helper-99).
+            let config = options.config == nil ? "" : " --config \(path.shellQuoted)"
+            print("\(replace ? "Changed" : "Added") the account \(name) \(replace ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted)\(config) --dry-run")
         }
     }
 

@@ -16,7 +16,12 @@ struct SyncGlobalOptions: ParsableArguments {
 
     /// `--config`, else the default path.
     var configPath: String? {
-        config ?? Configuration.defaultPath(environment: ProcessInfo.processInfo.environment)
+        givenConfig ?? Configuration.defaultPath(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `--config` with `~/` read as the home folder (as is, without a HOME: then no file is there).
+    private var givenConfig: String? {
+        config.map { (try? PathText.expandingHome($0, in: "--config", environment: ProcessInfo.processInfo.environment)) ?? $0 }
     }
 
     /// The run's context, its store resolved with ``configuration()``'s `store`: `--config FILE`
@@ -26,7 +31,7 @@ struct SyncGlobalOptions: ParsableArguments {
     /// The configuration read from ``configPath``. A file named with `--config` must exist (a
     /// missing default file is an empty configuration).
     func configuration() throws -> Configuration {
-        if let config, !FileManager.default.fileExists(atPath: config) {
+        if let config = givenConfig, !FileManager.default.fileExists(atPath: config) {
             throw TaskWidgetError(
                 .badConfig, "there is no configuration file \(config): check --config, or make it with `taskwidget sync account add NAME --config \(config.shellQuoted) …`",
                 context: "config missing")

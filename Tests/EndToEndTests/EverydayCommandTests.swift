@@ -267,6 +267,32 @@ import Testing
 
 /// Ids whose first 8 digits are the same (at 100 000 tasks a store likely has such a pair) are
 /// shown with as many more as tell them apart, so that what `ls` shows always names one task.
+/// Every path option reads a leading `~/` as `$HOME`, as `--store` does: a shell leaves
+/// `--file=~/t` as it is, and some options read it as the user database's home, others not at
+/// all, so `serve token --file=~/t` wrote a file that `serve --token-file=~/t` did not find
+/// (helper-99).
+@Suite struct HomeInPathTests {
+    @Test func aPathFromHomeMeansTheSameFileToEveryOption() throws {
+        let sandbox = try Sandbox()
+        let home = sandbox.folder.path
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T17:00"])
+        try sandbox.succeed(["render", "--family", "small", "-o=~/w.png"])
+        #expect(FileManager.default.fileExists(atPath: home + "/w.png"))
+        try sandbox.succeed(["render", "--family", "small", "--timeline", "--out-dir=~/frames"])
+        #expect(FileManager.default.fileExists(atPath: home + "/frames/index.json"))
+        try Data("{{next.title}}!".utf8).write(to: URL(fileURLWithPath: home + "/line.mustache"))
+        chmod(home + "/line.mustache", 0o600)
+        #expect(try sandbox.succeed(["status", "--format", "text", "--template=~/line.mustache"]) == "Pay rent!\n")
+        try Data(try sandbox.succeed(["export"]).utf8).write(to: URL(fileURLWithPath: home + "/backup.json"))
+        #expect(try sandbox.succeed(["import", "~/backup.json"]).hasPrefix("Imported 0 lists, 1 task"))
+        let made = try sandbox.run(["serve", "token", "--file=~/serve.token"], global: false)
+        #expect(made.status == 0 && FileManager.default.fileExists(atPath: home + "/serve.token"), "\(made.stderr)")
+        let refused = try sandbox.run(["add", "x", "--store=~"], global: false)
+        #expect(refused.status == 74 && refused.stderr == "taskwidget: ~ names a folder, not a store file: give --store a file path\n")
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/~"))
+    }
+}
+
 @Suite struct SharedIDPrefixTests {
     @Test func idsSharingEightDigitsAreShownLongerAndEachNamesOneTask() throws {
         let sandbox = try Sandbox()

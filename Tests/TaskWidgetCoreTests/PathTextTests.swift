@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TaskWidgetCore
+@testable import TaskWidgetTestSupport
 
 @Suite struct PathTextTests {
     /// Foundation's `NSString` methods trap on these (Swift 6.3), which crashed every command given
@@ -17,5 +18,16 @@ import Testing
     func thePartsAreFoundationsWhereItDoesNotTrap(path: String) {
         #expect(PathText.folder(of: path) == (path as NSString).deletingLastPathComponent)
         #expect(PathText.lastComponent(of: path) == (path as NSString).lastPathComponent)
+    }
+
+    /// `~/` and `~` are `$HOME`; `~user`, a `~` further on and other paths stay as they are.
+    @Test(arguments: [("~/t", "/home/u/t"), ("~", "/home/u"), ("~other/t", "~other/t"), ("a/~/t", "a/~/t"), ("/t", "/t"), ("-", "-")])
+    func aLeadingTildeIsHome(path: String, expanded: String) throws {
+        #expect(try PathText.expandingHome(path, in: "--file", environment: ["HOME": "/home/u"]) == expanded)
+    }
+
+    @Test func aTildeNeedsAnAbsoluteHome() {
+        let error = expectError(.invalidInput) { try PathText.expandingHome("~/t", in: "--file", environment: ["HOME": ""]) }
+        #expect(error?.message == "HOME is empty, so ~/ in --file names no folder: give an absolute path")
     }
 }

@@ -51,6 +51,9 @@ import Testing
         #expect(explicit?.message == "a/ names a folder, not a store file: give --store a file path")
         let variable = expectError(.notAFile) { try StoreLocation.resolve(explicitPath: nil, environment: ["TASKWIDGET_STORE": "/tmp/x/"]) }
         #expect(variable?.message == "/tmp/x/ names a folder, not a store file: give TASKWIDGET_STORE a file path")
+        // `~` alone is the home folder: `add --store='~'` made a store file named `~` (helper-99).
+        let home = expectError(.notAFile) { try StoreLocation.resolve(explicitPath: "~", environment: ["HOME": "/home/u"]) }
+        #expect(home?.message == "~ names a folder, not a store file: give --store a file path")
     }
 
     /// `--store ""` (a shell variable that is not set) is refused: it fell through to

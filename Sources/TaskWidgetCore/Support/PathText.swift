@@ -18,6 +18,24 @@ public enum PathText {
         return String(path[path.index(after: slash)...])
     }
 
+    /// `path` with a leading `~/`, or a lone `~`, read as the home folder (`$HOME`), as `--store`
+    /// and config.toml read it. A shell leaves `--file=~/t` and `'~/t'` as they are, and
+    /// Foundation's URLs read `~` as the user database's home instead, or not at all: `serve
+    /// token --file=~/t` wrote one file and `serve --token-file=~/t` looked for another
+    /// (helper-99). `source` names the path in the error when HOME is no absolute path.
+    public static func expandingHome(_ path: String, in source: String, environment: [String: String]) throws(TaskWidgetError) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw TaskWidgetError(.invalidInput, "HOME is \(homeProblem(environment)), so ~/ in \(source) names no folder: give an absolute path")
+        }
+        return home + path.dropFirst()
+    }
+
+    /// What is wrong with `HOME` when it is not an absolute path: "not set", "empty" or "not an absolute path".
+    public static func homeProblem(_ environment: [String: String]) -> String {
+        environment["HOME"].map { $0.isEmpty ? "empty" : "not an absolute path" } ?? "not set"
+    }
+
     /// `path` without the slashes that end it, except a root's own.
     private static func trimmingTrailingSlashes(_ path: some StringProtocol) -> Substring {
         var path = Substring(path)

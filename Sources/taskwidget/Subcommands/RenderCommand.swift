@@ -78,13 +78,15 @@ struct RenderCommand: ParsableCommand {
                 }
                 try writeToStandardOutput(image)
             } else {
-                try AtomicFile.write(image, to: URL(fileURLWithPath: output), durability: .atomicOnly)
+                let path = try PathText.expandingHome(output, in: "-o", environment: context.environment)
+                try AtomicFile.write(image, to: URL(fileURLWithPath: path), durability: .atomicOnly)
             }
             context.logger.debug("wrote a \(spec.pixels) PNG", metadata: ["path": "\(output)"])
         } else if let outDir {
             let timeline = TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
             let showsProgress = isatty(STDERR_FILENO) == 1
-            let written = try drawing.renderTimeline(timeline, into: URL(fileURLWithPath: outDir)) { done, total in
+            let folder = try PathText.expandingHome(outDir, in: "--out-dir", environment: context.environment)
+            let written = try drawing.renderTimeline(timeline, into: URL(fileURLWithPath: folder)) { done, total in
                 if showsProgress { writeToStandardError("\rRendering entry \(done) of \(total)…") }
             }
             if showsProgress { writeToStandardError("\n") }

@@ -51,6 +51,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
+        let file = try PathText.expandingHome(file, in: "the file to import", environment: context.environment)
         let name = file == "-" ? "standard input" : file
         // An export of 100 000 tasks is about 40 MiB: a file larger than this one is none.
         let data = try InputFile.read(file, named: name, limit: 512 << 20) {

@@ -81,7 +81,8 @@ struct WatchCommand: ParsableCommand {
         var setup = Setup(context: context, renderer: renderer, configuration: configuration, views: views, shown: shown)
         if let renderDir {
             let spec = try widget.spec()
-            let file = try Self.folder(renderDir).appendingPathComponent(spec.fileName)
+            let folder = try PathText.expandingHome(renderDir, in: "--render-dir", environment: context.environment)
+            let file = try Self.folder(folder).appendingPathComponent(spec.fileName)
             setup.outputs.append(WidgetFileOutput(drawing: try DrawingHelper(spec: spec, timeZone: context.timeZone), file: file))
             setup.widgetFamily = spec.family
         }
