@@ -44,8 +44,10 @@ struct DeviceCommand: ParsableCommand {
             discussion: """
                 Examples:
                   taskwidget serve device add AA:BB:CC:DD:EE:FF --name kitchen
-                  taskwidget serve device add AA:BB:CC:DD:EE:FF --depth 2       # firmware 1.6 and later
-                  taskwidget serve device add 11:22:33:44:55:66 --size 1872x1404 --depth 4   # TRMNL X
+                  # A panel of 2 bits (firmware 1.6 and later):
+                  taskwidget serve device add AA:BB:CC:DD:EE:FF --depth 2
+                  # A TRMNL X:
+                  taskwidget serve device add 11:22:33:44:55:66 --size 1872x1404 --depth 4
                 """)
 
         @Argument(help: ArgumentHelp("The device's MAC address, as it sends it (e.g. AA:BB:CC:DD:EE:FF).", valueName: "id"))

@@ -25,7 +25,8 @@ struct TaskWidgetCommand: ParsableCommand {
             is its next occurrence.
 
             Exit status: 0 ok, 64 bad usage or input, 65 bad data (damaged store, bad import), \
-            74 I/O.
+            69 a service that cannot be used (serve's address, a sync server, no D-Bus), 74 I/O, \
+            75 a failure a later try may fix (a sync server down).
 
             `taskwidget help COMMAND` shows a command's options and examples; `man taskwidget` \
             has them all.
