@@ -17,8 +17,8 @@ extension Instant: DatabaseValueConvertible, StatementColumnConvertible {
         Int64.fromDatabaseValue(dbValue).map(Instant.init(millisecondsSince1970:))
     }
 
-    /// The same value, read from the statement without GRDB's generic path (which looks up the
-    /// metadata of `Optional<Instant>` at every row: `status` reads about a hundred due dates).
+    /// The same value, read from the statement as GRDB reads its own integers (its fast path for
+    /// such types), not through its generic conversion: `status` reads about a hundred due dates.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let instant = Self.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else { return nil }
         self = instant

@@ -25,9 +25,9 @@ extension TaskStore {
     /// the later edit and a task completed in either copy stays completed, so an old copy neither
     /// reopens a task nor replaces newer edits, but completes again a task reopened since (without
     /// a base, a reopen cannot be told from a copy that never saw the completion); a task deleted
-    /// here after the file's copy was last edited stays deleted. Lists and habits whose id is already in the store are replaced. The whole
-    /// document is checked first: one bad record changes nothing. Returns what the file holds and
-    /// what became of its tasks.
+    /// here after the file's copy was last edited stays deleted. Lists and habits whose id is
+    /// already in the store are replaced. The whole document is checked first: one bad record
+    /// changes nothing. Returns what the file holds and what became of its tasks.
     @discardableResult
     public func importing(_ export: StoreExport, source: String) throws -> ImportSummary {
         let export = try export.normalized(source: source)

@@ -30,8 +30,8 @@ struct Import: ParsableCommand {
             was edited after the deletion. So an older backup neither reopens tasks, nor undoes \
             newer edits of tasks, nor brings back tasks you removed since; but a task it holds \
             completed is completed again if you reopened it since (without a common copy, a \
-            reopened task looks like one that was never completed). A file edited later than the store \
-            takes back the store's own changes to that task. Lists and \
+            reopened task looks like one that was never completed). A file edited later than \
+            the store takes back the store's own changes to that task. Lists and \
             habits have no edit times: those of the file are added, or replace the store's \
             of the same id (an older backup takes back their renames, colors and checked \
             days, and brings back ones you removed since). A list or habit of the file whose \
