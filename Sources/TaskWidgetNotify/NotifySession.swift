@@ -12,7 +12,8 @@ import TaskWidgetStore
 /// - a reminder shown is recorded (``DeliveredReminderStorage``), so a restart never repeats it;
 ///   one dropped from the notifier's full queue while no server runs was not shown: it is posted
 ///   again once a server is there; one on screen when the server went away is shown again on
-///   the next server;
+///   the next server; one the server refused is posted again a minute later, up to
+///   ``maxRefusals`` times, and then recorded;
 /// - one that comes more than ``ReminderSettings/lateness`` after its date (notify was not running, the
 ///   machine slept, the clock jumped) is shown once, marked missed, if it is no older than
 ///   `missed_within`; older ones are dropped;
@@ -58,6 +59,10 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Reminders dropped from the notifier's full queue: posted again when a server is there, not
     /// at every wake-up before (each post would drop another one from the queue).
     private var waitingForServer: Set<ReminderKey> = []
+    /// Reminders whose post the server refused (busy, a bus's limit of pending calls): how often,
+    /// and when to post them again. Recorded as shown at once, they were lost (helper-100); never
+    /// recorded, one a server always refuses would be posted at every wake-up.
+    private var refused: [ReminderKey: (count: Int, retry: Instant)] = [:]
     private var nextReminder: Instant?
     private var reportedFailure: String?
 
@@ -87,10 +92,16 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         }
     }
 
-    /// The next reminder's date, or when the snapshot must be read again.
+    /// The next reminder's date (or a refused one's next try), or when the snapshot must be read again.
     public var entryDeadline: Instant? {
-        [nextReminder, following.value?.window.upperBound].compactMap { $0 }.min()
+        ([nextReminder, following.value?.window.upperBound] + refused.values.map(\.retry)).compactMap { $0 }.min()
     }
+
+    /// How often a reminder the server refuses is posted before it is recorded as shown.
+    static var maxRefusals: Int { 3 }
+
+    /// The seconds between a refusal and the next post.
+    static var refusalRetryDelay: Int64 { 60 }
 
     /// The monotonic instant (ns) of the next store check.
     public var followUpDeadline: Int64? { following.followUpDeadline }
@@ -126,6 +137,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         for reminder in snapshot.reminders(atDue: settings.atDue) {
             let key = reminder.key
             if delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) { continue }
+            if let refusal = refused[key], refusal.retry > now { continue }
             if key.date > now {
                 nextReminder = key.date
                 break
@@ -171,14 +183,22 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             case .shown(let post, let id):
                 guard let key = key(of: post) else { continue }
                 posted[key]?.id = id
+                refused[key] = nil
                 record(key)
                 logger.debug("reminder shown", metadata: ["task": "\(key.taskID.shortID)", "notification": "\(id)"])
             case .postFailed(let post, let reason):
                 guard let key = key(of: post) else { continue }
                 posted[key] = nil
-                // Recorded all the same: a server that refuses it would refuse it again at every wake-up.
-                record(key)
-                logger.warning("a reminder could not be shown (\(reason))", metadata: ["task": "\(key.taskID.shortID)"])
+                let count = (refused[key]?.count ?? 0) + 1
+                if count < Self.maxRefusals {
+                    refused[key] = (count, now.adding(seconds: Self.refusalRetryDelay))
+                    logger.warning("a reminder could not be shown (\(reason)): trying again in a minute", metadata: ["task": "\(key.taskID.shortID)"])
+                } else {
+                    refused[key] = nil
+                    record(key)
+                    logger.warning(
+                        "a reminder could not be shown (\(reason)), \(count) times: giving it up", metadata: ["task": "\(key.taskID.shortID)"])
+                }
             case .postDropped(let post):
                 guard let key = key(of: post) else { continue }
                 posted[key] = nil

@@ -471,16 +471,53 @@ import Testing
         #expect(notifier.posts.count == 3)
     }
 
-    @Test func aPostTheServerRefusesIsNotRetriedForever() throws {
+    /// A post the server refuses (busy, a bus's limit of pending calls) is posted again a minute
+    /// later, three times in all, and then recorded: recorded at once, it was lost (helper-100);
+    /// never recorded, one the server always refuses would be posted at every wake-up.
+    @Test func aPostTheServerRefusesIsTriedThreeTimes() throws {
         addTask("Pay rent", remindIn: 2)
         notifier.showsPosts = false
         var session = session()
         try session.start(at: at(0))
         try session.handle([], at: at(2))
-        notifier.events = [.postFailed(notifier.posts[0].post, reason: "org.freedesktop.DBus.Error.Failed")]
+        for (attempt, refusedAt) in [3.0, 64, 125].enumerated() {
+            #expect(notifier.posts.count == attempt + 1)
+            notifier.events = [.postFailed(notifier.posts[attempt].post, reason: "org.freedesktop.Notifications.Error.Busy")]
+            try session.handle([], at: at(refusedAt))
+            try session.handle(.refresh, at: at(refusedAt + 1))
+            #expect(notifier.posts.count == attempt + 1, "not again within the minute")
+            if attempt < 2 {
+                #expect(session.entryDeadline == Self.instant(Int64(refusedAt) + 60))
+                try session.handle([], at: at(refusedAt + 60))
+            }
+        }
+        try session.handle(.refresh, at: at(600))
+        #expect(notifier.posts.count == 3)
+        #expect(storage.saved.keys.count == 1, "given up: recorded")
+    }
+
+    /// A refused post that the next try shows is recorded then; one still refused when notify
+    /// stops is not, so that the next start shows it, marked missed.
+    @Test func aRefusedPostShownLaterIsRecordedThen() throws {
+        addTask("Pay rent", remindIn: 2)
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        notifier.events = [.postFailed(notifier.posts[0].post, reason: "org.freedesktop.Notifications.Error.Busy")]
         try session.handle([], at: at(3))
-        try session.handle(.refresh, at: at(4))
-        #expect(notifier.posts.count == 1)
+        let afterRefusal = storage.saved
+        #expect(afterRefusal.keys.isEmpty)
+        try session.handle([], at: at(63))
+        #expect(notifier.posts.count == 2)
+        notifier.show(notifier.posts[1].post)
+        try session.handle([], at: at(64))
+        #expect(storage.saved.keys.count == 1)
+        // Had notify stopped after the refusal, its next start would show the reminder, missed.
+        var restarted = self.session(storage: DeliveredRemindersInMemory(afterRefusal))
+        try restarted.start(at: at(300))
+        #expect(notifier.posts.count == 3 && notifier.summaries.last == "Pay rent")
+        #expect(notifier.bodies.last?.hasPrefix("Missed reminder") == true, "\(notifier.bodies)")
     }
 
     /// A notification server that restarts (dunst) loses what it showed: each reminder still on
