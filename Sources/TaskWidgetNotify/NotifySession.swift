@@ -59,10 +59,12 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Reminders dropped from the notifier's full queue: posted again when a server is there, not
     /// at every wake-up before (each post would drop another one from the queue).
     private var waitingForServer: Set<ReminderKey> = []
-    /// Reminders whose post the server refused (busy, a bus's limit of pending calls): how often,
-    /// and when to post them again. Recorded as shown at once, they were lost (helper-100); never
-    /// recorded, one a server always refuses would be posted at every wake-up.
-    private var refused: [ReminderKey: (count: Int, retry: Instant)] = [:]
+    /// Reminders whose post the server refused (busy, a bus's limit of pending calls): how often.
+    /// Recorded as shown at once, they were lost (helper-100); never recorded, one a server always
+    /// refuses would be posted at every wake-up.
+    private var refused: [ReminderKey: Int] = [:]
+    /// When each refused reminder waiting for its next post is posted again.
+    private var retries: [ReminderKey: Instant] = [:]
     private var nextReminder: Instant?
     private var reportedFailure: String?
 
@@ -94,7 +96,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
 
     /// The next reminder's date (or a refused one's next try), or when the snapshot must be read again.
     public var entryDeadline: Instant? {
-        ([nextReminder, following.value?.window.upperBound] + refused.values.map(\.retry)).compactMap { $0 }.min()
+        ([nextReminder, following.value?.window.upperBound].compactMap { $0 } + retries.values).min()
     }
 
     /// How often a reminder the server refuses is posted before it is recorded as shown.
@@ -134,10 +136,19 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         nextReminder = nil
         let oldest = now.adding(seconds: -settings.missedWithin)
         var postedNow: Set<UUID> = []
-        for reminder in snapshot.reminders(atDue: settings.atDue) {
+        let reminders = snapshot.reminders(atDue: settings.atDue)
+        // A refused reminder whose task no longer asks for it is not tried again.
+        if !refused.isEmpty {
+            let asked = Set(reminders.map(\.key))
+            (refused, retries) = (refused.filter { asked.contains($0.key) }, retries.filter { asked.contains($0.key) })
+        }
+        for reminder in reminders {
             let key = reminder.key
             if delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) { continue }
-            if let refusal = refused[key], refusal.retry > now { continue }
+            if let retry = retries[key] {
+                if retry > now { continue }
+                retries[key] = nil
+            }
             if key.date > now {
                 nextReminder = key.date
                 break
@@ -189,9 +200,10 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             case .postFailed(let post, let reason):
                 guard let key = key(of: post) else { continue }
                 posted[key] = nil
-                let count = (refused[key]?.count ?? 0) + 1
+                let count = (refused[key] ?? 0) + 1
                 if count < Self.maxRefusals {
-                    refused[key] = (count, now.adding(seconds: Self.refusalRetryDelay))
+                    refused[key] = count
+                    retries[key] = now.adding(seconds: Self.refusalRetryDelay)
                     logger.warning("a reminder could not be shown (\(reason)): trying again in a minute", metadata: ["task": "\(key.taskID.shortID)"])
                 } else {
                     refused[key] = nil

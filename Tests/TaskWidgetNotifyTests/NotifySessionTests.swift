@@ -496,6 +496,30 @@ import Testing
         #expect(storage.saved.keys.count == 1, "given up: recorded")
     }
 
+    /// A refused reminder whose task is completed meanwhile is not posted again, and asks for no
+    /// wake-up: a retry left behind set the next wake-up in the past, for good.
+    @Test func aRefusedReminderOfATaskGoneIsNotTriedAgain() throws {
+        let rent = addTask("Pay rent", remindIn: 2)
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(2))
+        notifier.events = [.postFailed(notifier.posts[0].post, reason: "org.freedesktop.Notifications.Error.Busy")]
+        try session.handle([], at: at(3))
+        #expect(session.entryDeadline == Self.instant(63))
+        // While the post is in flight, its retry is no deadline either.
+        try session.handle([], at: at(63))
+        #expect(notifier.posts.count == 2)
+        #expect(session.entryDeadline.map { $0 > Self.instant(63) } ?? true, "\(String(describing: session.entryDeadline))")
+        notifier.events = [.postFailed(notifier.posts[1].post, reason: "org.freedesktop.Notifications.Error.Busy")]
+        try session.handle([], at: at(64))
+        store.tasks.removeAll { $0.task.id == rent }
+        try session.handle(.refresh, at: at(65))
+        #expect(session.entryDeadline.map { $0 > Self.instant(124) } ?? true, "\(String(describing: session.entryDeadline))")
+        try session.handle([], at: at(130))
+        #expect(notifier.posts.count == 2)
+    }
+
     /// A refused post that the next try shows is recorded then; one still refused when notify
     /// stops is not, so that the next start shows it, marked missed.
     @Test func aRefusedPostShownLaterIsRecordedThen() throws {
