@@ -471,19 +471,30 @@ import Testing
         #expect(notifier.posts.count == 3)
     }
 
-    /// A post the server refuses (busy, a bus's limit of pending calls) is posted again a minute
-    /// later, three times in all, and then recorded: recorded at once, it was lost (helper-100);
-    /// never recorded, one the server always refuses would be posted at every wake-up.
-    @Test func aPostTheServerRefusesIsTriedThreeTimes() throws {
-        addTask("Pay rent", remindIn: 2)
+    /// A session that posted "Pay rent" (reminding at 2 s) to a server that does not show posts by
+    /// itself; `refuse` refuses its latest post.
+    func sessionPostingToARefusingServer() throws -> (session: NotifySession<FakeReminderSource>, task: UUID) {
+        let task = addTask("Pay rent", remindIn: 2)
         notifier.showsPosts = false
         var session = session()
         try session.start(at: at(0))
         try session.handle([], at: at(2))
+        return (session, task)
+    }
+
+    func refuse(_ session: inout NotifySession<FakeReminderSource>, at seconds: Double) throws {
+        notifier.events = [.postFailed(notifier.posts.last!.post, reason: "org.freedesktop.Notifications.Error.Busy")]
+        try session.handle([], at: at(seconds))
+    }
+
+    /// A post the server refuses (busy, a bus's limit of pending calls) is posted again a minute
+    /// later, three times in all, and then recorded: recorded at once, it was lost (helper-100);
+    /// never recorded, one the server always refuses would be posted at every wake-up.
+    @Test func aPostTheServerRefusesIsTriedThreeTimes() throws {
+        var (session, _) = try sessionPostingToARefusingServer()
         for (attempt, refusedAt) in [3.0, 64, 125].enumerated() {
             #expect(notifier.posts.count == attempt + 1)
-            notifier.events = [.postFailed(notifier.posts[attempt].post, reason: "org.freedesktop.Notifications.Error.Busy")]
-            try session.handle([], at: at(refusedAt))
+            try refuse(&session, at: refusedAt)
             try session.handle(.refresh, at: at(refusedAt + 1))
             #expect(notifier.posts.count == attempt + 1, "not again within the minute")
             if attempt < 2 {
@@ -499,20 +510,14 @@ import Testing
     /// A refused reminder whose task is completed meanwhile is not posted again, and asks for no
     /// wake-up: a retry left behind set the next wake-up in the past, for good.
     @Test func aRefusedReminderOfATaskGoneIsNotTriedAgain() throws {
-        let rent = addTask("Pay rent", remindIn: 2)
-        notifier.showsPosts = false
-        var session = session()
-        try session.start(at: at(0))
-        try session.handle([], at: at(2))
-        notifier.events = [.postFailed(notifier.posts[0].post, reason: "org.freedesktop.Notifications.Error.Busy")]
-        try session.handle([], at: at(3))
+        var (session, rent) = try sessionPostingToARefusingServer()
+        try refuse(&session, at: 3)
         #expect(session.entryDeadline == Self.instant(63))
         // While the post is in flight, its retry is no deadline either.
         try session.handle([], at: at(63))
         #expect(notifier.posts.count == 2)
         #expect(session.entryDeadline.map { $0 > Self.instant(63) } ?? true, "\(String(describing: session.entryDeadline))")
-        notifier.events = [.postFailed(notifier.posts[1].post, reason: "org.freedesktop.Notifications.Error.Busy")]
-        try session.handle([], at: at(64))
+        try refuse(&session, at: 64)
         store.tasks.removeAll { $0.task.id == rent }
         try session.handle(.refresh, at: at(65))
         #expect(session.entryDeadline.map { $0 > Self.instant(124) } ?? true, "\(String(describing: session.entryDeadline))")
@@ -523,13 +528,8 @@ import Testing
     /// A refused post that the next try shows is recorded then; one still refused when notify
     /// stops is not, so that the next start shows it, marked missed.
     @Test func aRefusedPostShownLaterIsRecordedThen() throws {
-        addTask("Pay rent", remindIn: 2)
-        notifier.showsPosts = false
-        var session = session()
-        try session.start(at: at(0))
-        try session.handle([], at: at(2))
-        notifier.events = [.postFailed(notifier.posts[0].post, reason: "org.freedesktop.Notifications.Error.Busy")]
-        try session.handle([], at: at(3))
+        var (session, _) = try sessionPostingToARefusingServer()
+        try refuse(&session, at: 3)
         let afterRefusal = storage.saved
         #expect(afterRefusal.keys.isEmpty)
         try session.handle([], at: at(63))
