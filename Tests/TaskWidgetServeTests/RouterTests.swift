@@ -156,6 +156,26 @@ import Testing
         }
     }
 
+    /// The access log names the route a 405 was asked of, as it does for every answer of a route
+    /// (it said `route=NotFound` for them).
+    @Test func theAccessLogNamesTheRouteOfA405() async throws {
+        let environment = try ServeEnvironment()
+        try environment.publish()
+        let log = LogRecorder()
+        var logger = log.logger
+        logger.logLevel = .debug
+        let app = try makeServeApplication(
+            environment.dependencies(token: nil), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: logger)
+        try await app.test(.router) { client in
+            for (path, method) in [("/widget/medium.png", HTTPRequest.Method.post), ("/api/log", .get), ("/nope", .post), ("/status", .get)] {
+                _ = try await client.execute(uri: path, method: method)
+            }
+        }
+        let requests = log.loggedMetadata.filter { $0["route"] != nil }
+        #expect(requests.map { $0["route"] } == ["/widget/{name}", "/api/log", "NotFound", "/status"])
+        #expect(requests.map { $0["status"] } == ["405", "405", "404", "200"])
+    }
+
     @Test(arguments: [
         ("/nope", HTTPResponse.Status.notFound, "{\"error\":\"not found\"}\n"),
         ("/widget/medium.gif", .notFound, "{\"error\":\"not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png\"}\n"),

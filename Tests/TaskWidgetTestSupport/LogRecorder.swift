@@ -6,6 +6,7 @@ public import Logging
 public final class LogRecorder: Sendable {
     private let messages = NSCondition()
     nonisolated(unsafe) private var recorded: [String] = []
+    nonisolated(unsafe) private var recordedMetadata: [[String: String]] = []
 
     public init() {}
 
@@ -14,6 +15,13 @@ public final class LogRecorder: Sendable {
         messages.lock()
         defer { messages.unlock() }
         return recorded
+    }
+
+    /// The metadata of each message in ``logged``, the logger's own and the message's merged.
+    public var loggedMetadata: [[String: String]] {
+        messages.lock()
+        defer { messages.unlock() }
+        return recordedMetadata
     }
 
     public var logger: Logger {
@@ -34,9 +42,10 @@ public final class LogRecorder: Sendable {
         return true
     }
 
-    private func record(_ message: String) {
+    private func record(_ message: String, metadata: Logger.Metadata) {
         messages.lock()
         recorded.append(message)
+        recordedMetadata.append(metadata.mapValues(\.description))
         messages.broadcast()
         messages.unlock()
     }
@@ -51,6 +60,8 @@ public final class LogRecorder: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(event: LogEvent) { recorder.record(event.message.description) }
+        func log(event: LogEvent) {
+            recorder.record(event.message.description, metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+        }
     }
 }

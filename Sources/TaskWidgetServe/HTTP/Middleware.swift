@@ -48,7 +48,7 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 /// The methods each of the router's paths answers, learnt from the router once its routes are
 /// added (``MethodNotAllowedMiddleware`` must be added before them).
 public final class RouteMethods: Sendable {
-    private let routes = Mutex<[(segments: [Substring], allow: String)]>([])
+    private let routes = Mutex<[(pattern: String, segments: [Substring], allow: String)]>([])
 
     public init() {}
 
@@ -59,17 +59,18 @@ public final class RouteMethods: Sendable {
             let methods = Set(routes.map(\.method))
             return (methods.contains("GET") ? methods.union(["HEAD"]) : methods).sorted().joined(separator: ", ")
         }
-        self.routes.withLock { table in table = byPath.map { path, allow in (path.split(separator: "/"), allow) } }
+        self.routes.withLock { table in table = byPath.map { path, allow in (path, path.split(separator: "/"), allow) } }
     }
 
-    /// The `Allow` value of the route that matches `path`, if any (`{…}` matches one segment).
-    func allow(for path: String) -> String? {
+    /// The pattern (`/widget/{name}`) and `Allow` value of the route that matches `path`, if any
+    /// (`{…}` matches one segment).
+    func route(for path: String) -> (pattern: String, allow: String)? {
         let segments = path.split(separator: "/")
         return routes.withLock { table in
             table.first { route in
                 route.segments.count == segments.count
                     && zip(route.segments, segments).allSatisfy { pattern, segment in pattern.hasPrefix("{") || pattern == segment }
-            }?.allow
+            }.map { ($0.pattern, $0.allow) }
         }
     }
 }
@@ -92,11 +93,13 @@ public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddlew
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             // Only the router throws HTTPError's 404; the routes' own are ServeHTTPError.
-            guard let allow = routes.allow(for: request.uri.path) else {
+            guard let (pattern, allow) = routes.route(for: request.uri.path) else {
                 // `/widget/` alone: the 404 that names the widgets there are.
                 if request.uri.path == "/widget" || request.uri.path == "/widget/" { throw ServeHTTPError.noSuchWidget }
                 throw error
             }
+            // The access log names the route asked, not the router's "NotFound".
+            context.coreContext.endpointPath.value = pattern
             throw ServeHTTPError(.methodNotAllowed, "method not allowed: use \(allow)", headers: [.allow: allow])
         }
     }
