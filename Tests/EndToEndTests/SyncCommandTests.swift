@@ -752,6 +752,26 @@ import Testing
         }
     }
 
+    /// `--dry-run` names two tasks whose first 8 digits are the same as `ls` does, by longer
+    /// prefixes (it showed `abcd1234` twice, which `edit` refuses as ambiguous).
+    @Test func aDryRunTellsTasksThatShareTheirShortIDApart() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let tasks = ["abcd1234-0000-4000-8000-000000000001", "abcd1234-1000-4000-8000-000000000002"].enumerated().map { index, id in
+                "{\"id\":\"\(id)\",\"title\":\"Task \(index)\",\"isCompleted\":false,\"state\":\"notStarted\",\"sortOrder\":\(index),"
+                    + "\"createdAt\":\"2026-11-22T10:00:00Z\",\"modifiedAt\":\"2026-11-22T10:00:00Z\"}"
+            }
+            let file = mine.sandbox.folder.appendingPathComponent("two.json")
+            try "{\"schema\":\"taskwidget.export/1\",\"lists\":[],\"habits\":[],\"tasks\":[\(tasks.joined(separator: ","))]}"
+                .write(to: file, atomically: true, encoding: .utf8)
+            try mine.sandbox.succeed(["import", file.path])
+            let shown = try mine.sandbox.succeed(["ls"])
+            #expect(shown.contains("abcd1234-0 ") && shown.contains("abcd1234-1 "), "\(shown)")
+            let plan = try mine.syncSucceeds(["--dry-run"])
+            #expect(plan.contains(": push 2: abcd1234-0 abcd1234-1") || plan.contains(": push 2: abcd1234-1 abcd1234-0"), "\(plan)")
+        }
+    }
+
     /// An all-day task from the phone stays all-day when a run in another zone (a timer without
     /// `TZ`) pushes it with only its title changed here: it became a due time, 22:59 UTC, since
     /// the DATE reads as 23:59 in the zone of each run.

@@ -59,4 +59,15 @@ extension UUID {
         }
         return String(text[..<length])
     }
+
+    /// The id to show for each of `ids`: its ``shortID``, or its ``distinguishingPrefix(among:)``
+    /// when another of `ids` shares those 8 digits.
+    public static func shownIDs(of ids: some Sequence<UUID>) -> [UUID: String] {
+        let byShortID = Dictionary(grouping: Set(ids), by: \.shortID)
+        var shown: [UUID: String] = [:]
+        for sharing in byShortID.values {
+            for id in sharing { shown[id] = sharing.count > 1 ? id.distinguishingPrefix(among: sharing) : id.shortID }
+        }
+        return shown
+    }
 }

@@ -1082,28 +1082,31 @@ public struct SyncEngine: Sendable {
             guard let listID else { return inboxHref }
             return bindingByList[listID] ?? (binding.listsToMake.contains { $0.id == listID } ? "new:" + listID.uuidString : nil)
         }
+        // Ids as `ls` shows them: longer where two tasks' first 8 digits are the same.
+        let shown = UUID.shownIDs(of: snapshot.tasks.map(\.id) + plan.pulled)
+        func shownID(_ id: UUID) -> String { shown[id] ?? id.shortID }
         for id in plan.pulled {
-            if let key = key(forList: tasks[id]?.listID) { byCollection[key]?.pulled.append(id.shortID) }
+            if let key = key(forList: tasks[id]?.listID) { byCollection[key]?.pulled.append(shownID(id)) }
         }
         for id in plan.deletedLocally {
-            if let key = key(forList: snapshotTasks[id]?.listID) { byCollection[key]?.deletedLocally.append(id.shortID) }
+            if let key = key(forList: snapshotTasks[id]?.listID) { byCollection[key]?.deletedLocally.append(shownID(id)) }
         }
         for operation in plan.operations {
             switch operation {
             case .create(let id, _, let collection, _, _, _, _):
-                byCollection[collection.href.path]?.pushed.append(id.shortID)
+                byCollection[collection.href.path]?.pushed.append(shownID(id))
             case .update(let id, _, let object, _, _):
-                byCollection[object.collectionHref]?.pushed.append(id.shortID)
+                byCollection[object.collectionHref]?.pushed.append(shownID(id))
             case .delete(let id, let object, _):
-                byCollection[object.collectionHref]?.deletedRemotely.append(id.shortID)
+                byCollection[object.collectionHref]?.deletedRemotely.append(shownID(id))
             }
         }
         // Tasks in lists whose collection is still to be made (the Inbox's too) are pushed there.
         for list in binding.listsToMake {
-            let ids = snapshot.tasks.filter { $0.listID == list.id }.map(\.id.shortID)
+            let ids = snapshot.tasks.filter { $0.listID == list.id }.map { shownID($0.id) }
             byCollection["new:" + list.id.uuidString]?.pushed += ids
         }
-        byCollection[newInboxKey]?.pushed += snapshot.tasks.filter { $0.listID == nil && !snapshot.leavesToAnotherAccount($0) }.map(\.id.shortID)
+        byCollection[newInboxKey]?.pushed += snapshot.tasks.filter { $0.listID == nil && !snapshot.leavesToAnotherAccount($0) }.map { shownID($0.id) }
         // A collection deleted there is made again in the sync's second round: the Inbox's
         // (unless another collection is the Inbox now), and a list's on the account that receives
         // new lists when a task of it stays. The tasks that stay go there.
@@ -1118,7 +1121,7 @@ public struct SyncEngine: Sendable {
                 : receivesNewLists && !staying.isEmpty && !binding.bindings.contains { $0.listID == collection.listID }
             guard isMadeAgain else { continue }
             byCollection[collection.href]?.isMadeAgain = true
-            byCollection[collection.href]?.pushed += staying.map(\.id.shortID)
+            byCollection[collection.href]?.pushed += staying.map { shownID($0.id) }
         }
         report.collections = byCollection.values.sorted { $0.href < $1.href }
         report.pushed = report.collections.reduce(0) { $0 + $1.pushed.count }

@@ -75,6 +75,14 @@ import Testing
         #expect(id.distinguishingPrefix(among: others.compactMap(UUID.init(uuidString:)) + [id]) == expected)
     }
 
+    /// Each id is shown by its 8 digits, or longer where another of the ids shares them.
+    @Test func shownIDsAreShortUnlessTwoShareTheirFirstEightDigits() throws {
+        let ids = try ["abcd1234-5678-4000-8000-000000000001", "abcd1234-9000-4000-8000-000000000000", "ffff0000-0000-4000-8000-000000000000"]
+            .map { try #require(UUID(uuidString: $0)) }
+        let shown = UUID.shownIDs(of: ids + [ids[0]])
+        #expect(shown == [ids[0]: "abcd1234-5", ids[1]: "abcd1234-9", ids[2]: "ffff0000"])
+    }
+
     @Test func listsAndHabitsOrderByTheirFields() {
         #expect(TaskList.orderFields == ["sortOrder", "createdAt", "id"])
         #expect(Habit.orderFields == ["createdAt", "id"])
