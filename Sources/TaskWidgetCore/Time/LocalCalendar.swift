@@ -67,8 +67,14 @@ public struct LocalCalendar: Sendable {
 
     /// The instant a due date given as `day` alone is kept at: 23:59 local (SPEC §4; the store
     /// keeps no all-day flag). ``DueLabeler/isDayOnly(_:in:)`` tells such a date.
+    /// Where the clocks go back at midnight (America/Santiago: 24:00 → 23:00), 23:59 occurs twice:
+    /// the second one, so that a task due that day is not overdue during the day's last hour.
     public func dayAlone(_ day: LocalDay) -> Instant? {
-        instant(on: day, hour: Self.dayAloneTime.hour, minute: Self.dayAloneTime.minute)
+        guard let first = instant(on: day, hour: Self.dayAloneTime.hour, minute: Self.dayAloneTime.minute) else { return nil }
+        let lastMinute = Instant(millisecondsSince1970: self.day(containing: first).end.millisecondsSince1970 - 60_000)
+        let clock = wallClock(of: lastMinute)
+        let isDayAloneTime = clock.day == day && clock.hour == Self.dayAloneTime.hour && clock.minute == Self.dayAloneTime.minute
+        return isDayAloneTime && lastMinute > first ? lastMinute : first
     }
 
     /// The wall-clock time of ``dayAlone(_:)``.

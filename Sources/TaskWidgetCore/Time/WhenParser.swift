@@ -144,7 +144,9 @@ extension WhenParser {
         switch words.count {
         case 1:
             if let day = day(named: words[0]) {
-                return instant(on: day, at: Self.time(forDayAlone: purpose))
+                // A reminder at the start of a working day; a due date or a moment at the day's end.
+                let morning = WallTime(hour: LocalCalendar.dayAloneReminderTime.hour, minute: LocalCalendar.dayAloneReminderTime.minute)
+                return purpose == .reminder ? instant(on: day, at: morning) : calendar.dayAlone(day)
             }
             if words[0] == "midnight" {
                 return midnight(ending: today, for: purpose)
@@ -206,14 +208,6 @@ extension WhenParser {
         switch purpose {
         case .due: calendar.dayAlone(day)
         case .reminder, .moment: instant(on: day.adding(days: 1), at: WallTime(hour: 0, minute: 0))
-        }
-    }
-
-    /// The time of day a day given without one means.
-    private static func time(forDayAlone purpose: Purpose) -> WallTime {
-        switch purpose {
-        case .due, .moment: WallTime(hour: LocalCalendar.dayAloneTime.hour, minute: LocalCalendar.dayAloneTime.minute)
-        case .reminder: WallTime(hour: LocalCalendar.dayAloneReminderTime.hour, minute: LocalCalendar.dayAloneReminderTime.minute)
         }
     }
 

@@ -171,11 +171,11 @@ public struct ICalDateTime: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The instant this value names. A DATE is taken at `timeOfDay` (default midnight) in the
+    /// The instant this value names. A DATE is taken at its midnight in the
     /// floating zone, a floating time in the floating zone, a TZID through `zones` (an unknown TZID
     /// falls back to floating, see ``ICalTimeZones``). A local time that does not exist (skipped
     /// by a DST change) moves forward by the gap, as RFC 5545 §3.3.5 asks.
-    public func instant(in zones: ICalTimeZones, timeOfDay: (hour: Int, minute: Int) = (0, 0)) -> Date? {
+    public func instant(in zones: ICalTimeZones) -> Date? {
         let timeZone: TimeZone
         var parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         switch form {
@@ -184,8 +184,8 @@ public struct ICalDateTime: Sendable, Hashable, CustomStringConvertible {
             return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
         case .date:
             timeZone = zones.floating
-            parts.hour = timeOfDay.hour
-            parts.minute = timeOfDay.minute
+            parts.hour = 0
+            parts.minute = 0
             parts.second = 0
         case .floating:
             timeZone = zones.floating

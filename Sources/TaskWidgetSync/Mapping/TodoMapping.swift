@@ -89,11 +89,18 @@ public struct TodoMapping: Sendable {
         todo.property(name).flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
     }
 
+    /// A DATE as a due date alone is kept: at 23:59 that day in the floating zone
+    /// (``LocalCalendar/dayAlone(_:)``).
+    private static func endOfDay(_ date: ICalDateTime, zones: ICalTimeZones) -> Date? {
+        let calendar = LocalCalendar(timeZone: zones.floating)
+        return date.instant(in: zones).flatMap { calendar.dayAlone(calendar.localDay(containing: Instant($0))) }?.date
+    }
+
     /// DUE (a DATE at 23:59 local), else DTSTART + DURATION (RFC 5545 allows either).
     private func dueDate(of todo: ICalComponent, zones: ICalTimeZones) -> (instant: Date, isDate: Bool)? {
         if let property = todo.property("DUE") {
             guard let value = ICalDateTime(property: property),
-                let instant = value.instant(in: zones, timeOfDay: value.isDate ? (23, 59) : (0, 0))
+                let instant = value.isDate ? Self.endOfDay(value, zones: zones) : value.instant(in: zones)
             else { return nil }
             return (instant, value.isDate)
         }

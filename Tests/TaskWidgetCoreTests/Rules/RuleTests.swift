@@ -123,6 +123,25 @@ import Testing
         #expect(calendar.localDay(containing: found.end) == found.localDay.adding(days: 1))
     }
 
+    /// A day alone is kept at its last 23:59: the second one where the clocks go back at midnight
+    /// (Santiago on 2026-04-04, 24:00 → 23:00), so that a task due that day is not overdue in its
+    /// last hour (it was, from the first 23:59 on: helper-105).
+    @Test(arguments: [
+        ("Europe/Berlin", "2026-10-25", "2026-10-25T23:59:00+01:00"),
+        ("America/Santiago", "2026-04-04", "2026-04-04T23:59:00-04:00"),
+        ("America/Santiago", "2026-09-05", "2026-09-05T23:59:00-04:00"),
+        ("America/Havana", "2026-10-31", "2026-10-31T23:59:00-04:00"),
+        ("Pacific/Kiritimati", "2026-11-23", "2026-11-23T23:59:00+14:00"),
+    ])
+    func aDayAloneIsItsLast2359(zone: String, day: String, expected: String) throws {
+        let calendar = LocalCalendar(timeZone: Fixed.zone(zone))
+        let dayAlone = try #require(calendar.dayAlone(Fixed.day(day)))
+        #expect(dayAlone == Fixed.instant(expected))
+        #expect(calendar.day(containing: dayAlone).end.seconds(since: dayAlone) == 60)
+        let parsed = try WhenParser(now: Fixed.instant(expected), calendar: calendar).parse(day, for: .due)
+        #expect(parsed == dayAlone)
+    }
+
     @Test func dayCountsAndWeekdaysAreCalendarArithmetic() {
         #expect(Fixed.day("2026-11-23").ordinal - Fixed.day("2026-03-29").ordinal == 239)
         #expect(Fixed.day("2028-03-01").adding(days: -1) == Fixed.day("2028-02-29"))
