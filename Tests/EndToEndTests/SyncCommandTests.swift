@@ -1065,13 +1065,17 @@ import Testing
     }
 
     /// `--account` takes the account of exactly that name, where two differ in case only (it took
-    /// the first of them, helper-97); an unknown name's advice gives the options `account add` needs.
+    /// the first of them, helper-97), and refuses a name in another case that matches both
+    /// (helper-102); an unknown name's advice gives the options `account add` needs.
     @Test func anAccountIsChosenByItsExactName() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
             try mine.addAccount(url: server.baseURL, named: "Rad", inbox: nil)
             #expect(try mine.syncSucceeds(["--account", "Rad", "--dry-run"]).hasPrefix("Rad (dry run, nothing changed): "))
             #expect(try mine.syncSucceeds(["--account", "rad", "--dry-run"]).hasPrefix("rad (dry run, nothing changed): "))
+            let ambiguous = try mine.sync(["--account", "RAD", "--dry-run"])
+            #expect(ambiguous.status == 64)
+            #expect(ambiguous.stderr == "taskwidget: “RAD” matches the sync accounts “rad” and “Rad”, which differ in case only: give the name exactly as written\n")
             let unknown = try mine.sync(["--account", "red"])
             #expect(unknown.status == 64)
             #expect(

@@ -160,12 +160,15 @@ import Testing
     }
 
     /// A name typed exactly as one of them is that one, whatever others differ from it in case
-    /// only (sync accounts `home` and `Home` are two accounts, helper-97); otherwise case does not count.
+    /// only (sync accounts `home` and `Home` are two accounts, helper-97); otherwise case does not
+    /// count, unless it leaves two names (`HOME` took `home`, the first: helper-102).
     @Test func anExactNameWinsOverOneInAnotherCase() throws {
-        let names = ["home", "Home"]
+        let names = ["home", "Home", "Work"]
         #expect(try NameLookup.find("Home", in: names, named: { $0 }, kind: "sync account") == "Home")
         #expect(try NameLookup.find("home", in: names, named: { $0 }, kind: "sync account") == "home")
-        #expect(try NameLookup.find("HOME", in: names, named: { $0 }, kind: "sync account") == "home")
+        #expect(try NameLookup.find("WORK", in: names, named: { $0 }, kind: "sync account") == "Work")
+        let error = expectError(.notFound) { try NameLookup.find("HOME", in: names, named: { $0 }, kind: "sync account") }
+        #expect(error?.message == "“HOME” matches the sync accounts “home” and “Home”, which differ in case only: give the name exactly as written")
     }
 
     /// Of many names, the error lists eight: with thirty lists it was a line of 1.6 KB.

@@ -21,15 +21,23 @@ public enum NameLookup {
         _ name: String, in items: [Item], named: (Item) -> String, kind: String, creation: String? = nil
     ) throws -> Item {
         // The name exactly as typed first: sync accounts are named case-sensitively, and `home`
-        // beside `Home` is two accounts (helper-97). Then the name as stored: `Work` beside a
-        // hand-written `Wo\u{7}rk` is that one.
+        // beside `Home` is two accounts (helper-97). Then in any case, and then as `ls` shows it:
+        // `Work` beside a hand-written `Wo\u{7}rk` is that one.
+        if let item = items.first(where: { named($0) == name }) { return item }
         let typed = name.trimmingWhitespace.lowercased()
-        if let item = items.first(where: { named($0) == name }) ?? items.first(where: { named($0).trimmingWhitespace.lowercased() == typed })
-            ?? items.first(where: { isSame(named($0), name) })
-        {
-            return item
-        }
+        var matches = items.filter { named($0).trimmingWhitespace.lowercased() == typed }
+        if matches.isEmpty { matches = items.filter { isSame(named($0), name) } }
+        if matches.count == 1 { return matches[0] }
         let names = items.map(named)
+        guard matches.isEmpty else {
+            // `HOME` beside accounts `Home` and `home`: neither is more meant than the other (the
+            // first was taken, helper-102).
+            let quoted = matches.prefix(namesListed).map { "“\(named($0).sanitizedForMessage)”" }
+            let candidates = quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
+            throw TaskWidgetError(
+                .notFound, "“\(name.sanitizedForMessage)” matches the \(kind)s \(candidates), which differ in case only: give the name exactly as written",
+                context: "\(kind) name is ambiguous: `taskwidget \(kind) ls` shows the names")
+        }
         // Each cut as any text a message quotes: eight names of 1000 characters made a line of 8 KB (helper-87).
         let known =
             if let closest = closest(to: name, among: names) {
