@@ -67,7 +67,7 @@ struct AccountCommand: ParsableCommand {
         }
 
         func run() throws {
-            guard let path = options.configPath else {
+            guard let path = try options.configPath() else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or pass --config")
             }
             var file = passwordFile
@@ -98,8 +98,8 @@ struct AccountCommand: ParsableCommand {
         }
 
         func run() throws {
-            let context = try options.context()
-            let configuration = try context.configuration()
+            // The accounts need no store: a file named with --config lists without a home folder.
+            let configuration = try options.configuration()
             if configuration.syncAccounts.isEmpty {
                 print("No sync accounts. Add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`.")
             } else {
@@ -115,7 +115,7 @@ struct AccountCommand: ParsableCommand {
             // The accounts are listed whatever the store says; a store that cannot be read says so.
             let unconfigured: [UnconfiguredAccountState]
             do {
-                unconfigured = try UnconfiguredAccountState.find(in: context, configured: configuration.syncAccounts)
+                unconfigured = try UnconfiguredAccountState.find(in: options.context(), configured: configuration.syncAccounts)
             } catch let error as TaskWidgetError {
                 CommandRunner.report(TaskWidgetError(error.code, "note: cannot read what the store keeps for other accounts: \(error.message)"))
                 return
@@ -142,7 +142,7 @@ struct AccountCommand: ParsableCommand {
         @Argument(help: "The account's name.") var name: String
 
         func run() throws {
-            guard let path = options.configPath else {
+            guard let path = try options.configPath() else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or pass --config")
             }
             try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])

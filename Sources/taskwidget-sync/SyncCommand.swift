@@ -61,7 +61,7 @@ struct SyncCommand: AsyncParsableCommand {
         var accounts = configuration.syncAccounts
         guard !accounts.isEmpty else {
             // Without a home, the accounts' file is nowhere: adding one fails the same way (helper-90).
-            guard options.configPath != nil else {
+            guard try options.configPath() != nil else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml, which holds the sync accounts: set HOME or pass --config")
             }
             throw TaskWidgetError(

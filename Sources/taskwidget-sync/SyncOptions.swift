@@ -14,29 +14,30 @@ struct SyncGlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The configuration file (default: ~/.config/taskwidget/config.toml).", valueName: "path"), completion: .file())
     var config: String?
 
-    /// `--config`, else the default path.
-    var configPath: String? {
-        givenConfig ?? Configuration.defaultPath(environment: ProcessInfo.processInfo.environment)
+    /// `--config`, else the default path (`nil` without a home folder).
+    func configPath() throws -> String? {
+        try givenConfig() ?? Configuration.defaultPath(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// `--config` with `~/` read as the home folder (as is, without a HOME: then no file is there).
-    private var givenConfig: String? {
-        config.map { (try? PathText.expandingHome($0, in: "--config", environment: ProcessInfo.processInfo.environment)) ?? $0 }
+    /// `--config` with `~/` read as the home folder; without a HOME, `~/` is refused (it was kept
+    /// as is, and `account add` wrote the file into the passwd entry's home: helper-102).
+    private func givenConfig() throws -> String? {
+        try config.map { try PathText.expandingHome($0, in: "--config", environment: ProcessInfo.processInfo.environment) }
     }
 
     /// The run's context, its store resolved with ``configuration()``'s `store`: `--config FILE`
     /// names the store too, not only the accounts.
     func context() throws -> CommandContext { try global.context(configuration: configuration()) }
 
-    /// The configuration read from ``configPath``. A file named with `--config` must exist (a
+    /// The configuration read from ``configPath()``. A file named with `--config` must exist (a
     /// missing default file is an empty configuration).
     func configuration() throws -> Configuration {
-        if let config = givenConfig, !FileManager.default.fileExists(atPath: config) {
+        if let config = try givenConfig(), !FileManager.default.fileExists(atPath: config) {
             throw TaskWidgetError(
                 .badConfig, "there is no configuration file \(config): check --config, or make it with `taskwidget sync account add NAME --config \(config.shellQuoted) …`",
                 context: "config missing")
         }
-        return try Configuration.load(path: configPath, environment: ProcessInfo.processInfo.environment)
+        return try Configuration.load(path: configPath(), environment: ProcessInfo.processInfo.environment)
     }
 }
 

@@ -570,6 +570,27 @@ import Testing
         #expect(result.stderr == "taskwidget: there is no home folder for config.toml, which holds the sync accounts: set HOME or pass --config\n")
     }
 
+    /// Without a home folder, `--config ~/…` is refused by every sync command, as `~/` is in
+    /// every other path option (`account add` wrote the file into the passwd entry's home, where
+    /// nothing read it: helper-102); a file named in full lists its accounts without a store.
+    @Test func withoutAHomeATildeConfigIsRefusedAndAFullPathWorks() throws {
+        let sandbox = try Sandbox()
+        let refusal = "taskwidget: HOME is not set, so ~/ in --config names no folder: give an absolute path\n"
+        let add = ["sync", "account", "add", "n", "--url", "http://127.0.0.1:1/", "--user", "a", "--password-command", "true", "--config"]
+        for arguments in [add + ["~/c.toml"], ["sync", "account", "ls", "--config", "~/c.toml"], ["sync", "account", "rm", "n", "--config", "~/c.toml"],
+            ["sync", "--store", sandbox.storePath, "--config", "~/c.toml"]]
+        {
+            let result = try ProcessRunner.run(Sandbox.binary.path, arguments, environment: ["TZ": "UTC"])
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr == refusal, "\(arguments)")
+        }
+        let config = sandbox.folder.appendingPathComponent("c.toml").path
+        #expect(try ProcessRunner.run(Sandbox.binary.path, add + [config], environment: ["TZ": "UTC"]).status == 0)
+        let listed = try ProcessRunner.run(Sandbox.binary.path, ["sync", "account", "ls", "--config", config], environment: ["TZ": "UTC"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.hasPrefix("NAME  URL                  USER  PASSWORD  INBOX\nn     http://127.0.0.1:1/  a     command   -\n"), "\(listed.stdout)")
+    }
+
     /// A first sync that fails, and a dry run, leave no store and no lock file: a typo in
     /// TASKWIDGET_STORE must not turn into a new store beside the old one.
     @Test func aSyncThatMakesNoStoreLeavesNothingBehind() throws {
