@@ -144,7 +144,25 @@ import Testing
             #expect(result.status == 74, "\(redirection): \(result.status) \(result.stderr)")
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("taskwidget: cannot read"), "\(result.stderr)")
         }
+        // A closed one says so (it was "input/output error: check the file", and `add -` took it
+        // for an empty title: helper-104).
+        for command in [["import", "-"], ["add", "-"]] {
+            let closed = try runInShell(sandbox, "exec \"$@\" <&-", command)
+            #expect(closed.status == 74, "\(command)")
+            #expect(closed.stderr == "taskwidget: cannot read standard input: bad file descriptor: it is closed: run the command with something piped in\n")
+        }
         #expect(try sandbox.succeed(["export"]) == before)
+    }
+
+    /// A closed standard output keeps its number, so writing it fails as on a closed one: watch's
+    /// signal descriptor took it, and its write error said "invalid argument" (helper-104).
+    @Test func aClosedStandardOutputIsNamedAsSuch() throws {
+        let sandbox = try Sandbox.demo()
+        for command in [["watch", "--format", "waybar"], ["export"], ["status", "--format", "tmux"]] {
+            let result = try runInShell(sandbox, "exec \"$@\" >&-", command)
+            #expect(result.status == 74, "\(command)")
+            #expect(result.stderr == "taskwidget: cannot write to standard output: bad file descriptor\n", "\(command)")
+        }
     }
 
     /// An export document with `tasks` new tasks (fixed ids, so the same file every run).

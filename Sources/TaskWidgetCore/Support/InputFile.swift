@@ -83,8 +83,11 @@ public enum InputFile {
             }
             return (data, status)
         } catch {
-            let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
-            throw TaskWidgetError.system(code, "cannot read \(name)", advice: "check the file", context: "input file")
+            // Foundation wraps the system's error: a closed standard input read as "input/output error".
+            let errors = [error as NSError, (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError].compactMap { $0 }
+            let code = errors.first { $0.domain == NSPOSIXErrorDomain }.map { Int32($0.code) } ?? EIO
+            let advice = descriptor == STDIN_FILENO && code == EBADF ? "it is closed: run the command with something piped in" : "check the file"
+            throw TaskWidgetError.system(code, "cannot read \(name)", advice: advice, context: "input file")
         }
     }
 }

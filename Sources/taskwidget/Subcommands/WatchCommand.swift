@@ -90,9 +90,6 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        // A closed standard input (`watch <&-`) would give its number to the first descriptor
-        // made here, the signals', which i3bar's click reader would then read: /dev/null takes it.
-        if fcntl(STDIN_FILENO, F_GETFD) == -1 { _ = open("/dev/null", O_RDONLY) }
         // Before anything can start a thread: every thread inherits the blocked signals.
         FollowLoop.blockSignals()
         SignalledClicks.blockSignals()
