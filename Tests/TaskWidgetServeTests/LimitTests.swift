@@ -104,6 +104,9 @@ import Testing
         "GET /healthz HTTP/1.0\r\n\r\n",
         "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Close\r\n\r\n",
         "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: TE, close\r\n\r\n",
+        // An upgrade serve does not make: NIO's decoder reads nothing after it (helper-103).
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n",
     ])
     func connectionNotKeptAliveIsClosed(request: String) async throws {
         let environment = try ServeEnvironment()

@@ -28,17 +28,31 @@ struct ServeHTTP1Channel: ServerChildChannel {
 /// closes a connection after its response only for the exact header `Connection: close`, so an
 /// HTTP/1.0 client that waits for the close (its way to find a body's end) waited for the idle
 /// timeout, and held a connection slot meanwhile.
+///
+/// So does a request that asks for another protocol (`Connection: Upgrade` with `Upgrade: h2c`,
+/// as Java's HttpClient and `curl --http2` send, or `CONNECT`): NIO's decoder stops reading the
+/// connection after it, for an upgrader serve does not have, so the client's next request on it
+/// waited for the idle timeout (helper-103). It is answered in HTTP/1.1, and the connection closed.
 final class ConnectionCloseHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive else {
+        guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive || Self.asksForAnotherProtocol(head) else {
             context.fireChannelRead(data)
             return
         }
         head.headers.replaceOrAdd(name: "Connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}
+
+extension ConnectionCloseHandler {
+    /// Whether NIO's decoder takes `head` for an upgrade: `CONNECT`, or an `Upgrade` header with
+    /// an `upgrade` token in `Connection`.
+    static func asksForAnotherProtocol(_ head: HTTPRequestHead) -> Bool {
+        head.method == .CONNECT
+            || (!head.headers["upgrade"].isEmpty && head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" })
     }
 }
 
