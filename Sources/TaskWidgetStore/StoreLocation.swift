@@ -50,7 +50,22 @@ public struct StoreLocation: Sendable, Equatable {
         guard !path.hasSuffix("/"), path != "~" else {
             throw TaskWidgetError(.notAFile, "\(path) names a folder, not a store file: give \(source) a file path", context: path)
         }
-        return StoreLocation(path: try PathText.expandingHome(path, in: source, environment: environment), isDefault: false)
+        let expanded = try PathText.expandingHome(path, in: source, environment: environment)
+        // From a folder deleted since the shell entered it, a relative path names nothing, and the
+        // errors advised a first `add`, which failed too (helper-104).
+        if !expanded.hasPrefix("/"), isCurrentFolderDeleted() {
+            throw TaskWidgetError(
+                .ioFailure, "the current folder was deleted, so \(source)'s relative path \(expanded) names no file: cd to a folder that exists, or give an absolute path",
+                context: "current folder deleted")
+        }
+        return StoreLocation(path: expanded, isDefault: false)
+    }
+
+    /// Whether the process's current folder no longer exists (`getcwd` says ENOENT then).
+    private static func isCurrentFolderDeleted() -> Bool {
+        guard let folder = getcwd(nil, 0) else { return errno == ENOENT }
+        free(folder)
+        return false
     }
 
     /// Where `taskwidget demo` puts its sample data unless `--store` is given:

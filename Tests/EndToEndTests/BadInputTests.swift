@@ -68,6 +68,24 @@ import Testing
 
     /// `--new-list` with the Inbox: the refusal says that the Inbox needs no making, rather than
     /// asking for the --list that was given.
+    /// From a folder deleted since, a relative store path is refused as such: the errors said
+    /// there was no store yet and advised a first `add`, which failed too (helper-104).
+    @Test func aRelativeStorePathFromADeletedFolderIsRefused() throws {
+        let sandbox = try Sandbox()
+        let gone = sandbox.folder.appendingPathComponent("gone").path
+        let fromGone = "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && shift && exec \"$@\""
+        for (arguments, variable) in [(["add", "x", "--store", "tasks.sqlite"], nil), (["ls"], "rel.sqlite")] {
+            var environment = sandbox.environment
+            environment["TASKWIDGET_STORE"] = variable
+            let result = try ProcessRunner.run("/bin/sh", ["-c", fromGone, "sh", gone, Sandbox.binary.path] + arguments, environment: environment)
+            let source = variable == nil ? "--store" : "TASKWIDGET_STORE"
+            #expect(result.status == 74, "\(arguments)")
+            #expect(
+                result.stderr == "taskwidget: the current folder was deleted, so \(source)'s relative path \(variable ?? "tasks.sqlite") names no file: "
+                    + "cd to a folder that exists, or give an absolute path\n")
+        }
+    }
+
     @Test func newListWithTheInboxSaysTheInboxIsAlwaysThere() throws {
         try Self.populatedSandbox().expectRefused(["add", "Reserved", "--list", "Inbox", "--new-list"], status: 64, message: "the Inbox is always there")
     }
