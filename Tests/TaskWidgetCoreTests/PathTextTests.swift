@@ -26,6 +26,12 @@ import Testing
         #expect(try PathText.expandingHome(path, in: "--file", environment: ["HOME": "/home/u"]) == expanded)
     }
 
+    /// A home that ends in `/` (`HOME=/`) adds no second slash (it gave `//t`: helper-102).
+    @Test(arguments: [("/", "~/t", "/t"), ("/", "~", "/"), ("/home/u/", "~/t", "/home/u/t"), ("//", "~/t", "/t")])
+    func aHomeEndingInASlashAddsNoSecond(home: String, path: String, expanded: String) throws {
+        #expect(try PathText.expandingHome(path, in: "--file", environment: ["HOME": home]) == expanded)
+    }
+
     @Test func aTildeNeedsAnAbsoluteHome() {
         let error = expectError(.invalidInput) { try PathText.expandingHome("~/t", in: "--file", environment: ["HOME": ""]) }
         #expect(error?.message == "HOME is empty, so ~/ in --file names no folder: give an absolute path")

@@ -28,7 +28,11 @@ public enum PathText {
         guard let home = environment["HOME"], home.hasPrefix("/") else {
             throw TaskWidgetError(.invalidInput, "HOME is \(homeProblem(environment)), so ~/ in \(source) names no folder: give an absolute path")
         }
-        return home + path.dropFirst()
+        guard path != "~" else { return home }
+        // Without the home's own last slashes: `HOME=/` (a service user's) made `//t` of `~/t`.
+        var base = Substring(home)
+        while base.hasSuffix("/") { base.removeLast() }
+        return String(base) + path.dropFirst()
     }
 
     /// What is wrong with `HOME` when it is not an absolute path: "not set", "empty" or "not an absolute path".
