@@ -22,7 +22,7 @@ struct AccountCommand: ParsableCommand {
                 that only you can read (chmod 600); it is never written to the configuration. \
                 --replace changes an account of that name where it is (a new password command, \
                 say): it keeps its place in the order, so the first account still receives new \
-                lists and Inbox tasks, and its user, password and inbox stay unless given.
+                lists and Inbox tasks, and its url, user, password and inbox stay unless given.
 
                 Examples:
                   taskwidget sync account add home \\
@@ -34,7 +34,7 @@ struct AccountCommand: ParsableCommand {
                 """)
         @OptionGroup var options: SyncGlobalOptions
         @Argument(help: "The account's name, e.g. home.") var name: String
-        @Option(help: ArgumentHelp("The server, principal or calendar-home URL; a calendar's URL syncs that calendar only.", valueName: "url")) var url: String
+        @Option(help: ArgumentHelp("The server, principal or calendar-home URL; a calendar's URL syncs that calendar only (with --replace, left out: the account's stays).", valueName: "url")) var url: String?
         @Option(help: ArgumentHelp("The user name.", valueName: "user")) var user: String?
         @Option(help: ArgumentHelp("A command that prints the password (run with /bin/sh).", valueName: "cmd")) var passwordCommand: String?
         @Option(help: ArgumentHelp("A file holding the password, readable by you only.", valueName: "file"), completion: .file()) var passwordFile: String?
@@ -45,6 +45,20 @@ struct AccountCommand: ParsableCommand {
             guard passwordCommand == nil || passwordFile == nil else {
                 throw ValidationError("give --password-command or --password-file, not both")
             }
+            guard url != nil || replace else {
+                throw ValidationError("missing --url <url>: the address of the CalDAV server, e.g. https://dav.example.com/")
+            }
+            if let url { try Self.validate(url: url) }
+            guard !name.isEmpty, !name.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
+                throw ValidationError("the account's name must be one line of text")
+            }
+            if let inbox, inbox.trimmingWhitespace.isEmpty {
+                throw ValidationError("--inbox needs the name of the collection that holds the Inbox, or leave it out")
+            }
+        }
+
+        /// Refuses a URL sync could not use.
+        static func validate(url: String) throws {
             guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil else {
                 throw ValidationError("--url must be an http or https address, e.g. https://dav.example.com/")
             }
@@ -58,17 +72,15 @@ struct AccountCommand: ParsableCommand {
             guard parsed.user == nil, parsed.password == nil else {
                 throw ValidationError("--url must not hold a user name or password (…@host): give them with --user and --password-file or --password-command")
             }
-            guard !name.isEmpty, !name.unicodeScalars.contains(where: \.isControlOrLineBreak) else {
-                throw ValidationError("the account's name must be one line of text")
-            }
-            if let inbox, inbox.trimmingWhitespace.isEmpty {
-                throw ValidationError("--inbox needs the name of the collection that holds the Inbox, or leave it out")
-            }
         }
 
         func run() throws {
             guard let path = try options.configPath() else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or pass --config")
+            }
+            // --replace without --url keeps the account's; one that is not there is named as such.
+            guard let url = try url ?? options.configuration().syncAccounts.first(where: { $0.name == name })?.url else {
+                throw TaskWidgetError(.notFound, "there is no sync account “\(name.sanitizedForMessage)” to replace: add it with --url, without --replace")
             }
             var file = passwordFile
             if let given = file {
