@@ -28,9 +28,11 @@ struct NotifyCommand: ParsableCommand {
 
             Each reminder is shown once: the delivered ones are kept in \
             $XDG_STATE_HOME/taskwidget/delivered-reminders.json. One missed while notify \
-            was not running or the machine slept is shown once it is back, marked "Missed \
-            reminder", if it is no older than missed_within (default 24h). Without a \
-            notification server it waits, says so once, and delivers when one starts.
+            was not running or the machine slept is shown once it is back, if it is no \
+            older than missed_within (default 24h). Any reminder shown a minute or more \
+            late (so is one the notification server refused until a retry a minute later) \
+            is marked "Missed reminder". Without a notification server it waits, says so \
+            once, and delivers when one starts.
 
             Settings (in ~/.config/taskwidget/config.toml):
               [notify]
