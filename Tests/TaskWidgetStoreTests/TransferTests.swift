@@ -527,7 +527,11 @@ import Testing
         #expect(
             message(#"{"schema": "taskwidget.timeline/1", "entries": []}"#)
                 == "f.json has schema “taskwidget.timeline/1”; this taskwidget reads taskwidget.export/1: give a file that `taskwidget export` wrote")
-        #expect(message(#"[{"id": "x"}]"#) == "f.json is not a taskwidget export: the document is no object: give a file that `taskwidget export` wrote")
+        #expect(message(#"[{"id": "x"}]"#) == "f.json is not a taskwidget export: the document is not a JSON object, as an export is: give a file that `taskwidget export` wrote")
+        // A document of another program, and a compressed backup (helper-102).
+        #expect(message("{}") == "f.json is not a taskwidget export: schema is missing: give a file that `taskwidget export` wrote")
+        let gzip = expectError(.badImport) { try StoreExport.decode(Data([0x1F, 0x8B, 0x08, 0x00, 0xFF]), source: "f.json.gz") }
+        #expect(gzip?.message == "f.json.gz is compressed with gzip: import it with `gunzip -c FILE | taskwidget import -`")
         let store = expectError(.badImport) { try StoreExport.decode(Data("SQLite format 3\0\u{10}\0".utf8), source: "tasks.sqlite") }
         #expect(
             store?.message == "tasks.sqlite is an SQLite database, such as a store, not an export: import a store with `taskwidget export --store FILE | taskwidget import -`")

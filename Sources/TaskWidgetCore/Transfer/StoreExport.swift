@@ -92,6 +92,10 @@ public struct StoreExport: Codable, Sendable, Equatable {
             throw TaskWidgetError(
                 .badImport, "\(source) is an SQLite database, such as a store, not an export: import a store with `taskwidget export --store FILE | taskwidget import -`")
         }
+        // A compressed backup: it was "not UTF-8 text: save it as UTF-8" (helper-102).
+        if let (format, command) = compression.first(where: { data.starts(with: $0.magic) }).map({ ($0.format, $0.command) }) {
+            throw TaskWidgetError(.badImport, "\(source) is compressed with \(format): import it with `\(command) FILE | taskwidget import -`")
+        }
         guard String(validating: data, as: UTF8.self) != nil else {
             throw TaskWidgetError(.badImport, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
         }
@@ -120,6 +124,13 @@ public struct StoreExport: Codable, Sendable, Equatable {
         }
         return export
     }
+
+    /// The compressed formats a backup may be kept in: the bytes they start with, and the command
+    /// that writes a file's contents to standard output.
+    private static let compression: [(magic: [UInt8], format: String, command: String)] = [
+        ([0x1F, 0x8B], "gzip", "gunzip -c"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz", "xz -dc"),
+        ([0x28, 0xB5, 0x2F, 0xFD], "zstd", "zstd -dc"), (Array("BZh".utf8), "bzip2", "bzip2 -dc"),
+    ]
 
     /// An export's `schema` alone, for a file that does not decode as an export.
     private struct SchemaOnly: Decodable {
@@ -262,11 +273,14 @@ extension DecodingError {
             let missing = "\(path(context.codingPath + [key])) is missing"
             // A misspelt name (`titel`) is the likely cause when the object has one near it.
             let others = Self.keys(at: context.codingPath, in: data).filter { $0 != key.stringValue }
-            guard let typo = NameLookup.closest(to: key.stringValue, among: others) else { return missing }
+            guard let typo = NameLookup.closest(to: key.stringValue, among: others) else {
+                // `{}`, or a document of another program: no field of it is the problem.
+                return context.codingPath.isEmpty ? "\(missing): give a file that `taskwidget export` wrote" : missing
+            }
             return "\(missing), and \(path(context.codingPath)) has “\(typo.sanitizedForMessage)”: check its spelling against what `taskwidget export` writes"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             // `ls --format json` writes an array (helper-101).
-            guard !context.codingPath.isEmpty else { return "the document is no object: give a file that `taskwidget export` wrote" }
+            guard !context.codingPath.isEmpty else { return "the document is not a JSON object, as an export is: give a file that `taskwidget export` wrote" }
             return "\(path(context.codingPath)) has the wrong type"
         case .dataCorrupted(let context):
             // The description may quote the bad value (Foundation's does for an unknown enum case):
