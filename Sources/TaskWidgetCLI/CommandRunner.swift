@@ -15,6 +15,7 @@ public enum CommandRunner {
         ignoreFileSizeLimit()
         fillClosedStandardDescriptors()
         dropAbsurdTerminalSize()
+        XDGPaths.unsetInvalidVariables()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var parsed = false
         do {
@@ -38,6 +39,7 @@ public enum CommandRunner {
         ignoreFileSizeLimit()
         fillClosedStandardDescriptors()
         dropAbsurdTerminalSize()
+        XDGPaths.unsetInvalidVariables()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         do {
             try refuseTextNotInUTF8()

@@ -12,6 +12,8 @@ enum RenderHelper {
         guard CommandLine.arguments.count == 1 else {
             fail(TaskWidgetError(.invalidInput, "taskwidget-render takes no arguments: taskwidget starts it and tells it what to draw"))
         }
+        // Before fontconfig is loaded, as in every taskwidget program.
+        XDGPaths.unsetInvalidVariables()
         // The end of the input before a widget: the program that started this one had nothing to draw.
         guard let first = readLine(strippingNewline: true) else { exit(0) }
         let renderer: WidgetRenderer

@@ -43,6 +43,8 @@ struct TaskWidgetCommand: ParsableCommand {
     /// `render` starts its drawing helper first, so that the helper loads while the arguments are
     /// parsed and the store is read.
     static func main() {
+        // The helper inherits the environment: the variables fontconfig misreads go first.
+        XDGPaths.unsetInvalidVariables()
         if CommandLine.arguments.dropFirst().first == RenderCommand.configuration.commandName { DrawingHelper.startEarly() }
         do {
             try SiblingCommands.execIfSibling(CommandLine.arguments)

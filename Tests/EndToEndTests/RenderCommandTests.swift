@@ -47,6 +47,22 @@ import Testing
         }
     }
 
+    /// An empty `XDG_DATA_HOME` is no folder (the XDG spec): fontconfig took it for the current
+    /// one, and from a deleted folder printed three "out of memory" errors (helper-104).
+    @Test func anEmptyXDGDataHomeFromADeletedFolderDrawsWithoutErrors() throws {
+        let sandbox = try Sandbox.demo()
+        let gone = sandbox.folder.appendingPathComponent("gone").path
+        let output = sandbox.folder.appendingPathComponent("w.png")
+        var environment = sandbox.environment
+        environment["XDG_DATA_HOME"] = ""
+        let script = "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && shift && exec \"$@\""
+        let result = try ProcessRunner.run(
+            "/bin/sh", ["-c", script, "sh", gone, Sandbox.binary.path] + sandbox.arguments(["render", "-o", output.path]), environment: environment)
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(try Self.pixelSize(of: output) == (364, 170))
+    }
+
     @Test func theSameInputsGiveTheSameBytes() throws {
         let sandbox = try Sandbox.demo()
         let first = sandbox.folder.appendingPathComponent("a.png")

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The XDG base directories (freedesktop.org's Base Directory Specification) of one environment:
 /// the one place where taskwidget decides where its data, configuration, state, caches and
 /// runtime files go. A relative path in an `XDG_*` variable is invalid and ignored, as the
@@ -29,6 +31,18 @@ public struct XDGPaths: Sendable, Equatable {
         stateHome = absolute("XDG_STATE_HOME") ?? home.map { $0 + "/.local/state" }
         cacheHome = absolute("XDG_CACHE_HOME") ?? home.map { $0 + "/.cache" }
         runtimeDirectory = absolute("XDG_RUNTIME_DIR")
+    }
+
+    /// Unsets, in this process's environment, an `XDG_*_HOME` that is empty or relative, which the
+    /// specification says to ignore, as ``init(environment:)`` does: fontconfig, which the
+    /// drawing programs load, took an empty `XDG_DATA_HOME` for the current folder, and from a
+    /// deleted one printed "out of memory" errors (helper-104). Called at the start of every
+    /// program, before it starts another.
+    public static func unsetInvalidVariables() {
+        for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
+            guard let value = getenv(name), value.pointee != CChar(UInt8(ascii: "/")) else { continue }
+            unsetenv(name)
+        }
     }
 
     /// taskwidget's own folder in a base directory: `base/taskwidget`.
