@@ -204,6 +204,47 @@ import Testing
         }
     }
 
+    /// A transport whose `Depth: 1` PROPFIND answers have every propstat failed (500), as a
+    /// proxy or a server in trouble may send them.
+    final class FailingPropstatsTransport: DAVTransport {
+        let base: any DAVTransport
+
+        init(_ base: any DAVTransport) { self.base = base }
+
+        func send(_ request: DAVRequest) async throws(CalDAVError) -> DAVResponse {
+            var response = try await base.send(request)
+            let isListing = request.method == "PROPFIND" && request.headers.contains { $0.name.lowercased() == "depth" && $0.value == "1" }
+            if isListing, let text = String(data: response.body, encoding: .utf8) {
+                response.body = Data(text.replacingOccurrences(of: "HTTP/1.1 200 OK", with: "HTTP/1.1 500 Internal Server Error").utf8)
+            }
+            return response
+        }
+    }
+
+    /// A listing of the calendar home whose properties failed says nothing of what is there: it
+    /// stops the sync (a malformed answer, 69) and changes nothing. Read as "no calendars", it deleted every task and
+    /// list here (helper-107).
+    @Test func aListingWhosePropertiesFailedChangesNothing() async throws {
+        try await withRadicale { server, _, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "One", listName: "Home", createsList: true), now: Self.sunday)
+            _ = try fixture.store.addTask(NewTask(title: "Two"), now: Self.sunday)
+            #expect(try await engine(fixture.store, server, counting).run(dryRun: false).pushed == 2)
+            let before = try fixture.store.syncSnapshot(account: "test")
+            for dryRun in [true, false] {
+                let error = await #expect(throws: CalDAVError.self) {
+                    try await engine(fixture.store, server, FailingPropstatsTransport(counting)).run(dryRun: dryRun)
+                }
+                // Not transient: sync exits 69, "check the server and the account".
+                #expect(error?.code == .malformedResponse && error?.code.isTransient == false, "\(String(describing: error))")
+            }
+            let after = try fixture.store.syncSnapshot(account: "test")
+            #expect(after.tasks.map(\.title).sorted() == ["One", "Two"])
+            #expect(after.tasks == before.tasks && after.collections == before.collections)
+            #expect(try fixture.store.listSummaries().map(\.list.name) == ["Home"])
+        }
+    }
+
     @Test func aSecondSyncWithNothingChangedIsOneRequest() async throws {
         try await withRadicale { server, _, counting in
             let fixture = try TemporaryStore()

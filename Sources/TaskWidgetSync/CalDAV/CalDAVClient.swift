@@ -126,13 +126,23 @@ public struct CalDAVClient: Sendable {
     public func listCollections(in home: URL, includingCtag: Bool = true) async throws(CalDAVError) -> [CalendarCollection] {
         let (status, homeURL) = try await propfind(home, depth: "1", DAVRequestBody.collectionProperties(includingCtag: includingCtag))
         let homeHref = DAVHref(serverHref: homeURL.absoluteString, relativeTo: homeURL)?.asCollection
-        return status.responses.compactMap { response -> CalendarCollection? in
-            guard let raw = response.hrefs.first, let href = DAVHref(serverHref: raw, relativeTo: homeURL)?.asCollection,
-                href != homeHref,
-                response.property(DAVNamespace.dav, "resourcetype")?.child(DAVNamespace.caldav, "calendar") != nil
-            else { return nil }
-            return Self.collection(at: href.url(on: homeURL), from: response)
+        var collections: [CalendarCollection] = []
+        for response in status.responses {
+            guard let raw = response.hrefs.first, let href = DAVHref(serverHref: raw, relativeTo: homeURL)?.asCollection, href != homeHref,
+                response.status != 404
+            else { continue }
+            // Every resource has a resource type (RFC 4918 §15.9). Without one readable, a
+            // calendar cannot be told from a file: read as "no calendar", every collection synced
+            // before looked deleted on the server, and its tasks were deleted here (a proxy's 500
+            // propstats: helper-107).
+            guard let type = response.property(DAVNamespace.dav, "resourcetype") else {
+                throw CalDAVError(
+                    .malformedResponse, "The server's listing of the calendar home does not say what one of its members is (its resource type is missing or failed).",
+                    method: "PROPFIND", url: homeURL)
+            }
+            if type.child(DAVNamespace.caldav, "calendar") != nil { collections.append(Self.collection(at: href.url(on: homeURL), from: response)) }
         }
+        return collections
     }
 
     /// One collection's properties (`PROPFIND Depth: 0`), e.g. after making it.
