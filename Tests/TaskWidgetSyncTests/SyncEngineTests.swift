@@ -204,16 +204,20 @@ import Testing
         }
     }
 
-    /// A transport whose `Depth: 1` PROPFIND answers have every propstat failed (500), as a
-    /// proxy or a server in trouble may send them.
+    /// A transport whose `Depth: 1` answers (listings of a home or a calendar, and reports) have
+    /// every propstat failed (500), as a proxy or a server in trouble may send them.
     final class FailingPropstatsTransport: DAVTransport {
         let base: any DAVTransport
+        let methods: Set<String>
 
-        init(_ base: any DAVTransport) { self.base = base }
+        init(_ base: any DAVTransport, methods: Set<String> = ["PROPFIND"]) {
+            self.base = base
+            self.methods = methods
+        }
 
         func send(_ request: DAVRequest) async throws(CalDAVError) -> DAVResponse {
             var response = try await base.send(request)
-            let isListing = request.method == "PROPFIND" && request.headers.contains { $0.name.lowercased() == "depth" && $0.value == "1" }
+            let isListing = methods.contains(request.method) && request.headers.contains { $0.name.lowercased() == "depth" && $0.value == "1" }
             if isListing, let text = String(data: response.body, encoding: .utf8) {
                 response.body = Data(text.replacingOccurrences(of: "HTTP/1.1 200 OK", with: "HTTP/1.1 500 Internal Server Error").utf8)
             }
@@ -242,6 +246,28 @@ import Testing
             #expect(after.tasks.map(\.title).sorted() == ["One", "Two"])
             #expect(after.tasks == before.tasks && after.collections == before.collections)
             #expect(try fixture.store.listSummaries().map(\.list.name) == ["Home"])
+        }
+    }
+
+    /// A calendar's listing whose members' properties failed loses none of them: a task listed
+    /// without its data is read on its own, and an entity-tag listing without tags is refused.
+    /// Left out, each looked deleted on the server, and its task was deleted here (helper-107).
+    @Test func aCalendarListingWhosePropertiesFailedLosesNoTask() async throws {
+        try await withRadicale { server, _, counting in
+            let fixture = try TemporaryStore()
+            _ = try fixture.store.addTask(NewTask(title: "One"), now: Self.sunday)
+            _ = try fixture.store.addTask(NewTask(title: "Two"), now: Self.sunday)
+            #expect(try await engine(fixture.store, server, counting).run(dryRun: false).pushed == 2)
+            let failing = CalDAVClient(
+                accountURL: server.baseURL, credentials: CalDAVCredentials(username: server.username, password: server.password),
+                transport: FailingPropstatsTransport(counting, methods: ["PROPFIND", "REPORT"]))
+            let inbox = try syncedInboxURL(of: fixture.store)
+            counting.reset()
+            let listed = try await failing.listTasks(in: inbox)
+            #expect(listed.compactMap { $0.data.contains("SUMMARY:One") ? "One" : $0.data.contains("SUMMARY:Two") ? "Two" : nil }.sorted() == ["One", "Two"])
+            #expect(counting.requestsByMethod["GET"] == 2, "\(counting.requestsByMethod)")
+            let error = await #expect(throws: CalDAVError.self) { try await failing.listEntityTags(in: inbox) }
+            #expect(error?.code == .malformedResponse)
         }
     }
 

@@ -204,7 +204,13 @@ public struct CalDAVClient: Sendable {
         try check(response, "REPORT", finalURL, accepting: [207])
         switch multistatusResult(response, "REPORT", finalURL) {
         case .success(let status):
-            return try objects(in: status, relativeTo: finalURL).objects
+            let found = try objects(in: status, relativeTo: finalURL)
+            // A member named without its data (its propstat failed) is read on its own: left out,
+            // its task looked deleted on the server, and was deleted here (helper-107).
+            let collectionHref = DAVHref(serverHref: finalURL.absoluteString, relativeTo: finalURL)?.asCollection
+            let unread = found.unread.filter { $0.asCollection != collectionHref }
+            guard !unread.isEmpty else { return found.objects }
+            return try await found.objects + fetch(unread, in: collection).objects.filter { $0.data.contains("BEGIN:VTODO") }
         case .failure(let error) where error.code == .malformedResponse:
             // libxml2 refuses a text node over 10 MB (XML_MAX_TEXT_LENGTH, and FoundationXML
             // cannot ask for XML_PARSE_HUGE): list the entity tags, then fetch the objects, each
@@ -234,8 +240,15 @@ public struct CalDAVClient: Sendable {
                 ctag = response.property(DAVNamespace.calendarServer, "getctag")?.trimmedText
                 token = response.property(DAVNamespace.dav, "sync-token")?.trimmedText
             } else if response.property(DAVNamespace.dav, "resourcetype")?.child(DAVNamespace.dav, "collection") == nil,
-                let etag = response.property(DAVNamespace.dav, "getetag")?.trimmedText.flatMap(EntityTag.normalize)
+                response.status != 404
             {
+                // Every calendar object has an entity tag (RFC 4791 §5.3.4): one left out would
+                // look deleted on the server, and its task would be deleted here (helper-107).
+                guard let etag = response.property(DAVNamespace.dav, "getetag")?.trimmedText.flatMap(EntityTag.normalize) else {
+                    throw CalDAVError(
+                        .malformedResponse, "The server's listing of a calendar gave no entity tag for one of its objects.", method: "PROPFIND",
+                        url: finalURL)
+                }
                 etags[href] = etag
             }
         }
@@ -315,13 +328,14 @@ public struct CalDAVClient: Sendable {
         return try await fetch(hrefs, in: collection)
     }
 
-    /// Objects with calendar data in a multistatus; responses without it (the collection itself,
-    /// 404s) are left out.
+    /// Objects with calendar data in a multistatus, the hrefs answered 404 or 410, and the others
+    /// named without calendar data (the collection itself, a member whose propstat failed).
     private func objects(in status: Multistatus, relativeTo base: URL) throws(CalDAVError)
-        -> (objects: [CalendarObject], notFound: [DAVHref])
+        -> (objects: [CalendarObject], notFound: [DAVHref], unread: [DAVHref])
     {
         var objects: [CalendarObject] = []
         var notFound: [DAVHref] = []
+        var unread: [DAVHref] = []
         for response in status.responses {
             for raw in response.hrefs {
                 guard let href = DAVHref(serverHref: raw, relativeTo: base) else { continue }
@@ -330,10 +344,12 @@ public struct CalDAVClient: Sendable {
                     objects.append(CalendarObject(href: href, etag: etag, data: data))
                 } else if response.status == 404 || response.status == 410 {
                     notFound.append(href)
+                } else {
+                    unread.append(href)
                 }
             }
         }
-        return (objects, notFound)
+        return (objects, notFound, unread)
     }
 
     // MARK: - Incremental sync (RFC 6578)
