@@ -62,6 +62,10 @@ struct AccountCommand: ParsableCommand {
             guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil else {
                 throw ValidationError("--url must be an http or https address, e.g. https://dav.example.com/")
             }
+            // No server listens there: every sync said "try again later" (75), which a timer never reports.
+            if let port = parsed.port, !(1...65535).contains(port) {
+                throw ValidationError("--url has the port \(port), which no server can listen on: give one from 1 to 65535, or none")
+            }
             // A task's own address, copied from a client: discovery then found the whole calendar
             // home above it, and synced every calendar there (helper-75).
             guard parsed.pathExtension.lowercased() != "ics" else {
