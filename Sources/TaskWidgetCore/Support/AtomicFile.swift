@@ -116,7 +116,14 @@ public enum AtomicFile {
     }
 
     private static func failure(_ code: Int32, _ url: URL) -> TaskWidgetError {
-        let advice = code == EISDIR ? "give the path of a file, not of a folder" : "check that the folder exists and is writable"
+        let advice =
+            switch code {
+            case EISDIR: "give the path of a file, not of a folder"
+            // `render --timeline` at `ulimit -n 8` (helper-104).
+            case EMFILE, ENFILE: "raise the open file limit (ulimit -n)"
+            case ENOSPC, EDQUOT: "free some space"
+            default: "check that the folder exists and is writable"
+            }
         return .system(code, "cannot write \(url.path)", advice: advice, context: url.path)
     }
 }
