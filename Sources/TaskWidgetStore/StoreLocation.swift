@@ -80,7 +80,7 @@ public struct StoreLocation: Sendable, Equatable {
         guard let dataHome = XDGPaths(environment: environment).dataHome else {
             throw TaskWidgetError(
                 .invalidInput,
-                "HOME is \(PathText.homeProblem(environment)), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
+                "HOME is \(PathText.homeProblem(environment)), so there is no default store: pass --store PATH, or set TASKWIDGET_STORE or XDG_DATA_HOME")
         }
         return StoreLocation(path: XDGPaths.taskwidgetFolder(in: dataHome) + "/" + name, isDefault: true)
     }

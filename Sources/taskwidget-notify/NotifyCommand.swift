@@ -76,7 +76,7 @@ struct NotifyCommand: ParsableCommand {
         let paths = XDGPaths(environment: environment)
 
         guard let lockPath = SessionLock.defaultPath(paths, busAddress: environment["DBUS_SESSION_BUS_ADDRESS"]) else {
-            throw TaskWidgetError(.invalidInput, "neither XDG_RUNTIME_DIR nor HOME is set: notify needs one for its lock file")
+            throw TaskWidgetError(.invalidInput, "neither XDG_RUNTIME_DIR, XDG_STATE_HOME nor HOME is set: notify needs one for its lock file: set one of them")
         }
         let lock: SessionLock
         switch try SessionLock.acquire(at: lockPath) {

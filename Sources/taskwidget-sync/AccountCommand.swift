@@ -80,7 +80,7 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             guard let path = try options.configPath() else {
-                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or pass --config")
+                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or XDG_CONFIG_HOME, or pass --config")
             }
             // --replace without --url keeps the account's; one that is not there is named as such.
             guard let url = try url ?? options.configuration().syncAccounts.first(where: { $0.name == name })?.url else {
@@ -159,7 +159,7 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             guard let path = try options.configPath() else {
-                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or pass --config")
+                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or XDG_CONFIG_HOME, or pass --config")
             }
             try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
             print("Removed the account \(name) from \(path)")

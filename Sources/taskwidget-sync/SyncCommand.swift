@@ -62,7 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
         guard !accounts.isEmpty else {
             // Without a home, the accounts' file is nowhere: adding one fails the same way (helper-90).
             guard try options.configPath() != nil else {
-                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml, which holds the sync accounts: set HOME or pass --config")
+                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml, which holds the sync accounts: set HOME or XDG_CONFIG_HOME, or pass --config")
             }
             throw TaskWidgetError(
                 .badConfig, "there is no sync account yet: add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`")

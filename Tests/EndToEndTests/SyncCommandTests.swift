@@ -567,7 +567,7 @@ import Testing
         let sandbox = try Sandbox()
         let result = try ProcessRunner.run(Sandbox.binary.path, ["sync", "--store", sandbox.storePath], environment: ["TZ": "UTC"])
         #expect(result.status == 64)
-        #expect(result.stderr == "taskwidget: there is no home folder for config.toml, which holds the sync accounts: set HOME or pass --config\n")
+        #expect(result.stderr == "taskwidget: there is no home folder for config.toml, which holds the sync accounts: set HOME or XDG_CONFIG_HOME, or pass --config\n")
     }
 
     /// Without a home folder, `--config ~/…` is refused by every sync command, as `~/` is in

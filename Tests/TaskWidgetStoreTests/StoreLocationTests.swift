@@ -73,7 +73,7 @@ import Testing
     ])
     func withoutHomeThereIsNoDefaultStore(environment: [String: String], home: String) throws {
         let error = expectError(.invalidInput) { try StoreLocation.resolve(explicitPath: nil, environment: environment) }
-        #expect(error?.message == "HOME is \(home), so there is no default store: pass --store PATH or set TASKWIDGET_STORE")
+        #expect(error?.message == "HOME is \(home), so there is no default store: pass --store PATH, or set TASKWIDGET_STORE or XDG_DATA_HOME")
     }
 
 }
