@@ -60,8 +60,10 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
 
 extension LocalDay {
     /// Reads the day a habit is checked for: `today`, `yesterday` or `YYYY-MM-DD`, not in the future
-    /// (`tomorrow` is read, to be refused as such).
-    public static func habitDay(_ text: String?, now: Instant, calendar: LocalCalendar) throws -> LocalDay {
+    /// (`tomorrow` is read, to be refused as such) unless `allowingFuture`: a day checked in a zone
+    /// ahead of this one is still to come here, and `habit ls` and `uncheck` must reach it
+    /// (helper-105).
+    public static func habitDay(_ text: String?, now: Instant, calendar: LocalCalendar, allowingFuture: Bool = false) throws -> LocalDay {
         let today = calendar.localDay(containing: now)
         guard let text = text?.trimmingWhitespace, text.lowercased() != "today" else { return today }
         let day: LocalDay? =
@@ -75,7 +77,7 @@ extension LocalDay {
                 .invalidInput,
                 "cannot read the day “\(text.sanitizedForMessage)”: \(WhenParser.impossibleDate(in: text) ?? "use today, yesterday or YYYY-MM-DD")")
         }
-        guard day <= today else {
+        guard day <= today || allowingFuture else {
             throw TaskWidgetError(.invalidInput, "\(day) is in the future: give today or an earlier day")
         }
         return day

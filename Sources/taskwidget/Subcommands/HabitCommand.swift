@@ -36,7 +36,7 @@ struct HabitCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
+            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar, allowingFuture: true)
             let habits = try context.storeForReading().habitDays(on: day)
             let width = terminalWidthOfStandardOutput(context.environment)
             print(Listing(now: context.now, calendar: context.calendar, terminalWidth: width).table(habits), terminator: "")
@@ -76,7 +76,7 @@ struct HabitCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
+            let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar, allowingFuture: true)
             let (habit, removed) = try context.storeForChanging().uncheckHabit(name, on: day)
             if let removed {
                 printConfirmation("\(habit.icon) \(habit.name): unchecked on \(day) (it was \(removed.rawValue))")
