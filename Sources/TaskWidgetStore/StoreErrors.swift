@@ -28,6 +28,14 @@ enum StoreErrors {
         }
         let (code, message): (TaskWidgetError.Code, String) =
             switch error.resultCode {
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB where hasJournal(path):
+                // A backup copied over a store in use is read with the old store's -wal on top,
+                // and "restore it from a backup" was what the user had just done (helper-108).
+                (
+                    .damagedStore,
+                    "\(path) is not a taskwidget store or is damaged: if a copy replaced it, stop watch, serve and notify, remove \(path)-wal and \(path)-shm, "
+                        + "and copy it again; else restore it from a backup or pass another --store"
+                )
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:
                 (.damagedStore, "\(path) is not a taskwidget store or is damaged: restore it from a backup or pass another --store")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
@@ -64,6 +72,12 @@ enum StoreErrors {
         var open = -3  // ".", ".." and the folder's own descriptor
         while readdir(folder) != nil { open += 1 }
         return limit - open < 3
+    }
+
+    /// Whether the store has a `-wal` file beside it (SQLite may have emptied one it could not use
+    /// by the time the error is read).
+    private static func hasJournal(_ path: String) -> Bool {
+        access(path + "-wal", F_OK) == 0
     }
 
     /// Whether the store's file may be written and its folder not.

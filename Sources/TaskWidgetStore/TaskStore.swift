@@ -144,6 +144,7 @@ public final class TaskStore: Sendable {
     /// A store file opened for writing: refused if foreign or newer, converted to WAL if empty, and
     /// migrated. Returns its connection and the migrations it has.
     private static func openForWriting(_ path: String, configuration: Configuration) throws -> (DatabaseQueue, Set<String>) {
+        giveJournalsTheStoresMode(path)
         let database = try DatabaseQueue(path: path, configuration: configuration)
         // Refuse a foreign or newer database before anything can write to it.
         var applied = try checkSchema(database, path: path, allowEmpty: true)
@@ -156,6 +157,18 @@ public final class TaskStore: Sendable {
             emptyTheWAL(of: database)  // the new indexes and counts of a big store
         }
         return (database, applied)
+    }
+
+    /// Gives a read-only `-wal` or `-shm` of a store that may be written the store's mode back.
+    /// SQLite makes them with the store's mode, so a read while the store was read-only left them
+    /// so, and after `chmod u+w` on the store the first write said it was still read-only
+    /// (helper-108). Only the owner can, and only the owner could have fixed the store.
+    private static func giveJournalsTheStoresMode(_ path: String) {
+        var store = stat()
+        guard access(path, W_OK) == 0, stat(path, &store) == 0 else { return }
+        for journal in ["-wal", "-shm"].map({ path + $0 }) where access(journal, F_OK) == 0 && access(journal, W_OK) != 0 {
+            chmod(journal, store.st_mode & 0o777)
+        }
     }
 
     /// An empty store in memory, with the whole schema: what a store not created yet reads as.

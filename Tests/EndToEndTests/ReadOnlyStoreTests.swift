@@ -112,6 +112,23 @@ import Testing
             result.stderr == "taskwidget: the store \(folders.storePath) cannot be changed: its folder is read-only to you, and SQLite writes the store's -wal and -shm files there: fix the folder's permissions\n")
     }
 
+    /// A store made writable again is written at once: a read while it was read-only left its
+    /// `-wal` read-only too (SQLite gives it the store's mode), and the first write after
+    /// `chmod u+w` said the store was still read-only (helper-108).
+    @Test func aStoreMadeWritableAgainIsWrittenAtOnce() throws {
+        let sandbox = try Sandbox()
+        let folders = try Folders(sandbox)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folders.store.path)
+        let store = ["--store", folders.storePath, "--now", sandbox.now]
+        #expect(try Sandbox.asUnprivilegedUser(["add", "First"] + store).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folders.storePath)
+        #expect(try Sandbox.asUnprivilegedUser(["ls"] + store).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folders.storePath)
+        let second = try Sandbox.asUnprivilegedUser(["add", "Second"] + store)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try sandbox.succeed(["ls", "--store", folders.storePath]).contains("Second"))
+    }
+
     /// After a writer the `-wal` and `-shm` are kept, so readers find them and create nothing.
     @Test func readingAfterAWriterCreatesNoFileAndChangesNone() throws {
         let sandbox = try Sandbox()

@@ -135,6 +135,20 @@ import Testing
         #expect(try contents("tasks.sqlite") == bytes)
     }
 
+    /// A damaged store with a `-wal` beside it says how to restore a copy: a backup copied over
+    /// a store in use is read with the old `-wal` on top, and the advice was to restore a backup,
+    /// which the user had just done (helper-108).
+    @Test(arguments: modes)
+    func aDamagedStoreWithAWALSaysHowToRestoreACopy(mode: TaskStore.AccessMode) throws {
+        try Self.garbage(count: 4096).write(to: URL(fileURLWithPath: folder.path("tasks.sqlite")))
+        try Self.garbage(count: 100).write(to: URL(fileURLWithPath: folder.path("tasks.sqlite-wal")))
+        let path = folder.path("tasks.sqlite")
+        let error = expectError(.damagedStore) { try open("tasks.sqlite", mode) }
+        #expect(
+            error?.message == "\(path) is not a taskwidget store or is damaged: if a copy replaced it, stop watch, serve and notify, "
+                + "remove \(path)-wal and \(path)-shm, and copy it again; else restore it from a backup or pass another --store")
+    }
+
     /// An SQLite database of another program, in the default rollback-journal mode.
     func writeForeignDatabase() throws -> Data {
         let queue = try DatabaseQueue(path: folder.path("tasks.sqlite"))
