@@ -86,6 +86,21 @@ import Testing
         }
     }
 
+    /// A store's `-wal` or `-shm` given as a store is refused: `add` made a database of the -wal
+    /// beside the store (helper-108).
+    @Test func aStoresJournalIsNoStore() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        let before = try sandbox.succeed(["export"])
+        for suffix in ["-wal", "-shm"] {
+            try sandbox.expectRefused(
+                ["add", "oops", "--store", sandbox.storePath + suffix], status: 64,
+                message: "\(sandbox.storePath + suffix) is the \(suffix.dropFirst()) file of the store \(sandbox.storePath), which SQLite keeps beside it: "
+                    + "give --store the store itself, \(sandbox.storePath)")
+        }
+        #expect(try sandbox.succeed(["export"]) == before)
+    }
+
     @Test func newListWithTheInboxSaysTheInboxIsAlwaysThere() throws {
         try Self.populatedSandbox().expectRefused(["add", "Reserved", "--list", "Inbox", "--new-list"], status: 64, message: "the Inbox is always there")
     }
