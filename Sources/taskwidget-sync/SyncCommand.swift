@@ -74,9 +74,13 @@ struct SyncCommand: AsyncParsableCommand {
                     creation: "add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`")
             ]
         }
-        let store = try context.storeForWriting()
-        let lock = try SyncLock(store: context.location)
-        defer { lock.release() }
+        // A dry run changes nothing anywhere: it reads a store that is there as the display
+        // commands do, so it works on one the user may not write (it was refused, helper-108), and
+        // takes no lock. One not made yet reads as empty, as for a first sync.
+        let readsOnly = dryRun && access(context.location.path, F_OK) == 0
+        let store = try readsOnly ? context.storeForReading() : context.storeForWriting()
+        let lock = dryRun ? nil : try SyncLock(store: context.location)
+        defer { lock?.release() }
         for unconfigured in try UnconfiguredAccountState.find(in: store, configured: configuration.syncAccounts) {
             writeToStandardError("taskwidget: \(unconfigured.note.removingControlCharacters)\n")
         }
@@ -116,7 +120,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
         }
         if let firstFailure {
-            lock.release()  // exit runs no defer
+            lock?.release()  // exit runs no defer
             Foundation.exit(firstFailure.code.exitStatus)
         }
     }

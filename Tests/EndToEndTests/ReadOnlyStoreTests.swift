@@ -129,6 +129,27 @@ import Testing
         #expect(try sandbox.succeed(["ls", "--store", folders.storePath]).contains("Second"))
     }
 
+    /// `sync --dry-run` changes nothing anywhere, so it reads a store its user may not write: it
+    /// was refused as one it could not change (helper-108). With no server there, it gets as far
+    /// as connecting (75).
+    @Test func aDryRunSyncReadsAStoreItsUserMayNotWrite() throws {
+        let sandbox = try Sandbox()
+        let folders = try Folders(sandbox)
+        try sandbox.succeed(["add", "Pay rent", "--store", folders.storePath])
+        let config = sandbox.folder.appendingPathComponent("config.toml")
+        try Data("[sync.accounts.down]\nurl = \"http://127.0.0.1:1/\"\nuser = \"a\"\npassword_command = \"echo x\"\ninbox = \"Tasks\"\n".utf8).write(to: config)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folders.storePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folders.store.path) }
+        let before = try Self.fingerprint(folder: folders.store)
+        let result = try Sandbox.asUnprivilegedUser(["sync", "--dry-run", "--store", folders.storePath, "--config", config.path])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("taskwidget: sync of “down”: cannot connect to 127.0.0.1:1"), "\(result.stderr)")
+        #expect(try Self.fingerprint(folder: folders.store) == before)
+    }
+
     /// After a writer the `-wal` and `-shm` are kept, so readers find them and create nothing.
     @Test func readingAfterAWriterCreatesNoFileAndChangesNone() throws {
         let sandbox = try Sandbox()
