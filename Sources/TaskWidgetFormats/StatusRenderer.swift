@@ -117,14 +117,21 @@ public struct StatusRenderer: Sendable {
     public static let maximumNesting = 16
 
     /// Throws the usage error the parser would have given if it did not crash: where the template
-    /// nests deeper than ``maximumNesting``. Reads tags as the parser does, and leaves every other
+    /// nests deeper than ``maximumNesting``; and where a section is closed that is not open, which
+    /// the parser words as a misnamed close. Reads tags as the parser does, and leaves every other
     /// mistake to the parser.
     static func checkNesting(of text: TemplateText) throws {
         var depth = 0
         try text.forEachTag { tag in
             switch tag.sigil {
             case "#", "^", "$", "<": depth += 1
-            case "/": depth = max(0, depth - 1)
+            case "/":
+                // The parser calls it closed "with another name" (helper-106).
+                guard depth > 0 else {
+                    let name = String(tag.content).trimmingWhitespace.sanitizedForMessage
+                    throw text.error(at: tag.start, "{{/\(name)}} closes a section that is not open: remove it, or open the section with {{#\(name)}}")
+                }
+                depth -= 1
             default: break
             }
             if depth > maximumNesting || (tag.sigil != "!" && tag.content.count(where: { $0 == "(" }) > maximumNesting) {

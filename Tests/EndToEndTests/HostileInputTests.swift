@@ -204,6 +204,8 @@ import Testing
         // The parser's names (unrecognisedConfigVariable) were the message.
         ("setting", "{{% CONTENT_TYPE: BOGUS}}{{open}}", "setting.mustache:1:26: a {{% …}} tag names an unknown setting (taskwidget sets the content type itself: leave it out)"),
         ("pragma", "{{% NOPE}}{{open}}", "pragma.mustache:1:9: a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"),
+        // The parser said it was closed "with another name than it was opened with" (helper-106).
+        ("stray", "x{{/top}}", "stray.mustache:1:2: {{/top}} closes a section that is not open: remove it, or open the section with {{#top}}"),
     ])
     func brokenTemplatesAreOneLineErrors(name: String, text: String, message: String) throws {
         let sandbox = try Self.sandbox()
