@@ -163,7 +163,15 @@ struct ConfigReader {
         guard let seconds = DurationText.seconds(text) else {
             // `99999999w`: a duration, past the million units taskwidget takes.
             let isTooLong = text.trimmingWhitespace.first?.isNumber == true && DurationText.seconds("1" + text.trimmingWhitespace.drop { $0.isNumber }) != nil
-            throw error(key, isTooLong ? "the duration is too long: give at most 1000000 of its unit" : "expected a duration such as \(DurationText.examples)")
+            // A capital M alone may mean months: it was refused without a word of why (helper-106).
+            let isMonthsOrMinutes = text.trimmingWhitespace.drop { $0.isNumber || $0 == " " } == "M"
+            throw error(
+                key,
+                isTooLong
+                    ? "the duration is too long: give at most 1000000 of its unit"
+                    : isMonthsOrMinutes
+                        ? "M may mean months or minutes: write minutes as m, e.g. 30m"
+                        : "expected a duration such as \(DurationText.examples)")
         }
         return seconds
     }

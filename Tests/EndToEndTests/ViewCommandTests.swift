@@ -146,6 +146,8 @@ import Testing
         ("[views.work]\nlist = \"Work\"\n\n[views.soon]\ndue_within = \"soon\"\n", ":5: views.soon.due_within: expected a duration such as 30m"),
         // A duration, too long: it was "expected a duration" (helper-79).
         ("[views.soon]\ndue_within = \"99999999w\"\n", ":2: views.soon.due_within: the duration is too long: give at most 1000000 of its unit"),
+        // A capital M, refused without a word of why (helper-106).
+        ("[views.soon]\ndue_within = \"30M\"\n", ":2: views.soon.due_within: M may mean months or minutes: write minutes as m, e.g. 30m"),
         ("[views.work]\nlist = \"Work\"\nactive = \"yes\"\n", ":3: views.work.active: expected true or false"),
         ("[views.work]\nlst = \"Work\"\n", ":2: views.work.lst: unknown key: did you mean “list”? (the keys here are active, due_within, inbox, list)"),
         ("[views.work\nlist = \"Work\"\n", ":1:"),
