@@ -30,9 +30,9 @@ struct NotifyCommand: ParsableCommand {
             $XDG_STATE_HOME/taskwidget/delivered-reminders.json. One missed while notify \
             was not running or the machine slept is shown once it is back, if it is no \
             older than missed_within (default 24h). Any reminder shown a minute or more \
-            late (so is one the notification server refused until a retry a minute later) \
-            is marked "Missed reminder". Without a notification server it waits, says so \
-            once, and delivers when one starts.
+            late is marked "Missed reminder", one the notification server refused until a \
+            retry too. Without a notification server it waits, says so once, and delivers \
+            when one starts.
 
             Settings (in ~/.config/taskwidget/config.toml):
               [notify]
