@@ -132,6 +132,11 @@ struct SyncCommand: AsyncParsableCommand {
             throw TaskWidgetError(
                 .badConfig, "the url of the account “\(account.name)” is not an http or https address: fix it in the configuration")
         }
+        // A port past 65535 trapped in the HTTP client (exit 132, helper-109); 0 said "try again later".
+        if let port = url.port, !(1...65535).contains(port) {
+            throw TaskWidgetError(
+                .badConfig, "the url of the account “\(account.name)” has the port \(port), which no server can listen on: fix it in the configuration")
+        }
         // Never sent (the client sends the account's user and password): said, not ignored.
         guard url.password == nil else {
             throw TaskWidgetError(

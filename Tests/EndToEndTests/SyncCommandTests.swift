@@ -570,6 +570,21 @@ import Testing
         #expect(result.stderr == "taskwidget: there is no home folder for config.toml, which holds the sync accounts: set HOME or XDG_CONFIG_HOME, or pass --config\n")
     }
 
+    /// An account's port that no server can listen on, written into config.toml by hand: past
+    /// 65535 sync trapped (exit 132), and 0 said "try again later" (75) (helper-109).
+    @Test(arguments: ["http://127.0.0.1:99999/", "http://127.0.0.1:0/", "http://[::1]:70000/"])
+    func anAccountsImpossiblePortIsAConfigurationError(url: String) throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        try sandbox.writeConfig("[sync.accounts.z]\nurl = \"\(url)\"\n")
+        let port = url.split(separator: ":").last!.dropLast()
+        for arguments in [["sync"], ["sync", "--dry-run"]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr == "taskwidget: the url of the account “z” has the port \(port), which no server can listen on: fix it in the configuration\n")
+        }
+    }
+
     /// Without a home folder, `--config ~/…` is refused by every sync command, as `~/` is in
     /// every other path option (`account add` wrote the file into the passwd entry's home, where
     /// nothing read it: helper-102); a file named in full lists its accounts without a store.

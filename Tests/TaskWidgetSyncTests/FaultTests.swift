@@ -41,6 +41,16 @@ import Testing
         }
     }
 
+    /// A port past 65535 (in config.toml, or a redirect's Location) is refused before the HTTP
+    /// client, which trapped on it (exit 132: helper-109).
+    @Test(arguments: ["http://127.0.0.1:99999/", "http://[::1]:70000/", "http://localhost:4294967296/"])
+    func aPortNoServerCanListenOnIsRefused(url: String) async throws {
+        try await HTTPClientTransport.withTransport { transport in
+            let error = await #expect(throws: CalDAVError.self) { try await transport.send(DAVRequest(method: "PROPFIND", url: URL(string: url)!)) }
+            #expect(error?.code == .invalidURL)
+        }
+    }
+
     @Test func passingThroughWorks() async throws {
         try await withProxy { proxy, client, list, state, _ in
             let changes = try await client.pullChanges(in: list.url, since: state)

@@ -84,6 +84,10 @@ public final class HTTPClientTransport: DAVTransport {
     }
 
     public func send(_ request: DAVRequest) async throws(CalDAVError) -> DAVResponse {
+        // NIO traps on a port past 65535 (a redirect's Location may name one).
+        if let port = request.url.port, !(1...65535).contains(port) {
+            throw CalDAVError(.invalidURL, "The address \(CalDAVError.redact(request.url)) has a port no server can listen on.", method: request.method, url: request.url)
+        }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method)
         outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
