@@ -58,11 +58,11 @@ public struct StoreLocation: Sendable, Equatable {
                 .ioFailure, "the current folder was deleted, so \(source)'s relative path \(expanded) names no file: cd to a folder that exists, or give an absolute path",
                 context: "current folder deleted")
         }
-        // A store's own journal: `add` made a database of the -wal (helper-108).
-        if let suffix = ["-wal", "-shm", "-journal"].first(where: expanded.hasSuffix), access(String(expanded.dropLast(suffix.count)), F_OK) == 0 {
+        // A store's own journal or sync lock: `add` made a database of the -wal (helper-108).
+        if let suffix = ["-wal", "-shm", "-journal", ".sync-lock"].first(where: expanded.hasSuffix), access(String(expanded.dropLast(suffix.count)), F_OK) == 0 {
             let store = String(expanded.dropLast(suffix.count))
             throw TaskWidgetError(
-                .invalidInput, "\(expanded) is the \(suffix.dropFirst()) file of the store \(store), which SQLite keeps beside it: give \(source) the store itself, \(store)",
+                .invalidInput, "\(expanded) is the \(suffix.dropFirst()) file of the store \(store), kept beside it: give \(source) the store itself, \(store)",
                 context: "journal as store")
         }
         return StoreLocation(path: expanded, isDefault: false)

@@ -86,16 +86,17 @@ import Testing
         }
     }
 
-    /// A store's `-wal` or `-shm` given as a store is refused: `add` made a database of the -wal
-    /// beside the store (helper-108).
+    /// A store's `-wal`, `-shm` or sync lock given as a store is refused: `add` made a database of
+    /// the -wal beside the store (helper-108), and of the lock (helper-109).
     @Test func aStoresJournalIsNoStore() throws {
         let sandbox = try Sandbox()
         try sandbox.succeed(["add", "Pay rent"])
         let before = try sandbox.succeed(["export"])
-        for suffix in ["-wal", "-shm"] {
+        for suffix in ["-wal", "-shm", ".sync-lock"] {
+            if suffix == ".sync-lock" { FileManager.default.createFile(atPath: sandbox.storePath + suffix, contents: nil) }
             try sandbox.expectRefused(
                 ["add", "oops", "--store", sandbox.storePath + suffix], status: 64,
-                message: "\(sandbox.storePath + suffix) is the \(suffix.dropFirst()) file of the store \(sandbox.storePath), which SQLite keeps beside it: "
+                message: "\(sandbox.storePath + suffix) is the \(suffix.dropFirst()) file of the store \(sandbox.storePath), kept beside it: "
                     + "give --store the store itself, \(sandbox.storePath)")
         }
         #expect(try sandbox.succeed(["export"]) == before)
