@@ -82,10 +82,9 @@ struct AccountCommand: ParsableCommand {
             guard let path = try options.configPath() else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or XDG_CONFIG_HOME, or pass --config")
             }
-            // --replace without --url keeps the account's; one that is not there is named as such.
-            guard let url = try url ?? options.configuration().syncAccounts.first(where: { $0.name == name })?.url else {
-                throw TaskWidgetError(.notFound, "there is no sync account “\(name.sanitizedForMessage)” to replace: add it with --url, without --replace")
-            }
+            // --replace without --url keeps the account's. Without one of that name there is no url,
+            // and add(replacing:) refuses it, naming the accounts there are, before any is written.
+            let url = try url ?? options.configuration().syncAccounts.first(where: { $0.name == name })?.url ?? ""
             var file = passwordFile
             if let given = file {
                 let given = try PathText.expandingHome(given, in: "--password-file", environment: ProcessInfo.processInfo.environment)

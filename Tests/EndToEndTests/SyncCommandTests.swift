@@ -1341,7 +1341,7 @@ import Testing
         #expect(newUser.contains("[sync.accounts.home]\nurl = \"https://dav.example.com/\"\nuser = \"carol\"\npassword_command = \"pass new\"\n"), "\(newUser)")
         let typoWithoutURL = try sandbox.run(["sync", "account", "add", "hmoe", "--replace"])
         #expect(typoWithoutURL.status == 64)
-        #expect(typoWithoutURL.stderr == "taskwidget: there is no sync account “hmoe” to replace: add it with --url, without --replace\n")
+        #expect(typoWithoutURL.stderr == "taskwidget: there is no sync account “hmoe” to replace: the accounts are home, work\n")
         let badPort = try sandbox.run(["sync", "account", "add", "other", "--url", "http://localhost:99999/"])
         #expect(badPort.status == 64)
         #expect(badPort.stderr.hasPrefix("taskwidget: --url has the port 99999, which no server can listen on: give one from 1 to 65535, or none"), "\(badPort.stderr)")
