@@ -110,12 +110,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Closed standard descriptors filled before main (see its one C file).
+        .target(name: "CStandardDescriptors"),
         // What the command-line programs share: the global, scope and widget options, and how a
         // command runs (errors, exit statuses, standard output).
         .target(
             name: "TaskWidgetCLI",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "CLinuxEvents",
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "CLinuxEvents", "CStandardDescriptors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

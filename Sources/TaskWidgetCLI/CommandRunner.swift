@@ -13,7 +13,6 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command, and exits.
     public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) -> Never {
         ignoreFileSizeLimit()
-        fillClosedStandardDescriptors()
         dropAbsurdTerminalSize()
         XDGPaths.unsetInvalidVariables()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -37,7 +36,6 @@ public enum CommandRunner {
     /// Parses the arguments for `Root`, runs the command (asynchronous ones awaited), and exits.
     public static func main<Root: AsyncParsableCommand>(_ root: Root.Type, arguments: [String] = CommandLine.arguments) async -> Never {
         ignoreFileSizeLimit()
-        fillClosedStandardDescriptors()
         dropAbsurdTerminalSize()
         XDGPaths.unsetInvalidVariables()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -496,23 +494,6 @@ public enum CommandRunner {
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
         raise(SIGPIPE)
-    }
-
-    /// Gives a closed standard descriptor /dev/null, so that the first descriptor opened does not
-    /// take its number: notify's lock file received the log of a closed standard error (helper-90),
-    /// watch's signals and serve's event queue took a closed standard output, whose write error
-    /// then named the wrong cause (helper-104). Standard error gets it for writing; standard input
-    /// and output get it the other way round, so that reading or writing them still fails (EBADF),
-    /// as on a closed one (`import - <&-`, `export >&-`).
-    private static func fillClosedStandardDescriptors() {
-        for (descriptor, mode) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)]
-        where fcntl(descriptor, F_GETFD) == -1 {
-            let opened = open("/dev/null", mode)
-            if opened >= 0, opened != descriptor {
-                dup2(opened, descriptor)
-                close(opened)
-            }
-        }
     }
 
     /// Unsets a `COLUMNS` or `LINES` that no terminal has: ArgumentParser's help trapped (SIGILL)

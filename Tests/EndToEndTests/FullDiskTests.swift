@@ -155,10 +155,11 @@ import Testing
     }
 
     /// A closed standard output keeps its number, so writing it fails as on a closed one: watch's
-    /// signal descriptor took it, and its write error said "invalid argument" (helper-104).
+    /// signal descriptor took it, and its write error said "invalid argument" (helper-104); in the
+    /// asynchronous programs (sync, serve), libdispatch's descriptors took it before main (helper-110).
     @Test func aClosedStandardOutputIsNamedAsSuch() throws {
         let sandbox = try Sandbox.demo()
-        for command in [["watch", "--format", "waybar"], ["export"], ["status", "--format", "tmux"]] {
+        for command in [["watch", "--format", "waybar"], ["export"], ["status", "--format", "tmux"], ["sync", "account", "ls"]] {
             let result = try runInShell(sandbox, "exec \"$@\" >&-", command)
             #expect(result.status == 74, "\(command)")
             #expect(result.stderr == "taskwidget: cannot write to standard output: bad file descriptor\n", "\(command)")

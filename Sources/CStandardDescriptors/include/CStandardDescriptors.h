@@ -1,0 +1,1 @@
+// Nothing to call: see standard_descriptors.c, which runs before main.
