@@ -79,9 +79,7 @@ struct AccountCommand: ParsableCommand {
         }
 
         func run() throws {
-            guard let path = try options.configPath() else {
-                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or XDG_CONFIG_HOME, or pass --config")
-            }
+            let path = try options.existingConfigPath()
             // --replace without --url keeps the account's. Without one of that name there is no url,
             // and add(replacing:) refuses it, naming the accounts there are, before any is written.
             let url = try url ?? options.configuration().syncAccounts.first(where: { $0.name == name })?.url ?? ""
@@ -113,6 +111,8 @@ struct AccountCommand: ParsableCommand {
         }
 
         func run() throws {
+            // Without a home folder there is no file to list, nor to add to (it advised `add`: helper-110).
+            _ = try options.existingConfigPath()
             // The accounts need no store: a file named with --config lists without a home folder.
             let configuration = try options.configuration()
             if configuration.syncAccounts.isEmpty {
@@ -157,9 +157,7 @@ struct AccountCommand: ParsableCommand {
         @Argument(help: "The account's name.") var name: String
 
         func run() throws {
-            guard let path = try options.configPath() else {
-                throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or XDG_CONFIG_HOME, or pass --config")
-            }
+            let path = try options.existingConfigPath()
             try SyncAccountsFile.remove(named: name, fromConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"])
             print("Removed the account \(name) from \(path)")
             // What the store keeps for it, when it can be read: the removal is done either way.

@@ -19,6 +19,14 @@ struct SyncGlobalOptions: ParsableArguments {
         try givenConfig() ?? Configuration.defaultPath(environment: ProcessInfo.processInfo.environment)
     }
 
+    /// ``configPath()``, or the error that there is none (no home folder, and no `--config`).
+    func existingConfigPath() throws -> String {
+        guard let path = try configPath() else {
+            throw TaskWidgetError(.badConfig, "there is no home folder for config.toml: set HOME or XDG_CONFIG_HOME, or pass --config")
+        }
+        return path
+    }
+
     /// `--config` with `~/` read as the home folder; without a HOME, `~/` is refused (it was kept
     /// as is, and `account add` wrote the file into the passwd entry's home: helper-102).
     private func givenConfig() throws -> String? {

@@ -568,6 +568,10 @@ import Testing
         let result = try ProcessRunner.run(Sandbox.binary.path, ["sync", "--store", sandbox.storePath], environment: ["TZ": "UTC"])
         #expect(result.status == 64)
         #expect(result.stderr == "taskwidget: there is no home folder for config.toml, which holds the sync accounts: set HOME or XDG_CONFIG_HOME, or pass --config\n")
+        // account ls said there were none and advised an `account add` that failed so (helper-110).
+        let listed = try ProcessRunner.run(Sandbox.binary.path, ["sync", "account", "ls", "--store", sandbox.storePath], environment: ["TZ": "UTC"])
+        #expect(listed.status == 64)
+        #expect(listed.stderr == "taskwidget: there is no home folder for config.toml: set HOME or XDG_CONFIG_HOME, or pass --config\n")
     }
 
     /// An account's port that no server can listen on, written into config.toml by hand: past
