@@ -50,14 +50,9 @@ public struct StoreLocation: Sendable, Equatable {
         guard !path.hasSuffix("/"), path != "~" else {
             throw TaskWidgetError(.notAFile, "\(path) names a folder, not a store file: give \(source) a file path", context: path)
         }
+        // From a folder deleted since, a relative path is refused there: the errors advised a first
+        // `add`, which failed too (helper-104).
         let expanded = try PathText.expandingHome(path, in: source, environment: environment)
-        // From a folder deleted since the shell entered it, a relative path names nothing, and the
-        // errors advised a first `add`, which failed too (helper-104).
-        if !expanded.hasPrefix("/"), isCurrentFolderDeleted() {
-            throw TaskWidgetError(
-                .ioFailure, "the current folder was deleted, so \(source)'s relative path \(expanded) names no file: cd to a folder that exists, or give an absolute path",
-                context: "current folder deleted")
-        }
         // A store's own journal or sync lock: `add` made a database of the -wal (helper-108).
         if let suffix = ["-wal", "-shm", "-journal", ".sync-lock"].first(where: expanded.hasSuffix), access(String(expanded.dropLast(suffix.count)), F_OK) == 0 {
             let store = String(expanded.dropLast(suffix.count))
@@ -66,13 +61,6 @@ public struct StoreLocation: Sendable, Equatable {
                 context: "journal as store")
         }
         return StoreLocation(path: expanded, isDefault: false)
-    }
-
-    /// Whether the process's current folder no longer exists (`getcwd` says ENOENT then).
-    private static func isCurrentFolderDeleted() -> Bool {
-        guard let folder = getcwd(nil, 0) else { return errno == ENOENT }
-        free(folder)
-        return false
     }
 
     /// Where `taskwidget demo` puts its sample data unless `--store` is given:

@@ -68,21 +68,30 @@ import Testing
 
     /// `--new-list` with the Inbox: the refusal says that the Inbox needs no making, rather than
     /// asking for the --list that was given.
-    /// From a folder deleted since, a relative store path is refused as such: the errors said
-    /// there was no store yet and advised a first `add`, which failed too (helper-104).
-    @Test func aRelativeStorePathFromADeletedFolderIsRefused() throws {
+    /// From a folder deleted since, a relative path is refused as such: the errors said the file
+    /// was missing and advised making it there (a first `add`, "create it first"), which failed
+    /// too (helper-104, helper-110).
+    @Test func aRelativePathFromADeletedFolderIsRefused() throws {
         let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
         let gone = sandbox.folder.appendingPathComponent("gone").path
         let fromGone = "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && shift && exec \"$@\""
-        for (arguments, variable) in [(["add", "x", "--store", "tasks.sqlite"], nil), (["ls"], "rel.sqlite")] {
+        let store = ["--store", sandbox.storePath]
+        let cases: [(arguments: [String], variable: String?, path: String, source: String)] = [
+            (["add", "x", "--store", "tasks.sqlite"], nil, "tasks.sqlite", "--store"),
+            (["ls"], "rel.sqlite", "rel.sqlite", "TASKWIDGET_STORE"),
+            (["render", "-o", "w.png"] + store, nil, "w.png", "-o"),
+            (["import", "rel.json"] + store, nil, "rel.json", "the file to import"),
+            (["status", "--template", "t.mustache"] + store, nil, "t.mustache", "--template"),
+        ]
+        for (arguments, variable, path, source) in cases {
             var environment = sandbox.environment
             environment["TASKWIDGET_STORE"] = variable
             let result = try ProcessRunner.run("/bin/sh", ["-c", fromGone, "sh", gone, Sandbox.binary.path] + arguments, environment: environment)
-            let source = variable == nil ? "--store" : "TASKWIDGET_STORE"
             #expect(result.status == 74, "\(arguments)")
             #expect(
-                result.stderr == "taskwidget: the current folder was deleted, so \(source)'s relative path \(variable ?? "tasks.sqlite") names no file: "
-                    + "cd to a folder that exists, or give an absolute path\n")
+                result.stderr.hasSuffix("taskwidget: the current folder was deleted, so the relative path \(path) (\(source)) names no file: "
+                    + "cd to a folder that exists, or give an absolute path\n"), "\(arguments): \(result.stderr)")
         }
     }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The folder and the last component of a file path, as Foundation's `NSString` path methods find
 /// them. Those trap on a relative path of one character (`a`, `a/`) in Swift 6.3: every command
 /// given `--store a` crashed with SIGILL (helper-92).
@@ -23,8 +25,18 @@ public enum PathText {
     /// Foundation's URLs read `~` as the user database's home instead, or not at all: `serve
     /// token --file=~/t` wrote one file and `serve --token-file=~/t` looked for another
     /// (helper-99). `source` names the path in the error when HOME is no absolute path.
+    ///
+    /// A relative path from a current folder deleted since the shell entered it names nothing: it
+    /// is refused as such (the errors said the file was missing, and advised making it there).
     public static func expandingHome(_ path: String, in source: String, environment: [String: String]) throws(TaskWidgetError) -> String {
-        guard path == "~" || path.hasPrefix("~/") else { return path }
+        guard path == "~" || path.hasPrefix("~/") else {
+            if !path.hasPrefix("/"), path != "-", isCurrentFolderDeleted() {
+                throw TaskWidgetError(
+                    .ioFailure, "the current folder was deleted, so the relative path \(path) (\(source)) names no file: cd to a folder that exists, or give an absolute path",
+                    context: "current folder deleted")
+            }
+            return path
+        }
         guard let home = environment["HOME"], home.hasPrefix("/") else {
             throw TaskWidgetError(.invalidInput, "HOME is \(homeProblem(environment)), so ~/ in \(source) names no folder: give an absolute path")
         }
@@ -33,6 +45,13 @@ public enum PathText {
         var base = Substring(home)
         while base.hasSuffix("/") { base.removeLast() }
         return String(base) + path.dropFirst()
+    }
+
+    /// Whether the process's current folder no longer exists (`getcwd` says ENOENT then).
+    private static func isCurrentFolderDeleted() -> Bool {
+        guard let folder = getcwd(nil, 0) else { return errno == ENOENT }
+        free(folder)
+        return false
     }
 
     /// What is wrong with `HOME` when it is not an absolute path: "not set", "empty" or "not an absolute path".
