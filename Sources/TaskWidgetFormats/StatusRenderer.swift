@@ -147,7 +147,10 @@ public struct StatusRenderer: Sendable {
         case .unfinishedName: "a tag is not finished (}} is missing)"
         case .invalidSetDelimiter: "a set-delimiter tag is malformed"
         case .invalidConfigVariableSyntax: "a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"
-        case .unrecognisedConfigVariable: "a {{% …}} tag names an unknown setting (taskwidget sets the content type itself: leave it out)"
+        // Its value may be a typo of a content type the docs name (`TASKWIDGET_JSN`, helper-110).
+        case .unrecognisedConfigVariable:
+            "a {{% …}} tag names an unknown setting: the content types are "
+                + StatusFormat.allCases.map(\.contentTypeName).joined(separator: ", ") + " (or leave the tag out: each format sets its own)"
         case .transformAppliedToInheritanceSection: "a transform is applied to an inheritance section ({{<…}} or {{$…}})"
         case .illegalTokenInsideInheritSection, .textInsideInheritSection:
             "a partial's inheritance section ({{<…}}) holds something other than blocks ({{$…}})"

@@ -202,7 +202,9 @@ import Testing
         ("transforms", "{{" + String(repeating: "a(", count: 100_000) + "}}", "transforms.mustache:1:1: sections or transforms are nested more than 16 deep"),
         ("delimited", "{{=<% %>=}}\n" + String(repeating: "<%^top%>", count: 1000), "delimited.mustache:2:129: sections or transforms"),
         // The parser's names (unrecognisedConfigVariable) were the message.
-        ("setting", "{{% CONTENT_TYPE: BOGUS}}{{open}}", "setting.mustache:1:26: a {{% …}} tag names an unknown setting (taskwidget sets the content type itself: leave it out)"),
+        ("setting", "{{% CONTENT_TYPE: BOGUS}}{{open}}",
+         "setting.mustache:1:26: a {{% …}} tag names an unknown setting: the content types are TASKWIDGET_TEXT, TASKWIDGET_JSON, TASKWIDGET_WAYBAR, "
+            + "TASKWIDGET_I3BAR, TASKWIDGET_POLYBAR, TASKWIDGET_TMUX (or leave the tag out: each format sets its own)"),
         ("pragma", "{{% NOPE}}{{open}}", "pragma.mustache:1:9: a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"),
         // The parser said it was closed "with another name than it was opened with" (helper-106).
         ("stray", "x{{/top}}", "stray.mustache:1:2: {{/top}} closes a section that is not open: remove it, or open the section with {{#top}}"),
