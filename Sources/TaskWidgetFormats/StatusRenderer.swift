@@ -80,6 +80,10 @@ public struct StatusRenderer: Sendable {
             // Every `{{value}}` is escaped for the host by the format's content type.
             self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(format.contentTypeName)}}\n" + template.text)
         } catch let error as MustacheTemplate.ParserError {
+            // The parser does not say which names differ (helper-110).
+            if case .sectionCloseNameIncorrect? = error.error as? MustacheTemplate.Error, let text, let (close, opened) = try Self.firstMisnamedClose(in: text) {
+                throw text.error(at: close.start, "{{/\(close.name)}} closes the section {{\(opened)}}: give it that name, {{/\(opened.dropFirst())}}")
+            }
             throw TemplateText.error(
                 source: template.source, line: error.context.lineNumber - 1, column: error.context.columnNumber,
                 "\(Self.describe(error.error)): fix the template")
@@ -138,6 +142,25 @@ public struct StatusRenderer: Sendable {
                 throw text.error(at: tag.start, "sections or transforms are nested more than \(maximumNesting) deep: fix the template")
             }
         }
+    }
+
+    /// The first `{{/name}}` whose name is not that of the section open there, and that section's
+    /// opening tag's sigil and name (`#top`).
+    static func firstMisnamedClose(in text: TemplateText) throws -> (close: (start: Int, name: String), opened: String)? {
+        var open: [String] = []
+        var found: (close: (start: Int, name: String), opened: String)?
+        try text.forEachTag { tag in
+            guard found == nil else { return }
+            let name = String(tag.content).trimmingWhitespace
+            switch tag.sigil {
+            case "#", "^", "$", "<": open.append(String(tag.sigil!) + name)
+            case "/":
+                guard let last = open.popLast() else { return }
+                if last.dropFirst() != name { found = ((tag.start, name.sanitizedForMessage), last.sanitizedForMessage) }
+            default: break
+            }
+        }
+        return found
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -208,6 +208,8 @@ import Testing
         ("pragma", "{{% NOPE}}{{open}}", "pragma.mustache:1:9: a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"),
         // The parser said it was closed "with another name than it was opened with" (helper-106).
         ("stray", "x{{/top}}", "stray.mustache:1:2: {{/top}} closes a section that is not open: remove it, or open the section with {{#top}}"),
+        // The parser's "closed with another name than it was opened with" named neither (helper-110).
+        ("misnamed", "a{{#top}}{{title}}{{/tops}}", "misnamed.mustache:1:19: {{/tops}} closes the section {{#top}}: give it that name, {{/top}}"),
     ])
     func brokenTemplatesAreOneLineErrors(name: String, text: String, message: String) throws {
         let sandbox = try Self.sandbox()
