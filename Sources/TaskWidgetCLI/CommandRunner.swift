@@ -528,7 +528,15 @@ public enum CommandRunner {
         } else if ferror(stdout) != 0 {
             // `print` keeps no errno. With SIGPIPE ignored (systemd's IgnoreSIGPIPE), a reader gone
             // read as "a write failed" (74) where `export` ended quietly (helper-90).
-            failure = isStandardOutputReaderGone() ? .standardOutput(EPIPE) : TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed")
+            // A write of nothing names a closed one (EBADF), which `timeline >&-` said "a write
+            // failed" of where `ls >&-` said "bad file descriptor" (helper-110).
+            if isStandardOutputReaderGone() {
+                failure = .standardOutput(EPIPE)
+            } else if write(STDOUT_FILENO, "", 0) == -1 {
+                failure = .standardOutput(errno)
+            } else {
+                failure = TaskWidgetError(.ioFailure, "cannot write to standard output: a write failed")
+            }
         } else {
             return
         }

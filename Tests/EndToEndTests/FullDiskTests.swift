@@ -159,7 +159,7 @@ import Testing
     /// asynchronous programs (sync, serve), libdispatch's descriptors took it before main (helper-110).
     @Test func aClosedStandardOutputIsNamedAsSuch() throws {
         let sandbox = try Sandbox.demo()
-        for command in [["watch", "--format", "waybar"], ["export"], ["status", "--format", "tmux"], ["sync", "account", "ls"]] {
+        for command in [["watch", "--format", "waybar"], ["export"], ["status", "--format", "tmux"], ["sync", "account", "ls"], ["timeline"]] {
             let result = try runInShell(sandbox, "exec \"$@\" >&-", command)
             #expect(result.status == 74, "\(command)")
             #expect(result.stderr == "taskwidget: cannot write to standard output: bad file descriptor\n", "\(command)")
