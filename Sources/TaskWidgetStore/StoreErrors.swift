@@ -51,7 +51,7 @@ enum StoreErrors {
             case .SQLITE_READONLY:
                 (.permissionDenied, "the store \(path) is read-only: fix its permissions to change it")
             case .SQLITE_CANTOPEN where isOutOfFiles():
-                (.ioFailure, "cannot open the store \(path): too many files are open (ulimit -n): raise the limit")
+                (.ioFailure, "cannot open the store \(path): too many files are open: raise the open file limit (ulimit -n)")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
                 (.permissionDenied, "cannot open the store \(path): check that it exists and its permissions")
             case .SQLITE_IOERR:

@@ -118,7 +118,7 @@ public final class DrawingHelper: WidgetDrawing {
             do {
                 child = try Self.launch(path)
             } catch {
-                let advice = error.code == EMFILE || error.code == ENFILE ? "check the open file limit" : "reinstall taskwidget"
+                let advice = error.code == EMFILE || error.code == ENFILE ? "raise the open file limit (ulimit -n)" : "reinstall taskwidget"
                 throw TaskWidgetError.system(error.code, "cannot start the PNG renderer \(path)", advice: advice, context: path)
             }
         }

@@ -82,7 +82,7 @@ public final class StopSignal: Sendable {
     public init() throws {
         descriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard descriptor >= 0 else {
-            throw TaskWidgetError.system(errno, "cannot set up following the store", advice: "check the open file limit")
+            throw TaskWidgetError.system(errno, "cannot set up following the store", advice: "raise the open file limit (ulimit -n)")
         }
     }
 

@@ -42,7 +42,7 @@ enum PasswordCommand {
     static func run(_ command: String, account: String, timeout: Duration) throws -> String {
         var output: [Int32] = [-1, -1]
         guard pipe(&output) == 0 else {
-            throw TaskWidgetError.system(errno, "cannot run the password command of the account “\(account)”", advice: "check the open file limit")
+            throw TaskWidgetError.system(errno, "cannot run the password command of the account “\(account)”", advice: "raise the open file limit (ulimit -n)")
         }
         // Close-on-exec, both ends (the command gets its own copy as its standard output): a program
         // another thread starts meanwhile must not keep the write end open, or the end of the
