@@ -531,7 +531,11 @@ import Testing
         // A document of another program, and a compressed backup (helper-102).
         #expect(message("{}") == "f.json is not a taskwidget export: schema is missing: give a file that `taskwidget export` wrote")
         let gzip = expectError(.badImport) { try StoreExport.decode(Data([0x1F, 0x8B, 0x08, 0x00, 0xFF]), source: "f.json.gz") }
-        #expect(gzip?.message == "f.json.gz is compressed with gzip: import it with `gunzip -c FILE | taskwidget import -`")
+        #expect(gzip?.message == "f.json.gz is compressed with gzip: import it with `gunzip -c f.json.gz | taskwidget import -`")
+        let piped = expectError(.badImport) { try StoreExport.decode(Data([0x28, 0xB5, 0x2F, 0xFD, 0x00]), source: "standard input") }
+        #expect(piped?.message == "standard input is compressed with zstd: pipe it through `zstd -dc` first")
+        let archive = expectError(.badImport) { try StoreExport.decode(Data([0x1F, 0x8B, 0x08, 0x00, 0xFF]), source: "backup.tgz") }
+        #expect(archive?.message == "backup.tgz is compressed with gzip: take the export out of the archive (tar xf backup.tgz) and import that")
         let store = expectError(.badImport) { try StoreExport.decode(Data("SQLite format 3\0\u{10}\0".utf8), source: "tasks.sqlite") }
         #expect(
             store?.message == "tasks.sqlite is an SQLite database, such as a store, not an export: import a store with `taskwidget export --store FILE | taskwidget import -`")

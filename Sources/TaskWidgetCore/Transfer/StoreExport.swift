@@ -94,7 +94,13 @@ public struct StoreExport: Codable, Sendable, Equatable {
         }
         // A compressed backup: it was "not UTF-8 text: save it as UTF-8" (helper-102).
         if let (format, command) = compression.first(where: { data.starts(with: $0.magic) }).map({ ($0.format, $0.command) }) {
-            throw TaskWidgetError(.badImport, "\(source) is compressed with \(format): import it with `\(command) FILE | taskwidget import -`")
+            // A tar archive holds files, not the export (helper-110).
+            let isArchive = [".tgz", ".tar.gz", ".tar.xz", ".txz", ".tar.zst", ".tar.bz2", ".tbz2"].contains { source.lowercased().hasSuffix($0) }
+            let advice =
+                isArchive
+                ? "take the export out of the archive (tar xf \(source.shellQuoted)) and import that"
+                : source == "standard input" ? "pipe it through `\(command)` first" : "import it with `\(command) \(source.shellQuoted) | taskwidget import -`"
+            throw TaskWidgetError(.badImport, "\(source) is compressed with \(format): \(advice)")
         }
         guard String(validating: data, as: UTF8.self) != nil else {
             throw TaskWidgetError(.badImport, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
