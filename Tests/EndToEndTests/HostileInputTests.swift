@@ -229,6 +229,10 @@ import Testing
         let sandbox = try Self.sandbox()
         try sandbox.expectRefused(["add", "Far", "--due", "in 999999w"], status: 64, message: "outside the years 0001 to 9999")
         try sandbox.expectRefused(["add", "Far", "--due", "9999-12-31T23:59-05:00"], status: 64, message: "outside the years")
+        // A day alone west of UTC ends past 9999 there: the message said 0001 to 9999 of a date in 9999 (helper-105).
+        try sandbox.expectRefused(
+            ["add", "Far", "--due", "9999-12-31", "--tz", "America/New_York"], status: 64,
+            message: "“9999-12-31” is outside the years 0001 to 9999 in UTC, which taskwidget keeps (its exports write UTC): give a nearer date")
         try sandbox.expectRefused(["ls", "--now", "9999-12-31T23:59:59-18:00"], status: 64, message: "outside the years")
         // A timeline that would reach the year 10000: render failed with an internal message, and
         // timeline and status wrote dates of that year.

@@ -94,7 +94,7 @@ public struct WhenParser: Sendable {
     private static func writable(_ instant: Instant, reading text: String) throws(TaskWidgetError) -> Instant {
         guard InstantFormat.writableRange.contains(instant) else {
             throw TaskWidgetError(
-                .invalidInput, "“\(quoted(text))” is outside the years 0001 to 9999 that taskwidget keeps: give a nearer date")
+                .invalidInput, "“\(quoted(text))” is outside the years 0001 to 9999 in UTC, which taskwidget keeps (its exports write UTC): give a nearer date")
         }
         return instant
     }
