@@ -225,6 +225,16 @@ import Testing
         #expect(error?.message == "The server asks for a password, and the account has none (no password_file or password_command).")
     }
 
+    /// A 429 is rate limiting, not a failure, and the wait it asks for is said (helper-107).
+    @Test func a429SaysTheServerAsksForFewerRequests() async {
+        let transport = ScriptedTransport([{ _ in DAVResponse(status: 429, headers: [("Retry-After", "120")]) }])
+        let error = await #expect(throws: CalDAVError.self) {
+            try await client(transport).collectionTags(of: URL(string: "https://dav.example.com/")!)
+        }
+        #expect(error?.code == .serverError && error?.code.isTransient == true)
+        #expect(error?.message == "The server asks for fewer requests (HTTP 429) and to wait 120 s; try again later.")
+    }
+
     @Test func redirectToPlainHTTPIsRefused() async {
         let transport = ScriptedTransport([
             { _ in DAVResponse(status: 301, headers: [("Location", "http://dav.example.com/")]) }

@@ -735,7 +735,11 @@ public struct CalDAVClient: Sendable {
         case 405, 501: throw fail(.notSupported, "The server does not support \(method) here.")
         case 409: throw fail(.conflict, "The server refused \(method) as conflicting with the current state.")
         case 412: throw fail(.preconditionFailed, "The object changed on the server meanwhile.")
-        case 408, 423, 425, 429, 500...599: throw fail(.serverError, "The server failed (HTTP \(status)); try again later.")
+        case 429:
+            // Rate limiting is no failure ("the server failed", helper-107); the wait it asks for is said.
+            let wait = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { " and to wait \($0) s" } ?? ""
+            throw fail(.serverError, "The server asks for fewer requests (HTTP 429)\(wait); try again later.")
+        case 408, 423, 425, 500...599: throw fail(.serverError, "The server failed (HTTP \(status)); try again later.")
         case 200...299 where accepting == [207]:
             // A success without the Multi-Status that a PROPFIND or a REPORT answers with:
             // "answered with HTTP 200" read as if all was well.
