@@ -177,17 +177,14 @@ public struct ICalDateTime: Sendable, Hashable, CustomStringConvertible {
     /// by a DST change) moves forward by the gap, as RFC 5545 §3.3.5 asks.
     public func instant(in zones: ICalTimeZones) -> Date? {
         let timeZone: TimeZone
-        var parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        // A DATE's time is midnight: both ways of making one (reading `VALUE=DATE`, and
+        // ``date(containing:in:)``) leave hour, minute and second at 0.
+        let parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         switch form {
         case .utc:
             let days = Self.days(fromCivil: year, month, day)
             return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
-        case .date:
-            timeZone = zones.floating
-            parts.hour = 0
-            parts.minute = 0
-            parts.second = 0
-        case .floating:
+        case .date, .floating:
             timeZone = zones.floating
         case .zoned(let tzid):
             timeZone = zones.timeZone(forTZID: tzid) ?? zones.floating
