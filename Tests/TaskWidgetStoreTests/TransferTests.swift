@@ -424,6 +424,38 @@ import Testing
         #expect(error?.message.contains("\n") == false)
     }
 
+    /// A field near one the format has is suggested (`listId` had only "check its spelling").
+    @Test(arguments: [
+        (#""listID": "1111"#, #""listId": "1111"#, "tasks[0] has a field “listId” that an export does not have: did you mean “listID”?"),
+        (#""dueDate": "#, #""due_date": "#, "tasks[0] has a field “due_date” that an export does not have: did you mean “dueDate”?"),
+        (#""status": "done""#, #""status": "done", "dya": "2026-01-01""#, "habits[0].completions[0] has a field “dya” that an export does not have: did you mean “day”?"),
+    ])
+    func aFieldNearOneTheFormatHasIsSuggested(original: String, replacement: String, expected: String) throws {
+        #expect(Self.validDocument.contains(original))
+        let text = Self.validDocument.replacingOccurrences(of: original, with: replacement)
+        let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
+        #expect(error?.message == "backup.json is not a taskwidget export: \(expected)")
+    }
+
+    /// The fields suggested are the ones an export writes, at every place in the document.
+    @Test func theFieldsSuggestedAreTheOnesAnExportWrites() throws {
+        let export = try StoreExport.decode(Data(Self.validDocument.utf8), source: "backup.json")
+        let written = try JSONSerialization.jsonObject(with: export.jsonData())
+        var checked = 0
+        func walk(_ value: Any, path: String) {
+            if let object = value as? [String: Any] {
+                let names = Set(StoreExport.fieldNames(at: path.isEmpty ? "the document" : path))
+                #expect(Set(object.keys).isSubset(of: names), "\(path): \(object.keys.sorted()) against \(names.sorted())")
+                checked += 1
+                for (key, value) in object { walk(value, path: path.isEmpty ? key : "\(path).\(key)") }
+            } else if let array = value as? [Any] {
+                for (index, element) in array.enumerated() { walk(element, path: "\(path)[\(index)]") }
+            }
+        }
+        walk(written, path: "")
+        #expect(checked >= 6)
+    }
+
     /// A field that is needed and misspelt is named with the misspelling (it was only "is missing").
     @Test(arguments: [
         (#""title": "Pay rent""#, #""titel": "Pay rent""#, "tasks[0].title is missing, and tasks[0] has “titel”: check its spelling against what `taskwidget export` writes"),

@@ -123,10 +123,11 @@ public struct StoreExport: Codable, Sendable, Equatable {
         }
         try refuseOther(export.schema, source: source)
         if let (path, key) = unknownField(in: data, decodedAs: export) {
+            let advice =
+                NameLookup.closest(to: key, among: fieldNames(at: path)).map { "did you mean “\($0)”?" }
+                ?? "check its spelling against what `taskwidget export` writes"
             throw TaskWidgetError(
-                .badImport,
-                "\(source) is not a taskwidget export: \(path) has a field “\(key.sanitizedForMessage)” that an export does not have: check its spelling against what `taskwidget export` writes"
-            )
+                .badImport, "\(source) is not a taskwidget export: \(path) has a field “\(key.sanitizedForMessage)” that an export does not have: \(advice)")
         }
         return export
     }
@@ -175,6 +176,23 @@ public struct StoreExport: Codable, Sendable, Equatable {
             return nil
         }
         return search(original, known, path: "")
+    }
+
+    /// The fields the object at `path` (as ``unknownField(in:decodedAs:)`` names it) may have: the
+    /// stored properties of its type, whose names are its JSON keys (the coding is synthesized).
+    static func fieldNames(at path: String) -> [String] {
+        let instant = Instant(secondsSince1970: 0)
+        let sample: Any =
+            switch path {
+            case "the document": StoreExport()
+            case _ where path.hasPrefix("tasks[") && !path.contains("."): TaskItem(title: "", createdAt: instant)
+            case _ where path.hasPrefix("lists[") && !path.contains("."): TaskList(name: "", createdAt: instant)
+            case _ where path.hasSuffix(".habit"): Habit(name: "", icon: "", colorHex: "", createdAt: instant)
+            case _ where path.hasSuffix("]") && path.contains(".completions["): Completion(day: LocalDay(year: 1970, month: 1, day: 1), status: .done)
+            case _ where path.hasPrefix("habits[") && !path.contains("."): HabitRecord(habit: Habit(name: "", icon: "", colorHex: "", createdAt: instant), completions: [])
+            default: ()
+            }
+        return Mirror(reflecting: sample).children.compactMap(\.label)
     }
 
     /// What no export can hold, read from the bytes (brackets inside strings do not count): a NUL
