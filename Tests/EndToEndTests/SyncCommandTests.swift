@@ -1287,6 +1287,36 @@ import Testing
         }
     }
 
+    /// A deletion the server refuses (a read-only calendar) brings the task back here: sent
+    /// again, it was refused at every later sync, which failed for good, and `undo` found no task
+    /// to undo (helper-115).
+    @Test func aDeletionTheServerRefusesBringsTheTaskBack() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            try await withProxy(server) { proxy in
+            let mine = try SyncSandbox(server: server, url: proxy.baseURL)
+            try mine.sandbox.succeed(["add", "Shared chore", "--due", "2026-11-25 18:00"])
+            try mine.syncSucceeds()
+            let id = try #require(try mine.task(titled: "Shared chore")?["shortId"] as? String)
+            let synced = try mine.export()
+            try mine.sandbox.succeed(["rm", id])
+            proxy.setRule("only:DELETE:status403")
+            let refused = try mine.sync()
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(refused.stdout.contains("1 deletion refused by the server (the task is back here)"), "\(refused.stdout)")
+            #expect(
+                refused.stderrLines.count == 1 && refused.stderr.contains("refused to delete 1 task (HTTP 403) in /")
+                    && refused.stderr.contains("the task is back here as the server has it"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("Shared chore"), "titles never in logs")
+            #expect(try mine.task(titled: "Shared chore")?["shortId"] as? String == id)
+            #expect(try mine.export() == synced)
+            #expect(try mine.serverObject(containing: "SUMMARY:Shared chore") != nil)
+            // Nothing is left to send: the next sync, the server still refusing, is clean.
+            #expect(try mine.syncSucceeds().hasSuffix("pulled 0, pushed 0, 0 conflicts merged, deleted 0"))
+            #expect(try mine.sandbox.integrity() == "ok")
+            }
+        }
+    }
+
     @Test func aTenMegabyteCalendarObjectSyncsBothWays() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)

@@ -26,9 +26,23 @@ import Testing
     ])
     func refusedWritesSayWhatTheirStatusesMostLikelyMean(statuses: [Int], cause: String) throws {
         var report = SyncReport(account: "home")
-        report.refused = statuses
+        report.refused = statuses.map { .init(status: $0, collectionHref: "/alice/family/") }
         let message = try #require(report.refusalError).message
-        #expect(message.contains("): \(cause) the tasks stay changed here"), "\(message)")
+        #expect(message.contains(") in /alice/family/: \(cause) the tasks stay changed here"), "\(message)")
+    }
+
+    /// A refused deletion is undone here, and says so: it said the tasks stay changed here,
+    /// where the task was gone (helper-115).
+    @Test func refusedDeletionsSayTheTasksAreBack() throws {
+        var report = SyncReport(account: "home")
+        report.refused = [
+            .init(status: 403, collectionHref: "/alice/family/", isRestoredDeletion: true),
+            .init(status: 403, collectionHref: "/alice/shared/"),
+        ]
+        #expect(report.summary == "home: pulled 0, pushed 0, 0 conflicts merged, deleted 0, 1 change refused by the server, 1 deletion refused by the server (the task is back here)")
+        #expect(
+            report.refusalError?.message
+                == "home: the server refused 1 change (HTTP 403) in /alice/shared/: the calendar may be read-only; the tasks stay changed here, and the next sync sends them again; and the server refused to delete 1 task (HTTP 403) in /alice/family/: the calendar may be read-only; the task is back here as the server has it")
     }
 
     /// A transport that runs `hook` before passing on each request (the hook may throw, to cut

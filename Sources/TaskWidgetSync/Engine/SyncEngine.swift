@@ -47,10 +47,26 @@ public struct SyncReport: Sendable {
     public var collectionsKept: [KeptCollection] = []
     /// Calendar objects that are not valid iCalendar, left alone on both sides.
     public var skipped: [String] = []
-    /// The HTTP statuses of the writes the server refused (a read-only calendar's 403); their
-    /// tasks stay changed here and are sent again at the next sync.
-    public var refused: [Int?] = []
+    /// The writes the server refused (a read-only calendar's 403).
+    public var refused: [RefusedWrite] = []
     public var collections: [CollectionPlan] = []
+
+    /// A write the server refused: an edit or a new task stays changed here and is sent again at
+    /// the next sync; a deletion is undone here, the task back as the server has it.
+    public struct RefusedWrite: Sendable, Equatable {
+        /// The HTTP status of the refusal.
+        public var status: Int?
+        /// The collection written to, by its path (logs get no names).
+        public var collectionHref: String
+        /// A deletion, whose task is back here.
+        public var isRestoredDeletion: Bool
+
+        public init(status: Int?, collectionHref: String, isRestoredDeletion: Bool = false) {
+            self.status = status
+            self.collectionHref = collectionHref
+            self.isRestoredDeletion = isRestoredDeletion
+        }
+    }
 
     /// A collection whose list was deleted here but that stays on the server.
     public struct KeptCollection: Sendable, Equatable {
@@ -109,21 +125,33 @@ public struct SyncReport: Sendable {
         if collectionsDeleted > 0 { text += ", \(counted(collectionsDeleted, "deleted list")) removed from the server" }
         if listsChanged > 0 { text += ", \(counted(listsChanged, "list")) renamed or recolored as on the server" }
         if !skipped.isEmpty { text += ", \(skipped.count) left alone (not valid iCalendar)" }
-        if !refused.isEmpty { text += ", \(counted(refused.count, "change")) refused by the server" }
+        let deletions = refused.filter(\.isRestoredDeletion).count
+        if refused.count > deletions { text += ", \(counted(refused.count - deletions, "change")) refused by the server" }
+        if deletions > 0 { text += ", \(counted(deletions, "deletion")) refused by the server (\(deletions == 1 ? "the task is" : "the tasks are") back here)" }
         return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
     }
 
     /// The failure to report when the server refused writes: the rest of the sync went through,
-    /// but those tasks are not on the server.
+    /// but those changes are not on the server. Collections are named by their paths: this goes
+    /// to the journal too.
     public var refusalError: TaskWidgetError? {
         guard !refused.isEmpty else { return nil }
-        let codes = Set(refused.compactMap { $0 }).sorted()
-        let statuses = codes.map { "HTTP \($0)" }.joined(separator: ", ")
-        return TaskWidgetError(
-            .unavailable,
-            "\(account): the server refused \(counted(refused.count, "change"))\(statuses.isEmpty ? "" : " (\(statuses))"): "
-                + "\(Self.likelyCause(of: codes)); the tasks stay changed here, and the next sync sends them again",
-            context: "writes refused")
+        func described(_ writes: [RefusedWrite], _ what: String, _ outcome: String) -> String? {
+            guard !writes.isEmpty else { return nil }
+            let codes = Set(writes.compactMap(\.status)).sorted()
+            let statuses = codes.map { "HTTP \($0)" }.joined(separator: ", ")
+            let collections = Set(writes.map(\.collectionHref)).sorted().joined(separator: ", ")
+            return "the server refused \(what)\(statuses.isEmpty ? "" : " (\(statuses))") in \(collections): \(Self.likelyCause(of: codes)); \(outcome)"
+        }
+        let changes = refused.filter { !$0.isRestoredDeletion }
+        let deletions = refused.filter(\.isRestoredDeletion)
+        let parts = [
+            described(changes, counted(changes.count, "change"), "the tasks stay changed here, and the next sync sends them again"),
+            described(
+                deletions, "to delete \(counted(deletions.count, "task"))",
+                deletions.count == 1 ? "the task is back here as the server has it" : "the tasks are back here as the server has them"),
+        ]
+        return TaskWidgetError(.unavailable, "\(account): " + parts.compactMap { $0 }.joined(separator: "; and "), context: "writes refused")
     }
 
     /// What refusals with these HTTP statuses (those of ``CalDAVError/refusesOneObject``) most
@@ -816,7 +844,7 @@ public struct SyncEngine: Sendable {
                     taskID: taskID, uid: uid, href: href, collection: collection.href, url: collection.url, base: nil,
                     recording: &pending, report: &report)
             case .failure(let error) where error.refusesOneObject:
-                noteRefusal(error, of: taskID, report: &report)
+                noteRefusal(error, of: taskID, in: collection.href.path, report: &report)
             case .failure(let error):
                 throw error
             }
@@ -840,7 +868,7 @@ public struct SyncEngine: Sendable {
                     taskID: taskID, uid: uid, href: href, collection: DAVHref(path: known.collectionHref), url: url,
                     base: known.base, recording: &pending, report: &report)
             case .failure(let error) where error.refusesOneObject:
-                noteRefusal(error, of: taskID, report: &report)
+                noteRefusal(error, of: taskID, in: known.collectionHref, report: &report)
             case .failure(let error):
                 throw error
             }
@@ -858,7 +886,9 @@ public struct SyncEngine: Sendable {
                     collection: DAVHref(path: known.collectionHref), url: url, base: known.base, removingCopy: keepsTask,
                     recording: &pending, report: &report)
             case .failure(let error) where error.refusesOneObject:
-                noteRefusal(error, of: taskID, report: &report)
+                var restored = false
+                if !keepsTask { restored = try await restoreRefusedDeletion(of: taskID, known: known, url: url, recording: &pending) }
+                noteRefusal(error, of: taskID, in: known.collectionHref, restored: restored, report: &report)
             case .failure(let error):
                 throw error
             }
@@ -868,10 +898,45 @@ public struct SyncEngine: Sendable {
     /// A write the server refused for good: the other writes go on, the store records nothing for
     /// this one (so the next sync plans it again), and the report counts it. One refused write
     /// stopped the push, and every later sync, before it.
-    private func noteRefusal(_ error: CalDAVError, of taskID: UUID, report: inout SyncReport) {
-        report.refused.append(error.status)
+    private func noteRefusal(
+        _ error: CalDAVError, of taskID: UUID, in collection: String, restored: Bool = false, report: inout SyncReport
+    ) {
+        report.refused.append(.init(status: error.status, collectionHref: collection, isRestoredDeletion: restored))
         logger.debug(
             "the server refused a write", metadata: ["task": "\(taskID.shortID)", "error": "\(error.detailedDescription)"])
+    }
+
+    /// A task deleted here whose deletion the server refused (a read-only calendar): the task
+    /// comes back here as the server has it. Sent again, the deletion was refused at every sync,
+    /// which failed for good, and `undo` had nothing to undo (helper-115). Returns false, and
+    /// changes nothing, when the object cannot be read, its list was deleted here, or the store
+    /// changed meanwhile.
+    private func restoreRefusedDeletion(
+        of taskID: UUID, known: SyncedObject, url: URL, recording pending: inout SyncChanges
+    ) async throws -> Bool {
+        let href = DAVHref(path: known.href)
+        guard case .success(let remoteObject) = await Self.attempt({ () async throws(CalDAVError) in try await client.object(at: href, in: url) }),
+            let parsed = try? ICalendar(parsing: remoteObject.data), let read = try? mapping.fields(from: parsed)
+        else { return false }
+        let snapshot = try store.syncSnapshot(account: account.name)
+        let fields = read.storeFields(listID: known.base?.listID, base: known.base, task: nil)
+        guard !snapshot.tasks.contains(where: { $0.id == taskID }),
+            fields.listID.map({ listID in snapshot.lists.contains { $0.id == listID } }) ?? true
+        else { return false }
+        var changes = SyncChanges()
+        changes.tasksToSave = [TaskItem(id: taskID, title: fields.title, createdAt: fields.createdAt ?? now).applying(fields)]
+        changes.expectedTasks[taskID] = .some(nil)
+        changes.tombstonesToClear = [taskID]
+        do {
+            try store.applySync(changes, account: account.name)
+        } catch where TaskStore.isStoreChangedDuringSync(error) {
+            return false
+        }
+        pending.objectsToSave.append(
+            object(
+                href, in: DAVHref(path: known.collectionHref), taskID: taskID, uid: known.uid ?? SyncIdentity.uid(for: taskID),
+                etag: remoteObject.etag, text: remoteObject.data, base: fields))
+        return true
     }
 
     /// A write met a 412: the object changed (or appeared) on the server meanwhile. Reads it,
