@@ -64,6 +64,11 @@ struct SyncCommand: AsyncParsableCommand {
             guard try options.configPath() != nil else {
                 throw TaskWidgetError(.badConfig, "there is no home folder for config.toml, which holds the sync accounts: set HOME or XDG_CONFIG_HOME, or pass --config")
             }
+            // An account removed from config.toml is still in the store: said, as when others are
+            // configured (it was not, helper-115).
+            for unconfigured in (try? UnconfiguredAccountState.find(in: context, configured: [])) ?? [] {
+                writeToStandardError("taskwidget: \(unconfigured.note.removingControlCharacters)\n")
+            }
             throw TaskWidgetError(
                 .badConfig, "there is no sync account yet: add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`")
         }

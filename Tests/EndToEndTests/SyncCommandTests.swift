@@ -1239,6 +1239,17 @@ import Testing
                 try mine.sandbox.succeed(["sync", "account", "rm", "home"]) == "Removed the account home from \(mine.configPath)\n"
                     + "The store keeps its 1 list and 2 tasks for it, and no other account takes them: add it again to sync on, or "
                     + "run `taskwidget sync account forget home` to let them go.\n")
+            // With no account left, sync names both as well as the lack of one (it named neither, helper-115).
+            let none = try mine.sync()
+            #expect(none.status == 64)
+            #expect(
+                none.stderrLines == [
+                    "taskwidget: note: this store keeps what it synced with “home”, an account config.toml does not name, and no other "
+                        + "account takes its 1 list and 2 tasks: if it was renamed or is gone for good, run `taskwidget sync account forget home`",
+                    "taskwidget: note: this store keeps what it synced with “rad”, an account config.toml does not name, and no other "
+                        + "account takes its 1 list and 2 tasks: if it was renamed or is gone for good, run `taskwidget sync account forget rad`",
+                    "taskwidget: there is no sync account yet: add one with `taskwidget sync account add NAME --url URL --user USER --password-command CMD`",
+                ], "\(none.stderr)")
 
             try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
             try mine.sandbox.succeed(["sync", "account", "forget", "home"])
