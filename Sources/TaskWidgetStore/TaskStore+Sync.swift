@@ -328,6 +328,15 @@ extension TaskStore {
         }
     }
 
+    /// Whether the list `id` is synced with a collection of some account (a store without the
+    /// sync tables syncs none).
+    public func isListSynced(_ id: UUID) throws -> Bool {
+        try read { db in
+            guard try db.tableExists("syncCollection") else { return false }
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncCollection WHERE listID = ?)", arguments: [id.lowercasedString]) ?? false
+        }
+    }
+
     /// Every account name this store keeps sync state or claims for, with how many of its lists
     /// and tasks are here: the accounts of config.toml, and any it no longer names (a renamed or
     /// removed account, whose lists and tasks no other account takes until it is forgotten).

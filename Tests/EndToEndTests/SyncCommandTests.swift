@@ -1298,6 +1298,29 @@ import Testing
         }
     }
 
+    /// Renaming, recoloring or moving a synced list says that sync does not send it: the other
+    /// devices kept the old name without a word (helper-115). A list never synced says nothing.
+    @Test func changesToASyncedListThatSyncDoesNotSendAreNoted() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["add", "Buy milk", "--list", "Errands", "--new-list"])
+            try mine.syncSucceeds()
+            try mine.sandbox.succeed(["list", "add", "Local"])
+            for (arguments, what) in [
+                (["list", "rename", "Errands", "Shopping"], "a list's name"), (["list", "color", "Shopping", "FF9500"], "a list's color"),
+                (["list", "move", "Shopping", "--to", "2"], "the order of lists"),
+            ] {
+                let result = try mine.sandbox.run(arguments)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(
+                    result.stderr == "taskwidget: note: Shopping is synced, and sync does not send \(what): change it on the server too "
+                        + "(in a calendar app), or the other devices keep the old one\n")
+            }
+            let local = try mine.sandbox.run(["list", "rename", "Local", "Mine"])
+            #expect(local.status == 0 && local.stderr == "", "\(local.stderr)")
+        }
+    }
+
     /// A deletion the server refuses (a read-only calendar) brings the task back here: sent
     /// again, it was refused at every later sync, which failed for good, and `undo` found no task
     /// to undo (helper-115).

@@ -27,6 +27,15 @@ struct ListCommand: ParsableCommand {
         }
     }
 
+    /// Says that `what` of a synced list changed here only: sync does not send it, and the other
+    /// devices went on showing the old one without a word (helper-115).
+    static func noteNotSynced(_ what: String, of list: TaskList, in store: TaskStore) {
+        guard (try? store.isListSynced(list.id)) == true else { return }
+        writeToStandardError(
+            "taskwidget: note: \(list.name.removingControlCharacters) is synced, and sync does not send \(what): change it on the server too (in a calendar app), or the other devices keep the old one\n"
+        )
+    }
+
     struct Ls: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "ls", abstract: "Show the lists with their task counts.",
@@ -50,8 +59,10 @@ struct ListCommand: ParsableCommand {
         @Argument(help: "Its new name.") var new: String
 
         func run() throws {
-            let list = try options.context().storeForChanging().renameList(old, to: new)
+            let store = try options.context().storeForChanging()
+            let list = try store.renameList(old, to: new)
             printConfirmation("Renamed list \(old.trimmingWhitespace) to \(list.name)")
+            ListCommand.noteNotSynced("a list's name", of: list, in: store)
         }
     }
 
@@ -64,8 +75,10 @@ struct ListCommand: ParsableCommand {
         @Argument(help: "Six hex digits, e.g. FF9500.") var hex: String
 
         func run() throws {
-            let list = try options.context().storeForChanging().setListColor(name, colorHex: hex)
+            let store = try options.context().storeForChanging()
+            let list = try store.setListColor(name, colorHex: hex)
             printConfirmation("List \(list.name) is now #\(list.colorHex)")
+            ListCommand.noteNotSynced("a list's color", of: list, in: store)
         }
     }
 
@@ -85,8 +98,10 @@ struct ListCommand: ParsableCommand {
         @Option(name: .customLong("to"), help: ArgumentHelp("The new position, from 1.", valueName: "n")) var position: Int
 
         func run() throws {
-            let list = try options.context().storeForChanging().moveList(name, to: position)
+            let store = try options.context().storeForChanging()
+            let list = try store.moveList(name, to: position)
             printConfirmation("Moved list \(list.name) to position \(list.sortOrder + 1)")
+            ListCommand.noteNotSynced("the order of lists", of: list, in: store)
         }
     }
 
