@@ -286,6 +286,23 @@ import Testing
         }
     }
 
+    /// New collections are planned by name: they all share "(new collection)", and came in
+    /// another order from run to run, so two dry runs did not compare (helper-113).
+    @Test func aDryRunPlansNewCollectionsByName() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            for list in ["Zeta", "Alpha", "Mid", "Beta"] { try mine.sandbox.succeed(["add", "Task in \(list)", "--list", list, "--new-list"]) }
+            try mine.sandbox.succeed(["add", "Inbox task"])
+            for _ in 1...3 {
+                let plan = try mine.syncSucceeds(["--dry-run"])
+                let names = plan.split(separator: "\n").filter { $0.contains("(new collection)") }.map {
+                    String($0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+                }
+                #expect(names == ["Alpha", "Beta", "Inbox", "Mid", "Zeta"], "\(plan)")
+            }
+        }
+    }
+
     /// A deletion loses to an edit made after it (SPEC §12): a list deleted here whose task was
     /// edited on the phone since comes back with that task, and the other task's deletion holds.
     @Test func aListDeletedHereComesBackWithATaskEditedThereSince() async throws {

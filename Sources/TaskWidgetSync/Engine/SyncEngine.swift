@@ -1188,7 +1188,8 @@ public struct SyncEngine: Sendable {
             byCollection[collection.href]?.isMadeAgain = true
             byCollection[collection.href]?.pushed += staying.map { shownID($0.id) }
         }
-        report.collections = byCollection.values.sorted { $0.href < $1.href }
+        // New ones share the href "(new)": then by name, so that two dry runs compare (helper-113).
+        report.collections = byCollection.values.sorted { ($0.href, $0.name) < ($1.href, $1.name) }
         report.pushed = report.collections.reduce(0) { $0 + $1.pushed.count }
         report.deleted += report.collections.reduce(0) { $0 + $1.deletedRemotely.count }
         return report
