@@ -87,9 +87,14 @@ struct DeviceCommand: ParsableCommand {
             if let size { device.size = try WidgetSize(parsing: size) }
             if let depth { device.depth = depth }
             if let imageFormat { device.format = imageFormat }
+            var note: String?
             if device.format == .bmp {
                 if let depth, depth != 1 {
                     throw TaskWidgetError(.invalidInput, "\(device.id) gets 1-bit BMP images: add --image-format png to give it \(depth) bits")
+                }
+                // Said: the depth it had was lost without a word, and png did not bring it back (helper-113).
+                if device.depth != 1 {
+                    note = "a BMP is 1-bit, so its \(device.depth) bits are gone: `--image-format png --depth \(device.depth)` gives them back"
                 }
                 device.depth = 1
             }
@@ -98,6 +103,7 @@ struct DeviceCommand: ParsableCommand {
             if let existing { devices[existing] = device } else { devices.append(device) }
             try DeviceFile.save(devices, path: path)
             print("\(existing == nil ? "Added" : "Changed") \(device.id) (\(device.friendlyID)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")
+            if let note { print("Note: \(note)") }
             if let port {
                 print("Point the device at this server (TRMNL firmware: custom server, http://HOST:\(port)) and it gets its key at setup")
             }

@@ -161,7 +161,13 @@ import Testing
             #expect(refused.status == 64 && refused.stderr.hasPrefix("taskwidget: the device ID is its MAC address"), "\(notAMAC)")
         }
         // A BMP device keeps 1 bit: a new depth needs PNG, and saying so changes nothing.
-        try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)
+        // The 4 bits it had are said to be gone (they went without a word, helper-113).
+        let bmp = try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)
+        #expect(
+            bmp.hasSuffix(
+                ": 1872x1404 1-bit bmp\nNote: a BMP is 1-bit, so its 4 bits are gone: `--image-format png --depth 4` gives them back\n"),
+            "\(bmp)")
+        #expect(!(try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)).contains("Note"))
         let deeper = try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--depth", "2"], global: false)
         #expect(deeper.status == 64)
         #expect(deeper.stderr == "taskwidget: 11:22:33:44:55:66 gets 1-bit BMP images: add --image-format png to give it 2 bits\n")
