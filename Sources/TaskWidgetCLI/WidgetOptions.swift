@@ -11,7 +11,8 @@ public struct WidgetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A canvas of WIDTHxHEIGHT points for a dashboard, e.g. 800x480.", valueName: "WxH")) var size: String?
     @Option(help: "Pixels per point: 1, 2 or 3 (default: 1).") var scale: Int?
     @Option(help: "light, dark or mono (black and white for e-ink, with gray text edges at --depth 2 or more; default: light).") var theme: WidgetTheme?
-    @Option(help: ArgumentHelp("Gray levels for e-ink: 1, 2, 4 or 8 bits (the PNG header says so).", valueName: "bits")) var depth: Int?
+    @Option(help: ArgumentHelp("Gray levels for e-ink: 1, 2, 4 or 8 bits (the PNG header says so; default: color, and 1 for a BMP).", valueName: "bits"))
+    var depth: Int?
     @Option(help: "png, or bmp (1-bit BMP3, as TRMNL devices take it; default: bmp for an -o FILE.bmp, else png).") var imageFormat: WidgetImageSpec.Format?
     @Option(help: ArgumentHelp("Turn the image clockwise by 0, 90, 180 or 270 degrees (makes it gray; default: 0).", valueName: "degrees"))
     var rotate: Int?

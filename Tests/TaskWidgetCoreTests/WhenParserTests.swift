@@ -280,6 +280,14 @@ import Testing
         )
     }
 
+    /// The dated forms are tomorrow's: a fixed date was in the past a week later (helper-113).
+    @Test func theDatedFormsOfTheErrorAreTomorrows() {
+        // 00:30 on the 11th in Berlin: its tomorrow is the 12th, though UTC is still on the 10th.
+        let parser = WhenParser(now: instant("2027-03-10T23:30:00Z"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
+        let error = #expect(throws: TaskWidgetError.self) { try parser.parse("12/01", for: .due) }
+        #expect(error?.message.hasPrefix("cannot read date “12/01”: use 2027-03-12, 2027-03-12T17:00, today,") == true, "\(error?.message ?? "")")
+    }
+
     /// A date in the right shape that names no day says why: the list of forms did not (helper-66).
     @Test(arguments: [
         ("2027-02-29", "February 2027 has 28 days"), ("2026-11-31", "November 2026 has 30 days"),

@@ -65,7 +65,7 @@ public struct WhenParser: Sendable {
                 .invalidInput, "“\(Self.quoted(text))”: is M minutes or months? write m or min for minutes; for months give a date such as 2027-01-31")
         }
         guard let instant = resolve(Self.joiningMeridiem(Self.normalized(text)), for: purpose) else {
-            throw Self.error(reading: text, as: "date", forms: Self.whenForms)
+            throw Self.error(reading: text, as: "date", forms: whenForms)
         }
         return try Self.writable(instant, reading: text)
     }
@@ -107,9 +107,12 @@ public struct WhenParser: Sendable {
             .map { Instant(millisecondsSince1970: $0.millisecondsSince1970 + timestamp.milliseconds) }
     }
 
-    private static let whenForms =
-        "2026-11-23, 2026-11-23T17:00, today, tomorrow, yesterday, tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, "
-        + "in 1w, +30m or tomorrow 5pm"
+    /// The forms a date may take, dated tomorrow: a fixed date was in the past (helper-113).
+    private var whenForms: String {
+        let tomorrow = calendar.localDay(containing: now).adding(days: 1)
+        return "\(tomorrow), \(tomorrow)T17:00, today, tomorrow, yesterday, tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, "
+            + "in 1w, +30m or tomorrow 5pm"
+    }
     private static let instantForms = "2026-11-22T10:00, 2026-11-22T10:00:30.5+01:00 or 2026-11-22"
 }
 
