@@ -486,11 +486,32 @@ import Testing
             ),
             (String(Self.validDocument.prefix(200)), "the JSON ends too soon: the file may be cut short"),
             ("{\n  \"schema\": tru\n}", "the JSON is malformed at line 2, column"),
+            // Valid JSON that no field can hold was "malformed", with no place (helper-114).
+            (Self.validDocument.replacingOccurrences(of: #""sortOrder": 0}"#, with: #""sortOrder": 1e400}"#), "the number at line 5, column 56 is too large for any field"),
         ]
         for (text, expected) in cases {
             let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }
             #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
         }
+    }
+
+    /// A file cut inside a character is cut short, as one cut between characters; a byte that is
+    /// not UTF-8 is found by its line and column (both were only "not UTF-8 text", helper-114).
+    @Test func bytesThatAreNotUTF8AreCutShortOrFoundByTheirPlace() throws {
+        let document = Self.validDocument.replacingOccurrences(of: "Pay rent", with: "Pay 日本 rent")
+        let characterStart = try #require(document.utf8.firstIndex(of: "日".utf8.first!)).utf16Offset(in: document)
+        for cut in 1...2 {
+            let data = Data(document.utf8.prefix(characterStart + cut))
+            let error = expectError(.badImport) { try StoreExport.decode(data, source: "backup.json") }
+            #expect(error?.message == "backup.json is not a taskwidget export: the JSON ends too soon: the file may be cut short", "\(error?.message ?? "")")
+        }
+        var bad = Data(document.utf8)
+        bad[bad.startIndex + characterStart] = 0xFF
+        let error = expectError(.badImport) { try StoreExport.decode(bad, source: "backup.json") }
+        #expect(
+            error?.message == "backup.json is not UTF-8 text (line 8, column 66): save it as UTF-8, as `taskwidget export` writes it",
+            "\(error?.message ?? "")")
+        #expect(StoreExport.firstByteNotUTF8(in: Data(document.utf8)) == nil)
     }
 
     /// Regression: the error quoted the bad value raw (`Cannot initialize TaskState from invalid

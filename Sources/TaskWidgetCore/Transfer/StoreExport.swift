@@ -102,8 +102,13 @@ public struct StoreExport: Codable, Sendable, Equatable {
                 : source == "standard input" ? "pipe it through `\(command)` first" : "import it with `\(command) \(source.shellQuoted) | taskwidget import -`"
             throw TaskWidgetError(.badImport, "\(source) is compressed with \(format): \(advice)")
         }
-        guard String(validating: data, as: UTF8.self) != nil else {
-            throw TaskWidgetError(.badImport, "\(source) is not UTF-8 text: save it as UTF-8, as `taskwidget export` writes it")
+        if let bad = Self.firstByteNotUTF8(in: data) {
+            // A file cut inside a character is cut short, as one cut between characters is; a
+            // bad byte in 5 MB is found by its place (helper-114).
+            if bad.isCutShort { throw TaskWidgetError(.badImport, "\(source) is not a taskwidget export: the JSON ends too soon: the file may be cut short") }
+            let (line, column) = Self.lineAndColumn(ofOffset: bad.offset, in: data)
+            throw TaskWidgetError(
+                .badImport, "\(source) is not UTF-8 text (line \(line), column \(column)): save it as UTF-8, as `taskwidget export` writes it")
         }
         if let problem = structureProblem(data) {
             throw TaskWidgetError(.badImport, "\(source) is not a taskwidget export: \(problem)")
@@ -193,6 +198,36 @@ public struct StoreExport: Codable, Sendable, Equatable {
             default: ()
             }
         return Mirror(reflecting: sample).children.compactMap(\.label)
+    }
+
+    /// The line and column, from 1, of the byte at `offset`: columns in characters, as an editor
+    /// counts them.
+    static func lineAndColumn(ofOffset offset: Int, in data: Data) -> (line: Int, column: Int) {
+        let before = [UInt8](data.prefix(offset))
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return (line, String(decoding: before[lineStart...], as: UTF8.self).count + 1)
+    }
+
+    /// The offset of the first byte of `data` that is not UTF-8, and whether it starts a
+    /// character that the data ends in the middle of; `nil` for UTF-8 text.
+    static func firstByteNotUTF8(in data: Data) -> (offset: Int, isCutShort: Bool)? {
+        guard String(validating: data, as: UTF8.self) == nil else { return nil }  // the fast check first
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error:
+                // Cut short: a lead byte followed only by fewer continuation bytes than it needs.
+                let rest = data.dropFirst(offset)
+                guard let lead = rest.first, (0xC2...0xF4).contains(lead) else { return (offset, false) }
+                let needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                return (offset, rest.count < needed && rest.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 })
+            }
+        }
     }
 
     /// What no export can hold, read from the bytes (brackets inside strings do not count): a NUL
@@ -370,13 +405,19 @@ extension DecodingError {
         } catch {
             let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
             if description.contains("end of file") { return "the JSON ends too soon: the file may be cut short" }
+            // `Number 1e400 is not representable in Swift.`: valid JSON, out of any field's range,
+            // which was "malformed" with no place (helper-114).
+            if description.hasPrefix("Number "), description.hasSuffix(" is not representable in Swift."),
+                let literal = description.dropFirst("Number ".count).split(separator: " ").first,
+                let range = data.firstRange(of: Data(literal.utf8))
+            {
+                let (line, column) = StoreExport.lineAndColumn(ofOffset: range.lowerBound - data.startIndex, in: data)
+                return "the number at line \(line), column \(column) is too large for any field: compare it with what `taskwidget export` writes"
+            }
             guard let range = description.firstRange(of: "character "),
                 let offset = Int(description[range.upperBound...].prefix { $0.isNumber }), offset <= data.count
             else { return "the JSON is malformed" }
-            let before = [UInt8](data.prefix(offset))
-            let line = before.count { $0 == UInt8(ascii: "\n") } + 1
-            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-            let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1  // characters, as an editor counts
+            let (line, column) = StoreExport.lineAndColumn(ofOffset: offset, in: data)
             return "the JSON is malformed at line \(line), column \(column)"
         }
     }
