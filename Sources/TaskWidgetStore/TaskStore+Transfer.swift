@@ -37,25 +37,30 @@ extension TaskStore {
             // record the document does not replace, so the store's names are read once.
             let importedListIDs = Set(export.lists.map(\.id))
             let importedHabitIDs = Set(export.habits.map(\.habit.id))
-            let storeLists = try TaskList.fetchAll(db).filter { !importedListIDs.contains($0.id) }
+            let allStoreLists = try TaskList.fetchAll(db)
+            let storeLists = allStoreLists.filter { !importedListIDs.contains($0.id) }
             let storeHabits = try Habit.fetchAll(db).filter { !importedHabitIDs.contains($0.id) }
+            // Checked before anything is written: found after every task, a clash failed an import
+            // of 50 000 tasks after 10 s, which other writers waited for, and named one (helper-114).
+            try Self.refuseClashes(
+                lists: export.lists.compactMap { list in storeLists.first { NameLookup.isSame($0.name, list.name) }?.name },
+                habits: export.habits.compactMap { record in storeHabits.first { NameLookup.isSame($0.name, record.habit.name) }?.name },
+                source: source)
+            let knownListIDs = importedListIDs.union(allStoreLists.map(\.id))
+            if let (index, task) = export.tasks.enumerated().first(where: { $0.element.listID.map { !knownListIDs.contains($0) } ?? false }) {
+                let others = export.tasks.count { $0.listID.map { !knownListIDs.contains($0) } ?? false } - 1
+                throw TaskWidgetError(
+                    .badImport,
+                    "\(source): tasks[\(index)] (task \(task.id.shortID)) is in the list \(task.listID?.lowercasedString ?? ""), which is not in the file or the store"
+                        + (others > 0 ? " (nor are the lists of \(counted(others, "other task")))" : ""))
+            }
             // The records the file replaces first give up their names, which the file may give to
             // others (a list renamed, then another made with its old name; two names swapped). An
             // upsert meeting a name still taken would update the record that holds it instead.
             try Self.releaseNames(of: importedListIDs, in: TaskList.databaseTableName, db)
             try Self.releaseNames(of: importedHabitIDs, in: Habit.databaseTableName, db)
-            for list in export.lists {
-                let clash = storeLists.first { NameLookup.isSame($0.name, list.name) }
-                if let clash {
-                    throw TaskWidgetError(
-                        .badImport, "\(source): the list “\(clash.name)” already exists in the store with another id: rename one of them first")
-                }
-                try list.upsert(db)
-            }
+            for list in export.lists { try list.upsert(db) }
             for task in export.tasks {
-                if let listID = task.listID, try !TaskList.exists(db, key: listID.lowercasedString) {
-                    throw TaskWidgetError(.badImport, "\(source): task \(task.id.shortID) refers to a list that is not in the file or the store")
-                }
                 if let stored = try TaskItem.fetchOne(db, key: task.id.lowercasedString) {
                     if let merged = TaskMerge.merge(stored: stored, incoming: task), merged != stored {
                         try merged.update(db)
@@ -80,11 +85,6 @@ extension TaskStore {
                 }
             }
             for record in export.habits {
-                let clash = storeHabits.first { NameLookup.isSame($0.name, record.habit.name) }
-                if let clash {
-                    throw TaskWidgetError(
-                        .badImport, "\(source): the habit “\(clash.name)” already exists in the store with another id: rename one of them first")
-                }
                 try record.habit.upsert(db)
                 // Its days are the file's: an older backup takes back the days checked since.
                 try HabitCompletion.filter(Column("habitID") == record.habit.id.lowercasedString).deleteAll(db)
@@ -96,6 +96,19 @@ extension TaskStore {
         }
         Self.emptyTheWAL(of: database)
         return summary
+    }
+
+    /// Refuses an import whose lists or habits take the names of others in the store (`lists` and
+    /// `habits` are the store's names they clash with), naming every one.
+    private static func refuseClashes(lists: [String], habits: [String], source: String) throws {
+        guard !lists.isEmpty || !habits.isEmpty else { return }
+        let quoted = { (names: [String]) in names.map { "“\($0)”" }.joined(separator: ", ") }
+        let kinds = [(lists, "list"), (habits, "habit")].filter { !$0.0.isEmpty }
+        if lists.count + habits.count == 1, let (names, kind) = kinds.first {
+            throw TaskWidgetError(.badImport, "\(source): the \(kind) \(quoted(names)) already exists in the store with another id: rename one of them first")
+        }
+        let named = kinds.map { names, kind in "the \(kind)\(names.count == 1 ? "" : "s") \(quoted(names))" }.joined(separator: " and ")
+        throw TaskWidgetError(.badImport, "\(source): \(named) already exist in the store with other ids: rename one of each pair first")
     }
 
     /// Renames the records of `table` whose ids are in `ids` to names no record can have (a

@@ -267,9 +267,10 @@ import Testing
         var field: String? {
             switch self {
             case .emptyTitle, .controlCharacterInTitle, .completedButNotStarted, .completedAtOnAnOpenTask: "tasks[1]"
+            case .taskInAnUnknownList: "tasks[1] (task "
             case .badListColor, .reservedListName: "lists[1]"
             case .badHabitIcon, .duplicateCompletionDay: "habits[0]"
-            case .taskInAnUnknownList, .duplicateTaskIDs, .listNameTakenByAnotherID, .habitNameTakenByAnotherID: nil
+            case .duplicateTaskIDs, .listNameTakenByAnotherID, .habitNameTakenByAnotherID: nil
             }
         }
 
@@ -317,6 +318,32 @@ import Testing
         if let field = bad.field {
             #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
         }
+        #expect(try store.export() == before)
+    }
+
+    /// Every list and habit whose name another has in the store is named, at once, before
+    /// anything is written: the first one alone was found after every task (helper-114). A task in
+    /// a list that is nowhere is named by its place and the list's id.
+    @Test func everyClashAndAnUnknownListAreNamedBeforeAnythingIsWritten() throws {
+        _ = try store.addTask(NewTask(title: "home", listName: "Home", createsList: true), now: at(0))
+        _ = try store.addTask(NewTask(title: "work", listName: "Work", createsList: true), now: at(0))
+        _ = try store.addHabit(named: "Walk", icon: nil, colorHex: nil, now: at(0))
+        let before = try store.export()
+        let now = at(10)
+        let clashing = StoreExport(
+            lists: [TaskList(name: "HOME", createdAt: now), TaskList(name: "New", createdAt: now), TaskList(name: "work", createdAt: now)],
+            tasks: (0..<3).map { TaskItem(title: "task \($0)", createdAt: now) },
+            habits: [.init(habit: Habit(name: "walk", icon: "🚶", colorHex: "FF0000", createdAt: now), completions: [])])
+        let clashes = expectError(.badImport) { try store.importing(clashing, source: "old.json") }
+        #expect(
+            clashes?.message
+                == "old.json: the lists “Home”, “Work” and the habit “Walk” already exist in the store with other ids: rename one of each pair first")
+        let nowhere = Fixed.uuid("99999999-9999-4999-8999-999999999999")
+        let lost = StoreExport(tasks: [TaskItem(title: "fine", createdAt: now)] + (0..<3).map { TaskItem(title: "lost \($0)", listID: nowhere, createdAt: now) })
+        let unknown = expectError(.badImport) { try store.importing(lost, source: "old.json") }
+        #expect(
+            unknown?.message
+                == "old.json: tasks[1] (task \(lost.tasks[1].id.shortID)) is in the list 99999999-9999-4999-8999-999999999999, which is not in the file or the store (nor are the lists of 2 other tasks)")
         #expect(try store.export() == before)
     }
 
