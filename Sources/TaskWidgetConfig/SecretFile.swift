@@ -38,12 +38,17 @@ public enum SecretFile {
         }
     }
 
-    /// The secret in the file at `path`, made first when there is no file: a new random one,
-    /// written atomically, readable by its owner only. Says whether it was made. The folder is
-    /// made when `makesFolder` (taskwidget's own config folder); a folder the user named must
+    /// The secret in the file at `path`, made first when there is no file, or an empty one (as
+    /// `: > file; chmod 600 file` leaves it: it was refused as empty, helper-112): a new random
+    /// one, written atomically, readable by its owner only. Says whether it was made. The folder
+    /// is made when `makesFolder` (taskwidget's own config folder); a folder the user named must
     /// exist, so that a typo does not leave new folders behind.
     public static func readOrCreate(_ path: String, what: String, makesFolder: Bool) throws -> (secret: String, isNew: Bool) {
-        if FileManager.default.fileExists(atPath: path) { return (try read(path, what: what), false) }
+        if FileManager.default.fileExists(atPath: path) {
+            try requirePrivate(path, what: what)
+            let isBlank = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self).allSatisfy(\.isWhitespace) } ?? false
+            if !isBlank { return (try read(path, what: what), false) }
+        }
         let secret = randomSecret()
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()

@@ -339,6 +339,24 @@ import Testing
         #expect(try server.request("/status", headers: ["Authorization": "Bearer abcdefghijklmnopqrstuvwxyz012345"]).status == 200)
     }
 
+    /// `serve token --file` fills an empty private file (`: > file; chmod 600 file`), which it
+    /// refused as empty; one others may read is still refused, and serve refuses an empty one.
+    @Test func theTokenCommandFillsAnEmptyFile() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.folder.appendingPathComponent("empty.token").path
+        FileManager.default.createFile(atPath: file, contents: Data(" \n".utf8), attributes: [.posixPermissions: 0o644])
+        let open = try sandbox.run(["serve", "token", "--file", file], global: false)
+        #expect(open.status == 64 && open.stderr == "taskwidget: the token file \(file) can be read by others: run `chmod 600 \(file)`\n")
+        chmod(file, 0o600)
+        let served = try sandbox.run(["serve", "--token-file", file, "--listen", "127.0.0.1:0"], global: false)
+        #expect(served.status == 64 && served.stderr == "taskwidget: the token file \(file) is empty: put the secret on its first line\n")
+        let made = try sandbox.run(["serve", "token", "--file", file], global: false)
+        #expect(made.status == 0 && made.stdout.count == 44, "\(made.stderr)")
+        #expect(made.stderr == "taskwidget: made a new token in \(file); serve uses it when started with --token-file \(file)\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == made.stdout)
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+    }
+
     /// A low soft limit of open files (`ulimit -S -n 16`, a unit's LimitNOFILE) is raised to the
     /// hard one: serve refused to start at 16, and spun a core on connections it could not accept
     /// at 32 (helper-90). With the hard limit that low too, it says so.
