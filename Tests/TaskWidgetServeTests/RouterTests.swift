@@ -224,9 +224,20 @@ import Testing
         try await withApp(token: "server-token") { client, _ in
             let denied = try await client.execute(uri: "/status", method: .get)
             #expect(denied.status == .unauthorized)
-            #expect(String(buffer: denied.body) == "{\"error\":\"missing or wrong token\"}\n")
+            // Each refusal says what to do (all three were "missing or wrong token", helper-112).
+            #expect(
+                String(buffer: denied.body)
+                    == "{\"error\":\"this server needs its token: send Authorization: Bearer TOKEN, or add ?token=TOKEN to the URL (`taskwidget serve token` prints it)\"}\n")
             #expect(denied.headers[.wwwAuthenticate] == "Bearer realm=\"taskwidget\"")
-            #expect(try await client.execute(uri: "/status?token=server-toke", method: .get).status == .unauthorized)
+            let wrong = try await client.execute(uri: "/status?token=server-toke", method: .get)
+            #expect(wrong.status == .unauthorized)
+            #expect(
+                String(buffer: wrong.body)
+                    == "{\"error\":\"wrong token: `taskwidget serve token` prints the one this server takes (restart a serve that ran before it was made)\"}\n")
+            #expect(wrong.headers[.wwwAuthenticate] == "Bearer realm=\"taskwidget\"")
+            let elsewhere = try await client.execute(uri: "/widget/800x480.png?depth=1&theme=mono", method: .get, headers: [.accessToken: "device-key-123"])
+            #expect(elsewhere.status == .unauthorized)
+            #expect(String(buffer: elsewhere.body).hasPrefix("{\"error\":\"a TRMNL device's key opens /api/display, /api/log and its image_url exactly"))
             #expect(try await client.execute(uri: "/status", method: .get, headers: [.authorization: "Bearer nope"]).status == .unauthorized)
 
             #expect(try await client.execute(uri: "/status", method: .get, headers: [.authorization: "Bearer server-token"]).status == .ok)

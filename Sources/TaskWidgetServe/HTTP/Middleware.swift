@@ -222,11 +222,19 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         guard !openPaths.contains(request.uri.path) else { return try await next(request, context) }
         let accepted = [serverToken] + Self.deviceKeys(opening: request.uri.path, query: request.uri.query, among: secrets.deviceKeys)
+        let presented = Self.presentedTokens(in: request)
         var matched: UInt8 = 0
-        for candidate in Self.presentedTokens(in: request) {
+        for candidate in presented {
             matched |= ConstantTime.equalsAny(accepted, candidate.utf8) ? 1 : 0
         }
-        guard matched != 0 else { throw ServeHTTPError.unauthorized }
+        guard matched != 0 else {
+            guard !presented.isEmpty else { throw ServeHTTPError.tokenMissing }
+            // Which refusal: a device's key used elsewhere, found in constant time as well.
+            let keys = secrets.deviceKeys.map(\.key)
+            var isDeviceKey: UInt8 = 0
+            for candidate in presented { isDeviceKey |= ConstantTime.equalsAny(keys, candidate.utf8) ? 1 : 0 }
+            throw isDeviceKey != 0 ? ServeHTTPError.deviceKeyElsewhere : ServeHTTPError.wrongToken
+        }
         return try await next(request, context)
     }
 

@@ -76,7 +76,22 @@ extension ServeHTTPError {
     public static let foreignHost = Self(
         .misdirectedRequest,
         "without a token, serve answers only requests to this machine (127.0.0.1, [::1] or localhost): open it by that address, or give serve a token")
-    /// 401 with the challenge a client needs.
-    public static let unauthorized = Self(
-        .unauthorized, "missing or wrong token", headers: [.wwwAuthenticate: "Bearer realm=\"taskwidget\""])
+    /// 401 for a request without a token, with the challenge a client needs and where to put
+    /// the token (it said only "missing or wrong token", helper-112).
+    public static let tokenMissing = unauthorized(
+        "this server needs its token: send Authorization: Bearer TOKEN, or add ?token=TOKEN to the URL (`taskwidget serve token` prints it)")
+    /// 401 for a token that is none of the accepted ones.
+    public static let wrongToken = unauthorized(
+        "wrong token: `taskwidget serve token` prints the one this server takes (restart a serve that ran before it was made)")
+    /// 401 for a device's key on a route it does not open (its image with other parameters).
+    public static let deviceKeyElsewhere = unauthorized(
+        "a TRMNL device's key opens /api/display, /api/log and its image_url exactly as /api/display gives it: use the server's token for the rest")
+
+    /// 401 from `/api/display` for an `ID` that is no registered device, or a key that is not its.
+    public static let deviceNotKnown = unauthorized(
+        "the ID header must name a registered device (`taskwidget serve device ls`), and Access-Token be the key /api/setup gave it")
+
+    private static func unauthorized(_ message: String) -> Self {
+        Self(.unauthorized, message, headers: [.wwwAuthenticate: "Bearer realm=\"taskwidget\""])
+    }
 }

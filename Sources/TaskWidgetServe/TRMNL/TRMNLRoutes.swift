@@ -39,7 +39,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
     /// `GET /api/display`: the device polls; `filename` changes exactly when the image does, and
     /// `refresh_rate` is the seconds until it next does (at least a minute, at most 15).
     router.get("/api/display") { request, context -> Response in
-        guard let device = devices.device(sending: request.headers) else { throw ServeHTTPError.unauthorized }
+        guard let device = devices.device(sending: request.headers) else { throw ServeHTTPError.deviceNotKnown }
         // While the store cannot be read, the image of the failure, and a minute until the next look.
         let image = try await cache.widget(device.imageSpec).representation
         let refreshRate = min(900, max(60, cache.maxAge(until: cache.current.state?.imageValidUntil)))
