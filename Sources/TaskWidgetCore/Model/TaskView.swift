@@ -41,7 +41,9 @@ public struct TaskView: Sendable, Equatable {
                 "\($0) was started with --list \(list.removingControlCharacters.shellQuoted): if the list was renamed, restart \($0) with its new name"
             }
         }
-        return "the view “\(name.sanitizedForMessage)” in config.toml names it: fix the view, or create the list with `taskwidget list add \(list.removingControlCharacters.shellQuoted)`"
+        // A follower reads config.toml at its start only: a fixed view went unseen (helper-112).
+        let fix = follower.map { "fix the view and restart \($0)" } ?? "fix the view"
+        return "the view “\(name.sanitizedForMessage)” in config.toml names it: \(fix), or create the list with `taskwidget list add \(list.removingControlCharacters.shellQuoted)`"
     }
 
     /// The view as `command` (`serve`, `watch`) keeps showing it: a list it was started with that

@@ -221,6 +221,25 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// The list of a view serve was started with, deleted later: the 503 says that a fixed view
+    /// needs a restart, since serve reads config.toml at its start; it said "fix the view", and
+    /// the fix went unseen (helper-112).
+    @Test(.timeLimit(.minutes(1))) func aViewsListDeletedWhileServedSaysAFixNeedsARestart() throws {
+        let sandbox = try Sandbox.demo()
+        try sandbox.writeConfig("[views.work]\nlist = \"Work\"\n")
+        let server = try ServeProcess(sandbox, ["--view", "work"])
+        let events = try server.events()
+        try sandbox.succeed(["list", "rename", "Work", "Office"])
+        #expect(events.next() != nil)
+        let status = try server.request("/status")
+        #expect(status.status == 503)
+        #expect(
+            String(decoding: status.body, as: UTF8.self)
+                == "{\"error\":\"no list is named “Work”: the lists are Home, Office, Errands (the view “work” in config.toml names it: "
+                + "fix the view and restart serve, or create the list with `taskwidget list add Work`)\"}\n")
+        #expect(server.terminate() == 0)
+    }
+
     /// Beyond loopback without a token, serve does not start; a token file others may read is
     /// refused too. Each is one line and exit status 64.
     @Test func listeningBeyondLoopbackNeedsAToken() throws {
