@@ -86,6 +86,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if tokenFile?.isEmpty == true { throw ValidationError("--token-file needs the path of a file") }
         if let listen, ListenAddress(listen) == nil {
+            // A port out of range is said as such: it got the general form only (helper-112).
+            if let port = listen.split(separator: ":").last.flatMap({ Int($0) }), port > 65_535 {
+                throw ValidationError("--listen has the port \(port), which no server can listen on: give a port from 1 to 65535")
+            }
             throw ValidationError("--listen takes HOST:PORT, or HOST for port \(ListenAddress.defaultPort), e.g. 127.0.0.1:8787 or [::1]:8787")
         }
     }

@@ -221,6 +221,20 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// An address that is none says the form; a port past 65535 says so (it got the form only,
+    /// helper-112). Both are usage errors, before anything starts.
+    @Test(arguments: [
+        ("127.0.0.1:99999", "taskwidget: --listen has the port 99999, which no server can listen on: give a port from 1 to 65535 (see `taskwidget serve --help`)\n"),
+        ("[::1]:70000", "taskwidget: --listen has the port 70000, which no server can listen on: give a port from 1 to 65535 (see `taskwidget serve --help`)\n"),
+        ("127.0.0.1:http", "taskwidget: --listen takes HOST:PORT, or HOST for port 8787, e.g. 127.0.0.1:8787 or [::1]:8787 (see `taskwidget serve --help`)\n"),
+    ])
+    func aListenAddressThatIsNoneSaysWhy(listen: String, message: String) throws {
+        let sandbox = try Sandbox.demo()
+        let refused = try sandbox.run(["serve", "--listen", listen])
+        #expect(refused.status == 64 && refused.stdout.isEmpty)
+        #expect(refused.stderr == message, "\(refused.stderr)")
+    }
+
     /// The list of a view serve was started with, deleted later: the 503 says that a fixed view
     /// needs a restart, since serve reads config.toml at its start; it said "fix the view", and
     /// the fix went unseen (helper-112).
