@@ -20,7 +20,10 @@ public enum SecretFile {
         return secret
     }
 
-    /// Refuses what is not a file at `path`, and a file whose group or others have any permission.
+    /// Refuses what is not a file at `path`, a file another user owns, one whose group or others
+    /// have any permission, and one that others could replace (a link of theirs, a folder they
+    /// may change), as config.toml is: the token was the first line of any file another user's
+    /// link led to, such as a private key (helper-117).
     public static func requirePrivate(_ path: String, what: String) throws {
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -30,12 +33,19 @@ public enum SecretFile {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw TaskWidgetError(.badConfig, "\(what) \(path) is not a file: give the path of the file", context: "\(what) not a file")
         }
+        // Before the mode: `chmod 600` is no advice for a file of another user.
+        guard status.isOwnedByUserOrRoot else {
+            throw TaskWidgetError(
+                .badConfig, "\(what) \(path) belongs to another user: give the path of a file of yours", context: "\(what) owner \(status.st_uid)")
+        }
         guard status.st_mode & 0o077 == 0 else {
             let risk = status.st_mode & 0o044 != 0 ? "can be read by others" : status.st_mode & 0o022 != 0 ? "can be changed by others" : "has permissions for others"
             throw TaskWidgetError(
                 .badConfig, "\(what) \(path) \(risk): run `chmod 600 \(path)`",
                 context: "\(what) mode \(String(status.st_mode & 0o777, radix: 8))")
         }
+        try InputFile.refuseIfOthersCanChange(
+            path, status: status, why: "whoever can replace it chooses the secret", code: .badConfig, context: "secret file")
     }
 
     /// The secret in the file at `path`, made first when there is no file, or an empty one (as

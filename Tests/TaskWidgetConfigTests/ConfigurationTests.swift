@@ -101,6 +101,44 @@ import Testing
         #expect(SecretFile.firstLine(of: Data("pass\u{0B}\u{2028}word\n".utf8)) == "pass\u{0B}\u{2028}word")
     }
 
+    /// A secret file that another user owns, or that reaches the user's through another user's
+    /// link, or that lies in a folder others may change, is refused as config.toml is: the token
+    /// was the first line of whatever file such a link led to (helper-117).
+    @Test(.enabled(if: geteuid() == 0 && getpwnam("nobody") != nil, "makes files of another user"))
+    func aSecretFileOthersCouldChooseIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let nobody = try #require(getpwnam("nobody")).pointee
+        func secretFile(_ path: String) throws {
+            try Data("a-secret-of-mine-0123456789\n".utf8).write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o600)
+        }
+        let mine = folder.path("mine.token")
+        try secretFile(mine)
+        #expect(try SecretFile.read(mine, what: "the token file") == "a-secret-of-mine-0123456789")
+
+        let theirs = folder.path("theirs.token")
+        try secretFile(theirs)
+        chown(theirs, nobody.pw_uid, nobody.pw_gid)
+        let owned = expectError(.badConfig) { try SecretFile.read(theirs, what: "the token file") }
+        #expect(owned?.message == "the token file \(theirs) belongs to another user: give the path of a file of yours")
+
+        let shared = folder.path("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(shared, 0o1777)
+        let planted = shared + "/planted.token"
+        symlink(mine, planted)
+        lchown(planted, nobody.pw_uid, nobody.pw_gid)
+        let link = expectError(.badConfig) { try SecretFile.read(planted, what: "the token file") }
+        #expect(link?.message.hasPrefix("\(planted) is a link that belongs to another user (whoever can replace it chooses the secret)") == true, "\(link?.message ?? "")")
+
+        let open = folder.path("open")
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+        chmod(open, 0o777)
+        try secretFile(open + "/x.token")
+        let replaceable = expectError(.badConfig) { try SecretFile.read(open + "/x.token", what: "the token file") }
+        #expect(replaceable?.message.hasPrefix("the folder \(open) of \(open)/x.token can be changed by others") == true, "\(replaceable?.message ?? "")")
+    }
+
     /// `list = "Inbox"` is the Inbox, as `--list Inbox` is.
     @Test func aViewOfTheListNamedInboxIsTheInbox() throws {
         let configuration = try Configuration.parse("[views.later]\nlist = \"inbox\"\n", path: "config.toml")

@@ -109,6 +109,14 @@ extension InputFile {
                 code, "\(path) belongs to another user (\(why)): make it yours with chown, or write your own",
                 context: "\(context) owner \(status.st_uid)")
         }
+        // A link of another user's leads wherever they choose (to a file of the user's own, which
+        // passed every check, helper-117).
+        var link = stat()
+        if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, !link.isOwnedByUserOrRoot {
+            throw TaskWidgetError(
+                code, "\(path) is a link that belongs to another user (\(why)): remove it, or give the path of a file of yours",
+                context: "\(context) link owner \(link.st_uid)")
+        }
         if status.isWritableByOthers {
             throw TaskWidgetError(
                 code, "\(path) can be changed by others (\(why)): run `chmod go-w \(path)`",
