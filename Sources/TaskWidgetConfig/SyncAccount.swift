@@ -1,3 +1,4 @@
+import Foundation
 import TaskWidgetCore
 
 /// `[sync.accounts.NAME]`: a CalDAV account that `taskwidget sync` brings in and out.
@@ -31,6 +32,16 @@ public struct SyncAccount: Sendable, Equatable {
         self.passwordCommand = passwordCommand
         self.passwordFile = passwordFile
         self.inbox = inbox
+    }
+
+    /// Said at `account add` and at every sync of an account with a password over `http://` to
+    /// another machine than this one, where anyone on the way reads it (helper-117); `nil` for
+    /// https, loopback, or no password.
+    public var clearTextPasswordNote: String? {
+        guard passwordCommand != nil || passwordFile != nil, let parsed = URL(string: url), parsed.scheme?.lowercased() == "http",
+            let host = parsed.host?.lowercased(), !(host == "localhost" || host == "::1" || host.hasPrefix("127."))
+        else { return nil }
+        return "note: the account “\(name)” sends its password unencrypted (http://) to \(host): use https:// if the server offers it"
     }
 
     init(reader: ConfigReader) throws {

@@ -95,6 +95,7 @@ struct AccountCommand: ParsableCommand {
             // A config file of its own goes with the command (its advice failed without it, helper-99).
             let config = options.config == nil ? "" : " --config \(path.shellQuoted)"
             print("\(replace ? "Changed" : "Added") the account \(name) \(replace ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted)\(config) --dry-run")
+            if let note = account.clearTextPasswordNote { writeToStandardError("taskwidget: \(note.removingControlCharacters)\n") }
         }
     }
 

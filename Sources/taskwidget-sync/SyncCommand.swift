@@ -99,6 +99,7 @@ struct SyncCommand: AsyncParsableCommand {
             let counting = CountingTransport(transport)
             for account in accounts {
                 counting.reset()
+                if let note = account.clearTextPasswordNote { writeToStandardError("taskwidget: \(note.removingControlCharacters)\n") }
                 do {
                     let report = try await sync(
                         account, isFirst: account.name == configuration.syncAccounts.first?.name,

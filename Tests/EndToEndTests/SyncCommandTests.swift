@@ -1387,6 +1387,24 @@ import Testing
 
     // MARK: Accounts
 
+    /// A password over http:// to another machine is noted at `account add` and at every sync:
+    /// nothing said so (helper-117). https, loopback and an account without a password are not.
+    @Test func aPasswordSentInClearIsNoted() throws {
+        let sandbox = try Sandbox()
+        for (name, url, noted) in [
+            ("plain", "http://0.0.0.0:1/", true), ("secure", "https://dav.example.com/", false), ("local", "http://127.0.0.1:5232/", false),
+            ("localhost", "http://localhost:5232/", false),
+        ] {
+            let added = try sandbox.run(["sync", "account", "add", name, "--url", url, "--user", "bob", "--password-command", "echo pw"], global: false)
+            #expect(added.status == 0, "\(added.stderr)")
+            let note = "taskwidget: note: the account “\(name)” sends its password unencrypted (http://) to 0.0.0.0: use https:// if the server offers it\n"
+            #expect(added.stderr == (noted ? note : ""), "\(url): \(added.stderr)")
+        }
+        let synced = try sandbox.run(["sync", "--account", "plain"])
+        #expect(synced.status == 75, "\(synced.stderr)")
+        #expect(synced.stderrLines.first == "taskwidget: note: the account “plain” sends its password unencrypted (http://) to 0.0.0.0: use https:// if the server offers it")
+    }
+
     @Test func accountsAreAddedListedAndRemovedWithoutRewritingTheFile() throws {
         let sandbox = try Sandbox()
         let config = sandbox.folder.appendingPathComponent(".config/taskwidget")
