@@ -183,6 +183,7 @@ import Testing
                 for (host, status) in [
                     ("attacker.example", "421 Misdirected Request"), ("attacker.example:\(port)", "421 Misdirected Request"),
                     ("127.0.0.1:\(port)", "200 OK"), ("localhost", "200 OK"), ("LOCALHOST:\(port)", "200 OK"), ("[::1]:\(port)", "200 OK"),
+                    ("localhost.:\(port)", "200 OK"), ("localhost.attacker.example", "421 Misdirected Request"),
                 ] {
                     let connection = try RawConnection(port: port)
                     connection.send("GET /status HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")

@@ -17,6 +17,8 @@ import Testing
         #expect(!logged.contains("Secret") && !logged.contains("item-1") && !logged.contains("bob") && !logged.contains("x=1"), "\(logged)")
         #expect(CalDAVError.redactForLog(url) == logged)
         #expect(CalDAVError.redactForLog(try #require(URL(string: "https://dav.example.com/alice/Work/"))).hasSuffix("/"))
+        // The discovery address names nothing of the user's: it stays (it was hashed, helper-117).
+        #expect(CalDAVError.redactForLog(try #require(URL(string: "http://u:p@dav.example.com/.well-known/caldav?a"))) == "http://dav.example.com/.well-known/caldav")
         // So is a failed request's, in the error's description, which `--verbose` logs (helper-75).
         let failed = CalDAVError(.connectionFailed, "The connection closed.", method: "PUT", url: url)
         #expect(failed.description == "The connection closed. [PUT \(logged)]")

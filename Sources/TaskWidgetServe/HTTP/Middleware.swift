@@ -243,7 +243,8 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     static func namesThisMachine(_ authority: String) -> Bool {
         if authority.hasPrefix("[") { return authority.contains("]") }
         let host = authority.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        if host.lowercased() == "localhost" { return true }
+        // `localhost.` is the same name, fully qualified (it got 421, helper-117).
+        if ["localhost", "localhost."].contains(host.lowercased()) { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts.allSatisfy { part in UInt8(part) != nil }
     }

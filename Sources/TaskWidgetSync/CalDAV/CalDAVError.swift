@@ -136,10 +136,11 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
     /// ``redact(_:)`` for the `--verbose` log, which never holds a name: the first segment of the
     /// path (the account's user, on the servers taskwidget knows) stays, and each later one (a
     /// collection a phone named after its list, `/alice/Errands/`) is an 8-digit hash of itself,
-    /// the same in every line, so that the log still tells requests apart.
+    /// the same in every line, so that the log still tells requests apart. `/.well-known/caldav`,
+    /// which names nothing of the user's, stays as it is (it was hashed too, helper-117).
     public static func redactForLog(_ url: URL) -> String {
         let redacted = redact(url)
-        guard var components = URLComponents(string: redacted) else { return redacted }
+        guard var components = URLComponents(string: redacted), components.percentEncodedPath != "/.well-known/caldav" else { return redacted }
         let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
         components.percentEncodedPath = segments.enumerated().map { index, segment in
             index < 2 || segment.isEmpty ? String(segment) : String(FNV1a.hex(of: segment.utf8).prefix(8))
