@@ -130,7 +130,7 @@ let package = Package(
         .target(
             name: "TaskWidgetNotify",
             dependencies: [
-                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetWatch", "CGio",
+                "TaskWidgetCore", "TaskWidgetStore", "TaskWidgetConfig", "TaskWidgetWatch", "CGio", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import CGio
+public import CLinuxEvents
 public import Glibc
 public import TaskWidgetWatch
 

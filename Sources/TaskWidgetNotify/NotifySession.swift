@@ -27,9 +27,10 @@ import TaskWidgetStore
 /// ``followUpDeadline`` (a debounced store check) after each call.
 ///
 /// ```swift
+/// let launcher = ShellCommandLauncher(logger: logger)
 /// var session = NotifySession(source: source, notifier: notifier, actions: actions, storage: storage,
-///                             launcher: ShellCommandLauncher(logger: logger), calendar: calendar, settings: settings, logger: logger)
-/// try FollowLoop.run(&session, clock: clock, storePath: path, options: .init(sources: [glib]), logger: logger)
+///                             launcher: launcher, calendar: calendar, settings: settings, logger: logger)
+/// try FollowLoop.run(&session, clock: clock, storePath: path, options: .init(sources: [glib, launcher]), logger: logger)
 /// ```
 public struct NotifySession<Source: FollowedSource>: Follower where Source.Value == ReminderSnapshot {
     /// A notification posted for a reminder and not closed yet.

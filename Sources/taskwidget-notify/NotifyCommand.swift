@@ -99,13 +99,14 @@ struct NotifyCommand: ParsableCommand {
         let glib = GLibEventSource()
         let notifier = DesktopNotifier(glib: glib, logger: logger)
         defer { notifier.shutdown() }
+        let launcher = ShellCommandLauncher(logger: logger)
         var session = NotifySession(
             source: StoreReminderSource(location: location, missedWithin: settings.missedWithin, calendar: context.calendar, logger: logger),
             notifier: notifier,
-            actions: StoreReminderActions(location: location, logger: logger), storage: storage, launcher: ShellCommandLauncher(logger: logger),
+            actions: StoreReminderActions(location: location, logger: logger), storage: storage, launcher: launcher,
             calendar: context.calendar, settings: settings, clockSpeed: clock.speed, logger: logger)
         logger.debug("notify started", metadata: ["store": "\(location.path)", "lock": "\(lock.path)"])
-        try FollowLoop.run(&session, clock: clock, storePath: location.path, options: .init(sources: [glib]), logger: logger)
+        try FollowLoop.run(&session, clock: clock, storePath: location.path, options: .init(sources: [glib, launcher]), logger: logger)
         withExtendedLifetime(lock) {}
     }
 

@@ -138,6 +138,25 @@ import Testing
         Self.stop(notify)
     }
 
+    /// A click command that fails after a while is logged when it ends, by itself: it was reaped,
+    /// and its failure logged, at notify's next wake-up only (hours later, or never), a zombie
+    /// meanwhile (helper-111).
+    @Test(.timeLimit(.minutes(1)))
+    func aClickCommandThatFailsLaterIsLoggedWhenItEnds() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try sandbox.writeConfig("[notify]\nclick_command = \"sleep 1; exit 5\"\n")
+        let rent = try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:28:00+01:00")
+        let notify = try Self.notify(sandbox, desktop, ["--clock-speed", "60"])
+        #expect(notify.waitForStderr(containing: "task=\(rent) [TaskWidgetNotify] \(Self.shown)", within: .seconds(20)), "\(notify.stderrText)")
+        try desktop.invoke("default")
+        #expect(
+            notify.waitForStderr(containing: "the click command failed (exit 5): check click_command in a shell", within: .seconds(15)),
+            "\(notify.stderrText)")
+        Self.stop(notify)
+    }
+
     /// Done while another program holds the store's write lock longer than notify waits for it
     /// (2 s): the reminder is shown again, saying that Done failed, and its Done works once the
     /// store is free. The notification closed as if done, the task stayed open, and nothing said so.

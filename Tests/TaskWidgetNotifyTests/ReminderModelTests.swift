@@ -216,4 +216,19 @@ import Testing
         })
         #expect(log.logged == ["the click command failed (exit 3): check click_command in a shell"], "\(log.logged)")
     }
+
+    /// A command's end wakes notify's loop, which reaps it then: it was a zombie until the next
+    /// wake-up, and its failure logged hours later or never (helper-111).
+    @Test(.timeLimit(.minutes(1))) func aCommandThatEndsWakesTheLoopAndIsReaped() throws {
+        let log = LogRecorder()
+        let launcher = ShellCommandLauncher(logger: log.logger)
+        try launcher.launch("exit 5")
+        var (descriptors, timeout) = launcher.prepare()
+        #expect(descriptors.count == 1 && timeout == -1)
+        // What the loop does: sleep on the descriptors, with no timeout of its own, until one fires.
+        #expect(poll(&descriptors, nfds_t(descriptors.count), 30_000) == 1)
+        launcher.dispatch(descriptors)
+        #expect(log.logged == ["the click command failed (exit 5): check click_command in a shell"], "\(log.logged)")
+        #expect(launcher.prepare().descriptors.isEmpty, "reaped: no zombie is left")
+    }
 }
