@@ -119,10 +119,12 @@ final class Canvas {
     ) -> OpaquePointer {
         let layout = pango_layout_new(context)!
         pango_layout_set_font_description(layout, fonts.font(size: style.size * unit, weight: style.weight))
-        // One line, laid out left to right even for a right-to-left title (the row reads like the
-        // rest of the widget; Pango still orders the Arabic itself right to left).
+        // The paragraph's direction is its text's (its first strong letter): laid out left to
+        // right, "اجتماع مع Sara الساعة 10" read its clauses backwards (helper-118). It stays where
+        // the row puts it: Pango swaps left and right alignment for a right-to-left paragraph, so
+        // the alignment asked is swapped too.
         pango_layout_set_single_paragraph_mode(layout, 1)
-        pango_layout_set_auto_dir(layout, 0)
+        pango_layout_set_auto_dir(layout, 1)
         if markup {
             pango_layout_set_markup(layout, text, -1)
         } else {
@@ -132,16 +134,20 @@ final class Canvas {
             pango_layout_set_width(layout, Int32(max(0, maxWidth * unit) * Double(PANGO_SCALE)))
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         }
+        let isRightToLeft = pango_find_base_dir(pango_layout_get_text(layout), -1) == PANGO_DIRECTION_RTL
+        let (left, right) = isRightToLeft ? (PANGO_ALIGN_RIGHT, PANGO_ALIGN_LEFT) : (PANGO_ALIGN_LEFT, PANGO_ALIGN_RIGHT)
         if maxLines > 1 {
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
             pango_layout_set_height(layout, -Int32(maxLines))  // negative: a number of lines
-            let alignment: PangoAlignment =
+            let alignment =
                 switch anchor {
-                case .start: PANGO_ALIGN_LEFT
+                case .start: left
                 case .center: PANGO_ALIGN_CENTER
-                case .end: PANGO_ALIGN_RIGHT
+                case .end: right
                 }
             pango_layout_set_alignment(layout, alignment)
+        } else {
+            pango_layout_set_alignment(layout, left)  // one line is placed by its extents, from its left
         }
         return layout
     }

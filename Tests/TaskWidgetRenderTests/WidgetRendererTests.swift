@@ -66,6 +66,20 @@ import Testing
         }
     }
 
+    /// A title whose first letter is right-to-left is laid out right to left: "אבגד abcdefgh" shows
+    /// its Hebrew at the right, after the Latin, as "abcdefgh אבגד" shows it. Laid out left to
+    /// right, a mixed title read its clauses backwards (helper-118).
+    @Test func aTitleThatStartsRightToLeftIsLaidOutRightToLeft() throws {
+        let renderer = try WidgetRenderer(family: .medium, theme: .mono)
+        func image(_ title: String) throws -> Data {
+            var entry = try RenderFixture.entry(.longTitle, family: .medium)
+            entry.top[0].title = title
+            return try renderer.render(entry).image
+        }
+        #expect(try image("אבגד abcdefgh") == image("abcdefgh אבגד"))
+        #expect(try image("abcdefgh אבגד") != image("abcdefgh"), "the Hebrew is drawn")
+    }
+
     @Test(arguments: WidgetFamily.allCases)
     func aLongTitleEndsWithAnEllipsis(family: WidgetFamily) throws {
         let widget = try RenderFixture.render(.longTitle, family: family)
