@@ -225,6 +225,11 @@ import Testing
         }
         #expect(try Data(contentsOf: sandbox.folder.appendingPathComponent("at.png")) != Data(contentsOf: file), "overdue by then")
         try sandbox.expectRefused(["render", "--at", "tomorrow 17:00", "-o", file.path], status: 64, message: "--at must be within the timeline")
+        // What it was read as, and the timeline's ends: a day alone is its 23:59 (helper-118).
+        try sandbox.expectRefused(
+            ["render", "--at", "tomorrow", "-o", file.path], status: 64,
+            message: "--at must be within the timeline, from now to 24 hours later (2026-11-22T16:27:00+01:00 to 2026-11-23T16:27:00+01:00), "
+                + "and reads as 2026-11-23T23:59:00+01:00 (a day alone is its 23:59): give a time within it, or use --now to draw another day")
         try sandbox.expectRefused(["render", "--at", "today 9am", "-o", file.path], status: 64, message: "--at must be within the timeline")
         try sandbox.expectRefused(["render", "--at", "17:00", "--timeline", "--out-dir", timeline.path], status: 64)
     }

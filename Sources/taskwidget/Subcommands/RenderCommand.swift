@@ -68,7 +68,11 @@ struct RenderCommand: ParsableCommand {
         let request = context.timelineRequest(view: try scope.selectedView(in: context), family: spec.family)
         if let output {
             let snapshot = try store.timelineSnapshot(for: request)
-            let entry = try at.map { try Self.entry(at: context.date($0, for: .moment, option: "--at"), in: TimelineProvider().timeline(for: request, snapshot: snapshot)) }
+            let entry = try at.map {
+                try Self.entry(
+                    at: context.date($0, for: .moment, option: "--at"), in: TimelineProvider().timeline(for: request, snapshot: snapshot),
+                    timeZone: context.timeZone)
+            }
                 ?? TimelineProvider().currentEntry(for: request, snapshot: snapshot)
             let image = try drawing.image(for: entry)
             drawing.finish()
@@ -97,11 +101,15 @@ struct RenderCommand: ParsableCommand {
 
 extension RenderCommand {
     /// The entry `timeline` shows at `instant` (`--at`), which must lie within it: from now to
-    /// 24 hours later.
-    static func entry(at instant: Instant, in timeline: Timeline) throws -> TimelineEntry {
+    /// 24 hours later. The refusal says what `--at` was read as: a day alone is its 23:59, which
+    /// `--at tomorrow` passed without a word (helper-118).
+    static func entry(at instant: Instant, in timeline: Timeline, timeZone: TimeZone) throws -> TimelineEntry {
         guard instant <= timeline.validUntil, let entry = timeline.entry(at: instant) else {
+            let shown = { (instant: Instant) in InstantFormat.local(instant, in: timeZone) }
             throw TaskWidgetError(
-                .invalidInput, "--at must be within the timeline, from now to 24 hours later: use --now to draw another day")
+                .invalidInput,
+                "--at must be within the timeline, from now to 24 hours later (\(shown(timeline.entries.first?.date ?? instant)) to "
+                    + "\(shown(timeline.validUntil))), and reads as \(shown(instant)) (a day alone is its 23:59): give a time within it, or use --now to draw another day")
         }
         return entry
     }
