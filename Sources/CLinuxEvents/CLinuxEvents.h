@@ -6,4 +6,7 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
-#include <sys/pidfd.h>
+
+// glibc's (2.36), declared here: <sys/pidfd.h> would bring <sys/stat.h> into this module, and
+// `struct stat` would no longer be the one of Swift's Glibc module.
+extern int pidfd_open(__pid_t pid, unsigned int flags);
