@@ -354,6 +354,14 @@ public enum CommandRunner {
         // The words of the command's name (`taskwidget habit check`) are no value.
         let path = commandNamed(by: arguments, root: root).path
         let nameLength = path.split(separator: " ").count
+        // `ls Work`: a list is shown with --list (helper-119).
+        if path == "taskwidget ls", let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/), arguments.count > nameLength,
+            arguments[nameLength] == String(match.output.1), !match.output.1.hasPrefix("-")
+        {
+            return TaskWidgetError(
+                .invalidInput,
+                "`taskwidget ls` takes options, not words: to show one list, give --list \(String(match.output.1).removingControlCharacters.shellQuoted)")
+        }
         guard let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/),
             let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) }),
             !arguments[index - 1].hasPrefix("-")
@@ -361,11 +369,22 @@ public enum CommandRunner {
         // A value that is a number or a name from a set (`--format text extra`) is not what quoting
         // mends: ArgumentParser's "unexpected argument" is right there (helper-92).
         guard !singleWordOptions.contains(arguments[index - 2]) else { return nil }
+        // `add foo -`: quoted, it named a title `foo` and dropped the `-` (helper-119).
+        if match.output.1 == "-" {
+            return path == "taskwidget add"
+                ? TaskWidgetError(.invalidInput, "add takes a title, or - to read titles from standard input, not both") : nil
+        }
         let words = arguments[(index - 1)...].prefix { !$0.hasPrefix("-") }
         let option = arguments[index - 2].hasPrefix("-") ? arguments[index - 2].removingControlCharacters + " " : ""
-        // `start ID ID`: quoted, the ids named no task, and 8000 of them made a line of 300 KB (helper-88).
-        if option.isEmpty, oneTaskCommands.contains(path), words.allSatisfy(isTaskIDLike) {
-            return TaskWidgetError(.invalidInput, "`\(path)` takes one task id: run it for each (done, undo and rm take several)")
+        if option.isEmpty, oneTaskCommands.contains(path), let id = words.first, isTaskIDLike(id) {
+            // `start ID ID`: quoted, the ids named no task, and 8000 of them made a line of 300 KB (helper-88).
+            if words.allSatisfy(isTaskIDLike) {
+                return TaskWidgetError(.invalidInput, "`\(path)` takes one task id: run it for each (done, undo and rm take several)")
+            }
+            // `edit ID new title`: quoted with the id, it named no task (helper-119).
+            let rest = words.dropFirst().joined(separator: " ").removingControlCharacters.shellQuoted
+            let advice = path == "taskwidget edit" ? ", then options: to change its title, give --title \(rest)" : ""
+            return TaskWidgetError(.invalidInput, "`\(path)` takes one task id\(advice) (see `\(path) --help`)")
         }
         let quoted = words.joined(separator: " ").removingControlCharacters.shellQuoted
         return TaskWidgetError(.invalidInput, "a value of several words is one argument: quote it, as in `\(option)\(quoted)`")

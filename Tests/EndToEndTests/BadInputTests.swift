@@ -158,8 +158,15 @@ import Testing
                 command + ["363934aa", "98319956"], status: 64,
                 message: "taskwidget: `taskwidget \(command[0])` takes one task id: run it for each (done, undo and rm take several)\n")
         }
-        // A command's own name is no value, and neither is a number or a name of a set (helper-92).
-        try sandbox.expectRefused(["ls", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget ls --help`)\n")
+        // The words after an id are no part of it: quoted with it, they named no task (helper-119).
+        try sandbox.expectRefused(
+            ["edit", "363934aa", "New", "title"], status: 64,
+            message: "taskwidget: `taskwidget edit` takes one task id, then options: to change its title, give --title 'New title' (see `taskwidget edit --help`)\n")
+        try sandbox.expectRefused(["start", "363934aa", "now"], status: 64, message: "taskwidget: `taskwidget start` takes one task id (see `taskwidget start --help`)\n")
+        try sandbox.expectRefused(["add", "foo", "-"], status: 64, message: "taskwidget: add takes a title, or - to read titles from standard input, not both\n")
+        // A list is shown with --list (helper-119); a number or a name of a set is no value (helper-92).
+        try sandbox.expectRefused(
+            ["ls", "extra"], status: 64, message: "taskwidget: `taskwidget ls` takes options, not words: to show one list, give --list extra\n")
         try sandbox.expectRefused(
             ["status", "--format", "text", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget status --help`)\n",
             allowingStdout: true)
