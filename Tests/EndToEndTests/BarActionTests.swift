@@ -34,7 +34,7 @@ import Testing
         #expect(try sandbox.succeed(["stop", "--top"]).wholeMatch(of: /Not active [0-9a-f]{8} Call Bob\n/) != nil)
         try sandbox.succeed(["start", "--top"])
         // Due tomorrow 10:00, in the future: 30 minutes later. Its reminder-less neighbour is untouched.
-        #expect(try sandbox.succeed(["snooze", "--top", "--by", "30m"]).wholeMatch(of: /Snoozed [0-9a-f]{8} Call Bob\n/) != nil)
+        #expect(try sandbox.succeed(["snooze", "--top", "--by", "30m"]).wholeMatch(of: /Snoozed [0-9a-f]{8} Call Bob \(due Tomorrow 10:30\)\n/) != nil)
         let listed = try sandbox.succeed(["ls", "--format", "json"])
         let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
         let bob = try #require(tasks.first { $0["title"] as? String == "Call Bob" })

@@ -929,7 +929,7 @@ import Testing
             #expect(try Self.dates(of: "Call the plumber", in: mine) == before, "nor the other task named")
             // The task a bar shows: the weekly one, due first.
             #expect(try mine.sandbox.expectRefused(["snooze", "--top"], status: 64).stderr == refusal)
-            #expect(try mine.sandbox.succeed(["snooze", once]) == "Snoozed \(once) Call the plumber\n")
+            #expect(try mine.sandbox.succeed(["snooze", once]) == "Snoozed \(once) Call the plumber (due Tue 24 Nov 10:00)\n")
             #expect(try Self.dates(of: "Call the plumber", in: mine) != before)
             // `edit --remind` and `--due` as well: a reminder set here was pinned to this
             // occurrence, and later ones were reminded nowhere (helper-93). A new title is fine.

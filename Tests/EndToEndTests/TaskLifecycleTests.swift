@@ -116,7 +116,8 @@ import Testing
     @Test func snoozingATaskDueOnADayMovesItADay() throws {
         let sandbox = try Sandbox()
         let id = try sandbox.succeed(["add", "Bins out", "--due", "today"]).trimmingCharacters(in: .newlines)
-        #expect(try sandbox.succeed(["snooze", id, "--by", "30m"]) == "Snoozed \(id) Bins out\n")
+        // It says where the task went (it said nothing of it, helper-119).
+        #expect(try sandbox.succeed(["snooze", id, "--by", "30m"]) == "Snoozed \(id) Bins out (due Tomorrow)\n")
         #expect(try tasks(sandbox).first?.dueDate == "2026-11-23T22:59:00Z")
         #expect(try sandbox.succeed(["ls"]).hasSuffix("  Tomorrow\n"), "a day, shown without a time")
     }

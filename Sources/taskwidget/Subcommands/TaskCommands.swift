@@ -171,15 +171,28 @@ private func noteIfRemindedAfterDue(_ task: TaskItem) {
 /// does), `unchanged` for one that already was as asked (`Already completed`).
 private func changeTasks(
     _ ids: [String], _ options: GlobalOptions, top: (options: TopTaskOptions, action: String)? = nil, verb: String,
-    reopening: String? = nil, unchanged: String, _ change: (TaskStore, [String], CommandContext) throws -> [TaskUpdate]
+    reopening: String? = nil, unchanged: String, detail: ((TaskItem, CommandContext) -> String?)? = nil,
+    _ change: (TaskStore, [String], CommandContext) throws -> [TaskUpdate]
 ) throws {
     let context = try options.context()
     let store = try context.storeForChanging()
     let ids = try top.map { try $0.options.ids(ids, store: store, context: context, action: $0.action) } ?? ids
     for update in try change(store, ids, context) {
         let said = update.isChanged ? (update.isReopening ? reopening ?? verb : verb) : unchanged
-        printConfirmation("\(said) \(confirmedID(of: update.task, in: store)) \(update.task.title)")
+        let shown = update.isChanged ? detail?(update.task, context).map { " (\($0))" } ?? "" : ""
+        printConfirmation("\(said) \(confirmedID(of: update.task, in: store)) \(update.task.title)\(shown)")
     }
+}
+
+/// Where a snoozed task went, as `ls` shows it: `due Tomorrow 09:00, reminder 17:27` (snooze said
+/// nothing of it, helper-119).
+private func snoozedTo(_ task: TaskItem, _ context: CommandContext) -> String? {
+    let labeler = DueLabeler(calendar: context.calendar)
+    let parts = [
+        labeler.label(for: task, at: context.now).map { "due " + $0 },
+        task.reminderDate.map { "reminder " + labeler.timeLabel(for: $0, at: context.now) },
+    ]
+    return parts.contains { $0 != nil } ? parts.compactMap { $0 }.joined(separator: ", ") : nil
 }
 
 struct Done: ParsableCommand {
@@ -284,7 +297,8 @@ struct Snooze: ParsableCommand {
 
     func run() throws {
         let amount = DurationText.amount(by) ?? TimeAmount(count: 1, unit: .hour)
-        try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed", unchanged: "Not snoozed (completed)") { store, ids, context in
+        try changeTasks(ids, options, top: (top, "snooze"), verb: "Snoozed", unchanged: "Not snoozed (completed)", detail: snoozedTo) {
+            store, ids, context in
             let tasks = try ids.map { try store.task(withID: $0) }
             let repeating = try store.tasksRepeatingOnServer(tasks.filter { !$0.isCompleted }.map(\.id))
             if let task = tasks.first(where: { repeating.contains($0.id) }) {
