@@ -222,8 +222,9 @@ extension TaskStore {
     }
 
     /// `3F2A-9c1b…` → `3f2a9c1b-…` as stored: lowercase hex with dashes at the UUID positions.
+    /// Spaces around it are no part of it: an id pasted with one was refused (helper-119).
     static func canonicalIDPrefix(_ text: String) throws -> String {
-        let hex = text.filter { $0 != "-" }.lowercased()
+        let hex = text.trimmingWhitespace.filter { $0 != "-" }.lowercased()
         guard hex.count >= 4, hex.count <= 32, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
             throw TaskWidgetError(
                 .invalidInput, "“\(text.sanitizedForMessage)” is not a task id: use the id `taskwidget ls` prints (4 or more of its characters)")

@@ -111,6 +111,18 @@ import Testing
         #expect(try tasks(sandbox).map(\.isCompleted) == [false], "open again")
     }
 
+    /// An id pasted with spaces around it is the id; an empty list name or import path says it
+    /// is empty (they were "not a task id", "no list is named “”" and a missing file, exit 74:
+    /// helper-119).
+    @Test func spacesAroundAnIdAndEmptyNamesAndPaths() throws {
+        let sandbox = try Sandbox()
+        let id = try sandbox.succeed(["add", "Call Bob"]).trimmingCharacters(in: .newlines)
+        #expect(try sandbox.succeed(["start", " \(id) "]) == "Started \(id) Call Bob\n")
+        try sandbox.expectRefused(
+            ["edit", id, "--list", ""], status: 64, message: "taskwidget: the list name is empty: give one (`taskwidget list ls` shows them)\n")
+        try sandbox.expectRefused(["import", ""], status: 64, message: "taskwidget: import needs the path of a file, or - for standard input")
+    }
+
     /// A task due on a day without a time stays so when snoozed: it moves to the day that holds
     /// the later time (it read `Mon 23 Nov 00:29`, a timed task, after `--by 30m` on the 22nd).
     @Test func snoozingATaskDueOnADayMovesItADay() throws {

@@ -24,6 +24,10 @@ public enum NameLookup {
         // beside `Home` is two accounts (helper-97). Then in any case, and then as `ls` shows it:
         // `Work` beside a hand-written `Wo\u{7}rk` is that one.
         if let item = items.first(where: { named($0) == name }) { return item }
+        // `--list ""` (a variable not set) named no list “” (helper-119).
+        guard !name.removingControlCharacters.trimmingWhitespace.isEmpty else {
+            throw TaskWidgetError(.invalidInput, "the \(kind) name is empty: give one (`taskwidget \(kind) ls` shows them)", context: "\(kind) name empty")
+        }
         let typed = name.trimmingWhitespace.lowercased()
         var matches = items.filter { named($0).trimmingWhitespace.lowercased() == typed }
         if matches.isEmpty { matches = items.filter { isSame(named($0), name) } }

@@ -50,6 +50,12 @@ struct Import: ParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The export file, or - for standard input.", completion: .file()) var file: String
 
+    /// An empty path (`import "$FILE"` with the variable unset) is a usage error: it read as a
+    /// file not found, exit 74 (helper-119).
+    func validate() throws {
+        if file.isEmpty { throw ValidationError("import needs the path of a file, or - for standard input") }
+    }
+
     func run() throws {
         let context = try options.context()
         let file = try PathText.expandingHome(file, in: "the file to import", environment: context.environment)
