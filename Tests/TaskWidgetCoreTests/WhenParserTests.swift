@@ -223,7 +223,7 @@ import Testing
         "2026-02-30", "2026-02-29", "2026-13-01", "2026-11-31", "26-11-23", "2026-1-23", "2026-11-23T25:00",
         "2026-11-23T17:00+25:00", "2026-11-23T17:00.5", "2026-11-23T17:00 5pm", "2026-11-23T", "in 2x",
         "in", "in 2", "in -2h", "in 2hh", "+", "+ 2h", "in 1234567m", "fri fri", "tomorrow today",
-        "5pm tomorrow", "tonight 9pm", "tomorrow 17", "fr", "in 2h 30m", "1️⃣7:00", "1\u{301}7:00",
+        "5pm tomorrow", "tonight 9pm", "tomorrow 17", "fr", "in 2h 30", "1️⃣7:00", "1\u{301}7:00",
         "next", "next tomorrow", "next today", "next 5pm", "next next fri", "next 2026-11-23", "fri next",
         "midnight 5pm", "eod fri", "midnight midnight", "next midnight", "eod 5pm", "in 1 eod",
     ])
@@ -369,6 +369,21 @@ import Testing
             #expect(inMinutes == flooredNow.adding(seconds: Int64(count) * 60))
             #expect(plusHours == flooredNow.adding(seconds: Int64(count) * 3600))
         }
+    }
+
+    /// Hours, minutes and seconds together, larger first, are one exact duration: `in 1h30m` was
+    /// refused (helper-119). Days and weeks keep the time of day, so they come alone; a unit
+    /// twice, smaller first, a bare number and a capital M (months?) are no duration.
+    @Test func hoursMinutesAndSecondsTogetherAreOneDuration() throws {
+        #expect(DurationText.amount("1h30m")?.seconds == 5_400)
+        #expect(DurationText.amount("2h 15min")?.seconds == 8_100)
+        #expect(DurationText.amount("1 hour 5 seconds")?.seconds == 3_605)
+        #expect(DurationText.amount("2 Days") == TimeAmount(count: 2, unit: .day))
+        for refused in ["1d12h", "30m1h", "1h1h", "1h30", "1h30M", "90", "h", "", "1w2d", "1.5h"] {
+            #expect(DurationText.amount(refused) == nil, "\(refused)")
+        }
+        #expect(try sunday.parse("in 1h30m", for: .due) == instant("2026-11-22T17:57:00.000+01:00"))
+        #expect(try sunday.parse("+2h 15m", for: .due) == instant("2026-11-22T18:42:00.000+01:00"))
     }
 
     @Test func randomTextIsReadOrRejectedAsUsage() async {

@@ -2,22 +2,35 @@
 /// a unit (``TimeUnit``, a day being 24 h), without a space: `30m`, `90min`, `24h`, `2d`, `1w`.
 public enum DurationText {
     /// The forms, for messages.
-    public static let examples = "30m, 24h, 2d or 1w"
+    public static let examples = "30m, 1h30m, 24h, 2d or 1w"
 
     /// The amount `text` says, or `nil` when it is not a duration (or more than a million units).
     /// As in `WHEN`'s `in 90 min`, the unit may follow a space and be in any case, but for a
-    /// capital `M` alone, which may mean months.
+    /// capital `M` alone, which may mean months. Hours, minutes and seconds may come together,
+    /// larger first (`1h30m`, `2h 15m`: they were refused, helper-119); days and weeks, which keep
+    /// the time of day, come alone.
     ///
     /// ```swift
     /// DurationText.amount("90m")?.seconds  // 5400
+    /// DurationText.amount("1h30m")?.seconds  // 5400
     /// DurationText.amount("2 Days")  // TimeAmount(count: 2, unit: .day)
     /// ```
     public static func amount(_ text: String) -> TimeAmount? {
-        let trimmed = text.trimmingWhitespace
-        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
-        let name = trimmed.dropFirst(digits.count).drop { $0 == " " }
-        guard let count = Int64(digits), count <= 1_000_000, name != "M", let unit = TimeUnit(Substring(name.lowercased())) else { return nil }
-        return TimeAmount(count: count, unit: unit)
+        var rest = Substring(text.trimmingWhitespace)
+        var parts: [TimeAmount] = []
+        while !rest.isEmpty {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(digits.count).drop { $0 == " " }
+            let name = rest.prefix { $0.isLetter }
+            rest = rest.dropFirst(name.count).drop { $0 == " " }
+            guard let count = Int64(digits), count <= 1_000_000, name != "M", let unit = TimeUnit(Substring(name.lowercased())),
+                parts.last.map({ $0.unit.seconds > unit.seconds && unit.seconds < TimeUnit.day.seconds }) ?? true
+            else { return nil }
+            parts.append(TimeAmount(count: count, unit: unit))
+        }
+        guard let first = parts.first else { return nil }
+        guard parts.count > 1, first.unit.seconds < TimeUnit.day.seconds else { return parts.count == 1 ? first : nil }
+        return TimeAmount(count: parts.reduce(0) { $0 + $1.seconds }, unit: .second)
     }
 
     /// The seconds `text` says (``amount(_:)``, a day being 24 hours).

@@ -172,7 +172,8 @@ extension WhenParser {
 
     /// Now moved by an amount such as `2h`, `30 min` or `3 days`.
     private func instant(movedBy amount: Substring) -> Instant? {
-        Self.amount(amount)?.moving(now, in: calendar)
+        // `+ 2h` is no amount: the sign goes with its number.
+        amount.first == " " ? nil : DurationText.amount(String(amount))?.moving(now, in: calendar)
     }
 
     /// The calendar day `word` names: `today`, `tomorrow`, `yesterday`, a weekday or an ISO 8601 date.
@@ -240,13 +241,7 @@ extension WhenParser {
     }
 
     /// `2h`, `30 min`, `3 days`: a count of up to six digits and its unit.
-    private static func amount(_ text: Substring) -> TimeAmount? {
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
-        guard (1...6).contains(digits.count), let count = Int64(digits) else { return nil }
-        var rest = text.dropFirst(digits.count)
-        if rest.first == " " { rest = rest.dropFirst() }
-        return TimeUnit(rest).map { TimeAmount(count: count, unit: $0) }
-    }
+
 
     private static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
