@@ -96,6 +96,22 @@ struct RecordingOutput: EntryOutput {
         #expect(shown.written == ["\(Self.start)", "\(Self.start + 383)"])
     }
 
+    /// The timeline is read again at its `reloadAfter` even when no entry comes before it: a
+    /// view's `due_within` horizon moves with the clock, and a task that came within it was shown
+    /// at the next entry only, 13 minutes after it was overdue (helper-116).
+    @Test func itWakesToReadTheTimelineAgainAtItsReloadTime() throws {
+        var session = try session()
+        try session.start(at: at(0))
+        #expect(session.entryDeadline?.secondsSince1970 == 1_795_362_300)  // the quarter hour, 16:45
+        try session.handle([], at: at(840.001))
+        // Then 16:46, the reload time, before the 17:00 entry: it waited for 17:00.
+        #expect(session.entryDeadline?.secondsSince1970 == Self.start + 900)
+        store.dueDates = [Instant(secondsSince1970: Self.start + 1000)]  // came within the view meanwhile
+        try session.handle([], at: at(900.001))
+        #expect(store.timelines == 2)
+        #expect(lines.written == ["0 today\n", "1 today\n"])
+    }
+
     @Test func aLineThatDidNotChangeIsNotPrintedAgain() throws {
         var session = try session()
         try session.start(at: at(0))
