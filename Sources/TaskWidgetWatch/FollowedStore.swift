@@ -54,10 +54,15 @@ public struct FollowedStore {
             if current == nil, fileWasSeen {
                 // Through a link, `add` makes no store: it refuses the dangling link (helper-89).
                 let isLink = stat.ofLink(atPath: location.path)?.isSymbolicLink == true
-                throw TaskWidgetError(
-                    .storeMissing,
-                    "the store \(location.path) is gone: restore it, or " + (isLink ? "point the link at another store" : "add a task to start a new one there"),
-                    context: location.path)
+                // With its folder gone, `add` makes none: it refused, so the advice failed (helper-116).
+                let folder = PathText.folder(of: location.path)
+                let start =
+                    isLink
+                    ? "point the link at another store"
+                    : folder.isEmpty || access(folder, F_OK) == 0
+                        ? "add a task to start a new one there"
+                        : "create its folder (mkdir -p \(folder.shellQuoted)) and add a task to start a new one there"
+                throw TaskWidgetError(.storeMissing, "the store \(location.path) is gone: restore it, or \(start)", context: location.path)
             }
             let opened = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
             (store, identity, dataVersion) = (opened, current, try opened.dataVersion())

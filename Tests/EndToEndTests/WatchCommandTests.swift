@@ -164,6 +164,12 @@ import Testing
         #expect(watch.nextLine(within: .seconds(3)) == Self.gone(store))
         try sandbox.succeed(atDefault(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"]), global: false)
         #expect(lineAfterAdd() == "1 today · next: Call Bob (17:00)")
+        // With its folder gone too, the advice makes the folder first: `add` alone refused (helper-116).
+        let folder = sandbox.folder.appendingPathComponent("data/taskwidget").path
+        try FileManager.default.removeItem(atPath: folder)
+        #expect(
+            watch.nextLine(within: .seconds(3))
+                == "⚠ taskwidget: the store \(store) is gone: restore it, or create its folder (mkdir -p \(folder)) and add a task to start a new one there")
         watch.closeStdout()
         #expect(watch.waitForExit() == 0)
     }
