@@ -143,6 +143,14 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             let asked = Set(reminders.map(\.key))
             (refused, retries) = (refused.filter { asked.contains($0.key) }, retries.filter { asked.contains($0.key) })
         }
+        // A task whose reminder is due now with its due date is posted once, by its reminder, whose
+        // text says both: a day alone, due at 09:00, came first, and the reminder missed since
+        // went unsaid ("Due today" only, helper-116).
+        let remindedNow = Set(
+            reminders.filter { reminder in
+                reminder.kind == .reminder && reminder.key.date <= now && reminder.key.date >= oldest && !delivered.contains(reminder.key)
+                    && posted[reminder.key] == nil && !waitingForServer.contains(reminder.key)
+            }.map(\.key.taskID))
         for reminder in reminders {
             let key = reminder.key
             if delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) { continue }
@@ -155,6 +163,10 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 break
             }
             guard key.date >= oldest else { continue }
+            if reminder.kind == .due, remindedNow.contains(key.taskID), !postedNow.contains(key.taskID) {
+                record(key)
+                continue
+            }
             // A task's reminder and due date both missed (notify was not running) are one
             // notification, whose body says both: they came as two, critical, at once (helper-73).
             guard postedNow.insert(key.taskID).inserted else {

@@ -410,6 +410,19 @@ import Testing
         #expect(notifier.summaries == ["Pay rent"])
     }
 
+    /// So are a missed reminder and the 09:00 of a day alone before it: the due date came first,
+    /// and said "Due today" only, the reminder missed since unsaid (helper-116).
+    @Test func aMissedReminderAfterTheNineOClockOfADayAloneIsSaid() throws {
+        addTask("Bins out", remindIn: -600, dueIn: 27_120)  // reminded 16:17, due 22 Nov (23:59)
+        var session = session(ReminderSettings(atDue: true))
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Bins out"])
+        #expect(notifier.bodies == ["Missed reminder (16:17) · Today · Inbox"])
+        var restarted = self.session(ReminderSettings(atDue: true))
+        try restarted.start(at: at(1))
+        #expect(notifier.summaries == ["Bins out"])
+    }
+
     /// A task due on a day given without a time (kept as 23:59) falls due at 09:00 that day: it
     /// popped up at 23:59, when the day was over, as "Due now · 23:59" (helper-70).
     @Test func atDueNotifiesATaskDueOnADayAloneAtNineThatMorning() throws {
