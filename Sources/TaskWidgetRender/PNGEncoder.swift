@@ -1,5 +1,4 @@
 internal import CLibPNG
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -164,7 +163,7 @@ enum ZlibStream {
         let compressPart = { @Sendable (index: Int) in
             results[index] = deflateRaw(parts[index], rowBytes: rowBytes, level: level, isLast: index == partCount - 1, writeRow: writeRow)
         }
-        if partCount == 1 { compressPart(0) } else { DispatchQueue.concurrentPerform(iterations: partCount, execute: compressPart) }
+        inParallel(partCount, compressPart)
         // CMF: deflate with a 32 KB window; FLG: the level's class, then the check bits.
         let cmf: UInt = 0x78
         let levelClass: UInt = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
@@ -179,6 +178,33 @@ enum ZlibStream {
         }
         stream += [UInt8(adler >> 24 & 0xFF), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
         return stream
+    }
+
+    /// Runs `body` for each index below `count`, the first on this thread and the others on
+    /// threads of their own, and returns when all are done. Plain threads, not libdispatch's
+    /// pool: its monitor then woke the process once a second for good, and the drawing helper of
+    /// `watch --render-dir` must sleep between frames (helper-116).
+    static func inParallel(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        final class Job {
+            let run: @Sendable () -> Void
+            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        }
+        var threads: [pthread_t] = []
+        for index in 1..<max(1, count) {
+            let job = Unmanaged.passRetained(Job { body(index) }).toOpaque()
+            var thread = pthread_t()
+            let started = pthread_create(&thread, nil, { job in
+                Unmanaged<Job>.fromOpaque(job!).takeRetainedValue().run()
+                return nil
+            }, job)
+            if started == 0 {
+                threads.append(thread)
+            } else {
+                Unmanaged<Job>.fromOpaque(job).takeRetainedValue().run()  // no thread to be had: here
+            }
+        }
+        if count > 0 { body(0) }
+        for thread in threads { pthread_join(thread, nil) }
     }
 
     /// The window of deflate, and so the most of a dictionary it uses.

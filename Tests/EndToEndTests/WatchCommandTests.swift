@@ -286,6 +286,28 @@ import Testing
         #expect(try Data(contentsOf: png) != notice)
     }
 
+    /// The drawing helper sleeps between frames: its PNGs were compressed on libdispatch's pool,
+    /// whose monitor then woke it once a second for good (helper-116). Its threads are its own.
+    @Test(.timeLimit(.minutes(1)))
+    func theDrawingHelperKeepsNoThreadPool() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let folder = sandbox.folder.appendingPathComponent("dashboard")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Large at 3×: an image big enough to be compressed in two parts at once.
+        let watch = try watch(sandbox, ["--format", "text", "--render-dir", folder.path, "--family", "large", "--scale", "3"])
+        #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
+        let children = try String(contentsOfFile: "/proc/\(watch.pid)/task/\(watch.pid)/children", encoding: .utf8)
+        let helper = try #require(children.split(separator: " ").first.map(String.init))
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(helper)/task").map {
+            try String(contentsOfFile: "/proc/\(helper)/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        }
+        #expect(try String(contentsOfFile: "/proc/\(helper)/comm", encoding: .utf8).hasPrefix("taskwidget-rend"))
+        #expect(!threads.contains { $0.contains("qos") }, "\(threads)")
+        watch.closeStdout()
+        #expect(watch.waitForExit() == 0)
+    }
+
     @Test func renderDirMustExist() throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run(["watch", "--render-dir", sandbox.folder.appendingPathComponent("missing").path])
