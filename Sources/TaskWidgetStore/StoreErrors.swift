@@ -28,7 +28,7 @@ enum StoreErrors {
         }
         let (code, message): (TaskWidgetError.Code, String) =
             switch error.resultCode {
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB where hasJournal(path):
+            case .SQLITE_CORRUPT where hasJournal(path), .SQLITE_NOTADB where hasJournal(path):
                 // A backup copied over a store in use is read with the old store's -wal on top,
                 // and "restore it from a backup" was what the user had just done (helper-108).
                 (

@@ -116,6 +116,11 @@ public final class TaskStore: Sendable {
             // One connection either way: a command reads or writes once and exits.
             let connection: Connection
             let applied: Set<String>
+            // A file that is no SQLite database is refused before GRDB opens it: a connection
+            // that fails to open is released inside GRDB, and so starts libdispatch's pool monitor
+            // (``retire(_:)``): a watch that once met a damaged store woke every second for good
+            // (helper-116).
+            if exists { try refuseIfNotSQLite(path) }
             switch mode {
             case .readWrite where exists:
                 let database: DatabaseQueue
@@ -129,7 +134,12 @@ public final class TaskStore: Sendable {
                 applied = Set(Migrations.migrator.migrations)
             case .readOnly:
                 let database = try DatabaseQueue(path: readOnlyURI(path), configuration: configuration)
-                applied = try checkSchema(database, path: path)
+                do {
+                    applied = try checkSchema(database, path: path)
+                } catch {
+                    retire(database)
+                    throw error
+                }
                 connection = .opened(database)
             }
             logger.debug("opened store", metadata: ["path": "\(path)", "mode": "\(mode)", "exists": "\(exists)"])
@@ -146,17 +156,35 @@ public final class TaskStore: Sendable {
     private static func openForWriting(_ path: String, configuration: Configuration) throws -> (DatabaseQueue, Set<String>) {
         giveJournalsTheStoresMode(path)
         let database = try DatabaseQueue(path: path, configuration: configuration)
-        // Refuse a foreign or newer database before anything can write to it.
-        var applied = try checkSchema(database, path: path, allowEmpty: true)
-        // WAL, which the store has had since it was created (this only converts a file that was
-        // empty). Every acknowledged write reaches the disk (seed NFR6: zero data loss).
-        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
-        if !applied.isSuperset(of: Migrations.migrator.migrations) {
-            try migrate(database)
-            applied = Set(Migrations.migrator.migrations)
-            emptyTheWAL(of: database)  // the new indexes and counts of a big store
+        do {
+            // Refuse a foreign or newer database before anything can write to it.
+            var applied = try checkSchema(database, path: path, allowEmpty: true)
+            // WAL, which the store has had since it was created (this only converts a file that was
+            // empty). Every acknowledged write reaches the disk (seed NFR6: zero data loss).
+            try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
+            if !applied.isSuperset(of: Migrations.migrator.migrations) {
+                try migrate(database)
+                applied = Set(Migrations.migrator.migrations)
+                emptyTheWAL(of: database)  // the new indexes and counts of a big store
+            }
+            return (database, applied)
+        } catch {
+            retire(database)
+            throw error
         }
-        return (database, applied)
+    }
+
+    /// Throws SQLite's "not a database" for a file that is not empty and does not start with
+    /// SQLite's header (`SQLite format 3` and a NUL). Opened without waiting, as a FIFO would make
+    /// a read wait.
+    private static func refuseIfNotSQLite(_ path: String) throws {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return }  // SQLite says why
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = Glibc.read(descriptor, &header, 16)
+        guard count > 0, header != Array("SQLite format 3\0".utf8) else { return }
+        throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "file is not a database")
     }
 
     /// Gives a read-only `-wal` or `-shm` of a store that may be written the store's mode back.

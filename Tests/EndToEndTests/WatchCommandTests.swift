@@ -308,6 +308,30 @@ import Testing
         #expect(watch.waitForExit() == 0)
     }
 
+    /// A store that is no database, met while watched, leaves watch without libdispatch's
+    /// pool: GRDB released the connection that failed to open, and the pool's monitor then woke
+    /// watch every second for good (helper-116).
+    @Test(.timeLimit(.minutes(1)))
+    func aDamagedStoreMetWhileWatchedLeavesNoThreadPool() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let watch = try watch(sandbox, ["--format", "text"])
+        #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
+        let good = try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath))
+        let junk = sandbox.folder.appendingPathComponent("junk")
+        try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: junk)
+        _ = rename(junk.path, sandbox.storePath)
+        #expect(watch.nextLine(within: .seconds(3))?.contains("is not a taskwidget store or is damaged") == true)
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(watch.pid)/task").map {
+            try String(contentsOfFile: "/proc/\(watch.pid)/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        }
+        #expect(!threads.contains { $0.contains("qos") }, "\(threads)")
+        try good.write(to: URL(fileURLWithPath: sandbox.storePath))
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Pay rent (18:00)")
+        watch.closeStdout()
+        #expect(watch.waitForExit() == 0)
+    }
+
     @Test func renderDirMustExist() throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run(["watch", "--render-dir", sandbox.folder.appendingPathComponent("missing").path])
