@@ -43,8 +43,8 @@ extension TaskStore {
             // Checked before anything is written: found after every task, a clash failed an import
             // of 50 000 tasks after 10 s, which other writers waited for, and named one (helper-114).
             try Self.refuseClashes(
-                lists: export.lists.compactMap { list in storeLists.first { NameLookup.isSame($0.name, list.name) }?.name },
-                habits: export.habits.compactMap { record in storeHabits.first { NameLookup.isSame($0.name, record.habit.name) }?.name },
+                lists: export.lists.filter { list in storeLists.contains { NameLookup.isSame($0.name, list.name) } }.map(\.name),
+                habits: export.habits.filter { record in storeHabits.contains { NameLookup.isSame($0.name, record.habit.name) } }.map(\.habit.name),
                 source: source)
             let knownListIDs = importedListIDs.union(allStoreLists.map(\.id))
             if let (index, task) = export.tasks.enumerated().first(where: { $0.element.listID.map { !knownListIDs.contains($0) } ?? false }) {
@@ -99,7 +99,7 @@ extension TaskStore {
     }
 
     /// Refuses an import whose lists or habits take the names of others in the store (`lists` and
-    /// `habits` are the store's names they clash with), naming every one.
+    /// `habits` are the file's names that clash), naming every one as the file has it.
     private static func refuseClashes(lists: [String], habits: [String], source: String) throws {
         guard !lists.isEmpty || !habits.isEmpty else { return }
         let quoted = { (names: [String]) in names.map { "“\($0)”" }.joined(separator: ", ") }

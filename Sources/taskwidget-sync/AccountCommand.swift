@@ -59,7 +59,7 @@ struct AccountCommand: ParsableCommand {
 
         /// Refuses a URL sync could not use.
         static func validate(url: String) throws {
-            guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil else {
+            guard let parsed = URL(string: url), ["https", "http"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
                 throw ValidationError("--url must be an http or https address, e.g. https://dav.example.com/")
             }
             // No server listens there: every sync said "try again later" (75), which a timer never reports.

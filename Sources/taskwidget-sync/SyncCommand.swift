@@ -134,7 +134,13 @@ struct SyncCommand: AsyncParsableCommand {
     private func sync(
         _ account: SyncAccount, isFirst: Bool, isFirstWithInbox: Bool, store: TaskStore, transport: any DAVTransport, context: CommandContext
     ) async throws -> SyncReport {
-        guard let url = URL(string: account.url), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+        // The scheme in lower case: `HTTP://` is the same address (it was refused, helper-120).
+        let url = URLComponents(string: account.url).flatMap { components -> URL? in
+            var components = components
+            components.scheme = components.scheme?.lowercased()
+            return components.url
+        }
+        guard let url, url.scheme == "https" || url.scheme == "http", url.host != nil else {
             throw TaskWidgetError(
                 .badConfig, "the url of the account “\(account.name)” is not an http or https address: fix it in the configuration")
         }

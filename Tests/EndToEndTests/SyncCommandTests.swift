@@ -1393,7 +1393,7 @@ import Testing
         let sandbox = try Sandbox()
         for (name, url, noted) in [
             ("plain", "http://0.0.0.0:1/", true), ("secure", "https://dav.example.com/", false), ("local", "http://127.0.0.1:5232/", false),
-            ("localhost", "http://localhost:5232/", false),
+            ("localhost", "http://localhost:5232/", false), ("upper", "HTTPS://dav.example.com/", false),  // any case (helper-120)
         ] {
             let added = try sandbox.run(["sync", "account", "add", name, "--url", url, "--user", "bob", "--password-command", "echo pw"], global: false)
             #expect(added.status == 0, "\(added.stderr)")

@@ -137,6 +137,16 @@ import Testing
         try secretFile(open + "/x.token")
         let replaceable = expectError(.badConfig) { try SecretFile.read(open + "/x.token", what: "the token file") }
         #expect(replaceable?.message.hasPrefix("the folder \(open) of \(open)/x.token can be changed by others") == true, "\(replaceable?.message ?? "")")
+
+        // A folder of another user is said as such: `chmod go-w` was the advice (helper-120).
+        let foreign = folder.path("foreign")
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: false)
+        try secretFile(foreign + "/x.token")
+        chown(foreign, nobody.pw_uid, nobody.pw_gid)
+        let owned2 = expectError(.badConfig) { try SecretFile.read(foreign + "/x.token", what: "the token file") }
+        #expect(
+            owned2?.message
+                == "the folder \(foreign) of \(foreign)/x.token belongs to another user, who could put another file in its place: keep it in a folder of yours")
     }
 
     /// `list = "Inbox"` is the Inbox, as `--list Inbox` is.

@@ -238,6 +238,14 @@ import Testing
             let elsewhere = try await client.execute(uri: "/widget/800x480.png?depth=1&theme=mono", method: .get, headers: [.accessToken: "device-key-123"])
             #expect(elsewhere.status == .unauthorized)
             #expect(String(buffer: elsewhere.body).hasPrefix("{\"error\":\"a TRMNL device's key opens /api/display, /api/log and its image_url exactly"))
+            // A device's own route names the device's key, not the server's token (helper-120).
+            for key in ["wrong", nil] {
+                var headers: HTTPFields = [.deviceID: "AA:BB:CC:DD:EE:FF"]
+                if let key { headers[.accessToken] = key }
+                let device = try await client.execute(uri: "/api/display", method: .get, headers: headers)
+                #expect(device.status == .unauthorized)
+                #expect(String(buffer: device.body).hasPrefix("{\"error\":\"the ID header must name a registered device"), "\(String(buffer: device.body))")
+            }
             #expect(try await client.execute(uri: "/status", method: .get, headers: [.authorization: "Bearer nope"]).status == .unauthorized)
 
             #expect(try await client.execute(uri: "/status", method: .get, headers: [.authorization: "Bearer server-token"]).status == .ok)

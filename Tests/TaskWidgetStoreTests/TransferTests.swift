@@ -337,7 +337,8 @@ import Testing
         let clashes = expectError(.badImport) { try store.importing(clashing, source: "old.json") }
         #expect(
             clashes?.message
-                == "old.json: the lists “Home”, “Work” and the habit “Walk” already exist in the store with other ids: rename one of each pair first")
+                == "old.json: the lists “HOME”, “work” and the habit “walk” already exist in the store with other ids: rename one of each pair first",
+            "named as the file has them (helper-120)")
         let nowhere = Fixed.uuid("99999999-9999-4999-8999-999999999999")
         let lost = StoreExport(tasks: [TaskItem(title: "fine", createdAt: now)] + (0..<3).map { TaskItem(title: "lost \($0)", listID: nowhere, createdAt: now) })
         let unknown = expectError(.badImport) { try store.importing(lost, source: "old.json") }

@@ -130,16 +130,23 @@ extension InputFile {
         }
         var checked: Set<String> = []
         for file in [path] + (real.map { [$0] } ?? []) {
-            let named = PathText.folder(of: file)
-            let folder = named.isEmpty ? "." : named
+            let folderOfFile = PathText.folder(of: file)
+            let folder = folderOfFile.isEmpty ? "." : folderOfFile
             var folderStatus = stat()
             guard checked.insert(folder).inserted, stat(folder, &folderStatus) == 0 else { continue }
-            // A sticky folder (/tmp) lets no one replace a file of another.
-            if !folderStatus.isOwnedByUserOrRoot || (folderStatus.isWritableByOthers && folderStatus.st_mode & S_ISVTX == 0) {
+            let named = file == path ? path : "\(path) (a link to \(file))"
+            // Said as such: `chmod go-w` is no fix for a folder of another user (helper-120).
+            if !folderStatus.isOwnedByUserOrRoot {
                 throw TaskWidgetError(
                     code,
-                    "the folder \(folder) of \(file == path ? path : "\(path) (a link to \(file))") can be changed by others, who could put another file in its place: "
-                        + "run `chmod go-w \(folder)`, or make it yours",
+                    "the folder \(folder) of \(named) belongs to another user, who could put another file in its place: keep it in a folder of yours",
+                    context: "\(context) folder owner \(folderStatus.st_uid)")
+            }
+            // A sticky folder (/tmp) lets no one replace a file of another.
+            if folderStatus.isWritableByOthers && folderStatus.st_mode & S_ISVTX == 0 {
+                throw TaskWidgetError(
+                    code,
+                    "the folder \(folder) of \(named) can be changed by others, who could put another file in its place: run `chmod go-w \(folder)`",
                     context: "\(context) folder mode \(String(folderStatus.st_mode & 0o777, radix: 8))")
             }
         }

@@ -228,6 +228,9 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
             matched |= ConstantTime.equalsAny(accepted, candidate.utf8) ? 1 : 0
         }
         guard matched != 0 else {
+            // A device's own routes want its key, which /api/setup gave it, not the server's token
+            // (the advice sent a TRMNL device to `serve token`, helper-120).
+            if ["/api/display", "/api/log"].contains(request.uri.path), request.headers[.deviceID] != nil { throw ServeHTTPError.deviceNotKnown }
             guard !presented.isEmpty else { throw ServeHTTPError.tokenMissing }
             // Which refusal: a device's key used elsewhere, found in constant time as well.
             let keys = secrets.deviceKeys.map(\.key)
