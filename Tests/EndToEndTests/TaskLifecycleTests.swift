@@ -30,7 +30,9 @@ import Testing
         #expect(try sandbox.succeed(["ls"]).contains("\(id)  ○ Buy milk "))
         for (input, message) in [
             ("two\nlines\n", "taskwidget: standard input holds more than one line: add takes one title (run it once per line, or use import)\n"),
-            ("", "taskwidget: the title is empty: give some text, e.g. \"Pay rent\"\n"),
+            // Said of the input, not of a title (helper-120).
+            ("", "taskwidget: standard input holds no title: pipe one line of text into `taskwidget add -`\n"),
+            ("  \n", "taskwidget: standard input holds no title: pipe one line of text into `taskwidget add -`\n"),
         ] {
             let refused = try sandbox.run(["add", "-"], input: Data(input.utf8))
             #expect(refused.status == 64 && refused.stderr == message, "\(refused.stderr)")

@@ -77,6 +77,10 @@ extension Add {
             throw TaskWidgetError(.invalidInput, "standard input is not UTF-8 text: give the title as one line of text", context: "title")
         }
         while text.last?.isNewline == true { text.removeLast() }  // "\r\n" is one Character
+        // Said of the input: "the title is empty" did not say where it came from (helper-120).
+        guard !text.trimmingWhitespace.isEmpty else {
+            throw TaskWidgetError(.invalidInput, "standard input holds no title: pipe one line of text into `taskwidget add -`", context: "title")
+        }
         guard !text.contains(where: \.isNewline) else {
             throw TaskWidgetError(
                 .invalidInput, "standard input holds more than one line: add takes one title (run it once per line, or use import)",
