@@ -58,12 +58,15 @@ public struct SyncReport: Sendable {
         public var status: Int?
         /// The collection written to, by its path (logs get no names).
         public var collectionHref: String
+        /// Its name, for a terminal (``SyncEngine/namesCollections``).
+        public var collectionName: String?
         /// A deletion, whose task is back here.
         public var isRestoredDeletion: Bool
 
-        public init(status: Int?, collectionHref: String, isRestoredDeletion: Bool = false) {
+        public init(status: Int?, collectionHref: String, collectionName: String? = nil, isRestoredDeletion: Bool = false) {
             self.status = status
             self.collectionHref = collectionHref
+            self.collectionName = collectionName
             self.isRestoredDeletion = isRestoredDeletion
         }
     }
@@ -140,7 +143,7 @@ public struct SyncReport: Sendable {
             guard !writes.isEmpty else { return nil }
             let codes = Set(writes.compactMap(\.status)).sorted()
             let statuses = codes.map { "HTTP \($0)" }.joined(separator: ", ")
-            let collections = Set(writes.map(\.collectionHref)).sorted().joined(separator: ", ")
+            let collections = Set(writes.map { $0.collectionName.map { "“\($0)”" } ?? $0.collectionHref }).sorted().joined(separator: ", ")
             return "the server refused \(what)\(statuses.isEmpty ? "" : " (\(statuses))") in \(collections): \(Self.likelyCause(of: codes)); \(outcome)"
         }
         let changes = refused.filter { !$0.isRestoredDeletion }
@@ -313,6 +316,13 @@ public struct SyncEngine: Sendable {
         report.listsChanged = plan.local.listsRenamed.count
         let urls = Dictionary(binding.bindings.map { ($0.href.path, $0.url) }, uniquingKeysWith: { first, _ in first })
         let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
+        // On a terminal, refusals name their calendars as the user knows them (helper-120).
+        if namesCollections {
+            let names = Dictionary(
+                binding.bindings.map { ($0.href.path, Validation.titleFromElsewhere($0.server?.displayName ?? $0.href.lastComponent)) },
+                uniquingKeysWith: { first, _ in first })
+            for index in report.refused.indices { report.refused[index].collectionName = names[report.refused[index].collectionHref] }
+        }
         try await refreshTokens(of: Set(pushed))
         try await deleteCollections(ofListsDeletedHere: binding.listsDeletedHere, report: &report)
         let forgotten = Set(plan.local.collectionsToForget)
