@@ -113,6 +113,7 @@ public struct WhenParser: Sendable {
         return "\(tomorrow), \(tomorrow)T17:00, today, tomorrow, yesterday, tonight, fri, next fri, 17:00, 5pm, noon, eod, midnight, in 2h, "
             + "in 1w, +30m or tomorrow 5pm"
     }
+
     private static let instantForms = "2026-11-22T10:00, 2026-11-22T10:00:30.5+01:00 or 2026-11-22"
 }
 
@@ -239,9 +240,6 @@ extension WhenParser {
         if scanner.skip("pm") { return WallTime(hour: hour % 12 + 12, minute: minute) }
         return nil
     }
-
-    /// `2h`, `30 min`, `3 days`: a count of up to six digits and its unit.
-
 
     private static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
