@@ -230,6 +230,8 @@ extension SyncReport {
             if collection.isListDeletedHere {
                 parts.append(collection.holdsOnlyTasks ? "delete the collection once empty (its list was deleted here)" : "keep the collection (it may hold events)")
             }
+            // A new list's collection is made even with no task in it: "no change" it said (helper-120).
+            if collection.isNew && parts.isEmpty { parts.append("make the collection") }
             let header = "  \(collection.name) \(collection.isNew ? "(new collection)" : collection.href)\(collection.isMadeAgain ? " (deleted on the server; made again)" : collection.isDeletedThere ? " (deleted on the server)" : "")"
             lines.append(parts.isEmpty ? "\(header): no change" : "\(header): \(parts.joined(separator: "; "))")
         }

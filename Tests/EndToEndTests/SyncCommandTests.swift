@@ -293,12 +293,15 @@ import Testing
             let mine = try SyncSandbox(server: server)
             for list in ["Zeta", "Alpha", "Mid", "Beta"] { try mine.sandbox.succeed(["add", "Task in \(list)", "--list", list, "--new-list"]) }
             try mine.sandbox.succeed(["add", "Inbox task"])
+            try mine.sandbox.succeed(["list", "add", "Empty"])
             for _ in 1...3 {
                 let plan = try mine.syncSucceeds(["--dry-run"])
                 let names = plan.split(separator: "\n").filter { $0.contains("(new collection)") }.map {
                     String($0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
                 }
-                #expect(names == ["Alpha", "Beta", "Inbox", "Mid", "Zeta"], "\(plan)")
+                #expect(names == ["Alpha", "Beta", "Empty", "Inbox", "Mid", "Zeta"], "\(plan)")
+                // A list without tasks gets its collection too: it said "no change" (helper-120).
+                #expect(plan.contains("  Empty (new collection): make the collection"), "\(plan)")
             }
         }
     }
