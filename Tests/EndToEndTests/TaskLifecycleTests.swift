@@ -121,7 +121,7 @@ import Testing
         let id = try sandbox.succeed(["add", "Call Bob"]).trimmingCharacters(in: .newlines)
         #expect(try sandbox.succeed(["start", " \(id) "]) == "Started \(id) Call Bob\n")
         try sandbox.expectRefused(
-            ["edit", id, "--list", ""], status: 64, message: "taskwidget: the list name is empty: give one (`taskwidget list ls` shows them)\n")
+            ["edit", id, "--list", ""], status: 64, message: "taskwidget: the list name is empty: give one, or inbox for the Inbox (`taskwidget list ls` shows them)\n")
         try sandbox.expectRefused(["import", ""], status: 64, message: "taskwidget: import needs the path of a file, or - for standard input")
     }
 

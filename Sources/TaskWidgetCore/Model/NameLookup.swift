@@ -26,7 +26,10 @@ public enum NameLookup {
         if let item = items.first(where: { named($0) == name }) { return item }
         // `--list ""` (a variable not set) named no list “” (helper-119).
         guard !name.removingControlCharacters.trimmingWhitespace.isEmpty else {
-            throw TaskWidgetError(.invalidInput, "the \(kind) name is empty: give one (`taskwidget \(kind) ls` shows them)", context: "\(kind) name empty")
+            // The Inbox is named as a list where one is asked (helper-120).
+            let inbox = kind == "list" ? ", or inbox for the Inbox" : ""
+            throw TaskWidgetError(
+                .invalidInput, "the \(kind) name is empty: give one\(inbox) (`taskwidget \(kind) ls` shows them)", context: "\(kind) name empty")
         }
         let typed = name.trimmingWhitespace.lowercased()
         var matches = items.filter { named($0).trimmingWhitespace.lowercased() == typed }
