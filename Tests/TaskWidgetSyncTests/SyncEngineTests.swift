@@ -42,7 +42,7 @@ import Testing
         #expect(report.summary == "home: pulled 0, pushed 0, 0 conflicts merged, deleted 0, 1 change refused by the server, 1 deletion refused by the server (the task is back here)")
         #expect(
             report.refusalError?.message
-                == "home: the server refused 1 change (HTTP 403) in /alice/shared/: the calendar may be read-only; the tasks stay changed here, and the next sync sends them again (change them back here to stop it); and the server refused to delete 1 task (HTTP 403) in /alice/family/: the calendar may be read-only; the task is back here as the server has it")
+                == "home: the server refused 1 change (HTTP 403) in /alice/shared/: the calendar may be read-only; the tasks stay changed here, and the next sync sends them again (change them back here, or move a new one to another list, to stop it); and the server refused to delete 1 task (HTTP 403) in /alice/family/: the calendar may be read-only; the task is back here as the server has it")
         // On a terminal, by the calendar's name (helper-120).
         report.refused[0].collectionName = "Family"
         #expect(report.refusalError?.message.contains("refused to delete 1 task (HTTP 403) in “Family”: the calendar") == true)

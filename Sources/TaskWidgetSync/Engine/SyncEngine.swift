@@ -152,7 +152,7 @@ public struct SyncReport: Sendable {
             // The way out said: a timer failed every 15 minutes, and nothing said how to stop it (helper-120).
             described(
                 changes, counted(changes.count, "change"),
-                "the tasks stay changed here, and the next sync sends them again (change them back here to stop it)"),
+                "the tasks stay changed here, and the next sync sends them again (change them back here, or move a new one to another list, to stop it)"),
             described(
                 deletions, "to delete \(counted(deletions.count, "task"))",
                 deletions.count == 1 ? "the task is back here as the server has it" : "the tasks are back here as the server has them"),
