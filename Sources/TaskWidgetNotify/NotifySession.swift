@@ -148,12 +148,11 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         // went unsaid ("Due today" only, helper-116).
         let remindedNow = Set(
             reminders.filter { reminder in
-                reminder.kind == .reminder && reminder.key.date <= now && reminder.key.date >= oldest && !delivered.contains(reminder.key)
-                    && posted[reminder.key] == nil && !waitingForServer.contains(reminder.key)
+                reminder.kind == .reminder && reminder.key.date <= now && reminder.key.date >= oldest && !isHandled(reminder.key)
             }.map(\.key.taskID))
         for reminder in reminders {
             let key = reminder.key
-            if delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) { continue }
+            if isHandled(key) { continue }
             if let retry = retries[key] {
                 if retry > now { continue }
                 retries[key] = nil
@@ -337,6 +336,11 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     }
 
     // MARK: - State
+
+    /// Whether `key` is shown, on screen, or waiting for a notification server: nothing to post.
+    private func isHandled(_ key: ReminderKey) -> Bool {
+        delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key)
+    }
 
     private mutating func record(_ key: ReminderKey) {
         if delivered.insert(key) { deliveredChanged = true }
