@@ -56,6 +56,14 @@ public final class TaskStore: Sendable {
     }
 
     deinit {
+        // A writer empties the `-wal` before it lets the store go, as SQLite's last connection does
+        // on its own only when no other process has the store open. Kept while a watch, serve or
+        // notify held the store, the frames of that write stayed in it, and a copy renamed or
+        // copied over the store (a restore) was then read with those frames on top: the old tasks
+        // came back over the restored ones, without a word and with `integrity_check` ok.
+        if mode == .readWrite, case .opened(let database) = connection.withLock({ $0 }) {
+            Self.emptyTheWAL(of: database, waitingUpTo: Self.readerTimeout)
+        }
         Self.retire(database)
     }
 
@@ -245,13 +253,15 @@ public final class TaskStore: Sendable {
     /// A process that opens the store while no other has it open first reads the whole `-wal` file
     /// (SQLite's WAL recovery), which after a big import costs every status line more than the rest of its work.
     /// The last writer to close truncates it, but not when another process (a watch) has the store
-    /// open then. So a big write (an import, a migration) checkpoints and truncates it at once.
-    /// The write is already committed: a reader that holds the checkpoint back is not waited for,
-    /// and the `-wal` is then left for the last writer.
-    static func emptyTheWAL(of database: some DatabaseWriter) {
+    /// open then. So a big write (an import, a migration) checkpoints and truncates it at once, and
+    /// so does every writer when it closes (`deinit`). The write is already committed: a reader
+    /// that holds the checkpoint back is waited for up to `seconds` (after a big write, not at all:
+    /// the `-wal` is then left for the writer's close).
+    static func emptyTheWAL(of database: some DatabaseWriter, waitingUpTo seconds: TimeInterval = 0) {
         try? database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA busy_timeout = 0")
-            defer { try? db.execute(sql: "PRAGMA busy_timeout = 15000") }
+            let configured = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0
+            try db.execute(sql: "PRAGMA busy_timeout = \(Int(seconds * 1000))")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(configured)") }
             _ = try? Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }

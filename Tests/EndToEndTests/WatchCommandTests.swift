@@ -139,6 +139,28 @@ import Testing
         #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
     }
 
+    /// A copy renamed over the store while watch holds it (`mv restored.sqlite tasks.sqlite`): the
+    /// write before it left its frames in the `-wal` (the writer could not checkpoint while watch
+    /// had the store open), and the restored file was read with them on top. Watch kept the old
+    /// line, and the next `add` wrote the old tasks back over the restored ones, for good.
+    @Test(.timeLimit(.minutes(1)))
+    func aCopyRenamedOverTheStoreIsReadWithoutTheOldWrites() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let restored = sandbox.folder.appendingPathComponent("restored.sqlite").path
+        try sandbox.succeed(["add", "Water plants", "--due", "2026-11-22T19:00:00+01:00", "--store", restored])
+        let watch = try watch(sandbox, ["--format", "text"])
+        #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Call Bob (17:00)")
+        #expect(rename(restored, sandbox.storePath) == 0)
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Water plants (19:00)")
+        try sandbox.succeed(["add", "Feed cat", "--due", "2026-11-22T20:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Water plants (19:00)")
+        let titles = try sandbox.succeed(["ls", "--format", "json"])
+        #expect(titles.contains("Water plants") && titles.contains("Feed cat") && !titles.contains("Call Bob"), "\(titles)")
+    }
+
     /// The line of a store deleted while watched.
     static func gone(_ store: String) -> String {
         "⚠ taskwidget: the store \(store) is gone: restore it, or add a task to start a new one there"
