@@ -81,10 +81,19 @@ public final class DrawingHelper: WidgetDrawing {
 
     /// The answer to one request line.
     private func image(for request: Data) throws -> Data {
+        do {
+            return try answer(to: request, replacingAStoppedHelper: child != nil)
+        } catch let refusal as Refusal {
+            throw refusal.error
+        }
+    }
+
+    /// A helper that stops or talks nonsense is replaced at the next drawing; one that refuses an
+    /// entry is kept. One that was running since an earlier drawing and stopped since (killed, or
+    /// out of memory) is replaced at once: a watch's image stayed old until the next change.
+    private func answer(to request: Data, replacingAStoppedHelper: Bool) throws -> Data {
         let child = try self.child ?? spawn()
         self.child = child
-        // A helper that stops or talks nonsense is replaced at the next drawing; one that refuses
-        // an entry is kept.
         do {
             try Self.write(request, to: child.input)
             let line = try Self.readLine(from: child.output)
@@ -97,9 +106,10 @@ public final class DrawingHelper: WidgetDrawing {
                 throw failure("answered “\(line.sanitizedForMessage)”")
             }
         } catch let refusal as Refusal {
-            throw refusal.error
+            throw refusal
         } catch {
             stop()
+            if replacingAStoppedHelper { return try answer(to: request, replacingAStoppedHelper: false) }
             throw error
         }
     }

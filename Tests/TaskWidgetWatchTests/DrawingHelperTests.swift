@@ -41,6 +41,24 @@ import Testing
             #expect(waitpid(process, nil, WNOHANG) == -1 && errno == ECHILD, "process \(process) was not reaped")
         }
     }
+
+    /// A helper killed between two drawings (by a user, or for memory) is replaced for the second:
+    /// the drawing failed, and a watch's image stayed old until the next change.
+    @Test func aHelperKilledSinceTheLastDrawingIsReplacedAtOnce() throws {
+        let store = try TemporaryStore()
+        let request = TL.request(now: TL.instant(TL.seconds("2026-11-23T10:00:00Z")), zone: .gmt)
+        let entry = try #require(TL.timeline(for: request, from: store.store).entries.first)
+        let drawing = try DrawingHelper(spec: WidgetImageSpec(family: .small, scale: 1), timeZone: .gmt)
+        let first = try drawing.image(for: entry)
+        let killed = try #require(drawing.helperProcess)
+        #expect(kill(killed, SIGKILL) == 0)
+        var info = siginfo_t()
+        #expect(waitid(P_PID, id_t(killed), &info, WEXITED | WNOWAIT) == 0)
+
+        #expect(try drawing.image(for: entry) == first)
+        #expect(drawing.helperProcess != killed)
+        #expect(waitpid(killed, nil, WNOHANG) == -1 && errno == ECHILD, "the killed helper was not reaped")
+    }
 }
 
 /// What the waiting thread saw: set before `done` is signalled, read after.
