@@ -107,6 +107,8 @@ struct TodoMappingReadTests {
             ("DUE:20261127T170000Z", "TRIGGER;RELATED=END:soon", nil),
             ("DUE:20261127T170000Z", "ACTION:DISPLAY", nil),  // no trigger
             ("DUE:20261127T170000Z", "TRIGGER;VALUE=DATE-TIME:19760401T005545Z\nPROXIMITY:ARRIVE", nil),
+            ("DUE:20261127T170000Z", "ACTION:NONE\nTRIGGER;VALUE=DATE-TIME:19760401T005545Z", nil),  // Apple's "no alarm"
+            ("DUE:20261127T170000Z", "action:none\nTRIGGER:-PT15M", nil),
             // RFC 9074: dismissed on the phone since it fired; a series' later occurrence is to come.
             ("DUE:20261127T170000Z", "TRIGGER;VALUE=DATE-TIME:20261127T160000Z\nACKNOWLEDGED:20261127T160100Z", nil),
             ("DUE:20261127T170000Z", "TRIGGER:-PT15M\nACKNOWLEDGED:20261120T165000Z", "2026-11-27 16:45:00"),

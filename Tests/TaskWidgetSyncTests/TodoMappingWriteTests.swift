@@ -366,6 +366,18 @@ struct TodoMappingWriteTests {
         #expect(try mapping.fields(from: result.calendar).reminderDate == instant("2026-07-15 14:00:00"))
     }
 
+    /// Apple's "no alarm" placeholder (RFC 9074's ACTION:NONE) is no reminder to move: a reminder
+    /// set here went into it, and the phone never rang (helper-126).
+    @Test func aNewReminderBesideAnAlarmThatDoesNothingGetsAnAlarmOfItsOwn() throws {
+        let placeholder = Fixtures.outlook.replacingOccurrences(
+            of: "END:VTODO", with: "BEGIN:VALARM\r\nACTION:NONE\r\nTRIGGER;VALUE=DATE-TIME:19760401T005545Z\r\nEND:VALARM\r\nEND:VTODO")
+        let result = try edit(placeholder) { $0.reminderDate = instant("2026-07-15 14:00:00") }
+        let alarms = todo(of: result.calendar).components("VALARM")
+        #expect(alarms.map { $0.property("ACTION")?.value } == ["NONE", "DISPLAY"])
+        #expect(alarms.map { $0.property("TRIGGER")?.value } == ["19760401T005545Z", "20260715T140000Z"])
+        #expect(try mapping.fields(from: result.calendar).reminderDate == instant("2026-07-15 14:00:00"))
+    }
+
     @Test("clearing the reminder removes the alarms that would give one, and keeps location alarms")
     func clearedReminder() throws {
         let apple = try edit(Fixtures.apple) { $0.reminderDate = nil }

@@ -124,9 +124,12 @@ public struct TodoMapping: Sendable {
     /// - `TRIGGER:-PT15M` or `RELATED=START`: relative to DTSTART; a VTODO without DTSTART counts
     ///   from DUE instead (RFC 5545 leaves that case undefined; phones mean the due date);
     /// - a location alarm (RFC 9074 PROXIMITY, Apple's X-APPLE-PROXIMITY, whose trigger is a
-    ///   placeholder date in 1976) has none.
+    ///   placeholder date in 1976) has none, nor has an alarm that does nothing (RFC 9074's
+    ///   ACTION:NONE, Apple's "no alarm" with that 1976 date): it showed as a reminder in 1976,
+    ///   and a reminder set here went into it, so the phone never rang (helper-126).
     func alarmInstant(_ alarm: ICalComponent, in todo: ICalComponent, zones: ICalTimeZones) -> Date? {
         guard alarm.property("PROXIMITY") == nil, alarm.property("X-APPLE-PROXIMITY") == nil,
+            alarm.property("ACTION")?.value.uppercased() != "NONE",
             let trigger = alarm.property("TRIGGER")
         else { return nil }
         let valueType = trigger.parameterValue("VALUE")?.uppercased()
