@@ -37,6 +37,27 @@ import Testing
         print("StoreCreationTests: \(roundsThatSawTheStoreAppear) of 8 rounds saw the store appear (reads per round: \(readsPerRound))")
     }
 
+    /// A new store and its -wal and -shm are readable by their user alone, under a umask that
+    /// lets others read (SQLite's own files are 0644): every user of the machine could read the
+    /// tasks (helper-121). The default folder is private too.
+    @Test func aNewStoreIsItsUsersAlone() throws {
+        let sandbox = try Sandbox()
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let named = sandbox.folder.appendingPathComponent("named.sqlite").path
+        try sandbox.succeed(["add", "Private thing", "--store", named])
+        let dataHome = sandbox.folder.appendingPathComponent("data").path  // the sandbox's XDG_DATA_HOME
+        let result = try sandbox.run(["add", "Private thing"], global: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        let defaultStore = dataHome + "/taskwidget/tasks.sqlite"
+        for file in [named, named + "-wal", named + "-shm", defaultStore, defaultStore + "-wal", defaultStore + "-shm"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600, "\(file)")
+        }
+        let folder = try FileManager.default.attributesOfItem(atPath: dataHome + "/taskwidget")
+        #expect((folder[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o700)
+    }
+
     /// A store path that SQLite would not take as a file's, relative to the current folder:
     /// `file:…` (a URI to SQLite) and `:memory:`. The first failed after writing elsewhere and
     /// left its temporary files; the second said the store could not be used, yet wrote it.
