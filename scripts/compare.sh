@@ -29,7 +29,7 @@ source scripts/lib/dependencies.sh
 source scripts/lib/swiftpm.sh
 source scripts/lib/callgrind.sh
 source scripts/lib/release_build.sh
-TASKWIDGET_PACKAGES+=(hyperfine taskwarrior gcc wrk valgrind)
+TASKWIDGET_PACKAGES+=("${TASKWIDGET_TEST_PACKAGES[@]}" hyperfine taskwarrior gcc wrk)
 ensure_dependencies
 for product in taskwidget taskwidget-render taskwidget-serve taskwidget-notify taskwidget-sync; do build_release "$product" >/dev/null; done
 work=${COMPARE_DIR:-/tmp/taskwidget-compare}

@@ -66,11 +66,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$prefix" ] || fail 64 "HOME is not set: give --prefix"
+[[ $prefix == "~" ]] && prefix=$HOME
 [[ $prefix == "~/"* ]] && prefix=$HOME/${prefix:2}
 prefix=$(realpath -ms -- "$prefix")
-# The prefix goes into the units' command lines and the shells' paths: keep it plain.
+# The prefix goes into the units' command lines (where systemd reads `$` and `%`, and `$$` in a
+# program's path is not undone), PATH and MANPATH (split at `:`) and the shell lines the notes
+# print: keep it plain (helper-121).
 case $prefix in
-  *[[:space:]\"\'\\]*) fail 64 "the prefix '$prefix' has a space, a quote or a backslash: choose a plain path" ;;
+  *[!A-Za-z0-9._/+@,=-]*)
+    fail 64 "the prefix '$prefix' has a character that unit files, PATH or a shell line would read otherwise (a space, a quote, \$, :, ;, …): choose a path of letters, digits and . _ - + @ , =" ;;
 esac
 repository=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$repository/scripts/lib/swiftpm.sh"
@@ -96,14 +100,18 @@ fi
 # Sorts folder paths so that each comes before its parent (the prefix, ".", last).
 deepest_first() { awk -F/ '{ print ($0 == "." ? 0 : NF) "\t" $0 }' | sort -k1,1nr -k2 | cut -f2-; }
 
-# Makes the folder PREFIX/RELATIVE and records each level it had to make.
+# Makes the folder PREFIX/RELATIVE and records each level it had to make. share/taskwidget is
+# also where taskwidget keeps the user's store under ~/.local (XDG_DATA_HOME): made here, it is
+# private, as taskwidget makes it (helper-121: every user could read the tasks).
 make_dir() {
-  local path= part
+  local path= part mode
   local IFS=/
   for part in $1; do
     path=${path:+$path/}$part
     [ -d "$prefix/$path" ] && continue
-    mkdir -- "$prefix/$path" 2>/dev/null || fail 1 "cannot make the folder $prefix/$path"
+    mode=0755
+    [ "$path" = share/taskwidget ] && mode=0700
+    mkdir -m "$mode" -- "$prefix/$path" 2>/dev/null || fail 1 "cannot make the folder $prefix/$path"
     made_dirs[$path]=1
   done
 }
@@ -142,7 +150,8 @@ if $uninstall; then
     timeout 60 systemctl --user stop "${patterns[@]}" || true
     echo "  stopped    ${patterns[*]}"
   fi
-  # `systemctl --user enable` linked the units from ~/.config: those links would dangle.
+  # `systemctl --user enable` and `link` linked the units from ~/.config: those links would
+  # dangle, and a dangling `link` hid the same unit of another install (helper-121).
   for relative in "${units[@]}"; do
     for link in "$config_home"/systemd/user/*.wants/* "$config_home"/systemd/user/*.requires/*; do
       [ -L "$link" ] && [ "$(readlink -- "$link")" = "$prefix/$relative" ] || continue
@@ -150,6 +159,11 @@ if $uninstall; then
       echo "  disabled   ${link#"$config_home"/systemd/user/}"
       rmdir -- "${link%/*}" 2>/dev/null || true
     done
+    link=$config_home/systemd/user/${relative##*/}
+    if [ -L "$link" ] && [ "$(readlink -- "$link")" = "$prefix/$relative" ]; then
+      rm -f -- "$link"
+      echo "  unlinked   ${link#"$config_home"/}"
+    fi
   done
   for relative in "${previous_files[@]}"; do
     [ -e "$prefix/$relative" ] || [ -L "$prefix/$relative" ] || continue
@@ -263,11 +277,9 @@ for shell in bash zsh fish; do
 done
 
 # MARK: systemd user units: dist/systemd names the programs as %h/.local/bin/PROGRAM; each gets
-# the prefix's bin folder instead (a systemd-escaped absolute path).
+# the prefix's bin folder instead (an absolute path, plain: see the prefix's check).
 
 bin_for_units=$prefix/bin
-bin_for_units=${bin_for_units//%/%%}
-bin_for_units=${bin_for_units//\$/\$\$}
 units=()
 for unit in "$repository"/dist/systemd/*.service "$repository"/dist/systemd/*.timer "$repository"/dist/systemd/*.socket "$repository"/dist/systemd/*.path; do
   text=$(<"$unit")

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 source scripts/lib/swiftpm.sh
+TASKWIDGET_PACKAGES+=("${TASKWIDGET_TEST_PACKAGES[@]}")
 ensure_dependencies
 swift build --build-tests
 swift build --package-path Benchmarks

@@ -14,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source ../lib/dependencies.sh
+TASKWIDGET_PACKAGES+=("${TASKWIDGET_TEST_PACKAGES[@]}")
 ensure_dependencies
 
 which=${1:-all}

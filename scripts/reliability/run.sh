@@ -17,6 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/dependencies.sh
+TASKWIDGET_PACKAGES+=("${TASKWIDGET_TEST_PACKAGES[@]}")
 ensure_dependencies
 
 checks=("$@")
