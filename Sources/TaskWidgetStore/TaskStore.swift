@@ -74,7 +74,7 @@ public final class TaskStore: Sendable {
     /// (created after it started, replaced, or SIGUSR1) did (helper-71). Kept, a closed connection
     /// costs about 2 KB (1 000 reopens: 18.8 → 21.0 MB), once per reopen or notify button press:
     /// those follow a user's actions.
-    private static func retire(_ database: any DatabaseReader) {
+    static func retire(_ database: any DatabaseReader) {
         try? database.close()
         retired.withLock { $0.append(database) }
     }
@@ -185,7 +185,7 @@ public final class TaskStore: Sendable {
     /// Throws SQLite's "not a database" for a file that is not empty and does not start with
     /// SQLite's header (`SQLite format 3` and a NUL). Opened without waiting, as a FIFO would make
     /// a read wait.
-    private static func refuseIfNotSQLite(_ path: String) throws {
+    static func refuseIfNotSQLite(_ path: String) throws {
         let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return }  // SQLite says why
         defer { close(descriptor) }
@@ -281,12 +281,19 @@ public final class TaskStore: Sendable {
         try read { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
     }
 
+    /// Drops the pages the connection keeps in memory, so that the next read takes them from the
+    /// file again: for a file written in place, which SQLite does not see (`cp backup.sqlite
+    /// tasks.sqlite`), without opening it again.
+    public func forgetCachedPages() throws {
+        try database.unsafeRead { db in _ = sqlite3_db_release_memory(db.sqliteConnection) }
+    }
+
     /// The path to open read-only. SQLite readers of a WAL database normally share the `-wal` and
     /// `-shm` files with writers, creating them when missing; but beside a file nobody may write
     /// (mode 0444), or in a folder we may not write, they cannot be created. So when there is no
     /// `-wal` (nothing is pending outside the main file) and it could not be created, the file is
     /// opened as immutable rather than refused.
-    private static func readOnlyURI(_ path: String) -> String {
+    static func readOnlyURI(_ path: String) -> String {
         guard access(path + "-wal", F_OK) != 0 else { return path }
         let isWritable = access(path, W_OK) == 0 && (fileStatus(path)?.st_mode ?? 0) & 0o222 != 0
         guard !isWritable || access(StoreLocation(path: path, isDefault: false).folder, W_OK) != 0 else { return path }
@@ -427,7 +434,7 @@ public final class TaskStore: Sendable {
 
     /// Brings the schema up to date. Several processes may race to migrate a new store: the loser's
     /// transaction fails and is rolled back, and it then finds the migrations applied.
-    private static func migrate(_ database: any DatabaseWriter) throws {
+    static func migrate(_ database: any DatabaseWriter) throws {
         let migrator = Migrations.migrator
         if try database.read(migrator.hasCompletedMigrations) { return }
         do {
@@ -447,7 +454,7 @@ public final class TaskStore: Sendable {
 
     /// Refuses foreign databases, stores from a newer taskwidget, and (for readers) unmigrated ones.
     /// Returns the migrations the store has.
-    private static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws -> Set<String> {
+    static func checkSchema(_ database: any DatabaseReader, path: String, allowEmpty: Bool = false) throws -> Set<String> {
         try database.read { db in
             // One query answers all three questions; only a database without the table asks more.
             let applied: Set<String>

@@ -5,8 +5,8 @@ import TaskWidgetCore
 public import TaskWidgetStore
 
 /// The store as a long-running reader follows it, read-only: reopened when its file is replaced
-/// (renamed over), deleted and created again, or written over in place (`cp backup.sqlite
-/// tasks.sqlite`, which SQLite's `data_version` does not see), and with file events that changed nothing told apart
+/// (renamed over), or deleted and created again; read again from the file when written over in
+/// place (`cp backup.sqlite tasks.sqlite`, which SQLite's `data_version` does not see), and with file events that changed nothing told apart
 /// from another process's writes by `PRAGMA data_version`. A default store that is missing reads
 /// as an empty one (a first run), but once its file was seen, its disappearance is a failure until
 /// it is back: tasks deleted with the file are not "no open tasks". ``StoreFollower`` (watch, serve) and
@@ -43,11 +43,19 @@ public struct FollowedStore {
         // changed, and watch printed its JSON line again with a new time (helper-76).
         if store != nil, current == nil, identity == nil, !fileWasSeen { return .unchanged }
         do {
-            if let store, current != nil, current == identity, Self.sideFiles(of: location.path) == sideFiles {
+            if let store, let current, let identity, current.node == identity.node, Self.sideFiles(of: location.path) == sideFiles {
+                // The same file, written in place: a checkpoint (every writer makes one as it
+                // closes) or a copy over it. Its pages are read again; opening it again each
+                // time kept a closed connection for every write (``TaskStore``'s retire).
+                let isWrittenInPlace = current != identity
+                if isWrittenInPlace {
+                    try store.forgetCachedPages()
+                    self.identity = current
+                }
                 let version = try store.dataVersion()
-                guard version != dataVersion else { return .unchanged }
+                guard version != dataVersion || isWrittenInPlace else { return .unchanged }
                 dataVersion = version
-                logger.debug("store changed", metadata: ["data_version": "\(version)"])
+                logger.debug("store changed", metadata: ["data_version": "\(version)", "in_place": "\(isWrittenInPlace)"])
                 return .changed
             }
             store = nil
