@@ -195,10 +195,23 @@ import Testing
         ("2026-10-24T12:00:00+02:00", "2026-10-25T02:30", "2026-10-25T02:30:00+02:00"),
         ("2026-10-24T12:00:00+02:00", "in 1d", "2026-10-25T12:00:00+01:00"),
         ("2026-10-25T01:30:00+02:00", "in 2h", "2026-10-25T02:30:00+01:00"),
+        // A time alone in the hour shown twice: its second occurrence, still ahead, not the next
+        // day's (helper-123); before both, the first; after both, tomorrow's.
+        ("2026-10-25T02:10:00+01:00", "02:30", "2026-10-25T02:30:00+01:00"),
+        ("2026-10-25T02:10:00+01:00", "2:45am", "2026-10-25T02:45:00+01:00"),
+        ("2026-10-25T02:10:00+02:00", "02:30", "2026-10-25T02:30:00+02:00"),
+        ("2026-10-25T02:40:00+01:00", "02:30", "2026-10-26T02:30:00+01:00"),
+        ("2026-10-25T02:10:00+01:00", "01:30", "2026-10-26T01:30:00+01:00"),
     ])
     func berlinDaylightSavingTime(now: String, text: String, expected: String) throws {
         let parser = WhenParser(now: instant(now), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
         #expect(try parser.parse(text, for: .due) == instant(expected))
+    }
+
+    /// Lord Howe goes back by half an hour (02:00 → 01:30) on 2026-04-05.
+    @Test func aTimeAloneInAHalfHourShownTwice() throws {
+        let parser = WhenParser(now: instant("2026-04-05T01:45:00+11:00"), calendar: LocalCalendar(timeZone: zone("Australia/Lord_Howe")))
+        #expect(try parser.parse("01:35", for: .due) == instant("2026-04-05T01:35:00+10:30"))
     }
 
     /// America/Santiago springs forward on 2026-09-06 from 00:00 to 01:00, so that day has no midnight.

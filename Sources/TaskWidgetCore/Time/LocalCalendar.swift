@@ -65,6 +65,16 @@ public struct LocalCalendar: Sendable {
         return calendar.date(from: components).map(Instant.init)
     }
 
+    /// The later instant the wall clock shows what it shows at `first`, when the clocks go back
+    /// over it (02:30 on the day Berlin goes from 03:00 back to 02:00); `nil` for a time shown once.
+    public func secondOccurrence(of first: Instant) -> Instant? {
+        let zone = calendar.timeZone
+        let shift = zone.secondsFromGMT(for: first.date) - zone.secondsFromGMT(for: first.date.addingTimeInterval(12 * 3600))
+        guard shift > 0 else { return nil }
+        let second = Instant(first.date.addingTimeInterval(TimeInterval(shift)))
+        return wallClock(of: second) == wallClock(of: first) ? second : nil
+    }
+
     /// The instant a due date given as `day` alone is kept at: 23:59 local (SPEC §4; the store
     /// keeps no all-day flag). ``DueLabeler/isDayOnly(_:in:)`` tells such a date.
     /// Where the clocks go back at midnight (America/Santiago: 24:00 → 23:00), 23:59 occurs twice:

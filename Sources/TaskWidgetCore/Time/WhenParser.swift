@@ -194,10 +194,13 @@ extension WhenParser {
         }
     }
 
-    /// The first instant after now at `time`: today if it is still ahead, else tomorrow.
+    /// The first instant after now at `time`: today if it is still ahead, else tomorrow. In the
+    /// hour the clocks go back, a time shown twice may be ahead the second time round: 02:30
+    /// typed at 02:10 then was due the next day (helper-123).
     private func nextOccurrence(of time: WallTime) -> Instant? {
-        if let instant = instant(on: today, at: time), instant > now {
-            return instant
+        if let first = instant(on: today, at: time) {
+            if first > now { return first }
+            if let second = calendar.secondOccurrence(of: first), second > now { return second }
         }
         return instant(on: today.adding(days: 1), at: time)
     }
