@@ -35,7 +35,7 @@ struct TaskWidgetCommand: ParsableCommand {
         subcommands: [
             Add.self, Ls.self, Done.self, Undo.self, Start.self, Stop.self, Snooze.self, Edit.self, Rm.self, Move.self,
             ListCommand.self, HabitCommand.self, TimelineCommand.self, StatusCommand.self, WatchCommand.self, RenderCommand.self,
-            Export.self, Import.self, Demo.self, Serve.self, Sync.self, Notify.self,
+            Export.self, Import.self, Backup.self, Restore.self, Demo.self, Serve.self, Sync.self, Notify.self,
         ]
     )
 

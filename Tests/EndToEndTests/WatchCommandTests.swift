@@ -161,6 +161,43 @@ import Testing
         #expect(titles.contains("Water plants") && titles.contains("Feed cat") && !titles.contains("Call Bob"), "\(titles)")
     }
 
+    /// `backup` and `restore` while watch follows the store: the restore is one write watch shows,
+    /// and what comes after it reaches the store's file (a copy of the file has it), where a copy
+    /// put over the store mixed it with the store's pending writes (helper-125).
+    @Test(.timeLimit(.minutes(1)))
+    func aBackupRestoredWhileWatchedIsShownAndKept() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let backup = sandbox.folder.appendingPathComponent("backup.sqlite").path
+        #expect(try sandbox.succeed(["backup", backup]) == "Backed up 1 task, 0 lists and 0 habits into \(backup)\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
+        #expect(mode.map { $0 & 0o777 } == 0o600)
+        let watch = try watch(sandbox, ["--format", "text"])
+        #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Call Bob (17:00)")
+
+        let unconfirmed = try sandbox.run(["restore", backup])
+        #expect(unconfirmed.status == 64)
+        #expect(unconfirmed.stderr.contains("restoring replaces the store's 2 tasks, 0 lists and 0 habits: add --yes to confirm"))
+        #expect(try sandbox.succeed(["restore", backup, "--yes"]) == "Restored 1 task, 0 lists and 0 habits from \(backup)\n")
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Pay rent (18:00)")
+        try sandbox.succeed(["add", "Feed cat", "--due", "2026-11-22T20:00:00+01:00"])
+        #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Pay rent (18:00)")
+
+        // The store's file alone holds it all: nothing is left only in its -wal.
+        let copy = sandbox.folder.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: sandbox.storePath, toPath: copy)
+        let copied = try sandbox.succeed(["ls", "--format", "json", "--store", copy])
+        #expect(copied.contains("Pay rent") && copied.contains("Feed cat") && !copied.contains("Call Bob"), "\(copied)")
+
+        let junk = sandbox.folder.appendingPathComponent("notes.txt")
+        try Data("not a store\n".utf8).write(to: junk)
+        let refused = try sandbox.run(["restore", junk.path, "--yes"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "taskwidget: \(junk.path) is no taskwidget store, or is damaged: give a file `taskwidget backup` wrote\n")
+    }
+
     /// The line of a store deleted while watched.
     static func gone(_ store: String) -> String {
         "⚠ taskwidget: the store \(store) is gone: restore it, or add a task to start a new one there"

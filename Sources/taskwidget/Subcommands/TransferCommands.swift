@@ -81,6 +81,79 @@ struct Import: ParsableCommand {
     }
 }
 
+struct Backup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup", _superCommandName: "taskwidget",
+        abstract: "Copy the whole store into a file, safely while it is in use (read it back with `restore`).",
+        discussion: """
+            The copy is the store as of one moment, the changes SQLite still keeps beside the \
+            file (its -wal) included, which a copy of the file alone misses. It is readable by \
+            you alone; an older backup at FILE is replaced once the new one is whole.
+
+            Examples:
+              taskwidget backup ~/backups/tasks.sqlite
+              taskwidget ls --store ~/backups/tasks.sqlite
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The file to write.", completion: .file()) var file: String
+
+    func validate() throws {
+        if file.isEmpty { throw ValidationError("backup needs the path of the file to write") }
+    }
+
+    func run() throws {
+        let context = try options.context()
+        let file = try PathText.expandingHome(file, in: "the backup file", environment: context.environment)
+        guard FileManager.default.fileExists(atPath: context.location.path) else {
+            throw TaskWidgetError(.storeMissing, "there is no store at \(context.location.path) yet: there is nothing to back up", context: context.location.path)
+        }
+        let store = try context.storeForReading()
+        try store.backUp(to: file)
+        let counts = try store.counts()
+        print("Backed up \(counted(counts.tasks, "task")), \(counted(counts.lists, "list")) and \(counted(counts.habits, "habit")) into \(file)")
+    }
+}
+
+struct Restore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", _superCommandName: "taskwidget",
+        abstract: "Replace the whole store with a backup, safely while watch, serve or notify follow it.",
+        discussion: """
+            FILE is a `taskwidget backup`, or a store file copied while nothing wrote to it. \
+            Everything the store holds is replaced by what FILE holds, in one write that watch, \
+            serve and notify show at once; sync then sends the differences to the servers as \
+            for any other change. Copying a file over the store instead (cp, mv, rsync) while \
+            any taskwidget runs mixes the two: SQLite reads the copy with the store's pending \
+            changes on top. A store that holds anything is replaced only with --yes. To add a \
+            backup's tasks to the store instead, export and import them.
+
+            Examples:
+              taskwidget restore ~/backups/tasks.sqlite --yes
+              taskwidget export --store ~/backups/tasks.sqlite | taskwidget import -
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The backup to restore.", completion: .file()) var file: String
+    @Flag(help: "Confirm that the store's lists, tasks and habits are replaced.") var yes = false
+
+    func validate() throws {
+        if file.isEmpty { throw ValidationError("restore needs the path of a backup") }
+    }
+
+    func run() throws {
+        let context = try options.context()
+        let file = try PathText.expandingHome(file, in: "the backup", environment: context.environment)
+        let store = try context.storeForWriting()
+        let replaced = try store.counts()
+        if !yes, !replaced.isEmpty {
+            throw ValidationError(
+                "restoring replaces the store's \(counted(replaced.tasks, "task")), \(counted(replaced.lists, "list")) and \(counted(replaced.habits, "habit")): add --yes to confirm"
+            )
+        }
+        let restored = try store.restore(from: file)
+        print("Restored \(counted(restored.tasks, "task")), \(counted(restored.lists, "list")) and \(counted(restored.habits, "habit")) from \(file)")
+    }
+}
+
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", _superCommandName: "taskwidget",
