@@ -75,7 +75,10 @@ public struct StatusRenderer: Sendable {
         self.text = template.text
         // The defaults are known to be good: they are not scanned again at every run.
         let text = template.isBuiltIn ? nil : TemplateText(template.text, source: template.source)
-        if let text { try Self.checkNesting(of: text) }
+        if let text {
+            try Self.checkNesting(of: text)
+            try Self.checkContentType(of: text, format: format)
+        }
         do {
             // Every `{{value}}` is escaped for the host by the format's content type.
             self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(format.contentTypeName)}}\n" + template.text)
@@ -124,6 +127,22 @@ public struct StatusRenderer: Sendable {
     /// nests deeper than ``maximumNesting``; and where a section is closed that is not open, which
     /// the parser words as a misnamed close. Reads tags as the parser does, and leaves every other
     /// mistake to the parser.
+    /// Refuses a `{{% CONTENT_TYPE: …}}` tag that names another content type than the format's:
+    /// swift-mustache's own TEXT and HTML, or another host's, escaped titles for another host or
+    /// not at all (a title's `#{host}` ran in tmux: helper-122).
+    static func checkContentType(of text: TemplateText, format: StatusFormat) throws {
+        try text.forEachTag { tag in
+            guard tag.sigil == "%" else { return }
+            let setting = String(tag.content).split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
+            // An unknown name is the parser's error, which lists the known ones.
+            let known = ["TEXT", "HTML"] + StatusFormat.allCases.map(\.contentTypeName)
+            guard setting.count == 2, setting[0] == "CONTENT_TYPE", known.contains(setting[1]), setting[1] != format.contentTypeName else { return }
+            throw text.error(
+                at: tag.start,
+                "{{% CONTENT_TYPE: \(setting[1].sanitizedForMessage)}} would escape titles for another host than \(format.rawValue), or not at all: leave the tag out (the format sets \(format.contentTypeName))")
+        }
+    }
+
     static func checkNesting(of text: TemplateText) throws {
         var depth = 0
         try text.forEachTag { tag in

@@ -205,6 +205,11 @@ import Testing
         ("setting", "{{% CONTENT_TYPE: BOGUS}}{{open}}",
          "setting.mustache:1:26: a {{% …}} tag names an unknown setting: the content types are TASKWIDGET_TEXT, TASKWIDGET_JSON, TASKWIDGET_WAYBAR, "
             + "TASKWIDGET_I3BAR, TASKWIDGET_POLYBAR, TASKWIDGET_TMUX (or leave the tag out: each format sets its own)"),
+        // swift-mustache's own types, or another host's, escaped titles for no host or another
+        // one: a title's #{host} ran in tmux (helper-122).
+        ("html", "{{% CONTENT_TYPE: HTML}}{{open}}", "html.mustache:1:1: {{% CONTENT_TYPE: HTML}} would escape titles for another host than"),
+        ("another", "a{{=<% %>=}}<%% CONTENT_TYPE: TASKWIDGET_TMUX%>",
+         "another.mustache:1:13: {{% CONTENT_TYPE: TASKWIDGET_TMUX}} would escape titles for another host than"),
         ("pragma", "{{% NOPE}}{{open}}", "pragma.mustache:1:9: a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"),
         // The parser said it was closed "with another name than it was opened with" (helper-106).
         ("stray", "x{{/top}}", "stray.mustache:1:2: {{/top}} closes a section that is not open: remove it, or open the section with {{#top}}"),
