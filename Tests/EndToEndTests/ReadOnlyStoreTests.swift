@@ -64,10 +64,7 @@ import Testing
         let waybar = try sandbox.succeed(["status", "--format", "waybar", "--store", folders.storePath])
 
         if layout != .readOnlyFileAfterAWriter { try Sandbox.removeWALFiles(folders.storePath) }
-        // The store's files are their user's alone (0600); `nobody` stands in for that user here.
-        for file in [folders.storePath + "-wal", folders.storePath + "-shm"] where layout == .readOnlyFileAfterAWriter {
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
-        }
+        if layout == .readOnlyFileAfterAWriter { try Sandbox.letNobodyReadTheSideFiles(of: folders.storePath) }
         let fileMode = layout == .writableFileAloneInAReadOnlyFolder ? 0o666 : 0o444
         try FileManager.default.setAttributes([.posixPermissions: fileMode], ofItemAtPath: folders.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
@@ -145,10 +142,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folders.storePath)
-        // The store's files are their user's alone (0600); `nobody` stands in for that user here.
-        for file in [folders.storePath + "-wal", folders.storePath + "-shm"] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
-        }
+        try Sandbox.letNobodyReadTheSideFiles(of: folders.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folders.store.path) }
         let before = try Self.fingerprint(folder: folders.store)

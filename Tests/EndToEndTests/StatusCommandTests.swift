@@ -290,6 +290,7 @@ import Testing
         #expect(unchanged.0 == before.0 && unchanged.1 == before.1)
 
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.storePath)
+        try Sandbox.letNobodyReadTheSideFiles(of: sandbox.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: sandbox.folder.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path) }
         for (format, output) in zip(StatusLineCheck.formats, outputs) {

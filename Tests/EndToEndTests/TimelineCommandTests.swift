@@ -174,6 +174,7 @@ import Testing
 
         // 0444 file in a 0555 folder; as root permissions do not bind, so also run as `nobody`.
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.storePath)
+        try Sandbox.letNobodyReadTheSideFiles(of: sandbox.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: sandbox.folder.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path) }
         for (command, output) in zip(commands, expected) {

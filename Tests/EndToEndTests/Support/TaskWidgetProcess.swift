@@ -171,6 +171,15 @@ struct Launcher: Sendable {
 }
 
 extension Sandbox {
+    /// Lets `nobody`, who stands in for the store's own user where permissions must bind (they do
+    /// not bind root), read the store's `-wal` and `-shm`, which taskwidget makes for that user
+    /// alone (0600).
+    static func letNobodyReadTheSideFiles(of store: String) throws {
+        for file in [store + "-wal", store + "-shm"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        }
+    }
+
     /// Runs the binary as `nobody` when the tests run as root (file permissions do not bind root);
     /// as the current user otherwise.
     static func asUnprivilegedUser(_ arguments: [String]) throws -> RunResult {
