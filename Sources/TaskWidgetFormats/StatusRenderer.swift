@@ -129,14 +129,16 @@ public struct StatusRenderer: Sendable {
     /// mistake to the parser.
     /// Refuses a `{{% CONTENT_TYPE: …}}` tag that names another content type than the format's:
     /// swift-mustache's own TEXT and HTML, or another host's, escaped titles for another host or
-    /// not at all (a title's `#{host}` ran in tmux: helper-122).
+    /// not at all (a title's `#{host}` ran in tmux: helper-122). A JSON format may switch to JSON
+    /// escaping alone, as the default i3bar template does for `instance`, which is not shown.
     static func checkContentType(of text: TemplateText, format: StatusFormat) throws {
+        let allowed = [format.contentTypeName] + (format.isJSON ? [StatusFormat.json.contentTypeName] : [])
         try text.forEachTag { tag in
             guard tag.sigil == "%" else { return }
             let setting = String(tag.content).split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
             // An unknown name is the parser's error, which lists the known ones.
             let known = ["TEXT", "HTML"] + StatusFormat.allCases.map(\.contentTypeName)
-            guard setting.count == 2, setting[0] == "CONTENT_TYPE", known.contains(setting[1]), setting[1] != format.contentTypeName else { return }
+            guard setting.count == 2, setting[0] == "CONTENT_TYPE", known.contains(setting[1]), !allowed.contains(setting[1]) else { return }
             throw text.error(
                 at: tag.start,
                 "{{% CONTENT_TYPE: \(setting[1].sanitizedForMessage)}} would escape titles for another host than \(format.rawValue), or not at all: leave the tag out (the format sets \(format.contentTypeName))")

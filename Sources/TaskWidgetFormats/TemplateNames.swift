@@ -35,7 +35,16 @@ enum TemplateNames {
             switch tag.sigil {
             case "#": scopes.append(names(inside: shape))
             case "^": scopes.append(scopes[scopes.count - 1])
-            default: break
+            default:
+                // A list or an object shown as a value printed Swift's description of it, or
+                // nothing (helper-122). `.` is what the section goes over, shown as it is.
+                let name = String(tag.content).trimmingWhitespace
+                guard name != "." else { break }
+                switch shape {
+                case .list: throw text.error(at: tag.start, "“\(name.sanitizedForMessage)” is a list: go over it with a section, {{#\(name.sanitizedForMessage)}}…{{/\(name.sanitizedForMessage)}}")
+                case .object: throw text.error(at: tag.start, "“\(name.sanitizedForMessage)” is an object: show one of its names ({{\(name.sanitizedForMessage).NAME}}), or open it as a section")
+                case .value: break
+                }
             }
         }
     }

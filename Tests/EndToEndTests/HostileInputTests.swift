@@ -210,6 +210,9 @@ import Testing
         ("html", "{{% CONTENT_TYPE: HTML}}{{open}}", "html.mustache:1:1: {{% CONTENT_TYPE: HTML}} would escape titles for another host than"),
         ("another", "a{{=<% %>=}}<%% CONTENT_TYPE: TASKWIDGET_TMUX%>",
          "another.mustache:1:13: {{% CONTENT_TYPE: TASKWIDGET_TMUX}} would escape titles for another host than"),
+        // Shown as a value, a list printed Swift's description of it, an object nothing (helper-122).
+        ("list", "{{open}} {{top}}", "list.mustache:1:10: “top” is a list: go over it with a section, {{#top}}…{{/top}}"),
+        ("object", "{{{counts}}}", "object.mustache:1:1: “counts” is an object: show one of its names ({{counts.NAME}}), or open it as a section"),
         ("pragma", "{{% NOPE}}{{open}}", "pragma.mustache:1:9: a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"),
         // The parser said it was closed "with another name than it was opened with" (helper-106).
         ("stray", "x{{/top}}", "stray.mustache:1:2: {{/top}} closes a section that is not open: remove it, or open the section with {{#top}}"),
@@ -226,6 +229,16 @@ import Testing
             let bar = try sandbox.expectRefused(["status", "--format", format, "--template", template], status: 0, message: message, allowingStdout: true)
             #expect(bar.stdoutLines.count == 1 && bar.stdout.contains("⚠ taskwidget"), "\(format): \(bar.stdout)")
         }
+    }
+
+    /// The default i3bar template, copied as one's own, still works: it switches to JSON escaping
+    /// alone for `instance`, which a JSON format may do (and no other: see above).
+    @Test func theDefaultI3barTemplateCopiedIsTakenAsItIs() throws {
+        let sandbox = try Self.sandbox()
+        let copy = try write(
+            Data(contentsOf: TimelineCommandTests.repositoryRoot.appendingPathComponent("templates/i3bar.mustache")), "mine.mustache", in: sandbox)
+        let own = try sandbox.succeed(["status", "--format", "i3bar", "--template", copy])
+        #expect(own == (try sandbox.succeed(["status", "--format", "i3bar"])))
     }
 
     // MARK: Dates and colors
