@@ -14,11 +14,13 @@ public enum HostEscaping {
     /// right-to-left script (Hebrew, Arabic, …), for the line formats. Where the line is drawn by
     /// the Unicode bidi rules (Pango in waybar and i3bar, a browser), an Arabic title took the due
     /// time after it, `(23:30)`, into its own run, and drew the time before the title
-    /// (helper-87). The marks draw nothing; other text is left as it is.
-    public static func isolatingRightToLeft(_ text: String) -> String {
+    /// (helper-87). The marks draw nothing; other text is left as it is. `markingLeftToRight`
+    /// puts a LEFT-TO-RIGHT MARK before them, for a display that takes the line's direction from
+    /// its first strong letter, isolated or not (Pango).
+    public static func isolatingRightToLeft(_ text: String, markingLeftToRight: Bool = false) -> String {
         // 0xD6 leads the UTF-8 of U+0590, where right-to-left scripts begin.
         guard text.utf8.contains(where: { $0 >= 0xD6 }), text.unicodeScalars.contains(where: isRightToLeft) else { return text }
-        return "\u{2068}" + text + "\u{2069}"
+        return (markingLeftToRight ? "\u{200E}\u{2068}" : "\u{2068}") + text + "\u{2069}"
     }
 
     /// A letter of a right-to-left script's blocks (not their digits, marks and signs).

@@ -20,8 +20,11 @@ public enum StatusFormat: String, Sendable, CaseIterable {
         switch self {
         case .text: HostEscaping.isolatingRightToLeft(HostEscaping.plain(text))
         case .json: HostEscaping.json(text)
-        // Both show the text as Pango markup inside a JSON string.
-        case .waybar, .i3bar: HostEscaping.json(HostEscaping.isolatingRightToLeft(HostEscaping.pango(text)))
+        // Both show the text as Pango markup inside a JSON string. Pango takes a paragraph's
+        // direction from its first strong letter, not skipping isolates: a line that starts with
+        // `⚠ 2 · ` and a Hebrew title was laid out right to left, so a LEFT-TO-RIGHT MARK goes
+        // first (helper-122).
+        case .waybar, .i3bar: HostEscaping.json(HostEscaping.isolatingRightToLeft(HostEscaping.pango(text), markingLeftToRight: true))
         case .polybar: HostEscaping.isolatingRightToLeft(HostEscaping.polybar(text))
         case .tmux: HostEscaping.isolatingRightToLeft(HostEscaping.tmux(text))
         }

@@ -109,9 +109,16 @@ enum StatusFixture {
 
 /// The hosts' rules written again here, so that the checks do not use the code they check.
 enum Independent {
-    /// `line` without the isolates that wrap right-to-left values in the line formats.
+    /// `line` without the isolates that wrap right-to-left values in the line formats, and the
+    /// LEFT-TO-RIGHT MARK that leads them in Pango's (waybar, i3bar).
     static func withoutIsolates(_ line: String) -> String {
-        String(String.UnicodeScalarView(line.unicodeScalars.filter { $0 != "\u{2068}" && $0 != "\u{2069}" }))
+        let scalars = Array(line.unicodeScalars)
+        let kept = scalars.indices.filter { index in
+            let scalar = scalars[index]
+            let leadsAnIsolate = scalar == "\u{200E}" && index + 1 < scalars.count && scalars[index + 1] == "\u{2068}"
+            return scalar != "\u{2068}" && scalar != "\u{2069}" && !leadsAnIsolate
+        }
+        return String(String.UnicodeScalarView(kept.map { scalars[$0] }))
     }
 
     /// Cc, Zl, Zp and the direction controls removed: what a one-line plain text may not contain.

@@ -180,12 +180,20 @@ import Testing
 
     /// A value with a letter of a right-to-left script is isolated in every line format, so that a
     /// bidi display keeps what follows it after it: `(23:30)` was drawn before an Arabic title
-    /// (helper-87). JSON is data, and other text is left as it is.
+    /// (helper-87). JSON is data, and other text is left as it is. In Pango's lines (waybar,
+    /// i3bar) a LEFT-TO-RIGHT MARK comes first: Pango takes a line's direction from its first
+    /// strong letter, isolates or not, and `⚠ 2 · ⁨פגישה⁩` was laid out right to left (helper-122).
     @Test(arguments: StatusFormat.allCases)
     func rightToLeftTextIsIsolatedInLines(format: StatusFormat) {
         for text in ["اجتماع الفريق", "שלום עולם", "Call דני"] {
             let escaped = format.escape(text)
-            #expect(escaped == (format == .json ? text : "\u{2068}\(text)\u{2069}"), "\(format): \(escaped.debugDescription)")
+            let expected =
+                switch format {
+                case .json: text
+                case .waybar, .i3bar: "\u{200E}\u{2068}\(text)\u{2069}"
+                case .text, .polybar, .tmux: "\u{2068}\(text)\u{2069}"
+                }
+            #expect(escaped == expected, "\(format): \(escaped.debugDescription)")
         }
         for text in ["Pay rent", "買い物リスト", "\u{FEFF}bom", "🎉"] {
             #expect(!format.escape(text).unicodeScalars.contains("\u{2068}"), "\(format): \(text)")
