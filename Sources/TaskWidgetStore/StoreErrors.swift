@@ -52,6 +52,10 @@ enum StoreErrors {
                 (.permissionDenied, "the store \(path) is read-only: fix its permissions to change it")
             case .SQLITE_CANTOPEN where isOutOfFiles():
                 (.ioFailure, "cannot open the store \(path): too many files are open: raise the open file limit (ulimit -n)")
+            // A file that may be written, on a read-only mount: "its permissions" sent the user
+            // to a file that was rw-r--r-- (helper-125).
+            case .SQLITE_CANTOPEN where isOnReadOnlyFileSystem(path), .SQLITE_READONLY where isOnReadOnlyFileSystem(path):
+                (.permissionDenied, "cannot open the store \(path): it is on a read-only file system: remount it read-write, or pass another --store")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
                 (.permissionDenied, "cannot open the store \(path): check that it exists and its permissions")
             case .SQLITE_IOERR:
@@ -81,6 +85,11 @@ enum StoreErrors {
     }
 
     /// Whether the store's file may be written and its folder not.
+    private static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs(URL(fileURLWithPath: path).deletingLastPathComponent().path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
     private static func isFolderReadOnly(of path: String) -> Bool {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return access(path, W_OK) == 0 && access(folder, W_OK) != 0

@@ -294,7 +294,11 @@ public final class TaskStore: Sendable {
     /// `-wal` (nothing is pending outside the main file) and it could not be created, the file is
     /// opened as immutable rather than refused.
     static func readOnlyURI(_ path: String) -> String {
-        guard access(path + "-wal", F_OK) != 0 else { return path }
+        // An empty `-wal` (what every writer leaves) holds nothing: without its `-shm` (a backup
+        // tool that skipped it, on a read-only mount), it is as if it were not there. SQLite
+        // could not make the `-shm`, and the store could not be read (helper-125).
+        let isEmptyWithoutIndex = fileStatus(path + "-wal")?.st_size == 0 && access(path + "-shm", F_OK) != 0
+        guard access(path + "-wal", F_OK) != 0 || isEmptyWithoutIndex else { return path }
         let isWritable = access(path, W_OK) == 0 && (fileStatus(path)?.st_mode ?? 0) & 0o222 != 0
         guard !isWritable || access(StoreLocation(path: path, isDefault: false).folder, W_OK) != 0 else { return path }
         let escaped = path.replacingOccurrences(of: "%", with: "%25")

@@ -22,6 +22,9 @@ import Testing
         /// The main file alone (a copy, or what another SQLite program leaves when it closes it);
         /// 0444 in a 0555 folder.
         case readOnlyFileAlone
+        /// The file and the empty `-wal` a writer leaves, without the `-shm` (a backup tool that
+        /// skipped it): SQLite would have to make it. 0444 in a 0555 folder (helper-125).
+        case readOnlyFileWithAnEmptyWALAlone
         /// The main file alone and writable, but in a 0555 folder: SQLite cannot create the `-wal`
         /// and `-shm` it would share with writers.
         case writableFileAloneInAReadOnlyFolder
@@ -63,8 +66,14 @@ import Testing
         let expected = try Self.displayCommands.map { try shown($0, unprivileged: false) }
         let waybar = try sandbox.succeed(["status", "--format", "waybar", "--store", folders.storePath])
 
-        if layout != .readOnlyFileAfterAWriter { try Sandbox.removeWALFiles(folders.storePath) }
-        if layout == .readOnlyFileAfterAWriter { try Sandbox.letNobodyReadTheSideFiles(of: folders.storePath) }
+        switch layout {
+        case .readOnlyFileAfterAWriter: try Sandbox.letNobodyReadTheSideFiles(of: folders.storePath)
+        case .readOnlyFileWithAnEmptyWALAlone:
+            try FileManager.default.removeItem(atPath: folders.storePath + "-shm")
+            let wal = try FileManager.default.attributesOfItem(atPath: folders.storePath + "-wal")
+            #expect(wal[.size] as? Int == 0, "a writer leaves the -wal empty")
+        case .readOnlyFileAlone, .writableFileAloneInAReadOnlyFolder: try Sandbox.removeWALFiles(folders.storePath)
+        }
         let fileMode = layout == .writableFileAloneInAReadOnlyFolder ? 0o666 : 0o444
         try FileManager.default.setAttributes([.posixPermissions: fileMode], ofItemAtPath: folders.storePath)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folders.store.path)
