@@ -122,6 +122,8 @@ import Testing
         }
     }
 
+    /// The answer says the connection is kept: an HTTP/1.0 client that is not told waits for the
+    /// close, 30 s a request (helper-124).
     @Test func http10KeepAliveIsKept() async throws {
         let environment = try ServeEnvironment()
         try await withLiveServer(environment) { port in
@@ -131,8 +133,25 @@ import Testing
                     connection.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
                     let answer = connection.receive(timeout: 5) { $0.hasSuffix("ok\n") }
                     #expect(answer.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                    #expect(answer.text.lowercased().contains("\r\nconnection: keep-alive\r\n"), "\(answer.text)")
                     #expect(!answer.closed)
                 }
+            }
+        }
+    }
+
+    /// The event stream goes to an HTTP/1.0 client as HTTP/1.0, its end the connection's:
+    /// HTTP/1.1's chunk sizes came mixed into the events (helper-124).
+    @Test func anEventStreamForHTTP10IsNotChunked() async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                connection.send("GET /events HTTP/1.0\r\n\r\n")
+                let answer = connection.receive(timeout: 10) { $0.contains("\r\n\r\nretry:") }
+                #expect(answer.text.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(answer.text)")
+                #expect(!answer.text.lowercased().contains("transfer-encoding"), "\(answer.text)")
+                #expect(answer.text.contains("\r\n\r\nretry:"), "\(answer.text)")
             }
         }
     }

@@ -33,17 +33,51 @@ struct ServeHTTP1Channel: ServerChildChannel {
 /// as Java's HttpClient and `curl --http2` send, or `CONNECT`): NIO's decoder stops reading the
 /// connection after it, for an upgrader serve does not have, so the client's next request on it
 /// waited for the idle timeout (helper-103). It is answered in HTTP/1.1, and the connection closed.
-final class ConnectionCloseHandler: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// An HTTP/1.0 client learns from the answer's `Connection: keep-alive` that its connection is
+/// kept: without it, one that asked waited for the close, 30 s a request (`ab -k`). An answer
+/// without a length (the event stream) goes to it as HTTP/1.0, whose body ends with the
+/// connection: HTTP/1.1's chunks, which a 1.0 client does not read, came mixed into the events
+/// (helper-124).
+final class ConnectionCloseHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// For each request read and not answered yet, in order: whether it is an HTTP/1.0 one whose
+    /// connection is kept (`true`), closed (`false`), or HTTP/1.1 (`nil`).
+    private var http10KeepsAlive: [Bool?] = []
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive || Self.asksForAnotherProtocol(head) else {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        let closes = !head.isKeepAlive || Self.asksForAnotherProtocol(head)
+        http10KeepsAlive.append(head.version == .http1_0 ? !closes : nil)
+        guard closes else {
             context.fireChannelRead(data)
             return
         }
         head.headers.replaceOrAdd(name: "Connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .head(var head) = unwrapOutboundIn(data), head.status != .continue, !http10KeepsAlive.isEmpty,
+            let keepsAlive = http10KeepsAlive.removeFirst()
+        else {
+            context.write(data, promise: promise)
+            return
+        }
+        if !head.headers.contains(name: "content-length") {
+            head.version = .http1_0
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
+        } else if keepsAlive {
+            head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
 
