@@ -191,6 +191,9 @@ import Testing
         ("/widget/800x480.bmp?depth=4", .badRequest, "{\"error\":\"bad parameter depth: expected 1 for a BMP\"}\n"),
         ("/widget/medium.png?rotate=45", .badRequest, "{\"error\":\"bad parameter rotate: expected 0, 90, 180 or 270\"}\n"),
         ("/widget/medium.png?them=dark", .badRequest, "{\"error\":\"unknown parameter them: did you mean theme?\"}\n"),
+        // Other tools' names passed unread, and the image came unrotated (helper-124).
+        ("/widget/medium.png?rotation=90", .badRequest, "{\"error\":\"unknown parameter rotation: did you mean rotate?\"}\n"),
+        ("/widget/800x480.png?bpp=1", .badRequest, "{\"error\":\"unknown parameter bpp: did you mean depth?\"}\n"),
         ("/widget/medium.png?theme=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
         ("/status?format=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
         ("/status?formt=json", .badRequest, "{\"error\":\"unknown parameter formt: did you mean format?\"}\n"),
@@ -235,9 +238,9 @@ import Testing
                 String(buffer: wrong.body)
                     == "{\"error\":\"wrong token: `taskwidget serve token` prints the one this server takes (restart a serve that ran before it was made)\"}\n")
             #expect(wrong.headers[.wwwAuthenticate] == "Bearer realm=\"taskwidget\"")
-            let elsewhere = try await client.execute(uri: "/widget/800x480.png?depth=1&theme=mono", method: .get, headers: [.accessToken: "device-key-123"])
+            let elsewhere = try await client.execute(uri: "/widget/800x480.png?depth=2&theme=mono", method: .get, headers: [.accessToken: "device-key-123"])
             #expect(elsewhere.status == .unauthorized)
-            #expect(String(buffer: elsewhere.body).hasPrefix("{\"error\":\"a TRMNL device's key opens /api/display, /api/log and its image_url exactly"))
+            #expect(String(buffer: elsewhere.body).hasPrefix("{\"error\":\"a TRMNL device's key opens /api/display, /api/log and the image of its image_url"))
             // A device's own route names the device's key, not the server's token (helper-120).
             for key in ["wrong", nil] {
                 var headers: HTTPFields = [.deviceID: "AA:BB:CC:DD:EE:FF"]
@@ -285,6 +288,11 @@ import Testing
             let inURL = "token=\(ServeEnvironment.device.apiKey)"
             #expect(try await client.execute(uri: "/widget/800x480.png?theme=mono&depth=1&\(inURL)", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/widget/800x480.png?\(inURL)&theme=mono&depth=1", method: .get).status == .ok)
+            // In any order, and with a cache buster, which changes nothing in the image: only the
+            // exact URL was let in (helper-124).
+            for same in ["/widget/800x480.png?depth=1&theme=mono&", "/widget/800x480.png?theme=mono&v=2&depth=1&"] {
+                #expect(try await client.execute(uri: same + inURL, method: .get).status == .ok, "\(same)")
+            }
             for other in ["/widget/800x480.png?theme=mono&depth=1&scale=3&", "/widget/800x480.png?", "/widget/large.png?"] {
                 let status = try await client.execute(uri: other + inURL, method: .get).status
                 #expect(status == .unauthorized, "\(other)")

@@ -259,12 +259,26 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         switch path {
         case "/api/display", "/api/log": return keys.map(\.key)
         case let path where path.hasPrefix("/widget/"):
-            let parameters = (query ?? "").split(separator: "&", omittingEmptySubsequences: false)
-                .filter { $0 != "token" && !$0.hasPrefix("token=") }
-            let asked = path + "?" + parameters.joined(separator: "&")
-            return keys.filter { $0.imagePath == asked }.map(\.key)
+            // The same image: its path and the widget's parameters, in any order; others (a
+            // cache buster, `?v=2`) change nothing in it. Only the exact URL was let in (helper-124).
+            let asked = Self.image(path: path, query: query ?? "")
+            return keys.filter { Self.image(path: $0.imagePath) == asked }.map(\.key)
         default: return []
         }
+    }
+
+    /// What an image URL asks for: its path and its widget parameters, in order.
+    static func image(path: String, query: String) -> [Substring] {
+        let parameters = query.split(separator: "&").filter { parameter in
+            WidgetImageSpec.parameters.contains(String(parameter.prefix { $0 != "=" }))
+        }
+        return [path[...]] + parameters.sorted()
+    }
+
+    /// ``image(path:query:)`` of `url`, a path and its query.
+    static func image(path url: String) -> [Substring] {
+        let parts = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        return image(path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "")
     }
 
     /// Every token the request presents, in any of the three places.

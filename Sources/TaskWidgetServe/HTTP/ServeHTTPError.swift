@@ -47,9 +47,15 @@ extension ServeHTTPError {
     /// Refuses a query key that is none of `known` but reads as one of them misspelt (`?them=dark`)
     /// with a 400 that names it; other unknown keys (a poller's cache buster, `?v=`) pass.
     static func refuseMisspelt(_ key: Substring, known: [String]) throws(ServeHTTPError) {
-        guard !known.contains(String(key)), let meant = NameLookup.closest(to: String(key), among: known) else { return }
+        guard !known.contains(String(key)) else { return }
+        let otherName = otherNames[key.lowercased()].flatMap { known.contains($0) ? $0 : nil }
+        guard let meant = otherName ?? NameLookup.closest(to: String(key), among: known) else { return }
         throw .init(.badRequest, "unknown parameter \(String(key).sanitizedForMessage): did you mean \(meant)?")
     }
+
+    /// What other servers and e-ink tools call the widget's parameters: `?rotation=90` passed
+    /// unread, as a cache buster does, and the image came unrotated (helper-124).
+    static let otherNames = ["rotation": "rotate", "orientation": "rotate", "bpp": "depth", "bits": "depth", "bitdepth": "depth"]
     /// Refuses a parameter of `known` given more than once (`?theme=dark&theme=light`): `/widget`
     /// read the last one and `/status` the first.
     static func refuseRepeated(_ query: some Sequence<(key: Substring, value: Substring)>, known: [String]) throws(ServeHTTPError) {
@@ -85,7 +91,7 @@ extension ServeHTTPError {
         "wrong token: `taskwidget serve token` prints the one this server takes (restart a serve that ran before it was made)")
     /// 401 for a device's key on a route it does not open (its image with other parameters).
     public static let deviceKeyElsewhere = unauthorized(
-        "a TRMNL device's key opens /api/display, /api/log and its image_url exactly as /api/display gives it: use the server's token for the rest")
+        "a TRMNL device's key opens /api/display, /api/log and the image of its image_url (the same size and parameters): use the server's token for the rest")
 
     /// 401 from `/api/display` for an `ID` that is no registered device, or a key that is not its.
     public static let deviceNotKnown = unauthorized(
