@@ -218,6 +218,14 @@ public struct StatusRenderer: Sendable {
             // Data(buffer:) copies the bytes; Data(output.utf8) would first ask whether the view
             // conforms to ContiguousBytes, a walk over every conformance record of the program.
             let bytes = output.withUTF8 { Data(buffer: $0) }
+            // One object: a bare value was "not valid JSON", and an i3bar array, which `status`
+            // printed, became an array in an array under watch, which swaybar drew as nothing
+            // (helper-122).
+            guard bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
+                throw TaskWidgetError(
+                    .badTemplate, "template \(source) renders no JSON object for \(format.rawValue): a line is one object, {…}: fix the template",
+                    context: "template")
+            }
             // Where the line it rendered stops being JSON (`around character 19`), never the line
             // itself, which holds titles. Foundation's parser takes a comma before `]` or `}`,
             // which bars' parsers refuse.

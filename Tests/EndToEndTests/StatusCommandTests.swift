@@ -418,6 +418,16 @@ import Testing
         #expect(
             comma.stderr == "taskwidget: template \(file.path) does not render valid JSON for i3bar (the line it renders breaks at character "
                 + "\(#"{"text": "overdue","#.count + 1)): fix the template (a value in {{{…}}} is put in unescaped)\n", "\(comma.stderr)")
+        // Valid JSON that is no object: a bare value was "not valid JSON", and an i3bar array,
+        // printed here, became an array in an array under watch, which swaybar drew as nothing
+        // (helper-122).
+        for (format, template) in [("waybar", "\"{{summary}}\""), ("i3bar", "[{\"full_text\": \"{{summary}}\"}]"), ("json", " {{open}}")] {
+            try Data(template.utf8).write(to: file)
+            let value = try sandbox.run(["status", "--format", format, "--template", file.path] + Self.zone)
+            #expect(
+                value.stderr == "taskwidget: template \(file.path) renders no JSON object for \(format): a line is one object, {…}: fix the template\n",
+                "\(format): \(value.stderr)")
+        }
     }
 
     @Test func aBrokenTemplateNamesFileLineAndColumn() throws {
