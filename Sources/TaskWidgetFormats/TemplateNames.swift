@@ -15,30 +15,47 @@ enum TemplateNames {
     ]
 
     static func check(_ text: TemplateText, names root: [String: ContextShape]) throws {
-        // The names of each object open around the current tag, outermost first.
+        // The names of each object open around the current tag, outermost first, and the name of
+        // each section open (beside the root's `nil`).
         var scopes = [root]
+        var sections: [String?] = [nil]
         try text.forEachTag { tag in
             switch tag.sigil {
             case "!", "=", "%": return
             case ">", "<":
                 throw text.error(at: tag.start, "partials ({{>name}}, {{<name}}) are not supported: put their text in the template")
             case "/":
-                if scopes.count > 1 { scopes.removeLast() }
+                if scopes.count > 1 {
+                    scopes.removeLast()
+                    sections.removeLast()
+                }
                 return
             case "$":
                 // A block: its default text sees what the tag sees.
                 scopes.append(scopes[scopes.count - 1])
+                sections.append(nil)
                 return
             default: break
             }
             let shape = try self.shape(of: tag, in: scopes, text: text)
+            let name = String(tag.content).trimmingWhitespace
             switch tag.sigil {
-            case "#": scopes.append(names(inside: shape))
-            case "^": scopes.append(scopes[scopes.count - 1])
+            case "#":
+                // The list again for each of its items: eight deep, a line took 15 s and 490 MB
+                // (helper-122).
+                if case .list = shape, sections.contains(name) {
+                    throw text.error(
+                        at: tag.start,
+                        "{{#\(name.sanitizedForMessage)}} inside {{#\(name.sanitizedForMessage)}} goes over the whole list again for each of its items: close the first one before")
+                }
+                scopes.append(names(inside: shape))
+                sections.append(name)
+            case "^":
+                scopes.append(scopes[scopes.count - 1])
+                sections.append(nil)
             default:
                 // A list or an object shown as a value printed Swift's description of it, or
                 // nothing (helper-122). `.` is what the section goes over, shown as it is.
-                let name = String(tag.content).trimmingWhitespace
                 guard name != "." else { break }
                 switch shape {
                 case .list: throw text.error(at: tag.start, "“\(name.sanitizedForMessage)” is a list: go over it with a section, {{#\(name.sanitizedForMessage)}}…{{/\(name.sanitizedForMessage)}}")

@@ -213,6 +213,9 @@ import Testing
         // Shown as a value, a list printed Swift's description of it, an object nothing (helper-122).
         ("list", "{{open}} {{top}}", "list.mustache:1:10: “top” is a list: go over it with a section, {{#top}}…{{/top}}"),
         ("object", "{{{counts}}}", "object.mustache:1:1: “counts” is an object: show one of its names ({{counts.NAME}}), or open it as a section"),
+        // The list again for each of its items: eight deep, 15 s and 490 MB (helper-122).
+        ("again", "{{#top}}{{title}}{{#top}}{{title}}{{/top}}{{/top}}",
+         "again.mustache:1:18: {{#top}} inside {{#top}} goes over the whole list again for each of its items: close the first one before"),
         ("pragma", "{{% NOPE}}{{open}}", "pragma.mustache:1:9: a {{% …}} tag is malformed (taskwidget sets the content type itself: leave it out)"),
         // The parser said it was closed "with another name than it was opened with" (helper-106).
         ("stray", "x{{/top}}", "stray.mustache:1:2: {{/top}} closes a section that is not open: remove it, or open the section with {{#top}}"),
