@@ -159,6 +159,23 @@ import Testing
         #expect(error?.message == "no list is named “\(typed)”: the lists are Home, Work, Errands, Ärger, Reading list (add --new-list to create it)")
     }
 
+    /// Names that differ in case (by Unicode case folding) or in invisible characters only are
+    /// one: `list ls` showed such lists alike, and `STRASSE` beside `Straße` was a second list
+    /// (helper-128).
+    @Test(arguments: [
+        ("Straße", "STRASSE"), ("Οδός", "ΟΔΌΣ"), ("Ärger", "ÄRGER"), ("Work", "\u{200B}Work"), ("Work", "\u{FEFF}Work"),
+        ("Work", "Work\u{2060}"), ("Work", "Wo\u{200D}rk"), ("Work", "W\u{00AD}ork"), ("Café", "Cafe\u{301}"),
+    ])
+    func namesThatLookAlikeAreOne(name: String, other: String) {
+        #expect(NameLookup.isSame(name, other))
+    }
+
+    @Test func namesThatLookDifferentAreTwo() {
+        #expect(!NameLookup.isSame("Work", "Works"))
+        #expect(!NameLookup.isSame("Ärger", "Arger"))
+        #expect(!NameLookup.isSame("Μελέτη", "ΜΕΛΕΤΗ"))  // an accent is a letter's, not its case
+    }
+
     /// A name typed exactly as one of them is that one, whatever others differ from it in case
     /// only (sync accounts `home` and `Home` are two accounts, helper-97); otherwise case does not
     /// count, unless it leaves two names (`HOME` took `home`, the first: helper-102).

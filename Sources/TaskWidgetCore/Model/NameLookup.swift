@@ -1,11 +1,24 @@
-/// How lists and habits are found by name: case-insensitively (Unicode-aware, so “Ärger” and
-/// “ärger” are one name), ignoring surrounding spaces and control characters. The one place for
-/// that rule.
+import Foundation
+
+/// How lists and habits are found by name: case-insensitively (Unicode case folding, so “Ärger”
+/// and “ärger”, “Straße” and “STRASSE” are one name), ignoring surrounding spaces, control
+/// characters and invisible ones. The one place for that rule.
 public enum NameLookup {
     /// Whether two names are one. Control characters do not count: no command writes them, and
     /// no terminal shows them, so a name written into the store by hand is found as `ls` shows it.
     public static func isSame(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.removingControlCharacters.trimmingWhitespace.lowercased() == rhs.removingControlCharacters.trimmingWhitespace.lowercased()
+        key(lhs) == key(rhs)
+    }
+
+    /// The form names are compared in: without control characters and Unicode's invisible
+    /// (default-ignorable) ones, such as zero-width spaces and joiners, the BOM and soft hyphens,
+    /// nor surrounding spaces; case-folded. A name that differed from another in these only was
+    /// a second list that `list ls` showed the same, and `STRASSE` beside `Straße` or `ΟΔΌΣ` beside
+    /// `Οδός` were two (helper-128). (A dotted capital İ stays apart from i, as Unicode folds it.)
+    static func key(_ name: String) -> String {
+        let hidden = { (scalar: Unicode.Scalar) in scalar.isControlOrLineBreak || scalar.properties.isDefaultIgnorableCodePoint }
+        let shown = name.unicodeScalars.contains(where: hidden) ? String(String.UnicodeScalarView(name.unicodeScalars.filter { !hidden($0) })) : name
+        return shown.trimmingWhitespace.folding(options: [.caseInsensitive], locale: nil)
     }
 
     /// The item called `name`; an unknown name is a ``TaskWidgetError/Code/notFound`` error that
