@@ -42,6 +42,10 @@ enum StoreErrors {
                 (.storeLocked, "the store \(path) is locked by another program: try again in a moment")
             case .SQLITE_FULL:
                 (.diskFull, "the disk holding \(path) is full: free some space and try again")
+            // A file that may be written, on a read-only mount: "its permissions" sent the user
+            // to a file that was rw-r--r-- (helper-125, helper-127).
+            case .SQLITE_CANTOPEN where isOnReadOnlyFileSystem(path), .SQLITE_READONLY where isOnReadOnlyFileSystem(path):
+                (.permissionDenied, "cannot open the store \(path): it is on a read-only file system: remount it read-write, or pass another --store")
             case .SQLITE_READONLY where isFolderReadOnly(of: path):
                 // The file may be writable: SQLite makes its -wal and -shm beside it (helper-85).
                 (
@@ -52,10 +56,6 @@ enum StoreErrors {
                 (.permissionDenied, "the store \(path) is read-only: fix its permissions to change it")
             case .SQLITE_CANTOPEN where isOutOfFiles():
                 (.ioFailure, "cannot open the store \(path): too many files are open: raise the open file limit (ulimit -n)")
-            // A file that may be written, on a read-only mount: "its permissions" sent the user
-            // to a file that was rw-r--r-- (helper-125).
-            case .SQLITE_CANTOPEN where isOnReadOnlyFileSystem(path), .SQLITE_READONLY where isOnReadOnlyFileSystem(path):
-                (.permissionDenied, "cannot open the store \(path): it is on a read-only file system: remount it read-write, or pass another --store")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
                 (.permissionDenied, "cannot open the store \(path): check that it exists and its permissions")
             case .SQLITE_IOERR:

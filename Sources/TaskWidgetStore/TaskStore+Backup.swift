@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Glibc
-import TaskWidgetCore
+public import TaskWidgetCore
 
 /// Whole-store copies through SQLite's online backup, which reads and writes the store as any
 /// connection does. A copy of the file alone misses the writes still in its `-wal`, and a copy put
@@ -9,29 +9,28 @@ import TaskWidgetCore
 /// restored ones, or later writes never reached the file (helper-125).
 ///
 /// ```swift
-/// try store.backUp(to: "/home/me/tasks-backup.sqlite")
-/// let restored = try writer.restore(from: "/home/me/tasks-backup.sqlite")
+/// let copied = try store.backUp(to: "/home/me/tasks-backup.sqlite")
+/// let restored = try writer.restore(from: "/home/me/tasks-backup.sqlite", now: .now)
 /// ```
 extension TaskStore {
     /// Writes a copy of the whole store as of now to `path`, private to the user, through a file
     /// beside it that is renamed into place once complete (an older backup there is replaced).
-    public func backUp(to path: String) throws {
+    /// Returns what the copy holds.
+    public func backUp(to path: String) throws -> StoreCounts {
         let temporary = path + ".new-\(UUID.random().uuidString)"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
         do {
-            let file = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-            guard file >= 0 else {
-                throw TaskWidgetError.system(errno, "cannot write the backup \(path)", advice: "check its folder", context: path)
-            }
-            close(file)
-            let copy = try DatabaseQueue(path: temporary)
+            let copy = try Self.privateQueue(at: temporary, for: path)
             defer { Self.retire(copy) }
             try database.backup(to: copy)
+            // What the file holds, not the store a moment later (helper-127).
+            let counts = try copy.read { db in try StoreCounts(db) }
             try copy.close()  // its only connection: the copy is whole in its file
             guard rename(temporary, path) == 0 else {
                 throw TaskWidgetError.system(errno, "cannot write the backup \(path)", advice: "check its folder", context: path)
             }
             AtomicFile.syncFolder(StoreLocation(path: path, isDefault: false).folder)
+            return counts
         } catch let error as TaskWidgetError {
             throw error
         } catch {
@@ -41,11 +40,17 @@ extension TaskStore {
 
     /// Replaces everything the store holds with what the store file at `path` holds (a
     /// ``backUp(to:)``, or a store file copied while nothing wrote to it), in one write that
-    /// watch, serve and notify follow as any other; a backup from an older taskwidget is then
-    /// upgraded. Returns what the store holds now.
-    public func restore(from path: String) throws -> StoreCounts {
-        guard access(path, F_OK) == 0 else {
+    /// watch, serve and notify follow as any other. A copy beside the store is made ready first
+    /// (upgraded when the backup comes from an older taskwidget, and what sync knew forgotten:
+    /// ``forgetSyncState(_:now:)``), and the store is written only once that copy is whole: an
+    /// upgrade that failed left the store replaced by a copy it could not open (helper-127).
+    /// Returns what the store holds now.
+    public func restore(from path: String, now: Instant) throws -> StoreCounts {
+        guard let status = Self.fileStatus(path) else {
             throw TaskWidgetError(.storeMissing, "there is no backup at \(path): check the path", context: path)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw TaskWidgetError(.notAFile, "\(path) is no file: give the file `taskwidget backup` wrote", context: path)
         }
         var configuration = Configuration()
         configuration.readonly = true
@@ -66,10 +71,18 @@ extension TaskStore {
         guard !applied.isEmpty else {
             throw TaskWidgetError(.damagedStore, "\(path) is an empty store: there is nothing in it to restore", context: path)
         }
-        try write { _ in }  // a store that is not there yet is made
+        let temporary = self.path + ".restore-\(UUID.random().uuidString)"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
         do {
-            try backup.backup(to: database)
-            if !applied.isSuperset(of: Migrations.migrator.migrations) { try Self.migrate(database) }
+            let copy = try Self.privateQueue(at: temporary, for: self.path)
+            defer { Self.retire(copy) }
+            try backup.backup(to: copy)
+            if !applied.isSuperset(of: Migrations.migrator.migrations) { try Self.migrate(copy) }
+            try copy.write { db in try Self.forgetSyncState(db, now: now) }
+            try write { _ in }  // a store that is not there yet is made
+            try copy.backup(to: database)
+        } catch let error as TaskWidgetError {
+            throw error
         } catch {
             throw StoreErrors.map(error, path: self.path)
         }
@@ -77,11 +90,42 @@ extension TaskStore {
         return try counts()
     }
 
+    /// Forgets, in a restored store, what sync knew of the servers, and makes its tasks the
+    /// newest copies: the next sync reads every object again and merges each with its task as a
+    /// first sync does, the task here winning, so that the restore goes to the servers. With the
+    /// backup's knowledge, the servers' later changes and deletions won: a task deleted and synced
+    /// after the backup was deleted again by the next sync (helper-127). Nothing for a store that
+    /// never synced.
+    static func forgetSyncState(_ db: Database, now: Instant) throws {
+        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM syncCollection") ?? 0 > 0 else { return }
+        try db.execute(
+            sql: """
+                DELETE FROM syncObject; DELETE FROM taskTombstone; DELETE FROM listTombstone;
+                UPDATE syncCollection SET syncToken = NULL, ctag = NULL;
+                """)
+        try db.execute(sql: "UPDATE task SET modifiedAt = ?", arguments: [now])
+    }
+
+    /// A new database at `path`, readable by its user alone, for a copy of the store at `store`.
+    private static func privateQueue(at path: String, for store: String) throws -> DatabaseQueue {
+        let file = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard file >= 0 else {
+            throw TaskWidgetError.system(errno, "cannot write beside \(store)", advice: "check its folder", context: path)
+        }
+        close(file)
+        return try DatabaseQueue(path: path)
+    }
+
     /// The error of a backup that cannot be read: a damaged or foreign file is named as the
     /// backup, not as a store to pass another --store for.
     private static func notABackup(_ error: any Error, path: String) -> TaskWidgetError {
         let mapped = StoreErrors.map(error, path: path)
         guard mapped.code == .damagedStore else { return mapped }
+        if let start = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 64) }),
+            start.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+        {
+            return TaskWidgetError(.damagedStore, "\(path) is an export (JSON), not a backup: add what it holds with `taskwidget import`", context: path)
+        }
         return TaskWidgetError(.damagedStore, "\(path) is no taskwidget store, or is damaged: give a file `taskwidget backup` wrote", context: path)
     }
 

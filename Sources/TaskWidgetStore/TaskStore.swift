@@ -324,7 +324,7 @@ public final class TaskStore: Sendable {
     }
 
     /// `stat` of `path`, through symbolic links; `nil` when there is nothing there to reach.
-    private static func fileStatus(_ path: String) -> stat? {
+    static func fileStatus(_ path: String) -> stat? {
         var status = stat()
         return stat(path, &status) == 0 ? status : nil
     }

@@ -225,6 +225,34 @@ import Testing
         }
     }
 
+    /// A restore goes to the server at the next sync: a task deleted and synced after the backup
+    /// comes back there, and a rename synced after it is undone there. With what the backup's
+    /// sync knew, the next sync undid the restore instead (helper-127).
+    @Test func aRestoreGoesToTheServerAtTheNextSync() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let deleted = try mine.sandbox.succeed(["add", "Call the bank"]).trimmingCharacters(in: .newlines)
+            let renamed = try mine.sandbox.succeed(["add", "Pay rent"]).trimmingCharacters(in: .newlines)
+            try mine.syncSucceeds()
+            let backup = mine.sandbox.folder.appendingPathComponent("backup.sqlite").path
+            try mine.sandbox.succeed(["backup", backup])
+            try mine.sandbox.succeed(["rm", deleted, "--now", Self.monday])
+            try mine.sandbox.succeed(["edit", renamed, "--title", "Pay the rent", "--now", Self.monday])
+            try mine.syncSucceeds(now: Self.monday)
+            #expect(try mine.serverObject(containing: "SUMMARY:Call the bank") == nil)
+
+            try mine.sandbox.succeed(["restore", backup, "--yes", "--now", Self.tuesday])
+            try mine.syncSucceeds(now: Self.tuesday)
+            #expect(try mine.task(titled: "Call the bank") != nil)
+            #expect(try mine.task(titled: "Pay rent") != nil)
+            #expect(try mine.serverObject(containing: "SUMMARY:Call the bank") != nil)
+            #expect(try mine.serverObject(containing: "SUMMARY:Pay rent") != nil)
+            #expect(try mine.serverObject(containing: "SUMMARY:Pay the rent") == nil)
+            // And it stays so.
+            #expect(try mine.syncSucceeds(now: Self.wednesday) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+        }
+    }
+
     @Test func aCompletedTaskIsNotReopenedByAnotherClientsOlderCopy() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)

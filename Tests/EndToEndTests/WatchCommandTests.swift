@@ -198,6 +198,31 @@ import Testing
         #expect(refused.stderr == "taskwidget: \(junk.path) is no taskwidget store, or is damaged: give a file `taskwidget backup` wrote\n")
     }
 
+    /// A restore that cannot be finished changes nothing: the backup is upgraded in a copy first,
+    /// where it replaced the store before its upgrade failed, which left a store nothing could
+    /// open, `restore` included (helper-127). And what is no backup is said so.
+    @Test func aRestoreThatFailsLeavesTheStoreAsItWas() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        let backup = sandbox.folder.appendingPathComponent("backup.sqlite").path
+        try sandbox.succeed(["backup", backup])
+        // A store whose record of one upgrade is gone, the upgrade's column still there.
+        let sqlite = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"DELETE FROM grdb_migrations WHERE identifier = 'v8-left-alone-objects'\"); c.commit()"
+        #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", sqlite, backup]).status == 0)
+        try sandbox.succeed(["add", "Call Bob"])
+        let failed = try sandbox.run(["restore", backup, "--yes"])
+        #expect(failed.status == 65, "\(failed.stderr)")
+        let titles = try sandbox.succeed(["ls", "--format", "json"])
+        #expect(titles.contains("Pay rent") && titles.contains("Call Bob"), "\(titles)")
+
+        let export = sandbox.folder.appendingPathComponent("export.json").path
+        try Data(try sandbox.succeed(["export"]).utf8).write(to: URL(fileURLWithPath: export))
+        try sandbox.expectRefused(["restore", export, "--yes"], status: 65, message: "is an export (JSON), not a backup: add what it holds with `taskwidget import`")
+        try sandbox.expectRefused(["restore", sandbox.folder.path, "--yes"], status: 74, message: "is no file: give the file `taskwidget backup` wrote")
+        try sandbox.expectRefused(["backup", "-"], status: 64, message: "backup writes a file, not standard output: give its path")
+        try sandbox.expectRefused(["backup", sandbox.storePath], status: 64, message: "is the store itself: give the backup another path")
+    }
+
     /// The line of a store deleted while watched.
     static func gone(_ store: String) -> String {
         "⚠ taskwidget: the store \(store) is gone: restore it, or add a task to start a new one there"

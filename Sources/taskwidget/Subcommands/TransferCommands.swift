@@ -99,17 +99,21 @@ struct Backup: ParsableCommand {
 
     func validate() throws {
         if file.isEmpty { throw ValidationError("backup needs the path of the file to write") }
+        // `import -` reads standard input; a backup is a whole SQLite file, not for a pipe.
+        if file == "-" { throw ValidationError("backup writes a file, not standard output: give its path") }
     }
 
     func run() throws {
         let context = try options.context()
         let file = try PathText.expandingHome(file, in: "the backup file", environment: context.environment)
-        guard FileManager.default.fileExists(atPath: context.location.path) else {
-            throw TaskWidgetError(.storeMissing, "there is no store at \(context.location.path) yet: there is nothing to back up", context: context.location.path)
+        let storePath = context.location.path
+        guard FileManager.default.fileExists(atPath: storePath) else {
+            throw TaskWidgetError(.storeMissing, "there is no store at \(storePath) yet: there is nothing to back up", context: storePath)
         }
-        let store = try context.storeForReading()
-        try store.backUp(to: file)
-        let counts = try store.counts()
+        if URL(fileURLWithPath: file).resolvingSymlinksInPath().path == URL(fileURLWithPath: storePath).resolvingSymlinksInPath().path {
+            throw TaskWidgetError(.invalidInput, "\(file) is the store itself: give the backup another path", context: "backup onto the store")
+        }
+        let counts = try context.storeForReading().backUp(to: file)
         print("Backed up \(counted(counts.tasks, "task")), \(counted(counts.lists, "list")) and \(counted(counts.habits, "habit")) into \(file)")
     }
 }
@@ -122,7 +126,9 @@ struct Restore: ParsableCommand {
             FILE is a `taskwidget backup`, or a store file copied while nothing wrote to it. \
             Everything the store holds is replaced by what FILE holds, in one write that watch, \
             serve and notify show at once; sync then sends the differences to the servers as \
-            for any other change. Copying a file over the store instead (cp, mv, rsync) while \
+            for any other change: what sync knew of the servers is forgotten, so that its next \
+            run reads every task there again and the restored copy wins (tasks added elsewhere \
+            since stay). Copying a file over the store instead (cp, mv, rsync) while \
             any taskwidget runs mixes the two: SQLite reads the copy with the store's pending \
             changes on top. A store that holds anything is replaced only with --yes. To add a \
             backup's tasks to the store instead, export and import them.
@@ -142,14 +148,24 @@ struct Restore: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let file = try PathText.expandingHome(file, in: "the backup", environment: context.environment)
-        let store = try context.storeForWriting()
+        let store: TaskStore
+        do {
+            store = try context.storeForWriting()
+        } catch let error as TaskWidgetError where error.code == .damagedStore || error.code == .storeVersion {
+            // The store itself cannot be opened, to be written either (helper-127).
+            let path = context.location.path
+            throw TaskWidgetError(
+                error.code,
+                "\(error.message); to restore over it, first move it away with its -wal and -shm (mv \(path.shellQuoted) \((path + ".damaged").shellQuoted), and the same for \((path + "-wal").shellQuoted) and \((path + "-shm").shellQuoted))",
+                context: error.context, cause: error)
+        }
         let replaced = try store.counts()
         if !yes, !replaced.isEmpty {
             throw ValidationError(
                 "restoring replaces the store's \(counted(replaced.tasks, "task")), \(counted(replaced.lists, "list")) and \(counted(replaced.habits, "habit")): add --yes to confirm"
             )
         }
-        let restored = try store.restore(from: file)
+        let restored = try store.restore(from: file, now: context.now)
         print("Restored \(counted(restored.tasks, "task")), \(counted(restored.lists, "list")) and \(counted(restored.habits, "habit")) from \(file)")
     }
 }
