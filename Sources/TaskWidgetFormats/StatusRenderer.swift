@@ -224,7 +224,7 @@ public struct StatusRenderer: Sendable {
             guard bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
                 throw TaskWidgetError(
                     .badTemplate, "template \(source) renders no JSON object for \(format.rawValue): a line is one object, {…}: fix the template",
-                    context: "template")
+                    context: "template \(source), no object")
             }
             // Where the line it rendered stops being JSON (`around character 19`), never the line
             // itself, which holds titles. Foundation's parser takes a comma before `]` or `}`,
@@ -243,7 +243,7 @@ public struct StatusRenderer: Sendable {
                     "template \(source) does not render valid JSON for \(format.rawValue)"
                         + (offset >= 0 ? " (the line it renders breaks at character \(offset + 1))" : "") + ": fix the template"
                         + (text.contains("{{{") || text.contains("{{&") ? " (a value in {{{…}}} is put in unescaped)" : ""),
-                    context: "template")
+                    context: "template \(source), no JSON" + (offset >= 0 ? " at character \(offset + 1)" : ""))
             }
         } else {
             output = output.split(whereSeparator: \.isNewline).map(String.init).joined(separator: " ")

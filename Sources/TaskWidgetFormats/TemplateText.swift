@@ -34,7 +34,7 @@ struct TemplateText {
 
     /// `badTemplate`: `template SOURCE:LINE:COLUMN: PROBLEM` (lines and columns count from 1).
     static func error(source: String, line: Int, column: Int, _ problem: String) -> TaskWidgetError {
-        TaskWidgetError(.badTemplate, "template \(source):\(line):\(column): \(problem)", context: "template")
+        TaskWidgetError(.badTemplate, "template \(source):\(line):\(column): \(problem)", context: "template \(source):\(line):\(column)")
     }
 
     /// Calls `visit` with each tag in order. A tag without its closing delimiter ends the scan (the
