@@ -301,6 +301,8 @@ fi
 # with the earlier install's files too, so that an install cut short can still be uninstalled.
 write_manifest() {
   make_dir share/taskwidget
+  # Made 0755 by an install before this one (helper-127).
+  [ -O "$prefix/share/taskwidget" ] && chmod 0700 "$prefix/share/taskwidget"
   {
     echo "# What scripts/install.sh put into $prefix, for \`scripts/install.sh --prefix $prefix --uninstall\`."
     printf '%s\n' "$@" | sort -u | sed '/^$/d; s/^/file /'
