@@ -130,7 +130,7 @@ public struct TodoMapping: Sendable {
     func alarmInstant(_ alarm: ICalComponent, in todo: ICalComponent, zones: ICalTimeZones) -> Date? {
         guard alarm.property("PROXIMITY") == nil, alarm.property("X-APPLE-PROXIMITY") == nil,
             alarm.property("ACTION")?.value.uppercased() != "NONE",
-            let trigger = alarm.property("TRIGGER")
+            let trigger = alarm.property("TRIGGER"), trigger.value != Self.applePlaceholderTrigger
         else { return nil }
         let valueType = trigger.parameterValue("VALUE")?.uppercased()
         let duration = valueType == "DATE-TIME" ? nil : ICalDuration(trigger.value)
@@ -148,6 +148,10 @@ public struct TodoMapping: Sendable {
         let base = relatedToEnd ? end() : (instant("DTSTART", of: todo, zones: zones) ?? end())
         return base.map { TodoFields.wholeSeconds(duration.added(to: $0, in: zones.floating)) }
     }
+
+    /// The date Apple's clients give an alarm that has none of its own (a location alarm, "no
+    /// alarm"): whatever its action, it is no reminder in 1976 (helper-127).
+    static let applePlaceholderTrigger = "19760401T005545Z"
 
     /// The task's reminder: the first VALARM (in order) that has an instant and is still to come
     /// there (``isPending(_:at:zones:)``).
