@@ -137,11 +137,11 @@ extension TaskStore {
 
 /// How many tasks, lists and habits a store holds.
 public struct StoreCounts: Sendable, Equatable {
-    public var isEmpty: Bool { tasks == 0 && lists == 0 && habits == 0 }
-
     public var tasks: Int
     public var lists: Int
     public var habits: Int
+
+    public var isEmpty: Bool { tasks == 0 && lists == 0 && habits == 0 }
 
     init(_ db: Database) throws {
         let row = try Row.fetchOne(db, sql: "SELECT (SELECT count(*) FROM task), (SELECT count(*) FROM taskList), (SELECT count(*) FROM habit)")

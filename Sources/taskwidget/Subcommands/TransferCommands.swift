@@ -114,7 +114,7 @@ struct Backup: ParsableCommand {
             throw TaskWidgetError(.invalidInput, "\(file) is the store itself: give the backup another path", context: "backup onto the store")
         }
         let counts = try context.storeForReading().backUp(to: file)
-        print("Backed up \(counted(counts.tasks, "task")), \(counted(counts.lists, "list")) and \(counted(counts.habits, "habit")) into \(file)")
+        print("Backed up \(counts.inWords) into \(file)")
     }
 }
 
@@ -162,12 +162,17 @@ struct Restore: ParsableCommand {
         let replaced = try store.counts()
         if !yes, !replaced.isEmpty {
             throw ValidationError(
-                "restoring replaces the store's \(counted(replaced.tasks, "task")), \(counted(replaced.lists, "list")) and \(counted(replaced.habits, "habit")): add --yes to confirm"
+                "restoring replaces the store's \(replaced.inWords): add --yes to confirm"
             )
         }
         let restored = try store.restore(from: file, now: context.now)
-        print("Restored \(counted(restored.tasks, "task")), \(counted(restored.lists, "list")) and \(counted(restored.habits, "habit")) from \(file)")
+        print("Restored \(restored.inWords) from \(file)")
     }
+}
+
+extension StoreCounts {
+    /// “3 tasks, 1 list and 0 habits”.
+    fileprivate var inWords: String { "\(counted(tasks, "task")), \(counted(lists, "list")) and \(counted(habits, "habit"))" }
 }
 
 struct Demo: ParsableCommand {
