@@ -39,6 +39,10 @@ public struct WidgetOptions: ParsableArguments {
             throw TaskWidgetError(
                 .invalidInput, "\(file) names a \(named.rawValue.uppercased()) file, but --image-format is \(imageFormat.rawValue): make them agree")
         }
+        // serve's URLs name a family where --size goes (`/widget/medium.png`) (helper-121).
+        if let size, let named = WidgetFamily(rawValue: size.lowercased()) {
+            throw TaskWidgetError(.invalidInput, "“\(size.sanitizedForMessage)” is a family, not a size: give --family \(named.rawValue) (--size takes WIDTHxHEIGHT, e.g. 800x480)")
+        }
         let canvas = try size.map { try WidgetSize(parsing: $0) }
         return try WidgetImageSpec(
             family: family ?? (canvas == nil ? .medium : .large), size: canvas, scale: scale, theme: theme, depth: depth,

@@ -207,6 +207,10 @@ import Testing
         // asked where to write (helper-95).
         try sandbox.expectRefused(["render", "-o", ""], status: 64, message: "taskwidget: -o needs a path: give the image file, or - for standard output")
         try sandbox.expectRefused(["render", "--timeline", "--out-dir", ""], status: 64, message: "taskwidget: --out-dir needs the path of a folder")
+        // serve's URLs name a family where --size goes (/widget/medium.png) (helper-121).
+        try sandbox.expectRefused(
+            ["render", "--size", "Medium", "-o", "-"], status: 64,
+            message: "taskwidget: “Medium” is a family, not a size: give --family medium (--size takes WIDTHxHEIGHT, e.g. 800x480)")
         try sandbox.expectRefused(
             ["render", "--out-dir", sandbox.folder.path], status: 64,
             message: "taskwidget: --out-dir DIR holds the images of --timeline: add --timeline, or write one image with -o FILE")
