@@ -378,8 +378,12 @@ case $prefix in
   *) notes+=("zsh: add  fpath=($prefix/share/zsh/site-functions \$fpath)  before compinit in ~/.zshrc") ;;
 esac
 unit_paths=$(systemd-analyze --user unit-paths 2>/dev/null || true)
+# The unit to enable: by name where systemd looks, else by path (enable links it first), which
+# the note and the next step then agree on (helper-121).
+notify_unit=taskwidget-notify.service
 if [ -n "$unit_paths" ] && ! grep -qxF "$prefix/$unit_dir" <<<"$unit_paths"; then
-  notes+=("systemd does not look in $prefix/$unit_dir: link a unit first, e.g. systemctl --user link $prefix/$unit_dir/taskwidget-notify.service")
+  notify_unit=$prefix/$unit_dir/taskwidget-notify.service
+  notes+=("systemd does not look in $prefix/$unit_dir: enable a unit by its path, as below, which links it")
 fi
 for note in "${notes[@]}"; do echo "Note: $note"; done
 # The man page is named only when one was made.
@@ -388,6 +392,6 @@ next_steps="taskwidget ls, man taskwidget"
 cat <<EOF
 Next:
   taskwidget add "Try taskwidget" --due tomorrow      # then: $next_steps
-  systemctl --user enable --now taskwidget-notify.service     # reminders as desktop notifications
+  systemctl --user enable --now $notify_unit     # reminders as desktop notifications
 Units in $prefix/$unit_dir: ${units[*]}
 EOF
