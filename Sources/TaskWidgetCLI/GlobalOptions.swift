@@ -122,8 +122,10 @@ public struct CommandContext {
     }
 
     /// The timeline request of this run for `view` (and a widget `family`).
-    public func timelineRequest(view: TaskView, family: WidgetFamily? = nil) -> TimelineRequest {
-        TimelineRequest(now: now, calendar: calendar, view: view, family: family)
+    public func timelineRequest(
+        view: TaskView, family: WidgetFamily? = nil, extent: TimelineRequest.Extent = .whole
+    ) -> TimelineRequest {
+        TimelineRequest(now: now, calendar: calendar, view: view, family: family, extent: extent)
     }
 }
 

@@ -27,7 +27,7 @@ struct TopTaskOptions: ParsableArguments {
     func ids(_ ids: [String], store: TaskStore, context: CommandContext, action: String) throws -> [String] {
         guard top else { return ids }
         let view = try scope.selectedView(in: context)
-        let request = context.timelineRequest(view: view)
+        let request = context.timelineRequest(view: view, extent: .currentEntry)
         let entry = TimelineProvider().currentEntry(for: request, snapshot: try store.timelineSnapshot(for: request))
         guard let task = entry.next else {
             let place = view.name.map { " in the view “\($0)”" } ?? entry.scopeTitle.map { " in “\($0)”" } ?? ""

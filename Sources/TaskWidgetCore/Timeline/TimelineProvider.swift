@@ -16,16 +16,19 @@ public struct TimelineProvider: Sendable {
 
     public init() {}
 
-    /// The entry for now: the first of the timeline, computed alone (what `status` needs).
+    /// The entry for now: the first of the timeline, computed alone (what `status` needs). The
+    /// snapshot may be one read for a ``TimelineRequest/Extent/currentEntry`` request.
     public func currentEntry(for request: TimelineRequest, snapshot: TimelineSnapshot) -> TimelineEntry {
         timeline(for: request, snapshot: snapshot, entryLimit: 1).entries[0]
     }
 
     /// The timeline of `snapshot`: the anchor now, the 96 quarter hours that follow, and an entry at
     /// every due date of an open task in (now, now + 24 h]. Counts use binary search over the sorted
-    /// due dates, so the cost is O(entries × log tasks) after the snapshot.
+    /// due dates, so the cost is O(entries × log tasks) after the snapshot. The request's extent
+    /// must be ``TimelineRequest/Extent/whole``.
     public func timeline(for request: TimelineRequest, snapshot: TimelineSnapshot) -> Timeline {
-        timeline(for: request, snapshot: snapshot, entryLimit: nil)
+        precondition(request.extent == .whole, "a timeline needs a snapshot read for the whole timeline")
+        return timeline(for: request, snapshot: snapshot, entryLimit: nil)
     }
 
     /// The timeline with only its first `entryLimit` entries built (all of them when `nil`).

@@ -9,12 +9,25 @@ public struct TimelineRequest: Sendable {
     public var view: TaskView
     /// The widget the timeline is for; `nil` (status bars, `timeline`) keeps the top 8 tasks.
     public var family: WidgetFamily?
+    /// How much of the timeline is asked for: the snapshot holds what it needs, and no more.
+    public var extent: Extent
 
-    public init(now: Instant, calendar: LocalCalendar, view: TaskView = TaskView(), family: WidgetFamily? = nil) {
+    /// The entries a request is for.
+    public enum Extent: Sendable {
+        /// Every entry of the next 24 hours (`timeline`, watch, serve).
+        case whole
+        /// The first entry only (``TimelineProvider/currentEntry(for:snapshot:)``: `status`, `render`).
+        case currentEntry
+    }
+
+    public init(
+        now: Instant, calendar: LocalCalendar, view: TaskView = TaskView(), family: WidgetFamily? = nil, extent: Extent = .whole
+    ) {
         self.now = now.flooredToSecond
         self.calendar = calendar
         self.view = view
         self.family = family
+        self.extent = extent
     }
 
     public var scope: TaskScope { view.scope }
@@ -29,8 +42,14 @@ public struct TimelineRequest: Sendable {
 
     /// The due dates a timeline looks at one by one: after now and within three days (the last
     /// entry's day ends at most 49 hours after now). Earlier ones are only counted, as overdue.
+    /// The current entry looks no further than the end of today and an hour after the next quarter
+    /// (its due-soon count), which at 100k tasks reads a few hundred dates instead of thousands.
     public var dueWindow: ClosedRange<Instant> {
-        Instant(millisecondsSince1970: now.millisecondsSince1970 + 1)...now.adding(seconds: 3 * 86_400)
+        let end = switch extent {
+        case .whole: now.adding(seconds: 3 * 86_400)
+        case .currentEntry: max(firstDay.end, TimelineProvider.nextQuarter(after: now).adding(seconds: 3600))
+        }
+        return Instant(millisecondsSince1970: now.millisecondsSince1970 + 1)...end
     }
 
     /// The local day of `now`: the first day the timeline shows. Completions and habit records

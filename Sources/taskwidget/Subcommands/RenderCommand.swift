@@ -65,7 +65,10 @@ struct RenderCommand: ParsableCommand {
         let drawing = try DrawingHelper(spec: spec, timeZone: context.timeZone)
         try drawing.start()
         let store = try context.storeForReading()
-        let request = context.timelineRequest(view: try scope.selectedView(in: context), family: spec.family)
+        let view = try scope.selectedView(in: context)
+        // One image of now reads only what the current entry needs; --at and --out-dir the whole timeline.
+        let request = context.timelineRequest(
+            view: view, family: spec.family, extent: output != nil && at == nil ? .currentEntry : .whole)
         if let output {
             let snapshot = try store.timelineSnapshot(for: request)
             let entry = try at.map {

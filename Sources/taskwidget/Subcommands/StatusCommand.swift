@@ -54,7 +54,7 @@ struct StatusCommand: ParsableCommand {
         do {
             let context = try GlobalOptions.context(store: store, tz: tz, now: now, verbose: verbose)
             let renderer = try line.renderer(environment: context.environment)
-            let request = context.timelineRequest(view: try scope.selectedView(in: context))
+            let request = context.timelineRequest(view: try scope.selectedView(in: context), extent: .currentEntry)
             let entry = TimelineProvider().currentEntry(for: request, snapshot: try context.storeForReading().timelineSnapshot(for: request))
             print(try renderer.line(for: entry, timeZone: context.timeZone, now: context.now, maxWidth: line.maxWidth))
         } catch let error as TaskWidgetError {

@@ -60,6 +60,28 @@ import Testing
         }
     }
 
+    /// A snapshot read for the current entry alone (`status`, `render`) reads fewer due dates, and
+    /// gives the entry the whole timeline starts with: its counts, its next change, its labels.
+    @Test(.shrinking(false)) func theCurrentEntryAloneEqualsTheTimelinesFirst() async throws {
+        await propertyCheck(count: 60, input: Gen.uint64()) { seed in
+            let world = World(seed: seed, taskCount: 50...300)
+            let fixture = try TemporaryStore()
+            try fixture.store.importing(world.export, source: "random store")
+            // Also in the last 75 minutes of the day, where due-soon looks past midnight.
+            let dayEnd = LocalCalendar(timeZone: world.zone).day(containing: world.now).end
+            let lateNow = dayEnd.adding(seconds: -Int64(seed % 4500) - 1)
+            for (now, scope) in [world.now, lateNow].flatMap({ now in world.scopes.prefix(3).map { (now, $0) } }) {
+                var request = TL.request(now: now, zone: world.zone, scope: scope)
+                let first = TL.provider.timeline(for: request, snapshot: try fixture.store.timelineSnapshot(for: request)).entries[0]
+                request.extent = .currentEntry
+                let narrow = try fixture.store.timelineSnapshot(for: request)
+                let what = "\(world.description), now \(InstantFormat.utc(now)), scope \(scope)"
+                #expect(TL.provider.currentEntry(for: request, snapshot: narrow) == first, "\(what)")
+                #expect(narrow == (try TimelineSnapshot(world.export, request: request)), "\(what)")
+            }
+        }
+    }
+
     /// Views (`[views.NAME]`) narrow every scope in SQL as ``TaskView/includes(_:at:)`` says.
     @Test(.shrinking(false)) func viewsNarrowTheStoreAsTheRuleSays() async throws {
         await propertyCheck(count: 20, input: Gen.uint64()) { seed in
