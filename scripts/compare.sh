@@ -5,7 +5,8 @@
 #   Taskwarrior 2.6's `task +OVERDUE count` and against the floor, a Swift hello world with
 #   Foundation (Benchmarks/floor), with the Swift runtime and Foundation linked in (the floor issue 18
 #   names), dynamic, and as one static executable as taskwidget is: the five in one hyperfine run per
-#   size, so that every ratio comes from one run; `taskwidget timeline --format json` at 100k;
+#   size, so that every ratio comes from one run; status at 1k and at 100k in one more run, for
+#   their ratio; `taskwidget timeline --format json` at 100k;
 # - watch: how long another process's write takes to show, and wake-ups while idle
 #   (scripts/bench/watch_figures.py);
 # - notify: wake-ups while it waits with nothing due and no notification server
@@ -77,6 +78,9 @@ for size in "${sizes[@]}"; do
   counts[status-$size]=$(instructions "${status[@]}")
   counts[taskwarrior-$size]=$(instructions "${warrior[@]}")
 done
+echo "Timing status at 1k and at 100k…" >&2
+status_at() { echo "$taskwidget status --format waybar --store $work/tasks-$1.sqlite --now $now"; }
+hyperfine -N --warmup 3 --runs 30 --export-json "$work/status-sizes.json" "$(status_at 1000)" "$(status_at 100000)" >/dev/null
 counts[hello-static]=$(instructions "$work/hello-static")
 counts[hello-dynamic]=$(instructions "$work/hello-dynamic")
 counts[hello-static-executable]=$(instructions "$work/hello-static-executable")
@@ -147,7 +151,6 @@ start_serve
 read -r live_status_rps live_status_p99 < <(load "/status?format=waybar")
 stop_serve
 
-status_1k=$(median "$work/status-1000.json")
 printf '\n| measure | median | instructions | target | baseline on the same data |\n|---|---|---|---|---|\n'
 for size in "${sizes[@]}"; do
   ours=$(median "$work/status-$size.json" 0)
@@ -164,7 +167,10 @@ done
 printf '| the floor: Swift hello world with Foundation, static; dynamic; one static executable (in the 10k run) | %s ms; %s ms; %s ms | %s; %s; %s | | |\n' \
   "$(median "$work/status-10000.json" 2)" "$(median "$work/status-10000.json" 3)" "$(median "$work/status-10000.json" 4)" \
   "${counts[hello-static]}" "${counts[hello-dynamic]}" "${counts[hello-static-executable]}"
-printf '| status at 100k / status at 1k | | | ≤ 1.5× | %s |\n' "$(ratio "$(median "$work/status-100000.json")" "$status_1k")"
+printf '| status at 100k / status at 1k (one run of both) | %s ms / %s ms | %s / %s | ≤ 1.5× | %s (instructions %s) |\n' \
+  "$(median "$work/status-sizes.json" 1)" "$(median "$work/status-sizes.json" 0)" "${counts[status-100000]}" "${counts[status-1000]}" \
+  "$(ratio "$(median "$work/status-sizes.json" 1)" "$(median "$work/status-sizes.json" 0)")" \
+  "$(ratio "${counts[status-100000]% M}" "${counts[status-1000]% M}")"
 printf '| timeline --format json, 100000 tasks | %s ms | %s | ≤ 100 ms | |\n' "$(median "$work/timeline-100000.json")" "${counts[timeline]}"
 printf '| watch: another process'"'"'s add shows (median of 10; max) | %s ms (max %s ms) | | ≤ 250 ms | |\n' "$watch_median" "$watch_max"
 printf '| watch: wake-ups in 10 s with nothing due | %s | | 0 | |\n' "$watch_wakeups"
