@@ -60,17 +60,18 @@ extension TaskStore {
             try Self.releaseNames(of: importedListIDs, in: TaskList.databaseTableName, db)
             try Self.releaseNames(of: importedHabitIDs, in: Habit.databaseTableName, db)
             for list in export.lists { try list.upsert(db) }
+            // Prepared once for every task (each preparation is authorized column by column).
+            let storedTask = try db.cachedStatement(sql: "SELECT * FROM task WHERE id = ?")
+            let tombstone = try db.cachedStatement(sql: "SELECT deletedAt FROM taskTombstone WHERE taskID = ?")
             for task in export.tasks {
-                if let stored = try TaskItem.fetchOne(db, key: task.id.lowercasedString) {
+                if let stored = try TaskItem.fetchOne(storedTask, arguments: [task.id.lowercasedString]) {
                     if let merged = TaskMerge.merge(stored: stored, incoming: task), merged != stored {
                         try merged.update(db)
                         summary.updated += 1
                     } else {
                         summary.unchanged += 1
                     }
-                } else if let deletedAt = try Instant.fetchOne(
-                    db, sql: "SELECT deletedAt FROM taskTombstone WHERE taskID = ?", arguments: [task.id.lowercasedString])
-                {
+                } else if let deletedAt = try Instant.fetchOne(tombstone, arguments: [task.id.lowercasedString]) {
                     let result = TaskMerge.merge(base: nil, local: .deleted(at: deletedAt), remote: .present(TaskFields(task)))
                     if case .write = result.local {
                         try task.insert(db)

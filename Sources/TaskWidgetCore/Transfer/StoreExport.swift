@@ -59,18 +59,21 @@ public struct StoreExport: Codable, Sendable, Equatable {
     /// array and never text.
     static func compactingEmptyArrays(_ data: Data) -> Data {
         let (newline, space) = (UInt8(ascii: "\n"), UInt8(ascii: " "))
-        var result = Data(capacity: data.count)
-        var index = data.startIndex
-        while index < data.endIndex {
-            let byte = data[index]
+        // Over the raw bytes: through Data's own index, 100 000 tasks (30 MB) took 4 s.
+        let bytes = [UInt8](data)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             result.append(byte)
             index += 1
             guard byte == UInt8(ascii: "[") else { continue }
             var end = index
-            while end < data.endIndex, data[end] == newline || data[end] == space { end += 1 }
-            if end < data.endIndex, data[end] == UInt8(ascii: "]"), data[index..<end].contains(newline) { index = end }
+            while end < bytes.count, bytes[end] == newline || bytes[end] == space { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "]"), bytes[index..<end].contains(newline) { index = end }
         }
-        return result
+        return Data(result)
     }
 
     /// How deep arrays and objects may nest in an export file (an export nests 5 deep).
@@ -164,8 +167,9 @@ public struct StoreExport: Codable, Sendable, Equatable {
     /// a name `data` has with a value that is not null and the encoding lacks is unknown. Returns
     /// where (`tasks[3]`) and the name.
     static func unknownField(in data: Data, decodedAs export: StoreExport) -> (path: String, key: String)? {
+        // The encoding's layout does not matter here: compact is quicker than ``jsonData()``.
         guard let original = try? JSONSerialization.jsonObject(with: data),
-            let known = try? JSONSerialization.jsonObject(with: export.jsonData())
+            let known = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(export))
         else { return nil }
         func search(_ original: Any, _ known: Any, path: String) -> (path: String, key: String)? {
             if let object = original as? [String: Any], let knownObject = known as? [String: Any] {
