@@ -27,9 +27,12 @@ extension TaskStore {
     /// a base, a reopen cannot be told from a copy that never saw the completion); a task deleted
     /// here after the file's copy was last edited stays deleted. Lists and habits whose id is
     /// already in the store are replaced. The whole document is checked first: one bad record
-    /// changes nothing. Returns what the file holds and what became of its tasks.
+    /// changes nothing. Returns what the file holds and what became of its tasks. `progress` is
+    /// told the tasks merged so far and their total, every ``progressStep`` tasks and at the end.
     @discardableResult
-    public func importing(_ export: StoreExport, source: String) throws -> ImportSummary {
+    public func importing(
+        _ export: StoreExport, source: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> ImportSummary {
         let export = try export.normalized(source: source)
         let summary = try write { db in
             var summary = ImportSummary(lists: export.lists.count, tasks: export.tasks.count, habits: export.habits.count)
@@ -63,7 +66,8 @@ extension TaskStore {
             // Prepared once for every task (each preparation is authorized column by column).
             let storedTask = try db.cachedStatement(sql: "SELECT * FROM task WHERE id = ?")
             let tombstone = try db.cachedStatement(sql: "SELECT deletedAt FROM taskTombstone WHERE taskID = ?")
-            for task in export.tasks {
+            for (index, task) in export.tasks.enumerated() {
+                if index % Self.progressStep == 0 { progress?(index, export.tasks.count) }
                 if let stored = try TaskItem.fetchOne(storedTask, arguments: [task.id.lowercasedString]) {
                     if let merged = TaskMerge.merge(stored: stored, incoming: task), merged != stored {
                         try merged.update(db)
@@ -85,6 +89,7 @@ extension TaskStore {
                     summary.added += 1
                 }
             }
+            progress?(export.tasks.count, export.tasks.count)
             for record in export.habits {
                 try record.habit.upsert(db)
                 // Its days are the file's: an older backup takes back the days checked since.
@@ -98,6 +103,9 @@ extension TaskStore {
         Self.emptyTheWAL(of: database)
         return summary
     }
+
+    /// How many tasks an import merges between two calls of its progress.
+    public static let progressStep = 1000
 
     /// Refuses an import whose lists or habits take the names of others in the store (`lists` and
     /// `habits` are the file's names that clash), naming every one as the file has it.

@@ -183,6 +183,37 @@ import Testing
         #expect(try sandbox.succeed(["edit", "11111111-2", "--title", "First", "--list", "inbox"]) == "Unchanged 11111111-2 First\n")
     }
 
+    /// A long import on a terminal says how far it is, on standard error, and clears that line
+    /// before the summary or an error; into a pipe, or for a small file, it says nothing more.
+    @Test func aLongImportOnATerminalSaysHowFarItIs() throws {
+        let sandbox = try Sandbox()
+        let tasks = (0..<4000).map { index in
+            #"{"id":"\#(UUID().uuidString)","title":"Task \#(index) \#(String(repeating: "and more ", count: 25))","state":"notStarted","isCompleted":false,"sortOrder":\#(index),"createdAt":"2026-11-22T10:00:00Z","modifiedAt":"2026-11-22T10:00:00Z"}"#
+        }
+        let document = #"{"schema":"taskwidget.export/1","lists":[],"habits":[],"tasks":["# + tasks.joined(separator: ",\n") + "]}"
+        let file = sandbox.folder.appendingPathComponent("many.json")
+        try Data(document.utf8).write(to: file)
+        #expect(document.utf8.count >= 1 << 20)
+        func onATerminal(_ arguments: [String]) throws -> (status: Int32, shown: String) {
+            let command = ([Sandbox.binary.path] + sandbox.arguments(arguments)).map { "'\($0)'" }.joined(separator: " ")
+            let result = try ProcessRunner.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: sandbox.environment)
+            return (result.status, result.stdout)
+        }
+        let (status, shown) = try onATerminal(["import", file.path])
+        #expect(status == 0)
+        let clear = "\r\u{1B}[K"
+        #expect(shown.hasPrefix("Checking \(file.path)…\(clear)Importing: 0 of 4000 tasks…"), "\(shown.debugDescription)")
+        #expect(shown.contains("\(clear)Importing: 3000 of 4000 tasks…\(clear)Importing: 4000 of 4000 tasks…\(clear)Imported 0 lists, 4000 tasks and 0 habits\r\n"), "\(shown.debugDescription)")
+        // Again: every task is already there; through a pipe, standard error stays empty.
+        let piped = try sandbox.run(["import", file.path])
+        #expect(piped.status == 0 && piped.stderr.isEmpty && piped.stdout == "Imported 0 lists, 4000 tasks and 0 habits (tasks: 4000 unchanged)\n")
+        // A file refused after the check began: the line is cleared before the error.
+        try Data(document.replacingOccurrences(of: #""sortOrder":3999,"#, with: #""sortOrder":3999,"colour":"red","#).utf8).write(to: file)
+        let (refused, said) = try onATerminal(["import", file.path])
+        #expect(refused == 65)
+        #expect(said.hasPrefix("Checking \(file.path)…\(clear)taskwidget: \(file.path) is not a taskwidget export: tasks[3999] has a field “colour”"), "\(said.debugDescription)")
+    }
+
     /// SPEC §12: `import` merges as sync does, and a deletion loses only to an edit made after
     /// it. With no sync account, an older backup must not bring back a task removed since; an
     /// export edited after the removal brings it back.
