@@ -41,6 +41,12 @@ enum Migrations {
     /// once they are valid again.
     static let leftAloneObjects = "v8-left-alone-objects"
 
+    /// The migration that keeps a task's tombstone once sync has carried its deletion to the
+    /// server (marked settled, which sync then passes over), and records one for a task deleted on
+    /// the server: `import` of an older copy keeps such a task deleted, where it brought it back,
+    /// and the next sync took it to every device (helper-130).
+    static let settledTombstones = "v9-settled-tombstones"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -174,6 +180,9 @@ enum Migrations {
                     ALTER TABLE syncObject ADD COLUMN isLeftAlone INTEGER NOT NULL DEFAULT 0;
                     UPDATE syncObject SET isLeftAlone = 1 WHERE base IS NULL AND length(icalendar) > 0;
                     """)
+        }
+        migrator.registerMigration(settledTombstones) { db in
+            try db.execute(sql: "ALTER TABLE taskTombstone ADD COLUMN isSettled INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }

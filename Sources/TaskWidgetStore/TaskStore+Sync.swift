@@ -125,8 +125,9 @@ public struct SyncChanges: Sendable {
     public var listsRenamed: [TaskList] = []
     /// Tasks to create or replace with merged fields.
     public var tasksToSave: [TaskItem] = []
-    /// Tasks to delete (deleted on the server); no tombstone is written for them.
-    public var tasksToDelete: [UUID] = []
+    /// Tasks to delete (deleted on the server), each with when sync found it deleted: a settled
+    /// tombstone of that time keeps an older copy out of `import`.
+    public var tasksToDelete: [UUID: Instant] = [:]
     /// Lists to delete (their collection is gone from the server and they have no tasks left).
     public var listsToDelete: [UUID] = []
     /// Each task written or deleted as sync read it (`nil`: absent). If the store holds anything
@@ -138,7 +139,8 @@ public struct SyncChanges: Sendable {
     public var objectsToSave: [SyncedObject] = []
     /// Hrefs of this account's objects to forget.
     public var objectsToForget: [String] = []
-    /// Tombstones whose deletion has reached the server (or lost to a later edit).
+    /// Tombstones whose deletion has reached the server (or lost to a later edit): they are kept,
+    /// settled, for `import`, while their task stays deleted.
     public var tombstonesToClear: [UUID] = []
     /// Deleted lists whose collection sync has dealt with (deleted it there, or left it), or
     /// that came back.
@@ -194,7 +196,7 @@ extension TaskStore {
                 db, sql: "SELECT taskID FROM syncClaim JOIN task ON task.id = taskID WHERE account = ? AND task.listID IS NULL", arguments: [account])
             let home = try Row.fetchOne(db, sql: "SELECT accountURL, homeURL FROM syncAccount WHERE account = ?", arguments: [account])
                 .map { (accountURL: $0["accountURL"] as String, homeURL: $0["homeURL"] as String) }
-            let tombstones = try Row.fetchAll(db, sql: "SELECT * FROM taskTombstone").compactMap { row -> TaskTombstone? in
+            let tombstones = try Row.fetchAll(db, sql: "SELECT * FROM taskTombstone WHERE isSettled = 0").compactMap { row -> TaskTombstone? in
                 UUID(uuidString: row["taskID"]).map { TaskTombstone(taskID: $0, deletedAt: row["deletedAt"]) }
             }
             return SyncSnapshot(
@@ -238,7 +240,12 @@ extension TaskStore {
                     sql: "UPDATE OR IGNORE taskList SET name = ?, colorHex = ? WHERE id = ?",
                     arguments: [list.name, list.colorHex, list.id.lowercasedString])
             }
-            for id in changes.tasksToDelete { _ = try TaskItem.deleteOne(db, key: id.lowercasedString) }
+            for (id, deletedAt) in changes.tasksToDelete {
+                _ = try TaskItem.deleteOne(db, key: id.lowercasedString)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO taskTombstone (taskID, deletedAt, isSettled) VALUES (?, ?, 1)",
+                    arguments: [id.lowercasedString, deletedAt])
+            }
             var existingLists: Set<UUID> = []
             for task in changes.tasksToSave {
                 if let listID = task.listID, !existingLists.contains(listID) {
@@ -285,8 +292,10 @@ extension TaskStore {
                     ])
             }
             for id in changes.tombstonesToClear {
-                try db.execute(sql: "DELETE FROM taskTombstone WHERE taskID = ?", arguments: [id.lowercasedString])
+                try db.execute(sql: "UPDATE taskTombstone SET isSettled = 1 WHERE taskID = ?", arguments: [id.lowercasedString])
             }
+            // A task that came back has no use for its tombstone.
+            try db.execute(sql: "DELETE FROM taskTombstone WHERE isSettled = 1 AND taskID IN (SELECT id FROM task)")
             for id in changes.listTombstonesToClear {
                 try db.execute(sql: "DELETE FROM listTombstone WHERE listID = ?", arguments: [id.lowercasedString])
             }

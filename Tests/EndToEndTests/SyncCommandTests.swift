@@ -225,6 +225,41 @@ import Testing
         }
     }
 
+    /// A deletion that sync took to the server, or brought from it, still keeps an older export's
+    /// copy out of `import`: the tombstone that said so went once the deletion was on the server,
+    /// and the import brought the task back, which the next sync took to every device (helper-130).
+    @Test func anOlderExportDoesNotBringBackADeletionSyncCarried() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let other = try SyncSandbox(server: server)
+            let here = try mine.sandbox.succeed(["add", "Deleted here"]).trimmingCharacters(in: .newlines)
+            try mine.sandbox.succeed(["add", "Deleted elsewhere"])
+            try mine.sandbox.succeed(["add", "Kept"])
+            try mine.syncSucceeds()
+            let old = mine.sandbox.folder.appendingPathComponent("old.json")
+            try Data(try mine.export().utf8).write(to: old)
+            #expect(try other.syncSucceeds() == "rad: pulled 3, pushed 0, 0 conflicts merged, deleted 0")
+            let elsewhere = try #require(try other.task(titled: "Deleted elsewhere")?["id"] as? String)
+            try other.sandbox.succeed(["rm", elsewhere, "--now", Self.monday])
+            try other.syncSucceeds(now: Self.monday)
+            try mine.sandbox.succeed(["rm", here, "--now", Self.monday])
+            #expect(try mine.syncSucceeds(now: Self.tuesday) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 2")
+
+            #expect(try mine.sandbox.succeed(["import", old.path]) == "Imported 0 lists, 3 tasks and 0 habits (tasks: 1 unchanged, 2 kept deleted)\n")
+            #expect(try mine.tasks().compactMap { $0["title"] as? String } == ["Kept"])
+            #expect(try mine.syncSucceeds(now: Self.wednesday) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try mine.serverObject(containing: "SUMMARY:Deleted") == nil)
+            // An export edited after the deletion still brings its task back (SPEC §12).
+            var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: old)) as? [String: Any])
+            document["tasks"] = (document["tasks"] as? [[String: Any]] ?? []).map { task in
+                task["title"] as? String == "Deleted here" ? task.merging(["modifiedAt": "2026-11-24T12:00:00Z"]) { $1 } : task
+            }
+            try JSONSerialization.data(withJSONObject: document).write(to: old)
+            #expect(try mine.sandbox.succeed(["import", old.path]) == "Imported 0 lists, 3 tasks and 0 habits (tasks: 1 new, 1 unchanged, 1 kept deleted)\n")
+            #expect(try mine.syncSucceeds(now: Self.wednesday) == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+        }
+    }
+
     /// A restore goes to the server at the next sync: a task deleted and synced after the backup
     /// comes back there, and a rename synced after it is undone there. With what the backup's
     /// sync knew, the next sync undid the restore instead (helper-127).

@@ -1005,7 +1005,7 @@ public struct SyncEngine: Sendable {
                 report.pulled += 1
             case .delete:
                 if task != nil {
-                    changes.tasksToDelete = [taskID]
+                    changes.tasksToDelete = [taskID: now]
                     changes.expectedTasks[taskID] = .some(task)
                     report.deleted += 1
                 }

@@ -276,7 +276,7 @@ struct SyncPlanner {
                 plan.pulled.append(taskID)
             case .delete:
                 if task != nil {
-                    plan.local.tasksToDelete.append(taskID)
+                    plan.local.tasksToDelete[taskID] = now
                     plan.local.expectedTasks[taskID] = .some(task)
                     plan.deletedLocally.append(taskID)
                 }
