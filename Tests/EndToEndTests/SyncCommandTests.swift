@@ -225,6 +225,25 @@ import Testing
         }
     }
 
+    /// A phone that completes a task without moving its LAST-MODIFIED (Python caldav's
+    /// `complete()`), after this store deleted it: the change there is kept, the task comes back
+    /// completed, where the deletion took it without a word (helper-130).
+    @Test func aPhoneChangeWithoutANewLastModifiedBeatsADeletionHere() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            let id = try mine.sandbox.succeed(["add", "Return the parcel"]).trimmingCharacters(in: .newlines)
+            try mine.syncSucceeds()
+            let uid = try #require(try mine.task(titled: "Return the parcel")?["id"] as? String).lowercased()
+            try mine.sandbox.succeed(["rm", id, "--now", Self.monday])
+            try await PythonCalDAV.editTodo(
+                uid: uid, replacing: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261124T090000Z", server: server)
+            #expect(try mine.serverObject(containing: "SUMMARY:Return the parcel")?.contains("LAST-MODIFIED:20261122T152700Z") == true)
+            #expect(try mine.syncSucceeds(now: Self.wednesday) == "rad: pulled 1, pushed 0, 0 conflicts merged, deleted 0")
+            #expect(try mine.task(titled: "Return the parcel")?["isCompleted"] as? Bool == true)
+            #expect(try mine.serverObject(containing: "SUMMARY:Return the parcel")?.contains("STATUS:COMPLETED") == true)
+        }
+    }
+
     /// A deletion that sync took to the server, or brought from it, still keeps an older export's
     /// copy out of `import`: the tombstone that said so went once the deletion was on the server,
     /// and the import brought the task back, which the next sync took to every device (helper-130).

@@ -231,7 +231,7 @@ struct SyncPlanner {
                 } else { .absent }
 
             let remoteObject = remoteByTask[taskID]
-            let remote: TaskVersion
+            var remote: TaskVersion
             if let remoteObject {
                 let listID = bindingByHref[remoteObject.collectionHref]?.listID
                 remote = .present(remoteObject.fields.storeFields(listID: listID, base: base, task: task))
@@ -246,6 +246,15 @@ struct SyncPlanner {
             // the base; its LAST-MODIFIED says whether it came after the deletion (helper-75).
             let changedThere = remoteObject.map { Data($0.object.data.utf8) != known?.icalendar } ?? false
             let mergeBase = if case .deleted = local, changedThere { nil as TaskFields? } else { base }
+            // One whose LAST-MODIFIED did not move (Python caldav's complete() leaves it) was
+            // changed at a time it does not say, after the last sync as the deletion was: it is
+            // kept, as seen now, where the deletion took it without a word (helper-130).
+            if case .deleted = local, changedThere, case .present(var fields) = remote,
+                fields.modifiedAt.map({ modified in base?.modifiedAt.map { modified <= $0 } ?? false }) ?? true
+            {
+                fields.modifiedAt = now
+                remote = .present(fields)
+            }
             let result = TaskMerge.merge(base: mergeBase, local: local, remote: remote)
             if !result.conflicts.isEmpty { plan.conflicts.append(taskID) }
 
