@@ -227,6 +227,7 @@ extension SyncReport {
             add("push", collection.pushed)
             add("delete here", collection.deletedLocally)
             add("delete there", collection.deletedRemotely)
+            add("move to another list", collection.movedAway)
             if collection.isListDeletedHere {
                 parts.append(collection.holdsOnlyTasks ? "delete the collection once empty (its list was deleted here)" : "keep the collection (it may hold events)")
             }

@@ -19,6 +19,9 @@ public struct SyncReport: Sendable {
         public var deletedLocally: [String] = []
         /// Short ids of the tasks deleted on the server.
         public var deletedRemotely: [String] = []
+        /// Short ids of the tasks that leave the collection for another list's (not deleted: they
+        /// are among another collection's ``pushed``).
+        public var movedAway: [String] = []
         /// Whether the collection is made on the server for a list of this store.
         public var isNew = false
         /// Whether its list was deleted here: then the collection is deleted there once empty,
@@ -892,7 +895,8 @@ public struct SyncEngine: Sendable {
             case .success:
                 pending.objectsToForget.append(known.href)
                 pending.tombstonesToClear.append(taskID)  // if there is one, it has done its work
-                report.deleted += 1
+                // A task moved to another list is no deletion ("deleted 1" it said: helper-130).
+                if !keepsTask { report.deleted += 1 }
             case .failure(let error) where error.code == .preconditionFailed:
                 try await resolveConflict(
                     taskID: taskID, uid: known.uid ?? SyncIdentity.uid(for: taskID), href: href,
@@ -1175,8 +1179,12 @@ public struct SyncEngine: Sendable {
                 byCollection[collection.href.path]?.pushed.append(shownID(id))
             case .update(let id, _, let object, _, _):
                 byCollection[object.collectionHref]?.pushed.append(shownID(id))
-            case .delete(let id, let object, _):
-                byCollection[object.collectionHref]?.deletedRemotely.append(shownID(id))
+            case .delete(let id, let object, let keepsTask):
+                if keepsTask {
+                    byCollection[object.collectionHref]?.movedAway.append(shownID(id))
+                } else {
+                    byCollection[object.collectionHref]?.deletedRemotely.append(shownID(id))
+                }
             }
         }
         // Tasks in lists whose collection is still to be made (the Inbox's too) are pushed there.
