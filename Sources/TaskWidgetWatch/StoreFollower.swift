@@ -52,8 +52,9 @@ public struct StoreFollower: FollowedSource {
         return TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
     }
 
-    /// A timeline is read again past its reload date, and after the clock went back before it began.
+    /// A timeline is read again past its ``Timeline/rereadDeadline``, and after the clock went back
+    /// before it began.
     public func isStale(_ timeline: Timeline, at now: Instant) -> Bool {
-        now >= timeline.reloadAfter || now < timeline.generatedAt
+        now >= timeline.rereadDeadline || now < timeline.generatedAt
     }
 }

@@ -68,12 +68,12 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     }
 
     /// The instant of the next entry, when the line may change on its own, or the timeline's
-    /// `reloadAfter` when it comes first, as serve's: a view's `due_within` horizon moves with the
-    /// clock, and a task that came within it waited for the next entry, 13 minutes after it was
-    /// overdue (helper-116).
+    /// ``Timeline/rereadDeadline`` when it comes first, as serve's: a view's `due_within` horizon
+    /// moves with the clock, and a task that came within it waited for the next entry, 13 minutes
+    /// after it was overdue (helper-116).
     public var entryDeadline: Instant? {
         guard let nextChange = currentEntry?.nextChange else { return nil }
-        return min(nextChange, following.value?.reloadAfter ?? nextChange)
+        return min(nextChange, following.value?.rereadDeadline ?? nextChange)
     }
 
     /// The entry the line shows (the last one worked out), `nil` while the store cannot be read.

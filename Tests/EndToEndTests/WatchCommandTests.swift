@@ -36,6 +36,31 @@ import Testing
         #expect(Self.overdue(flip) == 1)
     }
 
+    /// More due dates in the next 24 hours than a timeline keeps crossings for (96): watch reads
+    /// the store again at the first one left out, where it showed 96 overdue until the next
+    /// quarter hour (helper-132).
+    @Test(.timeLimit(.minutes(1)))
+    func aBusyHourPastTheCapOnCrossingsStillFlipsEachTaskOnTime() throws {
+        let sandbox = try Sandbox()
+        // 110 tasks due one second apart from 16:31:01 (all before the 16:45 quarter hour).
+        let tasks = (1...110).map { index in
+            let due = String(format: "2026-11-22T15:%02d:%02dZ", 31 + index / 60, index % 60)
+            return #"{"id":"\#(UUID().uuidString)","title":"Task \#(index)","state":"notStarted","isCompleted":false,"sortOrder":\#(index),"dueDate":"\#(due)","createdAt":"2026-11-22T10:00:00Z","modifiedAt":"2026-11-22T10:00:00Z"}"#
+        }
+        let file = sandbox.folder.appendingPathComponent("busy.json")
+        try Data((#"{"schema":"taskwidget.export/1","lists":[],"habits":[],"tasks":["# + tasks.joined(separator: ",") + "]}").utf8).write(to: file)
+        try sandbox.succeed(["import", file.path])
+        // 110 virtual seconds at 20 times real time: about 5.5 s; the quarter hour would be 42 s.
+        let watch = try watch(sandbox, ["--format", "json", "--now", "2026-11-22T16:31:00+01:00", "--clock-speed", "20"])
+        var last: [String: Any]?
+        while let line = watch.nextLine(within: .seconds(5)), let entry = Self.object(line) {
+            last = entry
+            if Self.overdue(entry) == 110 { break }
+        }
+        #expect(Self.overdue(last) == 110)
+        #expect(last?["date"] as? String == "2026-11-22T16:32:50+01:00")
+    }
+
     /// (How fast it shows is measured by scripts/compare.sh, not asserted here.)
     @Test(.timeLimit(.minutes(1)))
     func anAddFromAnotherProcessShowsWithoutARestart() throws {

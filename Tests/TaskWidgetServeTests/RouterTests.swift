@@ -101,6 +101,30 @@ import Testing
         }
     }
 
+    /// A timeline read at 09:07 with 100 tasks falling due one second apart keeps 96 of them as
+    /// entries: at 09:08:36, the last one kept, every line keeps only until the first one left out
+    /// (09:08:37), when the follower reads the store again. They said 384 s, to the quarter hour,
+    /// while four more tasks fell overdue (helper-132).
+    @Test func linesPastTheCapOnCrossingsKeepOnlyUntilTheFirstOneLeftOut() async throws {
+        let environment = try ServeEnvironment(now: Fixed.instant("2026-11-23T09:08:36+01:00"))
+        let read = Fixed.instant("2026-11-23T09:07:00+01:00")
+        for second in 1...100 {
+            _ = try environment.store.store.addTask(NewTask(title: "Task \(second)", dueDate: read.adding(seconds: Int64(second))), now: read)
+        }
+        let timeline = try TL.timeline(
+            for: TimelineRequest(now: read, calendar: LocalCalendar(timeZone: ServeEnvironment.zone), family: .large),
+            from: environment.store.reopen(mode: .readOnly))
+        #expect(timeline.truncated)
+        environment.cache.publish(DashboardState(timeline: timeline, entry: timeline.entry(at: environment.now)!), failure: nil)
+        let app = try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
+        try await app.test(.router) { client in
+            for uri in ["/status?format=json", "/status?format=waybar", "/widget/medium.png"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.headers[.cacheControl] == "max-age=1", "\(uri)")
+            }
+        }
+    }
+
     /// Every format of `/status` is the line `status --format` prints for the same entry;
     /// `/timeline.json` is `timeline --format json` (8 tasks per entry, not the large widget's 12).
     @Test func statusLinesAndTheTimelineAreWhatTheCommandsPrint() async throws {

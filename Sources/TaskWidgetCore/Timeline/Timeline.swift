@@ -14,10 +14,13 @@ public struct Timeline: Sendable, Equatable {
     /// Whether crossings were dropped beyond the cap of 96.
     public var truncated: Bool
     public var entries: [TimelineEntry]
+    /// The first crossing dropped beyond the cap, from which the entries miss changes (not in the
+    /// JSON document, whose consumers reload by ``reloadAfter``).
+    public var firstDroppedCrossing: Instant?
 
     public init(
         timeZone: TimeZone, generatedAt: Instant, reloadAfter: Instant, validUntil: Instant, truncated: Bool,
-        entries: [TimelineEntry]
+        entries: [TimelineEntry], firstDroppedCrossing: Instant? = nil
     ) {
         self.timeZone = timeZone
         self.generatedAt = generatedAt
@@ -25,7 +28,14 @@ public struct Timeline: Sendable, Equatable {
         self.validUntil = validUntil
         self.truncated = truncated
         self.entries = entries
+        self.firstDroppedCrossing = firstDroppedCrossing
     }
+
+    /// When a process that follows the store (watch, serve) reads it again: at ``reloadAfter``,
+    /// or at the first dropped crossing when it comes first. Past it a truncated timeline's last
+    /// entries held their counts until the next quarter hour, while more tasks fell overdue
+    /// (helper-132).
+    public var rereadDeadline: Instant { min(reloadAfter, firstDroppedCrossing ?? reloadAfter) }
 
     /// The entry a consumer shows at `instant`: the one with the greatest date ≤ instant.
     public func entry(at instant: Instant) -> TimelineEntry? {

@@ -43,7 +43,7 @@ public struct TimelineProvider: Sendable {
         }
         let crossings = snapshot.upcomingDueDates.lazy.map(OverdueRule.onset(of:)).filter { $0 > now && $0 <= end }
         var added = 0
-        var truncated = false
+        var firstDropped: Instant?
         var previous: Instant?
         for crossing in crossings where crossing != previous {
             previous = crossing
@@ -52,8 +52,8 @@ public struct TimelineProvider: Sendable {
             } else if added < Self.maximumCrossings {
                 reasons[crossing] = .due
                 added += 1
-            } else {
-                truncated = true
+            } else if firstDropped == nil {
+                firstDropped = crossing
             }
         }
         let dates = reasons.keys.sorted()
@@ -61,7 +61,9 @@ public struct TimelineProvider: Sendable {
         var entries: [TimelineEntry] = []
         entries.reserveCapacity(dates.count)
         for (index, date) in dates.prefix(entryLimit ?? dates.count).enumerated() {
-            let nextChange = index + 1 < dates.count ? dates[index + 1] : nextChangeAfterLast(date, snapshot: snapshot)
+            // The next entry, unless a due date the cap left out comes first.
+            let following = index + 1 < dates.count ? dates[index + 1] : Self.nextQuarter(after: date)
+            let nextChange = nextCrossing(after: date, snapshot: snapshot).map { min($0, following) } ?? following
             let day = request.calendar.day(containing: date)
             var entryReasons = reasons[date]!
             if day.start == date { entryReasons.insert(.midnight) }
@@ -70,7 +72,7 @@ public struct TimelineProvider: Sendable {
         }
         return Timeline(
             timeZone: request.timeZone, generatedAt: now, reloadAfter: now.adding(seconds: Self.cadence), validUntil: end,
-            truncated: truncated, entries: entries)
+            truncated: firstDropped != nil, entries: entries, firstDroppedCrossing: firstDropped)
     }
 
     /// What holds during [date, nextChange). Overdue and due-today counts, due labels and the day
@@ -111,11 +113,12 @@ public struct TimelineProvider: Sendable {
             habits: habits, relevance: relevance, nextChange: nextChange, scopeTitle: snapshot.scopeTitle)
     }
 
-    /// After the last entry, the next instant that would have been an entry.
-    private func nextChangeAfterLast(_ date: Instant, snapshot: TimelineSnapshot) -> Instant {
+    /// The first instant after `date` at which a task falls overdue (`nil` when none does in the
+    /// snapshot's window): an entry's next change, even when the cap on crossings left it out of
+    /// the entries (then the counts still hold for every instant of [date, nextChange)).
+    private func nextCrossing(after date: Instant, snapshot: TimelineSnapshot) -> Instant? {
         let index = OverdueRule.count(in: snapshot.upcomingDueDates, at: date)
-        guard index < snapshot.upcomingDueDates.count else { return Self.nextQuarter(after: date) }
-        return min(Self.nextQuarter(after: date), OverdueRule.onset(of: snapshot.upcomingDueDates[index]))
+        return index < snapshot.upcomingDueDates.count ? OverdueRule.onset(of: snapshot.upcomingDueDates[index]) : nil
     }
 
     /// The first quarter hour (a multiple of 900 s since 1970) after `instant`.

@@ -9,11 +9,14 @@ public struct DashboardState: Sendable {
     /// Worked out once, as ``lineValidUntil`` is: every answer's `max-age` reads them, and the scans
     /// compare whole entries (with 96 entries alike, a scan per request tripled a status line's cost).
     public let upcomingChanges: [TimelineEntry]
-    /// When a status line of the current entry next changes, else when the timeline must be read again.
+    /// When a status line of the current entry next changes, else when the timeline must be read
+    /// again; at the latest at the first crossing a truncated timeline dropped.
     public let lineValidUntil: Instant
     /// When an image of the current entry next changes (its content or its day), else when the
-    /// timeline must be read again.
-    public var imageValidUntil: Instant { upcomingChanges.first?.date ?? timeline.reloadAfter }
+    /// timeline must be read again; at the latest at the first crossing a truncated timeline dropped.
+    public var imageValidUntil: Instant {
+        min(upcomingChanges.first?.date ?? timeline.reloadAfter, timeline.firstDroppedCrossing ?? timeline.validUntil)
+    }
 
     /// The entry as `status` shows it.
     public var barEntry: TimelineEntry { entry.limitingTop(to: TimelineRequest.defaultTopLimit) }
@@ -28,6 +31,8 @@ public struct DashboardState: Sendable {
             last = next
         }
         upcomingChanges = changes
-        lineValidUntil = timeline.entries.first { $0.date > entry.date && !$0.hasSameContent(as: entry) }?.date ?? timeline.reloadAfter
+        lineValidUntil = min(
+            timeline.entries.first { $0.date > entry.date && !$0.hasSameContent(as: entry) }?.date ?? timeline.reloadAfter,
+            timeline.firstDroppedCrossing ?? timeline.validUntil)
     }
 }

@@ -22,11 +22,12 @@ public struct DashboardFollower<Source: FollowedSource>: Follower where Source.V
         self.logger = logger
     }
 
-    /// The current entry's next change, or the timeline's `reloadAfter` when it comes first: then
-    /// the timeline is read again, so that `/timeline.json` is never one past its own reload time.
+    /// The current entry's next change, or the timeline's ``Timeline/rereadDeadline`` when it comes
+    /// first: then the timeline is read again, so that `/timeline.json` is never one past its own
+    /// reload time.
     public var entryDeadline: Instant? {
         guard let nextChange = currentEntry?.nextChange else { return nil }
-        return min(nextChange, following.value?.reloadAfter ?? nextChange)
+        return min(nextChange, following.value?.rereadDeadline ?? nextChange)
     }
     public var followUpDeadline: Int64? { following.followUpDeadline }
 

@@ -119,6 +119,19 @@ import Testing
         #expect(timeline.entries.last!.counts.overdue == 120)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(TimelineJSON.document(timeline).utf8)) as? [String: Any])
         #expect(json["truncated"] as? Bool == true)
+        // The entry before the first crossing dropped changes at it, not at the next entry: watch
+        // and serve read the store again then, where they showed 96 overdue until the quarter
+        // hour (helper-132). Every entry's counts hold until its next change.
+        #expect(timeline.firstDroppedCrossing?.secondsSince1970 == dues[96])
+        #expect(timeline.rereadDeadline == min(timeline.reloadAfter, TL.instant(dues[96])))
+        let beforeDropped = try #require(timeline.entry(at: TL.instant(dues[96] - 1)))
+        #expect(beforeDropped.nextChange.secondsSince1970 == dues[96])
+        for entry in timeline.entries {
+            let justBefore = TL.instant(entry.nextChange.secondsSince1970 - 1)
+            guard justBefore > entry.date else { continue }
+            let fresh = try TL.timeline(builder.export, now: justBefore, zone: Self.zone).entries[0]
+            #expect(fresh.counts.overdue == entry.counts.overdue, "\(entry.date) until \(entry.nextChange)")
+        }
     }
 
     @Test func exactly96CrossingsAreNotTruncated() throws {
