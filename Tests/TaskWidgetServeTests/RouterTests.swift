@@ -50,8 +50,9 @@ import Testing
             #expect(first.headers[.contentType] == "image/png")
             #expect(first.headers[.contentLength] == String(first.body.readableBytes))
             let state = try environment.state()
+            // "Pay rent" at 09:30 changes it, but the timeline is read again first, at 09:15.
             let seconds = (state.imageValidUntil.millisecondsSince1970 - ServeEnvironment.now.millisecondsSince1970) / 1000
-            #expect(seconds == 1800)
+            #expect(state.upcomingChanges.first?.date == Fixed.instant("2026-11-23T09:30:00+01:00") && seconds == 900)
             #expect(first.headers[.cacheControl] == "max-age=900")
             let eTag = try #require(first.headers[.eTag])
             #expect(eTag == ContentHash(of: first.body).entityTag)
@@ -98,6 +99,24 @@ import Testing
             let waybar = try await client.execute(uri: "/status?format=waybar", method: .get)
             #expect(json.headers[.cacheControl] == "max-age=480")
             #expect(waybar.headers[.cacheControl] == "max-age=900")
+        }
+    }
+
+    /// A timeline read at 09:00 is read again at 09:15 (its reloadAfter), which may change what
+    /// the lines and images show (a view's `due_within` moves with the clock): at 09:07 they keep
+    /// until then, 480 s, not until "Pay rent" falls due at 09:30 (helper-131: a task that came
+    /// within a view's horizon was missed by caches, Kindles and TRMNLs for minutes).
+    @Test func answersKeepNoLongerThanTheTimelineIsReadAgain() async throws {
+        let environment = try ServeEnvironment(now: Fixed.instant("2026-11-23T09:07:00+01:00"))
+        let timeline = try environment.state(at: ServeEnvironment.now).timeline
+        #expect(timeline.generatedAt == ServeEnvironment.now && timeline.reloadAfter == Fixed.instant("2026-11-23T09:15:00+01:00"))
+        environment.cache.publish(DashboardState(timeline: timeline, entry: timeline.entry(at: environment.now)!), failure: nil)
+        let app = try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
+        try await app.test(.router) { client in
+            for uri in ["/status?format=waybar", "/status?format=json", "/widget/medium.png"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.headers[.cacheControl] == "max-age=480", "\(uri)")
+            }
         }
     }
 

@@ -9,14 +9,16 @@ public struct DashboardState: Sendable {
     /// Worked out once, as ``lineValidUntil`` is: every answer's `max-age` reads them, and the scans
     /// compare whole entries (with 96 entries alike, a scan per request tripled a status line's cost).
     public let upcomingChanges: [TimelineEntry]
-    /// When a status line of the current entry next changes, else when the timeline must be read
-    /// again; at the latest at the first crossing a truncated timeline dropped.
+    /// When a status line of the current entry next changes, at the latest when the timeline is
+    /// read again (``Timeline/rereadDeadline``), which may change it: a view's `due_within` moves
+    /// with the clock, and a task that came within it waited for the next entry (helper-131).
     public let lineValidUntil: Instant
-    /// When an image of the current entry next changes (its content or its day), else when the
-    /// timeline must be read again; at the latest at the first crossing a truncated timeline dropped.
-    public var imageValidUntil: Instant {
-        min(upcomingChanges.first?.date ?? timeline.reloadAfter, timeline.firstDroppedCrossing ?? timeline.validUntil)
-    }
+    /// When an image of the current entry next changes (its content or its day), at the latest
+    /// when the timeline is read again.
+    public var imageValidUntil: Instant { min(upcomingChanges.first?.date ?? timeline.reloadAfter, timeline.rereadDeadline) }
+    /// When the current entry's JSON line next changes (it carries the entry's times), at the
+    /// latest when the timeline is read again.
+    public var entryValidUntil: Instant { min(entry.nextChange, timeline.rereadDeadline) }
 
     /// The entry as `status` shows it.
     public var barEntry: TimelineEntry { entry.limitingTop(to: TimelineRequest.defaultTopLimit) }
@@ -33,6 +35,6 @@ public struct DashboardState: Sendable {
         upcomingChanges = changes
         lineValidUntil = min(
             timeline.entries.first { $0.date > entry.date && !$0.hasSameContent(as: entry) }?.date ?? timeline.reloadAfter,
-            timeline.firstDroppedCrossing ?? timeline.validUntil)
+            timeline.rereadDeadline)
     }
 }

@@ -94,7 +94,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         // The JSON line carries the entry's own times (`date`, `nextChange`): it changes with
         // every entry, where the other lines change with what they show.
         let state = cache.current.state
-        let validUntil = format == .json ? state?.entry.nextChange : state?.lineValidUntil
+        let validUntil = format == .json ? state?.entryValidUntil : state?.lineValidUntil
         return try cache.line(format).response(to: request, maxAge: cache.maxAge(until: validUntil))
     }
 
