@@ -41,6 +41,14 @@ public struct DeviceRecord: Sendable, Equatable {
         // The depth and format were checked when the device was added, and when devices.toml was read.
         try! WidgetImageSpec(family: .large, size: size, theme: .mono, depth: depth, format: format)
     }
+
+    /// The image `/api/setup` hands out: for the original's 800 × 480 panel, the 1-bit BMP, which
+    /// its firmware before 1.8.5 keeps only at exactly 48 062 bytes at setup (a PNG there showed
+    /// "API size error" as the device's first screen: helper-131); else ``imageSpec``.
+    public var setupImageSpec: WidgetImageSpec {
+        guard size == WidgetSize(width: 800, height: 480) else { return imageSpec }
+        return try! WidgetImageSpec(family: .large, size: size, theme: .mono, depth: 1, format: .bmp)
+    }
 }
 
 /// `$XDG_CONFIG_HOME/taskwidget/devices.toml`: the registered devices and their keys, written

@@ -53,6 +53,14 @@ import Testing
             #expect(setupJSON["status"] as? Int == 200)
             #expect(setupJSON["api_key"] as? String == device.apiKey)
             #expect(setupJSON["friendly_id"] as? String == device.friendlyID)
+            // The setup image of an 800 × 480 device is the 1-bit BMP of exactly 48 062 bytes,
+            // whatever it shows later: the original's firmware before 1.8.5 keeps nothing else
+            // at setup, and showed "API size error" (helper-131). Its key opens it.
+            let setupURL = try #require(setupJSON["image_url"] as? String)
+            #expect(setupURL.hasPrefix("http://") && setupURL.hasSuffix("/widget/800x480.bmp?theme=mono&depth=1&token=\(device.apiKey)"))
+            let setupImage = try await client.execute(uri: "/widget/800x480.bmp?theme=mono&depth=1&token=\(device.apiKey)", method: .get)
+            #expect(setupImage.status == .ok && setupImage.body.readableBytes == 48_062)
+            #expect("\"\(setupJSON["filename"] as? String ?? "")\"" == setupImage.headers[.eTag])
 
             let headers: HTTPFields = [.deviceID: device.id, .accessToken: device.apiKey]
             let display = try await client.execute(uri: "/api/display", method: .get, headers: headers)
@@ -96,7 +104,7 @@ import Testing
                 let connection = try RawConnection(port: port)
                 connection.send("GET /api/setup HTTP/1.0\r\nID: \(ServeEnvironment.device.id)\r\n\r\n")
                 let answer = connection.receive(timeout: 20)
-                #expect(answer.text.contains("\"image_url\":\"http://127.0.0.1:\(port)/widget/800x480.png?"), "\(answer.text)")
+                #expect(answer.text.contains("\"image_url\":\"http://127.0.0.1:\(port)/widget/800x480.bmp?"), "\(answer.text)")
             }
         }
     }

@@ -187,15 +187,15 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// A device's key, and the one image it opens.
+    /// A device's key, and the images it opens (the device's own, and the one of its setup).
     public struct DeviceKey: Sendable {
         public var key: [UInt8]
-        /// The image's path and query, e.g. `/widget/800x480.png?theme=mono&depth=1`.
-        public var imagePath: String
+        /// The images' paths and queries, e.g. `/widget/800x480.png?theme=mono&depth=1`.
+        public var imagePaths: [String]
 
-        public init(key: [UInt8], imagePath: String) {
+        public init(key: [UInt8], imagePaths: [String]) {
             self.key = key
-            self.imagePath = imagePath
+            self.imagePaths = imagePaths
         }
     }
 
@@ -262,7 +262,7 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
             // The same image: its path and the widget's parameters, in any order; others (a
             // cache buster, `?v=2`) change nothing in it. Only the exact URL was let in (helper-124).
             let asked = Self.image(path: path, query: query ?? "")
-            return keys.filter { Self.image(path: $0.imagePath) == asked }.map(\.key)
+            return keys.filter { $0.imagePaths.contains { Self.image(path: $0) == asked } }.map(\.key)
         default: return []
         }
     }

@@ -98,7 +98,7 @@ public final class DeviceRegistry: Sendable {
 
     /// Every device's API key with the path of its image, for ``AuthMiddleware``.
     public var keys: [AuthMiddleware<ServeRequestContext>.DeviceKey] {
-        current().values.map { .init(key: Array($0.apiKey.utf8), imagePath: $0.imagePath) }
+        current().values.map { .init(key: Array($0.apiKey.utf8), imagePaths: [$0.imagePath(of: $0.imageSpec), $0.imagePath(of: $0.setupImageSpec)]) }
     }
 
     /// The devices, the file read again if it changed. A file that cannot be read keeps the devices
@@ -137,17 +137,18 @@ public final class DeviceRegistry: Sendable {
 }
 
 extension DeviceRecord {
-    /// The path and query of the device's image, which its key opens (``AuthMiddleware``).
-    var imagePath: String {
-        let spec = imageSpec
-        return "/widget/\(spec.size).\(spec.format.rawValue)?theme=mono&depth=\(spec.depth ?? 1)"
+    /// The path and query of one of the device's images (``imageSpec``, ``setupImageSpec``),
+    /// which its key opens (``AuthMiddleware``).
+    func imagePath(of spec: WidgetImageSpec) -> String {
+        "/widget/\(spec.size).\(spec.format.rawValue)?theme=mono&depth=\(spec.depth ?? 1)"
     }
 
-    /// ``imagePath`` with the device's key as `token`, as `/api/setup` and `/api/display` hand it
-    /// out (in `image_url`): the firmware sends its `Access-Token` to the API only, and fetches
-    /// the image with a plain GET, which a server with a token answers only with a key in the URL.
-    var imagePathWithKey: String {
-        imagePath + "&token=" + (apiKey.addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? "")
+    /// ``imagePath(of:)`` with the device's key as `token`, as `/api/setup` and `/api/display`
+    /// hand it out (in `image_url`): the firmware sends its `Access-Token` to the API only, and
+    /// fetches the image with a plain GET, which a server with a token answers only with a key in
+    /// the URL.
+    func imagePathWithKey(of spec: WidgetImageSpec) -> String {
+        imagePath(of: spec) + "&token=" + (apiKey.addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? "")
     }
 
     /// What a key keeps unescaped in a query: letters, digits, `-`, `_`, `.` and `~`.

@@ -26,12 +26,13 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
                 status: .notFound,
                 .object([("status", .int(404)), ("api_key", .null), ("friendly_id", .null), ("image_url", .null), ("filename", .null)]))
         }
-        let image = try await cache.widget(device.imageSpec).representation
+        let image = try await cache.widget(device.setupImageSpec).representation
         return json(
             status: .ok,
             .object([
                 ("status", .int(200)), ("api_key", .string(device.apiKey)), ("friendly_id", .string(device.friendlyID)),
-                ("image_url", .string(imageURL(for: device, request: request, context: context))), ("filename", .string(image.hash.description)),
+                ("image_url", .string(imageURL(of: device.setupImageSpec, for: device, request: request, context: context))),
+                ("filename", .string(image.hash.description)),
                 ("message", .string("Welcome to taskwidget")),
             ]))
     }
@@ -46,7 +47,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
         return json(
             status: .ok,
             .object([
-                ("status", .int(0)), ("image_url", .string(imageURL(for: device, request: request, context: context))),
+                ("status", .int(0)), ("image_url", .string(imageURL(of: device.imageSpec, for: device, request: request, context: context))),
                 ("filename", .string(image.hash.description)), ("refresh_rate", .int(Int64(refreshRate))),
                 ("update_firmware", .bool(false)), ("firmware_url", .null), ("reset_firmware", .bool(false)),
                 ("special_function", .string("none")),
@@ -65,10 +66,10 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
 /// Absolute, as the firmware wants: from the `Host` the device used (checked to be a plain
 /// host[:port]), so that it works behind whatever name the device was given; without one, the
 /// address and port the connection reached.
-private func imageURL(for device: DeviceRecord, request: Request, context: ServeRequestContext) -> String {
+private func imageURL(of spec: WidgetImageSpec, for device: DeviceRecord, request: Request, context: ServeRequestContext) -> String {
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
     let host = request.head.authority.flatMap { $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil }
-    return "http://\(host ?? context.localAuthority ?? "localhost")\(device.imagePathWithKey)"
+    return "http://\(host ?? context.localAuthority ?? "localhost")\(device.imagePathWithKey(of: spec))"
 }
 
 private func json(status: HTTPResponse.Status, _ value: JSONValue) -> Response {

@@ -47,6 +47,10 @@ import Testing
             #expect(setupJSON["status"] as? Int == 200)
             let key = try #require(setupJSON["api_key"] as? String)
             #expect(setupJSON["friendly_id"] as? String != nil && setupJSON["filename"] as? String != nil)
+            // Its first screen: the 48 062-byte BMP every original's firmware takes at setup.
+            let setupURL = try #require((setupJSON["image_url"] as? String).flatMap(URLComponents.init(string:)))
+            let setupImage = try server.request(setupURL.percentEncodedPath + "?" + (setupURL.percentEncodedQuery ?? ""))
+            #expect(setupImage.status == 200 && setupImage.body.count == 48_062 && setupImage.body.prefix(2).elementsEqual("BM".utf8))
 
             // Display: what to show, named by its content, and when to ask again.
             let headers = ["ID": device.id, "Access-Token": key, "Refresh-Rate": "900", "Battery-Voltage": "4.1", "RSSI": "-60"]
