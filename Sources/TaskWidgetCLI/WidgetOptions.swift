@@ -13,7 +13,7 @@ public struct WidgetOptions: ParsableArguments {
     @Option(help: "light, dark or mono (black and white for e-ink, with gray text edges at --depth 2 or more; default: light).") var theme: WidgetTheme?
     @Option(help: ArgumentHelp("Gray levels for e-ink: 1, 2, 4 or 8 bits (the PNG header says so; default: color, and 1 for a BMP).", valueName: "bits"))
     var depth: Int?
-    @Option(help: "png, or bmp (1-bit BMP3, as TRMNL devices take it; default: bmp for an -o FILE.bmp, else png).") var imageFormat: WidgetImageSpec.Format?
+    @Option(help: "png, or bmp (1-bit BMP3, as TRMNL devices take it; default: png, or bmp for render -o FILE.bmp).") var imageFormat: WidgetImageSpec.Format?
     @Option(help: ArgumentHelp("Turn the image clockwise by 0, 90, 180 or 270 degrees (makes it gray; default: 0).", valueName: "degrees"))
     var rotate: Int?
 

@@ -16,6 +16,7 @@ struct TaskWidgetCommand: ParsableCommand {
               taskwidget add "Pay rent" --due "tomorrow 9am" --list Home
               taskwidget ls
               taskwidget done 3f2a
+              taskwidget habit add "Drink water" --icon 💧
               taskwidget habit check "Drink water"
 
             WHEN (for --due, --remind and render --at): 2026-11-23, 2026-11-23T17:00, today, \

@@ -105,7 +105,7 @@ struct Backup: ParsableCommand {
             you alone; an older backup at FILE is replaced once the new one is whole.
 
             Examples:
-              taskwidget backup ~/backups/tasks.sqlite
+              mkdir -p ~/backups && taskwidget backup ~/backups/tasks.sqlite
               taskwidget ls --store ~/backups/tasks.sqlite
             """)
     @OptionGroup var options: GlobalOptions
@@ -141,8 +141,9 @@ struct Restore: ParsableCommand {
             Everything the store holds is replaced by what FILE holds, in one write that watch, \
             serve and notify show at once; sync then sends the differences to the servers as \
             for any other change: what sync knew of the servers is forgotten, so that its next \
-            run reads every task there again and the restored copy wins (tasks added elsewhere \
-            since stay). Copying a file over the store instead (cp, mv, rsync) while \
+            run reads every task there again and the restored copy wins: edits made since, here \
+            or elsewhere, are undone, and tasks deleted since come back; tasks added elsewhere \
+            since stay, and so do completions (sync never reopens a task). Copying a file over the store instead (cp, mv, rsync) while \
             any taskwidget runs mixes the two: SQLite reads the copy with the store's pending \
             changes on top. A store that holds anything is replaced only with --yes. To add a \
             backup's tasks to the store instead, export and import them.

@@ -34,8 +34,9 @@ struct WatchCommand: ParsableCommand {
             send them as signals: SIGRTMIN+1, +2 and +3 are the left, middle and right buttons, \
             +4 and +5 the wheel up and down (+6 to +9 do nothing).
 
-            --render-dir DIR also keeps a PNG widget there (DIR/medium.png, or DIR/WxH.png with \
-            --size) current at the same moments, rewritten atomically and only when it changes.
+            --render-dir DIR also keeps a PNG widget there (DIR/medium.png, DIR/FAMILY.png with \
+            --family, or DIR/WxH.png with --size) current at the same moments, rewritten \
+            atomically and only when it changes.
 
             Examples:
               taskwidget watch --format waybar
