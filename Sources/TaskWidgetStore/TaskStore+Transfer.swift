@@ -42,7 +42,8 @@ extension TaskStore {
             let importedHabitIDs = Set(export.habits.map(\.habit.id))
             let allStoreLists = try TaskList.fetchAll(db)
             let storeLists = allStoreLists.filter { !importedListIDs.contains($0.id) }
-            let storeHabits = try Habit.fetchAll(db).filter { !importedHabitIDs.contains($0.id) }
+            let allStoreHabits = try Habit.fetchAll(db)
+            let storeHabits = allStoreHabits.filter { !importedHabitIDs.contains($0.id) }
             // Checked before anything is written: found after every task, a clash failed an import
             // of 50 000 tasks after 10 s, which other writers waited for, and named one (helper-114).
             try Self.refuseClashes(
@@ -62,6 +63,10 @@ extension TaskStore {
             // upsert meeting a name still taken would update the record that holds it instead.
             try Self.releaseNames(of: importedListIDs, in: TaskList.databaseTableName, db)
             try Self.releaseNames(of: importedHabitIDs, in: Habit.databaseTableName, db)
+            // What the file's copies change is said: they have no edit times, and an older backup
+            // took back renames, colors and checked days without a word (helper-129).
+            let listsByID = Dictionary(allStoreLists.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            summary.listsChanged = export.lists.count { list in listsByID[list.id].map { $0 != list } ?? false }
             for list in export.lists { try list.upsert(db) }
             // Prepared once for every task (each preparation is authorized column by column).
             let storedTask = try db.cachedStatement(sql: "SELECT * FROM task WHERE id = ?")
@@ -90,10 +95,15 @@ extension TaskStore {
                 }
             }
             progress?(export.tasks.count, export.tasks.count)
+            let habitsByID = Dictionary(allStoreHabits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for record in export.habits {
+                if let stored = habitsByID[record.habit.id], stored != record.habit { summary.habitsChanged += 1 }
                 try record.habit.upsert(db)
                 // Its days are the file's: an older backup takes back the days checked since.
-                try HabitCompletion.filter(Column("habitID") == record.habit.id.lowercasedString).deleteAll(db)
+                let days = HabitCompletion.filter(Column("habitID") == record.habit.id.lowercasedString)
+                let kept = Set(record.completions.map { "\($0.day) \($0.status)" })
+                summary.habitDaysRemoved += try days.fetchAll(db).count { !kept.contains("\($0.day) \($0.status)") }
+                try days.deleteAll(db)
                 for completion in record.completions {
                     try HabitCompletion(habitID: record.habit.id, day: completion.day, status: completion.status).upsert(db)
                 }
@@ -143,6 +153,13 @@ public struct ImportSummary: Sendable, Equatable {
     public var unchanged: Int
     /// Tasks deleted here after the file's copy was last edited: they stay deleted.
     public var keptDeleted: Int
+    /// Lists and habits of the store that the file's copy replaced with another name, color,
+    /// icon or place (they have no edit times: the file's copy is taken).
+    public var listsChanged = 0
+    public var habitsChanged = 0
+    /// Days of the store's habits, checked, skipped or missed, that the file's copy does not have
+    /// as they are: gone.
+    public var habitDaysRemoved = 0
 
     public init(lists: Int, tasks: Int, habits: Int, added: Int = 0, updated: Int = 0, unchanged: Int = 0, keptDeleted: Int = 0) {
         (self.lists, self.tasks, self.habits) = (lists, tasks, habits)

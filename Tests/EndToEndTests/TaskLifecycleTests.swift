@@ -183,6 +183,23 @@ import Testing
         #expect(try sandbox.succeed(["edit", "11111111-2", "--title", "First", "--list", "inbox"]) == "Unchanged 11111111-2 First\n")
     }
 
+    /// Lists and habits have no edit times: an older export's copies replace them. The summary
+    /// says what that took back, where it said only "Imported 1 list, 0 tasks and 1 habit"
+    /// (helper-129); an import that changes nothing says nothing more.
+    @Test func anImportSaysWhichListsAndHabitsItTookBack() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["habit", "add", "Walk"])
+        try sandbox.succeed(["list", "add", "Home"])
+        let old = sandbox.folder.appendingPathComponent("old.json")
+        try Data(try sandbox.succeed(["export"]).utf8).write(to: old)
+        try sandbox.succeed(["habit", "check", "Walk"])
+        try sandbox.succeed(["habit", "edit", "Walk", "--name", "Long walk"])
+        try sandbox.succeed(["list", "color", "Home", "FF0000"])
+        #expect(try sandbox.succeed(["import", old.path])
+            == "Imported 1 list, 0 tasks and 1 habit; the file's copy changed 1 list and 1 habit, and removed 1 habit day it does not have\n")
+        #expect(try sandbox.succeed(["import", old.path]) == "Imported 1 list, 0 tasks and 1 habit\n")
+    }
+
     /// A long import on a terminal says how far it is, on standard error, and clears that line
     /// before the summary or an error; into a pipe, or for a small file, it says nothing more.
     @Test func aLongImportOnATerminalSaysHowFarItIs() throws {

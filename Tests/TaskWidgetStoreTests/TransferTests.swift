@@ -156,7 +156,10 @@ import Testing
         _ = try store.editHabit("Read", newName: "Walk", icon: nil, colorHex: nil)
         _ = try store.editHabit("Swap", newName: "Read", icon: nil, colorHex: nil)
         let file = try store.export()
-        #expect(try copy.store.importing(file, source: "after.json") == ImportSummary(lists: 4, tasks: 6, habits: 2, added: 1, unchanged: 5))
+        // Three lists and both habits renamed: the summary says so.
+        var expected = ImportSummary(lists: 4, tasks: 6, habits: 2, added: 1, unchanged: 5)
+        (expected.listsChanged, expected.habitsChanged) = (3, 2)
+        #expect(try copy.store.importing(file, source: "after.json") == expected)
         #expect(try copy.store.export() == file)
     }
 

@@ -73,7 +73,12 @@ struct Import: ParsableCommand {
         let fates = [(summary.added, "new"), (summary.updated, "updated"), (summary.unchanged, "unchanged"), (summary.keptDeleted, "kept deleted")]
         let said = fates.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         let detail = summary.added == summary.tasks ? "" : " (tasks: \(said))"
-        print("Imported \(counted(summary.lists, "list")), \(counted(summary.tasks, "task")) and \(counted(summary.habits, "habit"))\(detail)")
+        // And what the file's copies of lists and habits took back.
+        let replaced = [(summary.listsChanged, "list"), (summary.habitsChanged, "habit")].filter { $0.0 > 0 }.map { counted($0.0, $0.1) }
+        var changes = replaced.isEmpty ? [] : ["the file's copy changed \(replaced.joined(separator: " and "))"]
+        if summary.habitDaysRemoved > 0 { changes.append("removed \(counted(summary.habitDaysRemoved, "habit day")) it does not have") }
+        let taken = changes.isEmpty ? "" : "; " + changes.joined(separator: ", and ")
+        print("Imported \(counted(summary.lists, "list")), \(counted(summary.tasks, "task")) and \(counted(summary.habits, "habit"))\(detail)\(taken)")
     }
 
     /// Checks the file and merges it into the store. On a terminal, a file of this size or more
