@@ -37,7 +37,7 @@ import Testing
                 let html = String(buffer: response.body)
                 #expect(html.contains("<p id=\"status\">\(DashboardPage.escape(line))</p>"))
                 #expect(html.contains("<tr><th>09:30</th><td>"), "the next change: Pay rent falls due")
-                #expect(html.contains("new EventSource(\"events\""))
+                #expect(html.contains("var stream = \"events\"") && html.contains("new EventSource(stream)"))
                 #expect(html.contains("<noscript><meta http-equiv=\"refresh\" content=\"900\"></noscript>"))
             }
         }

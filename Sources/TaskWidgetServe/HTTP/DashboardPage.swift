@@ -8,6 +8,8 @@ import TaskWidgetCore
 /// data-live>` says whether the stream is open. A browser in dark mode gets the page and the
 /// widget dark (`theme=dark`, through `<picture>`). A stream the server refuses (503 when too many
 /// are open) is opened again after 1, 2, 4 … 60 s, as `EventSource` gives up on an HTTP error.
+/// While the stream is not open, `#notice` says since when the page has not been updating (or,
+/// refused for want of a token, how to give one): the page looked live with old tasks (helper-131).
 /// Without JavaScript the `<noscript>` refresh reloads the page when the line next changes. A
 /// `?token=` in the page's own URL (`token`) is passed on to the image, in the page itself so that
 /// it shows without JavaScript too, and to `/events` (an `EventSource` and an `<img>` cannot set
@@ -34,9 +36,11 @@ enum DashboardPage {
             section{flex:1;min-width:min(300px,100%)}#status{font-size:1.25em;font-weight:600;margin:0 0 12px}
             table{border-collapse:collapse}th{text-align:left;font-weight:500;color:#6c6c70;padding:2px 12px 2px 0;white-space:nowrap}
             h2{font-size:.85em;text-transform:uppercase;letter-spacing:.05em;color:#6c6c70;margin:0 0 4px}
+            #notice{background:#ffcc00;color:#1c1c1e;padding:8px 12px;border-radius:8px;margin:0 0 16px}
             @media (prefers-color-scheme: dark){body{background:#000;color:#fff}th,h2{color:#aeaeb2}}
             </style>
             </head><body data-version="\(version)">
+            <p id="notice" role="status" hidden></p>
             <main>
             <picture><source id="widget-dark" media="(prefers-color-scheme: dark)" srcset="\(image)&amp;theme=dark">
             <img id="widget" alt="The tasks widget" width="364" height="382" src="\(image)"></picture>
@@ -51,15 +55,28 @@ enum DashboardPage {
               var token = new URLSearchParams(location.search).get("token");
               var suffix = token ? "&token=" + encodeURIComponent(token) : "";
               var img = document.getElementById("widget"), dark = document.getElementById("widget-dark");
-              var retryDelay = 1000;
+              var retryDelay = 1000, notice = document.getElementById("notice"), since = null;
+              var stream = "events" + (token ? "?token=" + encodeURIComponent(token) : "");
               function follow() {
-                var events = new EventSource("events" + (token ? "?token=" + encodeURIComponent(token) : ""));
-                events.onopen = function () { retryDelay = 1000; document.body.dataset.live = "yes"; };
+                var events = new EventSource(stream);
+                events.onopen = function () {
+                  retryDelay = 1000; since = null; notice.hidden = true; document.body.dataset.live = "yes";
+                };
                 events.onerror = function () {
                   document.body.dataset.live = "no";
+                  since = since || new Date();
+                  notice.textContent = "Not updating since " + since.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})
+                    + ": the server cannot be reached; trying again.";
+                  notice.hidden = false;
                   // A stream refused with an HTTP status (503 when too many are open) is closed for
                   // good; a dropped one retries by itself.
                   if (events.readyState === EventSource.CLOSED) {
+                    var asked = new AbortController();
+                    fetch(stream, {signal: asked.signal, cache: "no-store"}).then(function (response) {
+                      asked.abort();
+                      if (response.status === 401) notice.textContent = "Not updating: the server asks for its token. Open this page as "
+                        + location.origin + location.pathname + "?token=TOKEN (`taskwidget serve token` prints it).";
+                    }).catch(function () {});
                     setTimeout(follow, retryDelay);
                     retryDelay = Math.min(retryDelay * 2, 60000);
                   }

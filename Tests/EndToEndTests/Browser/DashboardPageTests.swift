@@ -67,6 +67,9 @@ import Testing
         // The first retry comes a second after the refusal, the next two seconds later.
         let milliseconds = try #require(report["reconnect_ms"] as? Double, "\(report)")
         #expect(milliseconds < 3500, "the page followed again after \(milliseconds) ms")
+        // Meanwhile it said so, and once live again it says nothing (helper-131: it looked live).
+        #expect((report["notice_refused"] as? String)?.hasPrefix("Not updating since ") == true, "\(report)")
+        #expect(report["notice_live"] is NSNull, "\(report)")
         #expect(server.terminate() == 0)
     }
 

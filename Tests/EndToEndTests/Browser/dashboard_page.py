@@ -15,7 +15,7 @@ websocket module, no port to pick. Runs as root only with --no-sandbox.
 With --hold-streams N, the script first opens N event streams of its own (the server's limit),
 so that the page's stream is refused (503); once the page shows it is not live, it closes them
 and the page must follow again by itself ("refused": true, "reconnect_ms": from closing them to
-the page being live).
+the page being live; "notice_refused", "notice_live": the text of its #notice then, null when hidden).
 
 Usage: dashboard_page.py URL [--selector '#status'] [--trigger 'cmd'] [--timeout 5]
                         [--screenshot out.png] [--window 800x600] [--color-scheme dark]
@@ -178,13 +178,16 @@ def main():
                 }})""", await_promise=True, timeout=options.timeout + 5)
 
         report = {}
+        notice = "(n => n.hidden ? null : n.textContent)(document.getElementById('notice'))"
         if held:
             wait_until_live("no")
+            notice_refused = evaluate(notice)
             released = time.monotonic()
             for stream in held:
                 stream.close()
             wait_until_live("yes")
-            report = {"refused": True, "reconnect_ms": round((time.monotonic() - released) * 1000, 1)}
+            report = {"refused": True, "reconnect_ms": round((time.monotonic() - released) * 1000, 1),
+                      "notice_refused": notice_refused, "notice_live": evaluate(notice)}
 
         selector = json.dumps(options.selector)
         # Wait until the page's EventSource is open (the page marks <body data-live="yes">), so that
