@@ -86,6 +86,17 @@ import Testing
         var timed = Self.task(due: "2026-11-22T22:58:00Z")
         timed.snooze(by: .init(count: 30, unit: .minute), at: Self.now, in: Self.berlin)
         #expect(timed.dueDate == Fixed.instant("2026-11-22T23:28:00Z"))
+        // Overdue, snoozed in the last hour before 23:59: the hour ends after 23:59, so the day
+        // is tomorrow, where it was today's 23:59 and overdue again within the hour (helper-132).
+        for (now, amount) in [("2026-11-23T21:59:30Z", TimeAmount(count: 1, unit: .hour)), ("2026-11-23T22:29:30Z", .init(count: 30, unit: .minute))] {
+            var late = Self.task(due: "2026-11-21T22:59:00Z")
+            late.snooze(by: amount, at: Fixed.instant(now), in: Self.berlin)
+            #expect(late.dueDate == Fixed.instant("2026-11-24T22:59:00Z"), "\(now) \(amount)")
+        }
+        // Right at 23:59 less the amount, today's end is still the moved instant.
+        var exact = Self.task(due: "2026-11-21T22:59:00Z")
+        exact.snooze(by: .init(count: 1, unit: .hour), at: Fixed.instant("2026-11-23T21:59:00Z"), in: Self.berlin)
+        #expect(exact.dueDate == Fixed.instant("2026-11-23T22:59:00Z"))
     }
 
     /// Days and weeks are calendar days, as in `--due "in 1d"`: a timed due date and a reminder
