@@ -56,7 +56,7 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Its panel in pixels (default 800x480, the original TRMNL).", valueName: "WxH")) var size: String?
         @Option(help: ArgumentHelp("Gray bits of its panel: 1, 2 (firmware 1.6 and later) or 4 (TRMNL X) (default 1).", valueName: "bits"))
         var depth: Int?
-        @Option(help: "png (default), or bmp (1-bit BMP3, for old firmware).") var imageFormat: WidgetImageSpec.Format?
+        @Option(help: "png (default), or bmp (1-bit BMP3, 800x480 only, for old firmware).") var imageFormat: WidgetImageSpec.Format?
 
         func validate() throws {
             // As the firmware sends it: with colons (the registry ignores case only).
@@ -88,6 +88,12 @@ struct DeviceCommand: ParsableCommand {
             if let depth { device.depth = depth }
             if let imageFormat { device.format = imageFormat }
             var note: String?
+            // The firmware's BMP reader takes 800 x 480 only (a 1872 x 1404 BMP was served, 331 kB,
+            // and refused by the device without a word: helper-131).
+            if device.format == .bmp && device.size != WidgetSize(width: 800, height: 480) {
+                throw TaskWidgetError(
+                    .invalidInput, "a TRMNL device takes BMP images at 800x480 only: give \(device.size) as --image-format png, or --size 800x480")
+            }
             if device.format == .bmp {
                 if let depth, depth != 1 {
                     throw TaskWidgetError(.invalidInput, "\(device.id) gets 1-bit BMP images: add --image-format png to give it \(depth) bits")

@@ -164,18 +164,23 @@ import Testing
             let refused = try sandbox.run(["serve", "device", "add", notAMAC], global: false)
             #expect(refused.status == 64 && refused.stderr.hasPrefix("taskwidget: the device ID is its MAC address"), "\(notAMAC)")
         }
+        // The firmware reads BMPs of 800x480 only: a larger one was served and refused by the
+        // device without a word (helper-131).
+        let large = try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)
+        #expect(large.status == 64)
+        #expect(large.stderr == "taskwidget: a TRMNL device takes BMP images at 800x480 only: give 1872x1404 as --image-format png, or --size 800x480\n")
         // A BMP device keeps 1 bit: a new depth needs PNG, and saying so changes nothing.
         // The 4 bits it had are said to be gone (they went without a word, helper-113).
-        let bmp = try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)
+        let bmp = try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--size", "800x480", "--image-format", "bmp"], global: false)
         #expect(
             bmp.hasSuffix(
-                ": 1872x1404 1-bit bmp\nNote: a BMP is 1-bit, so its 4 bits are gone: `--image-format png --depth 4` gives them back\n"),
+                ": 800x480 1-bit bmp\nNote: a BMP is 1-bit, so its 4 bits are gone: `--image-format png --depth 4` gives them back\n"),
             "\(bmp)")
         #expect(!(try sandbox.succeed(["serve", "device", "add", "11:22:33:44:55:66", "--image-format", "bmp"], global: false)).contains("Note"))
         let deeper = try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--depth", "2"], global: false)
         #expect(deeper.status == 64)
         #expect(deeper.stderr == "taskwidget: 11:22:33:44:55:66 gets 1-bit BMP images: add --image-format png to give it 2 bits\n")
-        #expect(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("1872x1404  1-bit  bmp\n"))
+        #expect(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("800x480  1-bit  bmp\n"))
         #expect(try sandbox.run(["serve", "device", "add", "11:22:33:44:55:66", "--depth", "2", "--image-format", "png"], global: false).status == 0)
         let missing = try sandbox.run(["serve", "device", "rm", "00:00"], global: false)
         #expect(missing.status == 64 && missing.stderr == "taskwidget: no device 00:00: see `taskwidget serve device ls`\n")
