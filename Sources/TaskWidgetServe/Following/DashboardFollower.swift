@@ -46,7 +46,8 @@ public struct DashboardFollower<Source: FollowedSource>: Follower where Source.V
         let failure = state == nil ? following.failure ?? TaskWidgetError(.storeMissing, "the store has no entry for now") : nil
         // Logs name a failure by its code, never by its message, which may quote a list's name.
         if failure?.logDescription != reportedFailure, let failure { logger.error("\(failure.logDescription)") }
-        if failure == nil, reportedFailure != nil { logger.info("the store can be read again") }
+        // At the failure's own default level, so that the journal says it ended (helper-131).
+        if failure == nil, reportedFailure != nil { logger.warning("the store can be read again: serving it") }
         reportedFailure = failure?.logDescription
         if let event = cache.publish(state, failure: failure) {
             logger.debug("published", metadata: ["version": "\(event.version)"])

@@ -133,6 +133,11 @@ import Testing
         #expect(try server.request("/status").text == (try sandbox.succeed(["status"])))
         #expect(try server.request("/healthz").status == 200)
         #expect(server.terminate() == 0)
+        // Without --verbose, the journal says the failure ended as well as that it began (helper-131).
+        let log = server.process.stderrText
+        let failed = try #require(log.range(of: "error"), "\(log)")
+        let recovered = try #require(log.range(of: "the store can be read again"), "\(log)")
+        #expect(recovered.lowerBound > failed.lowerBound, "\(log)")
     }
 
     /// A client that trickles its request a byte at a time does not keep others waiting.
