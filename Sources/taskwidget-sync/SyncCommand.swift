@@ -156,11 +156,14 @@ struct SyncCommand: AsyncParsableCommand {
         }
         let client = CalDAVClient(
             accountURL: url, credentials: try account.credentials(), transport: transport, logger: context.logger)
-        // On a terminal, the push counts its changes on one line, cleared at the end (a first sync
-        // sends one request per task). Not among log lines, nor into a pipe or a file.
+        // On a terminal, one line says what the sync does: which server it waits for (a silent
+        // one took 30 s with nothing on the screen: helper-130), then the push counts its changes
+        // (a first sync sends one request per task); cleared at the end. Not among log lines,
+        // nor into a pipe or a file.
         let showsProgress = isatty(STDERR_FILENO) == 1 && context.logger.logLevel >= .warning
         let name = account.name
-        let progress: @Sendable (Int, Int) -> Void = { done, total in writeToStandardError("\r\(name): pushing \(done) of \(total)…") }
+        if showsProgress { writeToStandardError("\(name): syncing with \(url.host ?? "the server")…") }
+        let progress: @Sendable (Int, Int) -> Void = { done, total in writeToStandardError("\r\u{1B}[K\(name): pushing \(done) of \(total)…") }
         let engine = SyncEngine(
             store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
             receivesNewLists: isFirst, receivesNewInboxTasks: isFirstWithInbox, progress: showsProgress ? progress : nil,

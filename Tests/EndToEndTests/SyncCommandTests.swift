@@ -1624,8 +1624,9 @@ import Testing
             for title in ["One", "Two", "Three"] { try mine.sandbox.succeed(["add", title]) }
             let seen = try mine.syncOnTerminal()
             #expect(seen.status == 0, "\(seen.stdout)")
-            // One line, rewritten after each request, then cleared for the summary.
-            let progress = (1...3).map { "\rrad: pushing \($0) of 3…" }.joined()
+            // One line: the server it waits for, then rewritten after each request, then cleared
+            // for the summary.
+            let progress = "rad: syncing with 127.0.0.1…" + (1...3).map { "\r\u{1B}[Krad: pushing \($0) of 3…" }.joined()
             #expect(seen.stdout == progress + "\r\u{1B}[Krad: pulled 0, pushed 3, 0 conflicts merged, deleted 0\r\n")
 
             // Into a pipe, and with log lines: no progress.
