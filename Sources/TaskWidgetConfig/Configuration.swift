@@ -83,7 +83,7 @@ public struct Configuration: Sendable {
         } catch let error as TOMLParseError {
             let position = error.source.begin
             throw TaskWidgetError(
-                .badConfig, "\(path):\(position.line):\(position.column): \(error.description.removingControlCharacters): fix the file",
+                .badConfig, "\(path):\(position.line):\(position.column): \(error.advice(in: text)): fix the file",
                 context: "\(path):\(position.line)")
         }
         let reader = ConfigReader(table: table, keyPath: [], source: ConfigSource(path: path, text: text, home: home))

@@ -70,7 +70,7 @@ public enum DeviceFile {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             throw TaskWidgetError(
-                .badConfig, "\(path):\(error.source.begin.line): \(error.description.removingControlCharacters): fix or remove the file",
+                .badConfig, "\(path):\(error.source.begin.line): \(error.advice(in: text)): fix or remove the file",
                 context: path)
         }
         let reader = ConfigReader(table: table, keyPath: [], source: ConfigSource(path: path, text: text))
