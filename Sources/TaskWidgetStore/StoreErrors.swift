@@ -36,6 +36,9 @@ enum StoreErrors {
                     "\(path) is not a taskwidget store or is damaged: if a copy replaced it, stop watch, serve and notify, remove \(path)-wal and \(path)-shm, "
                         + "and copy it again; else restore it from a backup or pass another --store"
                 )
+            // An export passed as the store: "damaged" sent the user to restore a good file (helper-129).
+            case .SQLITE_NOTADB where isJSON(path):
+                (.damagedStore, "\(path) is an export (JSON), not a store: add what it holds to a store with `taskwidget import \(path)`, or pass a store with --store")
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:
                 (.damagedStore, "\(path) is not a taskwidget store or is damaged: restore it from a backup or pass another --store")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
@@ -76,6 +79,13 @@ enum StoreErrors {
         var open = -3  // ".", ".." and the folder's own descriptor
         while readdir(folder) != nil { open += 1 }
         return limit - open < 3
+    }
+
+    /// Whether the file at `path` starts as JSON does (an object, after blank space): an export
+    /// given where a store or a backup belongs.
+    static func isJSON(_ path: String) -> Bool {
+        guard let start = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 64) }) else { return false }
+        return start.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
     }
 
     /// Whether the store has a `-wal` file beside it (SQLite may have emptied one it could not use

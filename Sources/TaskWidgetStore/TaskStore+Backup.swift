@@ -121,9 +121,7 @@ extension TaskStore {
     private static func notABackup(_ error: any Error, path: String) -> TaskWidgetError {
         let mapped = StoreErrors.map(error, path: path)
         guard mapped.code == .damagedStore else { return mapped }
-        if let start = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 64) }),
-            start.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
-        {
+        if StoreErrors.isJSON(path) {
             return TaskWidgetError(.damagedStore, "\(path) is an export (JSON), not a backup: add what it holds with `taskwidget import`", context: path)
         }
         return TaskWidgetError(.damagedStore, "\(path) is no taskwidget store, or is damaged: give a file `taskwidget backup` wrote", context: path)

@@ -111,6 +111,24 @@ import Testing
         #expect(try sandbox.succeed(["export"]) == before)
     }
 
+    /// An export given as a store is named for what it is, and left as it is: "not a taskwidget
+    /// store or is damaged: restore it from a backup" sent the user to restore a good file
+    /// (helper-129).
+    @Test func anExportGivenAsTheStoreIsNamedAsOne() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        let export = sandbox.folder.appendingPathComponent("backup.json")
+        let text = try sandbox.succeed(["export"])
+        try Data(text.utf8).write(to: export)
+        for command in [["ls"], ["add", "oops"]] {
+            try sandbox.expectRefused(
+                command + ["--store", export.path], status: 65,
+                message: "\(export.path) is an export (JSON), not a store: add what it holds to a store with `taskwidget import \(export.path)`, or pass a store with --store")
+        }
+        #expect(try String(contentsOf: export, encoding: .utf8) == text)
+        #expect(!FileManager.default.fileExists(atPath: export.path + "-wal") && !FileManager.default.fileExists(atPath: export.path + "-shm"))
+    }
+
     @Test func newListWithTheInboxSaysTheInboxIsAlwaysThere() throws {
         try Self.populatedSandbox().expectRefused(["add", "Reserved", "--list", "Inbox", "--new-list"], status: 64, message: "the Inbox is always there")
     }
