@@ -66,6 +66,15 @@ import Testing
         try Self.populatedSandbox().expectRefused(arguments, status: 64)
     }
 
+    /// `rm` and `undo` without ids say what to give, as `done` does, where argument-parser said
+    /// "missing expected argument '<ids> ...'" (helper-129).
+    @Test func rmAndUndoWithoutIdsSayWhatToGive() throws {
+        let sandbox = try Self.populatedSandbox()
+        try sandbox.expectRefused(["rm"], status: 64, message: "taskwidget: give task ids: `taskwidget ls` shows them (see `taskwidget rm --help`)")
+        try sandbox.expectRefused(
+            ["undo"], status: 64, message: "taskwidget: give task ids: `taskwidget ls --all` shows completed ones (see `taskwidget undo --help`)")
+    }
+
     /// `--new-list` with the Inbox: the refusal says that the Inbox needs no making, rather than
     /// asking for the --list that was given.
     /// From a folder deleted since, a relative path is refused as such: the errors said the file

@@ -236,7 +236,12 @@ struct Undo: ParsableCommand {
         commandName: "undo", _superCommandName: "taskwidget",
         abstract: "Reopen completed tasks.", discussion: "Example: taskwidget undo 3f2a")
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Task ids (4 or more characters).") var ids: [String]
+    @Argument(help: "Task ids (4 or more characters).") var ids: [String] = []
+
+    /// As done's: argument-parser's own words were "missing expected argument '<ids> ...'" (helper-129).
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("give task ids: `taskwidget ls --all` shows completed ones") }
+    }
 
     func run() throws {
         try changeTasks(ids, options, verb: "Reopened", unchanged: "Already open") { try $0.uncompleteTasks($1, now: $2.now) }
@@ -402,7 +407,11 @@ struct Rm: ParsableCommand {
         commandName: "rm", _superCommandName: "taskwidget",
         abstract: "Delete tasks.", discussion: "Example: taskwidget rm 3f2a 9c1b")
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Task ids (4 or more characters).") var ids: [String]
+    @Argument(help: "Task ids (4 or more characters).") var ids: [String] = []
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("give task ids: `taskwidget ls` shows them") }
+    }
 
     func run() throws {
         let context = try options.context()
