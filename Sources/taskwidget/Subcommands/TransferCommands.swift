@@ -97,6 +97,7 @@ struct Import: ParsableCommand {
         }
     }
 
+    /// The size of file from which ``merge(_:source:context:)`` says how far it is.
     static let fileSizeWorthProgress = 1 << 20
 }
 
@@ -148,10 +149,11 @@ struct Restore: ParsableCommand {
             for any other change: what sync knew of the servers is forgotten, so that its next \
             run reads every task there again and the restored copy wins: edits made since, here \
             or elsewhere, are undone, and tasks deleted since come back; tasks added elsewhere \
-            since stay, and so do completions (sync never reopens a task). Copying a file over the store instead (cp, mv, rsync) while \
-            any taskwidget runs mixes the two: SQLite reads the copy with the store's pending \
-            changes on top. A store that holds anything is replaced only with --yes. To add a \
-            backup's tasks to the store instead, export and import them.
+            since stay, and so do completions (sync never reopens a task). Copying a file over \
+            the store instead (cp, mv, rsync) while any taskwidget runs mixes the two: SQLite \
+            reads the copy with the store's pending changes on top. A store that holds anything \
+            is replaced only with --yes. To add a backup's tasks to the store instead, export and \
+            import them.
 
             Examples:
               taskwidget restore ~/backups/tasks.sqlite --yes
