@@ -52,7 +52,7 @@ extension TaskStore {
     }
 
     /// For the ids among `ids` whose first 8 digits another task's id shares, the prefix that tells
-    /// them apart (``Foundation/UUID/distinguishingPrefix(among:)``); with 32 bits of id in them, a
+    /// them apart (``Foundation/UUID/distinguishingPrefixes(of:)``); with 32 bits of id in them, a
     /// store of 100 000 tasks likely has such a pair. A few ids (`add`, an `ls` of open tasks) are
     /// looked up on the id index one by one; for many, one pass over all ids finds the shared
     /// prefixes first.
@@ -63,9 +63,12 @@ extension TaskStore {
             candidates = ids.filter { shared.contains($0.shortID) }
         }
         var shown: [UUID: String] = [:]
-        for id in candidates {
-            let sharing = try String.fetchAll(db, sql: "SELECT id FROM task WHERE id GLOB ?", arguments: [id.shortID + "*"])
-            if sharing.count > 1 { shown[id] = id.distinguishingPrefix(among: sharing.compactMap(UUID.init(uuidString:))) }
+        // One query per shared prefix, not per id: 10 000 ids sharing theirs read 10 000 rows each.
+        for (shortID, wanted) in Dictionary(grouping: candidates, by: \.shortID) {
+            let sharing = try String.fetchAll(db, sql: "SELECT id FROM task WHERE id GLOB ?", arguments: [shortID + "*"])
+            guard sharing.count > 1 else { continue }
+            let prefixes = UUID.distinguishingPrefixes(of: sharing.compactMap(UUID.init(storedText:)))
+            for id in wanted { shown[id] = prefixes[id] }
         }
         return shown
     }
@@ -214,7 +217,8 @@ extension TaskStore {
             throw TaskWidgetError(
                 .notFound, "no task has the id \(text.sanitizedForMessage): see `taskwidget ls --all` for the ids", context: "task not found")
         default:
-            let candidates = matches.prefix(5).map { "\($0.id.distinguishingPrefix(among: matches.map(\.id))) (\($0.title.sanitizedForMessage))" }
+            let prefixes = UUID.distinguishingPrefixes(of: matches.map(\.id))
+            let candidates = matches.prefix(5).map { "\(prefixes[$0.id] ?? $0.id.shortID) (\($0.title.sanitizedForMessage))" }
             throw TaskWidgetError(
                 .ambiguous, "the id \(text.sanitizedForMessage) is ambiguous, it matches \(candidates.joined(separator: ", ")): type more characters",
                 context: "\(matches.count) matches")

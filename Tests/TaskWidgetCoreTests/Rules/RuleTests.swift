@@ -72,7 +72,22 @@ import Testing
     ])
     func aDistinguishingPrefixTellsAnIdFromTheOthers(id: String, others: [String], expected: String) throws {
         let id = try #require(UUID(uuidString: id))
-        #expect(id.distinguishingPrefix(among: others.compactMap(UUID.init(uuidString:)) + [id]) == expected)
+        #expect(UUID.distinguishingPrefixes(of: others.compactMap(UUID.init(uuidString:)) + [id])[id] == expected)
+    }
+
+    /// Sorted neighbours give what comparing every pair gives, on ids that share long prefixes.
+    @Test func distinguishingPrefixesAgreeWithComparingEveryPair() throws {
+        var random = SplitMix64(seed: 133)
+        let ids = (0..<300).map { _ in
+            // Eight shared digits, then a few values in a few places: long shared runs.
+            UUID(storedText: String(format: "00000000-0000-4%03x-8000-%012x", Int(random.next() % 4), Int(random.next() % 64)))!
+        }
+        let prefixes = UUID.distinguishingPrefixes(of: ids)
+        for id in Set(ids) {
+            let text = id.lowercasedString
+            let longest = Set(ids).filter { $0 != id }.map { zip(text, $0.lowercasedString).prefix { $0 == $1 }.count }.max() ?? 0
+            #expect(prefixes[id] == String(text.prefix(max(8, min(longest + 1, text.count)))), "\(id)")
+        }
     }
 
     /// Each id is shown by its 8 digits, or longer where another of the ids shares them.
