@@ -101,8 +101,12 @@ extension TaskStore {
                 try record.habit.upsert(db)
                 // Its days are the file's: an older backup takes back the days checked since.
                 let days = HabitCompletion.filter(Column("habitID") == record.habit.id.lowercasedString)
-                let kept = Set(record.completions.map { "\($0.day) \($0.status)" })
-                summary.habitDaysRemoved += try days.fetchAll(db).count { !kept.contains("\($0.day) \($0.status)") }
+                if habitsByID[record.habit.id] != nil {
+                    let stored = Dictionary(try days.fetchAll(db).map { ($0.day, $0.status) }, uniquingKeysWith: { first, _ in first })
+                    let file = Dictionary(record.completions.map { ($0.day, $0.status) }, uniquingKeysWith: { _, last in last })
+                    summary.habitDaysRemoved += stored.keys.count { file[$0] == nil }
+                    summary.habitDaysSet += file.count { stored[$0.key] != $0.value }
+                }
                 try days.deleteAll(db)
                 for completion in record.completions {
                     try HabitCompletion(habitID: record.habit.id, day: completion.day, status: completion.status).upsert(db)
@@ -157,9 +161,12 @@ public struct ImportSummary: Sendable, Equatable {
     /// icon or place (they have no edit times: the file's copy is taken).
     public var listsChanged = 0
     public var habitsChanged = 0
-    /// Days of the store's habits, checked, skipped or missed, that the file's copy does not have
-    /// as they are: gone.
+    /// Days of the store's habits, checked, skipped or missed, that the file's copy does not have:
+    /// gone.
     public var habitDaysRemoved = 0
+    /// Days of the store's habits that the file's copy has otherwise (another status, or recorded
+    /// where the store has nothing): set as the file has them.
+    public var habitDaysSet = 0
 
     public init(lists: Int, tasks: Int, habits: Int, added: Int = 0, updated: Int = 0, unchanged: Int = 0, keptDeleted: Int = 0) {
         (self.lists, self.tasks, self.habits) = (lists, tasks, habits)

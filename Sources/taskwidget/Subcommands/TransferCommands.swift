@@ -75,9 +75,11 @@ struct Import: ParsableCommand {
         let detail = summary.added == summary.tasks ? "" : " (tasks: \(said))"
         // And what the file's copies of lists and habits took back.
         let replaced = [(summary.listsChanged, "list"), (summary.habitsChanged, "habit")].filter { $0.0 > 0 }.map { counted($0.0, $0.1) }
-        var changes = replaced.isEmpty ? [] : ["the file's copy changed \(replaced.joined(separator: " and "))"]
+        var changes = replaced.isEmpty ? [] : ["changed \(replaced.joined(separator: " and "))"]
+        if summary.habitDaysSet > 0 { changes.append("set \(counted(summary.habitDaysSet, "habit day")) to what it records") }
         if summary.habitDaysRemoved > 0 { changes.append("removed \(counted(summary.habitDaysRemoved, "habit day")) it does not have") }
-        let taken = changes.isEmpty ? "" : "; " + changes.joined(separator: ", and ")
+        let phrases = changes.count > 1 ? changes.dropLast().joined(separator: ", ") + ", and " + changes[changes.count - 1] : changes.first
+        let taken = phrases.map { "; the file's copy \($0)" } ?? ""
         print("Imported \(counted(summary.lists, "list")), \(counted(summary.tasks, "task")) and \(counted(summary.habits, "habit"))\(detail)\(taken)")
     }
 
