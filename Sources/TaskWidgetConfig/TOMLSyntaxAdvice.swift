@@ -19,6 +19,10 @@ extension TOMLParseError {
             if ["yes", "no", "on", "off"].contains(value.lowercased()) {
                 return "the value of \(key) is \(value): TOML says yes and no as true and false"
             }
+            // `True` was sent to quotes, which then failed as no true or false (helper-133).
+            if ["true", "false"].contains(value.lowercased()) {
+                return "the value of \(key) is \(value): TOML writes it in lower case, \(key) = \(value.lowercased())"
+            }
             if !key.isEmpty, !value.isEmpty, !value.hasPrefix("\""), !value.hasPrefix("'"), !value.hasPrefix("[") {
                 return "the value of \(key) is not in quotes: write text as \(key) = \"\(value)\""
             }

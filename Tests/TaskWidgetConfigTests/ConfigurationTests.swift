@@ -86,6 +86,7 @@ import Testing
         ("list = work  # mine", "config.toml:2:8: the value of list is not in quotes: write text as list = \"work\": fix the file"),
         ("due_within = 2d", "config.toml:2:15: the value of due_within is not in quotes: write text as due_within = \"2d\": fix the file"),
         ("active = yes", "config.toml:2:10: the value of active is yes: TOML says yes and no as true and false: fix the file"),
+        ("active = True", "config.toml:2:10: the value of active is True: TOML writes it in lower case, active = true: fix the file"),
         ("list = \"Travel", "config.toml:2:15: a text in quotes is not closed on its line: end it with the quote it starts with: fix the file"),
         ("list = \"a\"\n[views.work]", "config.toml:3:1: the table [views.work] is in the file twice: keep one, with all of its keys: fix the file"),
         ("list \"Work\"", "config.toml:2:6: Error while parsing key-value pair: expected '=', saw '\"': fix the file"),
