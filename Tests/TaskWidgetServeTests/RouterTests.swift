@@ -110,12 +110,18 @@ import Testing
         let environment = try ServeEnvironment(now: Fixed.instant("2026-11-23T09:07:00+01:00"))
         let timeline = try environment.state(at: ServeEnvironment.now).timeline
         #expect(timeline.generatedAt == ServeEnvironment.now && timeline.reloadAfter == Fixed.instant("2026-11-23T09:15:00+01:00"))
-        environment.cache.publish(DashboardState(timeline: timeline, entry: timeline.entry(at: environment.now)!), failure: nil)
+        try await Self.expectMaxAge(480, of: timeline, in: environment)
+    }
+
+    /// Publishes `timeline` as the follower would at the environment's clock, and expects every
+    /// kind of answer (a JSON line, another line, an image) to keep `seconds`.
+    static func expectMaxAge(_ seconds: Int, of timeline: Timeline, in environment: ServeEnvironment) async throws {
+        environment.cache.publish(DashboardState(timeline: timeline, entry: try #require(timeline.entry(at: environment.now))), failure: nil)
         let app = try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
         try await app.test(.router) { client in
-            for uri in ["/status?format=waybar", "/status?format=json", "/widget/medium.png"] {
+            for uri in ["/status?format=json", "/status?format=waybar", "/widget/medium.png"] {
                 let response = try await client.execute(uri: uri, method: .get)
-                #expect(response.headers[.cacheControl] == "max-age=480", "\(uri)")
+                #expect(response.headers[.cacheControl] == "max-age=\(seconds)", "\(uri)")
             }
         }
     }
@@ -134,14 +140,7 @@ import Testing
             for: TimelineRequest(now: read, calendar: LocalCalendar(timeZone: ServeEnvironment.zone), family: .large),
             from: environment.store.reopen(mode: .readOnly))
         #expect(timeline.truncated)
-        environment.cache.publish(DashboardState(timeline: timeline, entry: timeline.entry(at: environment.now)!), failure: nil)
-        let app = try makeServeApplication(environment.dependencies(), listen: ListenAddress(host: "127.0.0.1", port: 0), logger: quietLogger)
-        try await app.test(.router) { client in
-            for uri in ["/status?format=json", "/status?format=waybar", "/widget/medium.png"] {
-                let response = try await client.execute(uri: uri, method: .get)
-                #expect(response.headers[.cacheControl] == "max-age=1", "\(uri)")
-            }
-        }
+        try await Self.expectMaxAge(1, of: timeline, in: environment)
     }
 
     /// Every format of `/status` is the line `status --format` prints for the same entry;
