@@ -408,11 +408,24 @@ public final class TaskStore: Sendable {
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
             try migrate(queue)
             result = try queue.write(body)
-            try queue.close()  // the last connection: everything is checkpointed into the file
+            // Everything into the file before it is linked. Closing checkpoints too, but one that
+            // fails there (a full disk) keeps the -wal, which is then removed: the store linked
+            // was damaged and every later command failed with exit 65 (helper-135).
+            try queue.writeWithoutTransaction { db in
+                let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                guard row?[0] == 0 else { throw DatabaseError(resultCode: .SQLITE_BUSY, message: "the new store's checkpoint was held back") }
+            }
+            try queue.close()  // the last connection
             linked = link(temporary, path) == 0
             guard linked || errno == EEXIST else {
                 throw TaskWidgetError.system(errno, "cannot create the store \(path)", advice: "check the folder", context: path)
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && error.message?.hasPrefix("no such table") == true {
+            // In a file just made, SQLite's own tables are missing only when a write beneath it
+            // failed unreported: a disk too full for the -shm. It read as another program's
+            // database (helper-135).
+            for folder in madeFolders { rmdir(folder) }
+            throw TaskWidgetError(.ioFailure, "cannot create the store \(path): SQLite could not set it up: check that its disk has room", context: path, cause: error)
         } catch {
             for folder in madeFolders { rmdir(folder) }
             throw error

@@ -76,6 +76,47 @@ import Testing
         #expect(try sandbox.integrity() == "ok")
     }
 
+    /// Whether this machine lets a test mount a small file system of its own (a tmpfs in a private
+    /// mount namespace: as root, or where user namespaces are allowed).
+    static let canMountADisk: Bool = {
+        let namespace = getuid() == 0 ? ["--mount"] : ["--map-root-user", "--mount"]
+        return (try? ProcessRunner.run("/usr/bin/unshare", namespace + ["/bin/sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"]))?.status == 0
+    }()
+
+    /// The first write of a new store on a real disk too small for it: exit 74 with one line, and
+    /// no store nor anything else left on the disk. The import's `-wal` fitted but its checkpoint
+    /// did not; the file was linked as the store anyway and the `-wal` removed, so every later
+    /// command called the store damaged (exit 65); with less room, the -shm failed and the
+    /// store was called another program's database (helper-135).
+    @Test(.enabled(if: canMountADisk, "needs a private mount namespace for a 2 MiB tmpfs"), arguments: [
+        ("import 3000", 0), ("import 5000", 0), ("add", 1_700), ("add", 2_018), ("add", 2_030),
+    ])
+    func aNewStoreOnADiskTooSmallLeavesNothing(command: String, filledKiB: Int) throws {
+        let sandbox = try Sandbox()
+        let disk = sandbox.folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let words = command.split(separator: " ").map(String.init)
+        var arguments = words.first == "import" ? ["import", sandbox.folder.appendingPathComponent("tasks.json").path] : ["add", "First"]
+        if let count = words.dropFirst().first.flatMap(Int.init) {
+            try Data(Self.exportDocument(tasks: count).utf8).write(to: URL(fileURLWithPath: arguments[1]))
+        }
+        arguments += ["--store", disk.appendingPathComponent("tasks.sqlite").path]
+        let script = """
+            mount -t tmpfs -o size=2m tmpfs "$1" || exit 99
+            [ "$2" -eq 0 ] || dd if=/dev/zero of="$1/filler" bs=1k count="$2" 2>/dev/null
+            disk=$1; shift 2
+            "$@"; status=$?
+            rm -f "$disk/filler"; ls -A "$disk"; exit $status
+            """
+        let namespace = getuid() == 0 ? ["--mount"] : ["--map-root-user", "--mount"]
+        let result = try ProcessRunner.run(
+            "/usr/bin/unshare", namespace + ["/bin/sh", "-c", script, "sh", disk.path, String(filledKiB), Sandbox.binary.path] + sandbox.arguments(arguments),
+            environment: sandbox.environment)
+        #expect(result.status == 74, "\(command) with \(filledKiB) KiB filled: \(result.status) \(result.stderr)")
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("disk"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "left on the disk: \(result.stdout)")
+    }
+
     /// `taskwidget export > backup.json` on a full disk must not look like a backup.
     @Test(arguments: [["export"], ["ls", "--all", "--format", "json"], ["timeline"], ["status", "--format", "waybar"]])
     func outputToAFullDiskIsAnIOError(command: [String]) throws {
