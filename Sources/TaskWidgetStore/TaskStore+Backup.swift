@@ -18,11 +18,19 @@ extension TaskStore {
     /// Returns what the copy holds.
     public func backUp(to path: String) throws -> StoreCounts {
         let temporary = path + ".new-\(UUID.random().uuidString)"
-        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         do {
             let copy = try Self.privateQueue(at: temporary, for: path)
             defer { Self.retire(copy) }
             try database.backup(to: copy)
+            // The online backup copies pages as they are: a damaged store made a damaged backup,
+            // said to hold every task, which `restore` then put over a good store (helper-135).
+            if let damage = Self.damage(in: copy) {
+                throw TaskWidgetError(
+                    .damagedStore,
+                    "the store \(self.path) is damaged (\(damage)): no backup was written; keep the file as it is with cp, and restore an older backup",
+                    context: self.path)
+            }
             // What the file holds, not the store a moment later (helper-127).
             let counts = try copy.read { db in try StoreCounts(db) }
             try copy.close()  // its only connection: the copy is whole in its file
@@ -71,8 +79,11 @@ extension TaskStore {
         guard !applied.isEmpty else {
             throw TaskWidgetError(.damagedStore, "\(path) is an empty store: there is nothing in it to restore", context: path)
         }
+        if let damage = Self.damage(in: backup) {
+            throw TaskWidgetError(.damagedStore, "\(path) is damaged (\(damage)): nothing was restored; give another backup", context: path)
+        }
         let temporary = self.path + ".restore-\(UUID.random().uuidString)"
-        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         do {
             let copy = try Self.privateQueue(at: temporary, for: self.path)
             defer { Self.retire(copy) }
@@ -104,6 +115,20 @@ extension TaskStore {
                 UPDATE syncCollection SET syncToken = NULL, ctag = NULL;
                 """)
         try db.execute(sql: "UPDATE task SET modifiedAt = ?", arguments: [now])
+    }
+
+    /// What SQLite's `quick_check` finds wrong in `database` (its first line), or `nil` when nothing.
+    private static func damage(in database: some DatabaseReader) -> String? {
+        do {
+            let found = try database.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check(1)") }
+            guard let found else { return "no answer from SQLite's check" }
+            // "*** in database main ***\nPage 91: btreeInitPage() returns error code 11"
+            return found == "ok" ? nil : found.split(separator: "\n").filter { !$0.hasPrefix("***") }.joined(separator: "; ")
+        } catch let error as DatabaseError {
+            return error.message ?? "SQLite's check failed"
+        } catch {
+            return "SQLite's check failed"
+        }
     }
 
     /// A new database at `path`, readable by its user alone, for a copy of the store at `store`.

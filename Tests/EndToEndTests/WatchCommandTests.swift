@@ -248,6 +248,31 @@ import Testing
         try sandbox.expectRefused(["backup", sandbox.storePath], status: 64, message: "is the store itself: give the backup another path")
     }
 
+    /// A damaged backup is refused before anything is replaced, and a damaged store is not backed
+    /// up: SQLite's backup copies pages as they are, so `backup` said it saved every task, and
+    /// `restore` then put the damaged copy over a good store (helper-135).
+    @Test func aDamagedBackupIsRefusedAndADamagedStoreIsNotBackedUp() throws {
+        let sandbox = try Sandbox()
+        let big = sandbox.folder.appendingPathComponent("big.json")
+        try Data(FullDiskTests.exportDocument(tasks: 2000).utf8).write(to: big)
+        try sandbox.succeed(["import", big.path])
+        let backup = sandbox.folder.appendingPathComponent("backup.sqlite").path
+        try sandbox.succeed(["backup", backup])
+        // A page of the task table's b-tree, its header overwritten.
+        let damage = "import os, sys; f = open(sys.argv[1], 'r+b'); f.seek(os.path.getsize(sys.argv[1]) // 4096 // 2 * 4096); f.write(b'\\xff' * 64)"
+        #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", damage, backup]).status == 0)
+
+        let other = try Sandbox()
+        try other.succeed(["add", "Keep me"])
+        try other.expectRefused(["restore", backup, "--yes"], status: 65, message: "\(backup) is damaged (Page ")
+        #expect(try other.succeed(["ls"]).contains("Keep me"))
+
+        let copy = sandbox.folder.appendingPathComponent("copy.sqlite").path
+        try sandbox.expectRefused(["backup", copy, "--store", backup], status: 65, message: "the store \(backup) is damaged (Page ")
+        #expect(!FileManager.default.fileExists(atPath: copy))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).allSatisfy { !$0.hasPrefix("copy.sqlite") })
+    }
+
     /// The line of a store deleted while watched.
     static func gone(_ store: String) -> String {
         "⚠ taskwidget: the store \(store) is gone: restore it, or add a task to start a new one there"
