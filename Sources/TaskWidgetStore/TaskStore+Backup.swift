@@ -17,10 +17,11 @@ extension TaskStore {
     /// beside it that is renamed into place once complete (an older backup there is replaced).
     /// Returns what the copy holds.
     public func backUp(to path: String) throws -> StoreCounts {
-        let temporary = path + ".new-\(UUID.random().uuidString)"
-        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         do {
-            let copy = try Self.privateQueue(at: temporary, for: path)
+            let scratch = try ScratchDatabase(beside: path, kind: "new", failure: "cannot write the backup \(path)", advice: "check its folder")
+            defer { scratch.remove() }
+            let temporary = scratch.path
+            let copy = try DatabaseQueue(path: temporary)
             defer { Self.retire(copy) }
             try database.backup(to: copy)
             // The online backup copies pages as they are: a damaged store made a damaged backup,
@@ -82,10 +83,10 @@ extension TaskStore {
         if let damage = Self.damage(in: backup) {
             throw TaskWidgetError(.damagedStore, "\(path) is damaged (\(damage)): nothing was restored; give another backup", context: path)
         }
-        let temporary = self.path + ".restore-\(UUID.random().uuidString)"
-        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         do {
-            let copy = try Self.privateQueue(at: temporary, for: self.path)
+            let scratch = try ScratchDatabase(beside: self.path, kind: "restore", failure: "cannot write beside \(self.path)", advice: "check its folder")
+            defer { scratch.remove() }
+            let copy = try DatabaseQueue(path: scratch.path)
             defer { Self.retire(copy) }
             try backup.backup(to: copy)
             if !applied.isSuperset(of: Migrations.migrator.migrations) { try Self.migrate(copy) }
@@ -129,16 +130,6 @@ extension TaskStore {
         } catch {
             return "SQLite's check failed"
         }
-    }
-
-    /// A new database at `path`, readable by its user alone, for a copy of the store at `store`.
-    private static func privateQueue(at path: String, for store: String) throws -> DatabaseQueue {
-        let file = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard file >= 0 else {
-            throw TaskWidgetError.system(errno, "cannot write beside \(store)", advice: "check its folder", context: path)
-        }
-        close(file)
-        return try DatabaseQueue(path: path)
     }
 
     /// The error of a backup that cannot be read: a damaged or foreign file is named as the

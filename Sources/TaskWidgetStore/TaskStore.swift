@@ -393,16 +393,12 @@ public final class TaskStore: Sendable {
         let linked: Bool
         let result: T
         do {
-            let temporary = path + ".new-\(UUID.random().uuidString)"
-            defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
             // The store is its user's alone, whatever the umask: SQLite makes a file others may
             // read (0644), and the -wal and -shm it makes take the store's mode. Every user of the
             // machine could read the tasks (helper-121).
-            let file = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-            guard file >= 0 else {
-                throw TaskWidgetError.system(errno, "cannot create the store \(path)", advice: "check the folder", context: path)
-            }
-            close(file)
+            let scratch = try ScratchDatabase(beside: path, kind: "new", failure: "cannot create the store \(path)", advice: "check the folder")
+            defer { scratch.remove() }
+            let temporary = scratch.path
             let queue = try DatabaseQueue(path: temporary, configuration: configuration)
             defer { retire(queue) }
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }

@@ -58,6 +58,41 @@ import Testing
         #expect((folder[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o700)
     }
 
+    /// What an interrupted first write, backup or restore left beside its target (Ctrl-C or SIGKILL
+    /// stop it before it removes its files) is removed by the next of its kind there; the file of
+    /// one still at work, which holds it, is not. They stayed for good (helper-135).
+    @Test func leftoversOfInterruptedWholeStoreWritesAreRemovedByTheNext() throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.folder.path
+        let backup = folder + "/backup.sqlite"
+        let leftover = { (target: String, kind: String) in
+            let path = "\(target).\(kind)-\(UUID().uuidString)"
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                #expect(FileManager.default.createFile(atPath: path + suffix, contents: Data("left".utf8)))
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path + suffix)
+            }
+            return path
+        }
+        let interruptedImport = try leftover(sandbox.storePath, "new")
+        let atWork = try leftover(sandbox.storePath, "new")
+        let held = open(atWork, O_RDWR | O_CLOEXEC)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        defer { close(held) }
+        let interruptedBackup = try leftover(backup, "new")
+        let interruptedRestore = try leftover(sandbox.storePath, "restore")
+        let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
+
+        try sandbox.succeed(["add", "First"])
+        #expect(["", "-wal", "-shm", "-journal"].allSatisfy { !exists(interruptedImport + $0) })
+        #expect(exists(atWork) && exists(atWork + "-wal"))
+        #expect(exists(interruptedBackup) && exists(interruptedRestore))
+        try sandbox.succeed(["backup", backup])
+        #expect(!exists(interruptedBackup) && !exists(interruptedBackup + "-journal"))
+        try sandbox.succeed(["restore", backup, "--yes"])
+        #expect(!exists(interruptedRestore) && !exists(interruptedRestore + "-wal"))
+        #expect(exists(atWork))
+    }
+
     /// A store path that SQLite would not take as a file's, relative to the current folder:
     /// `file:…` (a URI to SQLite) and `:memory:`. The first failed after writing elsewhere and
     /// left its temporary files; the second said the store could not be used, yet wrote it.
