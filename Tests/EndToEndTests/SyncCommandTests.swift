@@ -816,6 +816,10 @@ import Testing
             #expect(try mine.task(titled: "Fine") != nil)
             #expect(try mine.task(titled: "Broken") == nil)
             #expect(!result.stderr.contains("Broken"), "titles never in logs")
+            // Nor the object's path, which may name its list or task: hashed, as in --verbose (helper-136).
+            let logged = try #require(result.stderr.firstMatch(of: /href=(\S+)/), "\(result.stderr)").1
+            #expect(logged.split(separator: "/").dropFirst().allSatisfy { $0.count == 8 && $0.allSatisfy(\.isHexDigit) }, "\(logged)")
+            #expect(!result.stderr.contains("broken-1"), "\(result.stderr)")
             // It is reported on every sync until it is fixed (it was once, on the sync that read it).
             #expect(try mine.sync().stdout.contains("pulled 0, pushed 0, 0 conflicts merged, deleted 0, 1 left alone (not valid iCalendar)"))
             // Once the object is fixed (here: the proxy stops breaking it) and changes, it syncs.

@@ -140,12 +140,18 @@ public struct CalDAVError: Error, Sendable, CustomStringConvertible {
     /// which names nothing of the user's, stays as it is (it was hashed too, helper-117).
     public static func redactForLog(_ url: URL) -> String {
         let redacted = redact(url)
-        guard var components = URLComponents(string: redacted), components.percentEncodedPath != "/.well-known/caldav" else { return redacted }
-        let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
-        components.percentEncodedPath = segments.enumerated().map { index, segment in
+        guard var components = URLComponents(string: redacted) else { return redacted }
+        components.percentEncodedPath = redactPathForLog(components.percentEncodedPath)
+        return components.string ?? redacted
+    }
+
+    /// The path of ``redactForLog(_:)``: an object's or collection's href, hashed as in its URL.
+    public static func redactPathForLog(_ path: String) -> String {
+        guard path != "/.well-known/caldav" else { return path }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.enumerated().map { index, segment in
             index < 2 || segment.isEmpty ? String(segment) : String(FNV1a.hex(of: segment.utf8).prefix(8))
         }.joined(separator: "/")
-        return components.string ?? redacted
     }
 
     /// `scheme://host[:port]/path` of a URL: no user info, no query, no fragment.

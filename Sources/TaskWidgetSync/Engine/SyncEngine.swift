@@ -790,7 +790,7 @@ public struct SyncEngine: Sendable {
                     if error.code != .noTodo {
                         logger.warning(
                             "a calendar object is not valid iCalendar; left alone",
-                            metadata: ["href": "\(object.href)", "error": "\(error)"])
+                            metadata: ["href": "\(CalDAVError.redactPathForLog(object.href.percentEncodedPath))", "error": "\(error)"])
                     }
                     pull.skipped.append(
                         SkippedObject(
