@@ -134,6 +134,21 @@ import Testing
         #expect(DashboardPage.html(published: environment.cache.current, refreshSeconds: 60).contains("<h2 id=\"upcoming-heading\" hidden>Next changes</h2>"))
     }
 
+    /// The image of a store that cannot be read names it by its file's name: a device's key opens
+    /// it, and it showed the whole path (helper-136).
+    @Test func theImageOfAFailureLeavesTheStoresFolderOut() async throws {
+        let drawn = Mutex<[String]>([])
+        let environment = try ServeEnvironment(draw: { _, picture in
+            if case .unavailable(let message) = picture { drawn.withLock { $0.append(message) } }
+            return Data()
+        })
+        let path = "/home/alice/.local/share/taskwidget/tasks.sqlite"
+        environment.cache.publish(nil, failure: TaskWidgetError(.storeMissing, "the store \(path) is gone: restore \(path)", context: path))
+        _ = try await environment.cache.widget(try WidgetImageSpec(family: .medium, scale: 1))
+        #expect(drawn.withLock { $0 } == ["the store tasks.sqlite is gone: restore tasks.sqlite"])
+        #expect(environment.cache.current.statusText.contains(path))
+    }
+
     /// A Kindle opens `/?token=…` without JavaScript: the image's URL carries the token itself,
     /// encoded for a query and escaped for the attribute.
     @Test func thePageGivesItsTokenToTheImage() throws {

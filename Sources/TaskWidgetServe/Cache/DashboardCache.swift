@@ -140,7 +140,7 @@ public final class DashboardCache: Sendable {
         try representation(
             cached: { $0.widgets[spec] }, store: { $0.widgets.count < maximumWidgets ? $0.widgets[spec] = $1 : () }, keptAcrossEntries: true
         ) { state, failure in
-            let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.message(of: failure))
+            let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.imageMessage(of: failure))
             return Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
         }
     }
@@ -233,6 +233,15 @@ public final class DashboardCache: Sendable {
     /// What a viewer is told while the store cannot be read.
     private static func message(of failure: TaskWidgetError?) -> String {
         failure?.message ?? "the store cannot be read"
+    }
+
+    /// ``message(of:)`` for an image, with the store named by its file's name alone: a device's
+    /// key opens the image, and a wall display showed the user's home folder to anyone who came
+    /// by (helper-136). The page and `/status`, which say the whole path, need the token.
+    private static func imageMessage(of failure: TaskWidgetError?) -> String {
+        let message = message(of: failure)
+        guard let path = failure?.context, path.hasPrefix("/"), !path.hasSuffix("/") else { return message }
+        return message.replacingOccurrences(of: path, with: URL(fileURLWithPath: path).lastPathComponent)
     }
 }
 
