@@ -62,6 +62,13 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
                 reject(context: context, with: ServeHTTPError(.contentTooLarge, "request body too large"))
                 return
             }
+            // A coding other than chunked: the decoder read the request as one without a body, it
+            // was answered, and then a second, empty 400 came (helper-136). RFC 9112 §6.1: 501.
+            if let codings = head.headerFields[.transferEncoding], codings.lowercased() != "chunked" {
+                logger.info("refused a request in a transfer coding it does not know", metadata: ["status": "501"])
+                reject(context: context, with: ServeHTTPError(.notImplemented, "transfer coding not implemented: send a body as chunked or with Content-Length"))
+                return
+            }
             let hasBody =
                 head.headerFields[.transferEncoding] != nil
                 || (head.headerFields[.contentLength].flatMap(Int.init) ?? 0) > 0
