@@ -363,9 +363,15 @@ public enum CommandRunner {
                 "`taskwidget ls` takes options, not words: to show one list, give --list \(String(match.output.1).removingControlCharacters.shellQuoted)")
         }
         guard let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/),
-            let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) }),
-            !arguments[index - 1].hasPrefix("-")
+            let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) })
         else { return nil }
+        // `add -- 'Pay rent' --due tomorrow`: quoting the title was said, which it was (helper-136).
+        if match.output.1.hasPrefix("-"), let separator = arguments.firstIndex(of: "--"), separator < index {
+            return TaskWidgetError(
+                .invalidInput,
+                "\(String(match.output.1).removingControlCharacters.shellQuoted) comes after --, which makes what follows it words, not options: put the options before --")
+        }
+        guard !arguments[index - 1].hasPrefix("-") else { return nil }
         // A value that is a number or a name from a set (`--format text extra`) is not what quoting
         // mends: ArgumentParser's "unexpected argument" is right there (helper-92).
         guard !singleWordOptions.contains(arguments[index - 2]) else { return nil }
@@ -376,6 +382,10 @@ public enum CommandRunner {
         }
         let words = arguments[(index - 1)...].prefix { !$0.hasPrefix("-") }
         let option = arguments[index - 2].hasPrefix("-") ? arguments[index - 2].removingControlCharacters + " " : ""
+        // `import a.json b.json`: quoted, the two names made one of no file (helper-135).
+        if option.isEmpty, oneFileCommands.contains(path) {
+            return TaskWidgetError(.invalidInput, "`\(path)` takes one file: run it once for each")
+        }
         if option.isEmpty, oneTaskCommands.contains(path), let id = words.first, isTaskIDLike(id) {
             // `start ID ID`: quoted, the ids named no task, and 8000 of them made a line of 300 KB (helper-88).
             if words.allSatisfy(isTaskIDLike) {
@@ -398,6 +408,9 @@ public enum CommandRunner {
 
     /// The commands whose argument is one task id.
     private static let oneTaskCommands: Set = ["taskwidget start", "taskwidget stop", "taskwidget edit", "taskwidget move"]
+
+    /// The commands that take one file.
+    private static let oneFileCommands: Set = ["taskwidget import", "taskwidget restore", "taskwidget backup"]
 
     /// Whether `word` reads as a task id or a prefix of one (`ls` prints 8 hex digits).
     private static func isTaskIDLike(_ word: String) -> Bool {

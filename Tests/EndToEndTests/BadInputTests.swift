@@ -203,6 +203,15 @@ import Testing
         try sandbox.expectRefused(
             ["render", "-o", "p.png", "extra"], status: 64,
             message: "taskwidget: a value of several words is one argument: quote it, as in `-o 'p.png extra'`\n")
+        // Options after -- are words: the title was quoted already (helper-136).
+        try sandbox.expectRefused(
+            ["add", "--", "Pay rent", "--due", "tomorrow"], status: 64,
+            message: "taskwidget: --due comes after --, which makes what follows it words, not options: put the options before --\n")
+        // Two files, where a command takes one: quoted, they named no file (helper-135).
+        for command in ["import", "restore", "backup"] {
+            try sandbox.expectRefused(
+                [command, "a.json", "b.json"], status: 64, message: "taskwidget: `taskwidget \(command)` takes one file: run it once for each\n")
+        }
         // The Inbox is a list where a task is put (ArgumentParser suggested --now); mv is move.
         try sandbox.expectRefused(
             ["add", "x", "--inbox"], status: 64, message: "taskwidget: add names the Inbox as a list: --list inbox (see `taskwidget add --help`)\n")
