@@ -9,7 +9,14 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", _superCommandName: "taskwidget",
         abstract: "Print the whole store as JSON (read it back with `import`).",
-        discussion: "Example: taskwidget export > backup.json")
+        discussion: """
+            The file a shell makes takes your umask, which may let others read it; \
+            `taskwidget backup FILE` writes one only you can read.
+
+            Examples:
+              (umask 077; taskwidget export > tasks.json)
+              taskwidget export | ssh laptop taskwidget import -
+            """)
     @OptionGroup var options: GlobalOptions
 
     func run() throws {
