@@ -214,6 +214,13 @@ extension TaskStore {
         case 1:
             return matches[0]
         case 0:
+            // A task deleted here or by sync: "no task has the id" sent `undo` users to ls (helper-135).
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM taskTombstone WHERE taskID GLOB ?", arguments: [prefix + "*"]) == true {
+                throw TaskWidgetError(
+                    .notFound,
+                    "the task \(text.sanitizedForMessage) was deleted: nothing but a backup made before brings it back (taskwidget restore FILE; undo reopens completed tasks)",
+                    context: "task deleted")
+            }
             throw TaskWidgetError(
                 .notFound, "no task has the id \(text.sanitizedForMessage): see `taskwidget ls --all` for the ids", context: "task not found")
         default:

@@ -90,6 +90,13 @@ import Testing
 
         #expect(try sandbox.succeed(["rm", prefix]) == "Deleted \(id) Pay rent\n")
         #expect(try tasks(sandbox, ["--all"]).isEmpty)
+        // A deleted task is said to be deleted, not unknown (helper-135).
+        for command in ["undo", "done", "edit"] {
+            try sandbox.expectRefused(
+                [command, prefix] + (command == "edit" ? ["--title", "x"] : []), status: 64,
+                message: "taskwidget: the task \(prefix) was deleted: nothing but a backup made before brings it back (taskwidget restore FILE; undo reopens completed tasks)\n")
+        }
+        try sandbox.expectRefused(["undo", "abcd"], status: 64, message: "no task has the id abcd")
     }
 
     /// A state change that finds the task already as asked says so: each of these printed its
