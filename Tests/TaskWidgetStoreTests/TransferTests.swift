@@ -519,6 +519,11 @@ import Testing
             ("{\n  \"schema\": tru\n}", "the JSON is malformed at line 2, column"),
             // Valid JSON that no field can hold was "malformed", with no place (helper-114).
             (Self.validDocument.replacingOccurrences(of: #""sortOrder": 0}"#, with: #""sortOrder": 1e400}"#), "the number at line 5, column 56 is too large for any field"),
+            // Half a character, and a raw control character: "ends too soon", or no place (helper-135).
+            ("{\n  \"schema\": \"x\\ud800\"\n}", "the JSON is malformed at line 2, column 15: a \\u escape there is half of a character"),
+            ("{\n  \"schema\": \"x\\udc00\\ud800\"\n}", "the JSON is malformed at line 2, column 15: a \\u escape there is half of a character"),
+            ("{\n  \"schema\": \"x\\ud800\\udc00y\\udbff\"\n}", "at line 2, column 28: a \\u escape there is half of a character"),
+            ("{\n  \"schema\": \"x\u{7}\"\n}", "the JSON is malformed at line 2, column 15 (a control character, which a string holds only escaped)"),
         ]
         for (text, expected) in cases {
             let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }

@@ -240,8 +240,11 @@ public struct StoreExport: Codable, Sendable, Equatable {
         var depth = 0
         var inString = false
         var escaped = false
-        for byte in data {
-            if byte == 0 { return "the JSON is malformed (a NUL byte)" }
+        for (offset, byte) in data.enumerated() {
+            if byte == 0 {
+                let (line, column) = lineAndColumn(ofOffset: offset, in: data)
+                return "the JSON is malformed at line \(line), column \(column) (a NUL byte)"
+            }
             if inString {
                 if escaped {
                     escaped = false
@@ -365,6 +368,17 @@ extension DecodingError {
         }
     }
 
+    /// The offset of the first `\uD800`…`\uDFFF` escape in `data` that is not a high and a low
+    /// surrogate's pair.
+    static func loneSurrogate(in data: Data) -> Int? {
+        let text = String(decoding: data, as: UTF8.self)
+        for match in text.matches(of: /(?i)\\ud([89a-f])[0-9a-f]{2}(\\ud[c-f][0-9a-f]{2})?/) {
+            let isHigh = "89abAB".contains(match.output.1)
+            if !isHigh || match.output.2 == nil { return text.utf8.distance(from: text.startIndex, to: match.range.lowerBound) }
+        }
+        return nil
+    }
+
     /// The names in the JSON object at `codingPath` of `data`; none when there is no object there.
     static func keys(at codingPath: [any CodingKey], in data: Data) -> [String] {
         var value = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
@@ -408,6 +422,15 @@ extension DecodingError {
             return "\(field) (a fraction where a whole number goes, or one too large): compare it with what `taskwidget export` writes"
         } catch {
             let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            // Half a character escaped (`\ud800` alone): it was "ends too soon", or "malformed"
+            // with no place (helper-135).
+            if description.contains("surrogate") || description.contains("no high character") {
+                let place = loneSurrogate(in: data).map { offset in
+                    let (line, column) = StoreExport.lineAndColumn(ofOffset: offset, in: data)
+                    return " at line \(line), column \(column)"
+                }
+                return "the JSON is malformed\(place ?? ""): a \\u escape there is half of a character (a lone surrogate): write the whole character"
+            }
             if description.contains("end of file") { return "the JSON ends too soon: the file may be cut short" }
             // `Number 1e400 is not representable in Swift.`: valid JSON, out of any field's range,
             // which was "malformed" with no place (helper-114).
@@ -418,11 +441,13 @@ extension DecodingError {
                 let (line, column) = StoreExport.lineAndColumn(ofOffset: range.lowerBound - data.startIndex, in: data)
                 return "the number at line \(line), column \(column) is too large for any field: compare it with what `taskwidget export` writes"
             }
-            guard let range = description.firstRange(of: "character "),
+            // "Unescaped control character around character 8.": the place is the last number.
+            guard let range = description.ranges(of: "character ").last,
                 let offset = Int(description[range.upperBound...].prefix { $0.isNumber }), offset <= data.count
             else { return "the JSON is malformed" }
             let (line, column) = StoreExport.lineAndColumn(ofOffset: offset, in: data)
-            return "the JSON is malformed at line \(line), column \(column)"
+            let what = description.hasPrefix("Unescaped control character") ? " (a control character, which a string holds only escaped)" : ""
+            return "the JSON is malformed at line \(line), column \(column)\(what)"
         }
     }
 }
