@@ -216,6 +216,17 @@ import Testing
         #expect(try sandbox.succeed(["import", old.path]) == "Imported 1 list, 0 tasks and 1 habit; the file's copy removed 1 habit day it does not have\n")
     }
 
+    /// `import -` at a terminal says how to end what is typed or pasted: it waited without a word
+    /// (helper-135).
+    @Test func importFromATerminalSaysHowToEndIt() throws {
+        let sandbox = try Sandbox()
+        let document = #"{"schema":"taskwidget.export/1","lists":[],"habits":[],"tasks":[]}"#
+        let (status, shown) = try sandbox.runOnTerminal(["import", "-"], typing: document + "\n\u{4}")
+        #expect(status == 0, "\(shown)")
+        #expect(shown.contains("Paste or type the export, then press Ctrl-D on a line of its own (Ctrl-C stops):\n"), "\(shown)")
+        #expect(shown.hasSuffix("Imported 0 lists, 0 tasks and 0 habits\n"), "\(shown)")
+    }
+
     /// A long import on a terminal says how far it is, on standard error, and clears that line
     /// before the summary or an error; into a pipe, or for a small file, it says nothing more.
     @Test func aLongImportOnATerminalSaysHowFarItIs() throws {

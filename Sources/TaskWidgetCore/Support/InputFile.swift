@@ -77,9 +77,18 @@ public enum InputFile {
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: descriptor != STDIN_FILENO)
         do {
             guard limit < .max else { return (try handle.readToEnd() ?? Data(), status) }
+            // One read(2) at a time, each read of nothing the end: FileHandle's read(upToCount:)
+            // reads on past a terminal's Ctrl-D until it has the count, so one was not enough.
             var data = Data()
-            while data.count <= limit, let chunk = try handle.read(upToCount: min(1 << 20, limit + 1 - data.count)), !chunk.isEmpty {
-                data += chunk
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while data.count <= limit {
+                let count = Glibc.read(descriptor, &chunk, min(chunk.count, limit + 1 - data.count))
+                if count == 0 { break }
+                guard count > 0 else {
+                    if errno == EINTR { continue }
+                    throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
+                }
+                data.append(chunk, count: count)
             }
             return (data, status)
         } catch {

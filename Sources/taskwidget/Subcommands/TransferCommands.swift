@@ -67,6 +67,10 @@ struct Import: ParsableCommand {
         let context = try options.context()
         let file = try PathText.expandingHome(file, in: "the file to import", environment: context.environment)
         let name = file == "-" ? "standard input" : file
+        // Typed or pasted at a terminal: it waited without a word (helper-135).
+        if file == "-", isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 {
+            writeToStandardError("Paste or type the export, then press Ctrl-D on a line of its own (Ctrl-C stops):\n")
+        }
         // An export of 100 000 tasks is about 40 MiB: a file larger than this one is none.
         let data = try InputFile.read(file, named: name, limit: 512 << 20) {
             TaskWidgetError(
