@@ -38,6 +38,42 @@ import Testing
         }
     }
 
+    /// Nobody on the network finds a registered device's MAC address, and with it its key, by
+    /// trying them all: 20 000 a second were answered (helper-136). After 10 unregistered ones in a
+    /// minute, every setup from that address waits, a registered device's too.
+    @Test func setupsOfUnregisteredDevicesAreLimitedPerAddress() async throws {
+        try await withApp { client, _ in
+            for index in 0..<DeviceRegistry.unknownSetupsPerMinute {
+                let guess = try await client.execute(uri: "/api/setup", method: .get, headers: [.deviceID: String(format: "00:00:00:00:00:%02X", index)])
+                #expect(guess.status == .notFound)
+            }
+            let found = try await client.execute(uri: "/api/setup", method: .get, headers: [.deviceID: Self.original.id])
+            #expect(found.status == .tooManyRequests)
+            #expect(found.headers[.retryAfter].flatMap(Int.init).map { (1...60).contains($0) } == true)
+            #expect(String(buffer: found.body) == "{\"error\":\"too many setups of devices that are not registered: wait a minute\"}\n")
+            // The device's own requests are not setups.
+            let display = try await client.execute(
+                uri: "/api/display", method: .get, headers: [.deviceID: Self.original.id, HTTPField.Name("Access-Token")!: Self.original.apiKey])
+            #expect(display.status == .ok)
+        }
+    }
+
+    /// The count is per address and per minute, and bounded in the addresses it keeps.
+    @Test func theSetupCountStartsAgainEachMinute() {
+        let devices = DeviceRegistry([Self.original])
+        let start = ContinuousClock.now
+        for _ in 0..<DeviceRegistry.unknownSetupsPerMinute {
+            #expect(devices.setupWait(for: "10.0.0.9", at: start) == nil)
+            devices.countUnknownSetup(from: "10.0.0.9", at: start)
+        }
+        #expect(devices.setupWait(for: "10.0.0.9", at: start + .seconds(20)) == 40)
+        #expect(devices.setupWait(for: "10.0.0.8", at: start + .seconds(20)) == nil)
+        #expect(devices.setupWait(for: "10.0.0.9", at: start + .seconds(60)) == nil)
+        for index in 0..<DeviceRegistry.unknownSetupAddresses { devices.countUnknownSetup(from: "address \(index)", at: start + .seconds(61)) }
+        #expect(devices.setupWait(for: "one more", at: start + .seconds(62)) == 60)
+        #expect(devices.setupWait(for: "one more", at: start + .seconds(122)) == nil)
+    }
+
     @Test(arguments: [
         (original, "png", 1, "800x480.png?theme=mono&depth=1"),
         (grayscale, "png", 2, "800x480.png?theme=mono&depth=2"),

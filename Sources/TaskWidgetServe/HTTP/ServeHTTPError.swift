@@ -70,6 +70,11 @@ extension ServeHTTPError {
         "bad size: expected WIDTHxHEIGHT in points, each side from \(WidgetSize.allowedPoints.lowerBound) to \(WidgetSize.allowedPoints.upperBound)")
     /// 404 for an unknown path.
     public static let notFound = Self(.notFound, "not found")
+
+    /// 429 for a client that asked to set up too many unregistered devices (``DeviceRegistry/setupWait(for:at:)``).
+    public static func tooManySetups(retryAfter seconds: Int) -> Self {
+        Self(.tooManyRequests, "too many setups of devices that are not registered: wait a minute", headers: [.retryAfter: String(seconds)])
+    }
     /// 404 for a `/widget/` name that is no widget, with the names there are.
     public static let noSuchWidget = Self(
         .notFound, "not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png")

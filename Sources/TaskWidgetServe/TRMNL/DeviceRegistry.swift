@@ -15,6 +15,8 @@ public final class DeviceRegistry: Sendable {
         var unregistered: Set<String> = []
         /// Whether more unregistered devices asked than the log names.
         var unregisteredOverflowed = false
+        /// The setups of unregistered devices each client address asked for in its current minute.
+        var unknownSetups: [String: (minuteStart: ContinuousClock.Instant, count: Int)] = [:]
     }
 
     /// The file; `nil` for a registry held in memory (tests).
@@ -70,6 +72,47 @@ public final class DeviceRegistry: Sendable {
             state.unregistered.insert(Self.key(id))
             return .first
         }
+    }
+
+    /// How many setups of unregistered devices one client address may ask for in a minute. A device
+    /// that is not registered yet retries every few minutes; 20 000 made-up MAC addresses a second
+    /// were answered, so the registered device's, and with it its key, was found by trying them
+    /// all (helper-136).
+    static let unknownSetupsPerMinute = 10
+    /// How many client addresses the count keeps at once; past it, every new one waits.
+    static let unknownSetupAddresses = 4096
+
+    /// Whether a client at `address` may ask for a setup now: not after ``unknownSetupsPerMinute``
+    /// setups of unregistered devices in its current minute, whatever it asks for then (a device
+    /// found would stand out among the refusals). Returns the seconds to wait when it may not.
+    public func setupWait(for address: String, at now: ContinuousClock.Instant = .now) -> Int? {
+        loaded.withLock { state in
+            guard let (start, count) = state.unknownSetups[address], now - start < .seconds(60) else {
+                return Self.hasRoom(in: &state, at: now) ? nil : 60
+            }
+            guard count >= Self.unknownSetupsPerMinute else { return nil }
+            let (seconds, attoseconds) = (start + .seconds(60) - now).components
+            return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+        }
+    }
+
+    /// Counts a setup that `address` asked for an unregistered device.
+    public func countUnknownSetup(from address: String, at now: ContinuousClock.Instant = .now) {
+        loaded.withLock { state in
+            if let (start, count) = state.unknownSetups[address], now - start < .seconds(60) {
+                state.unknownSetups[address] = (start, count + 1)
+            } else if state.unknownSetups[address] != nil || Self.hasRoom(in: &state, at: now) {
+                state.unknownSetups[address] = (now, 1)
+            }
+        }
+    }
+
+    /// Whether the count has room for another address, once the minutes that are over are dropped.
+    private static func hasRoom(in state: inout Loaded, at now: ContinuousClock.Instant) -> Bool {
+        if state.unknownSetups.count >= unknownSetupAddresses {
+            state.unknownSetups = state.unknownSetups.filter { now - $0.value.minuteStart < .seconds(60) }
+        }
+        return state.unknownSetups.count < unknownSetupAddresses
     }
 
     /// The device with MAC `id` (compared case-insensitively: firmware sends upper case).

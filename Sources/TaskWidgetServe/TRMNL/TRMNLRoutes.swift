@@ -8,14 +8,17 @@ import TaskWidgetCore
 func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCache, devices: DeviceRegistry) {
     /// `GET /api/setup`: open (the device has no key yet); a registered `ID` gets its key.
     router.get("/api/setup") { request, context -> Response in
+        let address = context.clientAddress ?? "an unknown address"
+        if let seconds = devices.setupWait(for: address) { throw ServeHTTPError.tooManySetups(retryAfter: seconds) }
         guard let id = request.headers[.deviceID], let device = devices.device(id: id) else {
+            devices.countUnknownSetup(from: address)
             // Said where the user looks: the MAC address to register is known only here. Only a
             // MAC address is written (the header is anyone's text), once.
             if let id = request.headers[.deviceID], DeviceRecord.isDeviceID(id) {
                 switch devices.notice(forUnregistered: id) {
                 case .first:
                     context.logger.warning(
-                        "a TRMNL device that is not registered asked to be set up, from \(context.clientAddress ?? "an unknown address"): if it is yours, register it with `taskwidget serve device add \(id)`")
+                        "a TRMNL device that is not registered asked to be set up, from \(address): if it is yours, register it with `taskwidget serve device add \(id)`")
                 case .tooMany:
                     context.logger.warning(
                         "more than \(DeviceRegistry.unregisteredLogged) TRMNL devices that are not registered asked to be set up: the log names no more of them until serve restarts")
