@@ -72,6 +72,11 @@ import Testing
         for index in 0..<DeviceRegistry.unknownSetupAddresses { devices.countUnknownSetup(from: "address \(index)", at: start + .seconds(61)) }
         #expect(devices.setupWait(for: "one more", at: start + .seconds(62)) == 60)
         #expect(devices.setupWait(for: "one more", at: start + .seconds(122)) == nil)
+        // An IPv6 host picks its addresses in its /64.
+        #expect(DeviceRegistry.client(at: "2001:db8:1:2::5") == DeviceRegistry.client(at: "2001:db8:1:2:abcd::9"))
+        #expect(DeviceRegistry.client(at: "2001:db8:1:2::5") != DeviceRegistry.client(at: "2001:db8:1:3::5"))
+        #expect(DeviceRegistry.client(at: "::ffff:192.0.2.1") != DeviceRegistry.client(at: "::ffff:192.0.2.2"))
+        #expect(DeviceRegistry.client(at: "192.0.2.1") == "192.0.2.1")
     }
 
     @Test(arguments: [

@@ -86,7 +86,8 @@ public final class DeviceRegistry: Sendable {
     /// setups of unregistered devices in its current minute, whatever it asks for then (a device
     /// found would stand out among the refusals). Returns the seconds to wait when it may not.
     public func setupWait(for address: String, at now: ContinuousClock.Instant = .now) -> Int? {
-        loaded.withLock { state in
+        let address = Self.client(at: address)
+        return loaded.withLock { state in
             guard let (start, count) = state.unknownSetups[address], now - start < .seconds(60) else {
                 return Self.hasRoom(in: &state, at: now) ? nil : 60
             }
@@ -98,6 +99,7 @@ public final class DeviceRegistry: Sendable {
 
     /// Counts a setup that `address` asked for an unregistered device.
     public func countUnknownSetup(from address: String, at now: ContinuousClock.Instant = .now) {
+        let address = Self.client(at: address)
         loaded.withLock { state in
             if let (start, count) = state.unknownSetups[address], now - start < .seconds(60) {
                 state.unknownSetups[address] = (start, count + 1)
@@ -105,6 +107,16 @@ public final class DeviceRegistry: Sendable {
                 state.unknownSetups[address] = (now, 1)
             }
         }
+    }
+
+    /// What one client holds of `address`: an IPv4 address, or an IPv6 address's /64, in which a
+    /// host picks its addresses as it likes.
+    static func client(at address: String) -> String {
+        var bytes = in6_addr()
+        guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        let prefix = withUnsafeBytes(of: bytes) { Array($0) }
+        guard prefix[0..<10].contains(where: { $0 != 0 }) else { return address }  // ::ffff:192.0.2.1, ::1
+        return prefix.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
     }
 
     /// Whether the count has room for another address, once the minutes that are over are dropped.

@@ -90,19 +90,41 @@ import Testing
     }
 
     /// An unregistered device's setup is logged once, with the address it came from; made-up IDs
-    /// past the first 64 do not fill the journal: one line says the rest are not named.
+    /// past the first 64 do not fill the journal: one line says the rest are not named. One address
+    /// may ask for 10 in a minute, then waits (429), so that nobody finds a registered device, and
+    /// its key, by trying every MAC address (helper-136): here from eight loopback addresses.
     @Test func unregisteredDevicesAreLoggedOnceAndBoundedly() throws {
         let sandbox = try Sandbox.demo()
+        try sandbox.succeed(["serve", "device", "add", "AA:BB:CC:DD:EE:FF"], global: false)
         let server = try ServeProcess(sandbox)
         let ids = (0..<80).map { String(format: "02:00:00:00:00:%02X", $0) }
-        for id in ids + ids.prefix(3) {
-            #expect(try server.request("/api/setup", headers: ["ID": id]).status == 404)
-        }
+        // `ADDRESS ID` lines in, one status a line out, each request from ADDRESS.
+        let script = """
+            import http.client, sys
+            for line in sys.stdin:
+                address, id = line.split()
+                connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), source_address=(address, 0))
+                connection.request("GET", "/api/setup", headers={"ID": id})
+                print(connection.getresponse().status, flush=True)
+                connection.close()
+            """
+        let requests = ids.enumerated().map { "127.0.0.\($0.offset / 10 + 2) \($0.element)" } + ids.prefix(3).map { "127.0.0.2 \($0)" }
+            + ["127.0.0.1 AA:BB:CC:DD:EE:FF"] + ids.prefix(10).map { "127.0.0.1 \($0)" } + ["127.0.0.1 AA:BB:CC:DD:EE:FF"]
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3", ["-c", script, String(server.port)], input: Data(requests.map { $0 + "\n" }.joined().utf8))
+        let statuses = result.stdout.split(separator: "\n")
+        #expect(statuses.count == requests.count, "\(result.stderr)")
+        // Ten a minute from each address; then even the registered device waits.
+        #expect(statuses.prefix(80).allSatisfy { $0 == "404" })
+        #expect(statuses[80..<83].allSatisfy { $0 == "429" })
+        #expect(statuses[83] == "200")
+        #expect(statuses[84..<94].allSatisfy { $0 == "404" })
+        #expect(statuses[94] == "429")
         #expect(server.terminate() == 0)
         let lines = server.process.stderrText.split(separator: "\n")
-        let named = lines.filter { $0.contains("is not registered asked to be set up, from 127.0.0.1: if it is yours, register it with") }
+        let named = lines.filter { $0.contains("is not registered asked to be set up, from 127.0.0.") && $0.contains(": if it is yours, register it with") }
         #expect(named.count == 64, "\(lines.count) lines")
-        #expect(named.first?.hasSuffix("`taskwidget serve device add 02:00:00:00:00:00`") == true, "\(named.first ?? "")")
+        #expect(named.first?.hasSuffix("from 127.0.0.2: if it is yours, register it with `taskwidget serve device add 02:00:00:00:00:00`") == true, "\(named.first ?? "")")
         #expect(lines.filter { $0.contains("the log names no more of them until serve restarts") }.count == 1)
         #expect(lines.count == 65, "\(server.process.stderrText)")
     }
