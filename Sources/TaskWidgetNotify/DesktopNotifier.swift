@@ -15,7 +15,9 @@ import TaskWidgetCore
 /// The notifier keeps going without a bus or a server: it reports ``NotifierEvent/serverUnavailable(_:)``
 /// once, queues posts (at most ``Options/maxQueued``; the oldest is dropped past it, reported as
 /// ``NotifierEvent/postDropped(_:)``), follows `NameOwnerChanged` for
-/// `org.freedesktop.Notifications` and delivers the queue when a server appears. Without a bus it
+/// `org.freedesktop.Notifications` and delivers the queue when a server appears; what waited
+/// longer than ``Options/maxQueuedAge`` is reported dropped instead, for its poster to post again
+/// with what is true by then. Without a bus it
 /// retries connecting with a growing delay (a GLib timer, so the loop's poll timeout carries it).
 ///
 /// ```swift
@@ -50,6 +52,10 @@ public final class DesktopNotifier: NotificationPosting {
         public var maxQueued: Int
         /// Delays between attempts to reach a missing bus; the last one repeats.
         public var reconnectDelays: [Duration]
+        /// How long a post may wait for a server and still be sent as it was made: one that waited
+        /// minutes said a reminder was due when it was overdue (helper-134). Short, since one that
+        /// waited longer is only posted again, at once, by its poster.
+        public var maxQueuedAge: Duration = .seconds(5)
 
         public init(
             appName: String = "taskwidget", callTimeout: Duration = .seconds(10), activationTimeout: Duration = .seconds(25),
@@ -115,6 +121,8 @@ public final class DesktopNotifier: NotificationPosting {
         let post: PostID
         let notification: DesktopNotification
         let replacing: NotificationID?
+        /// When it was posted.
+        let made = ContinuousClock.now
         var withdrawn = false
         /// Servers that went away while it was being shown (``GLibFailure/meansServerLeftWithoutReplying``).
         var serversLost = 0
@@ -465,6 +473,10 @@ public final class DesktopNotifier: NotificationPosting {
         }
         reported = nil
         announcedAvailable = true
+        // Reported before the server is, so that its poster, told of both, posts them again.
+        let now = ContinuousClock.now
+        for stale in queue where now - stale.made > options.maxQueuedAge { events.append(.postDropped(stale.post)) }
+        queue.removeAll { now - $0.made > options.maxQueuedAge }
         events.append(.serverAvailable)
         while state == .running, !queue.isEmpty { send(queue.removeFirst()) }
     }

@@ -120,8 +120,9 @@ public enum NotifierEvent: Sendable, Equatable {
     /// The server refused the post, or it timed out. The reason is a D-Bus error name or GLib's
     /// message: never the notification's text.
     case postFailed(PostID, reason: String)
-    /// The post waited for a server in a full queue and was dropped for a newer one: it never
-    /// reached a server, and may be posted again once one is there (``serverAvailable``).
+    /// The post waited for a server in a full queue and was dropped for a newer one, or waited too
+    /// long to be sent as it was made: it never reached a server, and may be posted again once one
+    /// is there (``serverAvailable``, which comes after).
     case postDropped(PostID)
     /// The user chose an action (`ActionInvoked`).
     case actionInvoked(NotificationID, actionKey: String)

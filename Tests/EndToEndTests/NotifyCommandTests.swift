@@ -476,6 +476,27 @@ import Testing
         Self.stop(notify)
     }
 
+    /// A reminder that waited for a server comes as it is when the server does: posted 58 s late,
+    /// shown after more than a minute, it is a missed one (helper-134: two minutes late, it came
+    /// as posted, neither missed nor critical). A post waits at most 5 s to be sent as it was made.
+    @Test(.timeLimit(.minutes(1)))
+    func aReminderThatWaitedForAServerComesAsItIsThen() throws {
+        let desktop = try DesktopSession()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:26:02+01:00")
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: "posting a reminder", within: .seconds(20)), "\(notify.stderrText)")
+        #expect(notify.stderrText.contains("missed=false"), "\(notify.stderrText)")
+        // The post must be older than the notifier keeps as made: this is the scenario's time, no synchronization.
+        Thread.sleep(forTimeInterval: 6)
+        try desktop.startDunst()
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        let shown = try desktop.closeAllAndReadHistory()
+        #expect(shown.map(\.summary) == ["Pay rent"])
+        #expect(shown.first?.body.hasPrefix("Missed reminder (16:26)") == true, "\(shown)")
+        Self.stop(notify)
+    }
+
     /// On most desktops no server runs until the bus starts one (D-Bus activation): that is no
     /// outage, and the first reminder starts it.
     @Test(.timeLimit(.minutes(1)))

@@ -484,6 +484,25 @@ import Testing
         #expect(notifier.posts.count == 3)
     }
 
+    /// A reminder that waited minutes for a server comes as missed, and overdue when its task is
+    /// by then: the notifier reports such a post dropped when the server comes (before it says the
+    /// server is there), and the reminder is posted again as it is now. It came as posted, due
+    /// soon and not critical, two minutes late (helper-134).
+    @Test func aReminderThatWaitedLongForAServerIsPostedAgainAsItIsThen() throws {
+        addTask("Long wait", remindIn: 15, dueIn: 75)
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(15))
+        #expect(notifier.bodies == ["16:28 · Inbox"])
+        notifier.events = [.postDropped(notifier.posts[0].post), .serverAvailable]
+        notifier.showsPosts = true
+        try session.handle([], at: at(160))
+        #expect(notifier.bodies == ["16:28 · Inbox", "Missed reminder (16:27) · Overdue · 16:28 · Inbox"])
+        #expect(notifier.posts.last?.notification.urgency == .critical)
+        #expect(storage.saved.keys.count == 1)
+    }
+
     /// A session that posted "Pay rent" (reminding at 2 s) to a server that does not show posts by
     /// itself; `refuse` refuses its latest post.
     func sessionPostingToARefusingServer() throws -> (session: NotifySession<FakeReminderSource>, task: UUID) {
