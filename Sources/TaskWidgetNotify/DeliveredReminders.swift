@@ -12,6 +12,9 @@ public struct DeliveredReminders: Sendable, Equatable {
     public static let schema = "taskwidget.delivered-reminders/1"
 
     public private(set) var keys: Set<ReminderKey> = []
+    /// The date before which ``forget(before:)`` last forgot reminders: a file merged in keeps
+    /// none older.
+    public private(set) var forgottenBefore: Instant?
 
     public init(_ keys: Set<ReminderKey> = []) {
         self.keys = keys
@@ -31,6 +34,12 @@ public struct DeliveredReminders: Sendable, Equatable {
     /// file stays small.
     public mutating func forget(before instant: Instant) {
         keys = keys.filter { $0.date >= instant }
+        forgottenBefore = instant
+    }
+
+    /// Adds what `other` (another process's record) holds, but what this one forgot.
+    public mutating func merge(_ other: DeliveredReminders) {
+        keys.formUnion(other.keys.filter { key in forgottenBefore.map { key.date >= $0 } ?? true })
     }
 
     private struct Document: Codable {
@@ -88,11 +97,20 @@ public final class DeliveredRemindersFile: DeliveredReminderStorage {
         }
     }
 
+    /// Writes `delivered` with what the file holds now added: notify on another session bus
+    /// (another login, `dbus-run-session`) records in the same file, and each write put back its
+    /// own copy, so that the other's reminders were shown again at its restart (helper-134). The
+    /// state folder is locked (`flock`) while the file is read and replaced.
     public func save(_ delivered: DeliveredReminders) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         try AtomicFile.makeFolder(folder, permissions: 0o700)
-        try AtomicFile.write(delivered.encoded(), to: url)
+        let lock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if lock >= 0 { close(lock) } }
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        var merged = delivered
+        if let onDisk = try? load() { merged.merge(onDisk) }
+        try AtomicFile.write(merged.encoded(), to: url)
     }
 }
 

@@ -137,6 +137,24 @@ import Testing
         #expect(throws: TaskWidgetError.self) { try file.load() }
     }
 
+    /// Two notify processes (two session buses) record in one file: each write keeps the other's
+    /// reminders, but those it forgot as too old (helper-134: they were shown again at a restart).
+    @Test func aWriteKeepsWhatAnotherProcessRecorded() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("delivered-reminders.json")
+        let (first, second) = (DeliveredRemindersFile(path: path), DeliveredRemindersFile(path: path))
+        let (mine, theirs, old) = (
+            ReminderKey(taskID: UUID(), date: Self.now), ReminderKey(taskID: UUID(), date: Self.now), ReminderKey(taskID: UUID(), date: Self.now.adding(seconds: -90_000))
+        )
+        try second.save(DeliveredReminders([theirs, old]))
+        var delivered = DeliveredReminders([mine])
+        delivered.forget(before: Self.now.adding(seconds: -86_400))
+        try first.save(delivered)
+        #expect(try first.load().keys == [mine, theirs])
+        try second.save(DeliveredReminders([theirs]))
+        #expect(try first.load().keys == [mine, theirs])
+    }
+
     @Test func aSecondLockOfTheSessionIsRefusedWithTheHoldersPid() throws {
         let folder = try TemporaryFolder()
         let path = try #require(SessionLock.defaultPath(XDGPaths(environment: ["XDG_RUNTIME_DIR": folder.url.path]), busAddress: nil))
