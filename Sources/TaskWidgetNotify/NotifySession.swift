@@ -377,6 +377,8 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         case .damagedStore: ": restore it from a backup, or pass another --store"
         case .storeVersion: ": run the taskwidget that wrote it, or a newer one"
         case .permissionDenied: ": check the permissions of the store and its folder"
+        // A folder given as the store: it waited without a word of what to do (helper-134).
+        case .notAFile: ": pass --store with the path of the store's file"
         default: ""
         }
     }

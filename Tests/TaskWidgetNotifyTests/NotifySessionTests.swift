@@ -240,6 +240,10 @@ import Testing
                 "there is no store [storeMissing] (/home/u/tasks.sqlite): notify waits for the store to be readable: check the path "
                     + "(--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`"
             ], "\(log.logged)")
+        // A folder in its place (helper-134).
+        store.nextCheck = .failed(TaskWidgetError(.notAFile, "/home/u is a folder, not a store file", context: "/home/u"))
+        try session.handle(.storeActivity, at: at(2))
+        #expect(log.logged.last?.hasSuffix("notify waits for the store to be readable: pass --store with the path of the store's file") == true, "\(log.logged)")
     }
 
     @Test func doneCompletesTheTaskAndClosesTheNotification() throws {
