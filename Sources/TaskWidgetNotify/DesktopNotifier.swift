@@ -544,7 +544,8 @@ public final class DesktopNotifier: NotificationPosting {
             if !pending.withdrawn { queue.insert(pending, at: 0) }
             if state == .running, connection != nil { serverLeft() }
         case .failure(let failure):
-            logger.warning("a notification could not be shown: \(failure)")
+            // Its poster says it, with what it does next: a warning here too made two (helper-134).
+            logger.debug("a notification could not be shown: \(failure)")
             events.append(.postFailed(post, reason: failure.description))
         }
     }
