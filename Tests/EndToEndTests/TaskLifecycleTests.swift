@@ -163,6 +163,15 @@ import Testing
         #expect(try sandbox.run(["edit", rentID, "--title", "Pay the rent"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", rentID, "--due", "2026-11-30"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", rentID, "--due", "2026-11-01"]).stderr == overdue.stderr)
+        // A time alone that has passed today is tomorrow's: said, where only ls showed it (helper-134).
+        let early = try sandbox.run(["add", "Stretch", "--remind", "09:00", "--due", "17:00"])
+        #expect(early.status == 0)
+        #expect(
+            early.stderr == "taskwidget: note: 09:00 has passed today, so the reminder is tomorrow at that time\n"
+                + "taskwidget: note: the reminder comes after the due time; the task will be overdue by then\n", "\(early.stderr)")
+        let stretch = early.stdout.trimmingCharacters(in: .newlines)
+        #expect(try sandbox.run(["edit", stretch, "--due", "4pm"]).stderr.hasPrefix("taskwidget: note: 4pm has passed today, so the due time is tomorrow at that time\n"))
+        #expect(try sandbox.run(["edit", stretch, "--due", "5pm", "--remind", "16:30"]).stderr.isEmpty)
         // A reminder after the due time reminds of an overdue task: said, and kept (helper-74).
         let late = "taskwidget: note: the reminder comes after the due time; the task will be overdue by then\n"
         let reminded = try sandbox.run(["add", "Water the plants", "--due", "today", "--remind", "tomorrow"])

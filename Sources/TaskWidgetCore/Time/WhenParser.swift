@@ -70,6 +70,14 @@ public struct WhenParser: Sendable {
         return try Self.writable(instant, reading: text)
     }
 
+    /// Whether `text` is a time alone (`06:00`, `5pm`, `noon`) that has passed today, and so means
+    /// tomorrow: a command says so, which only `ls` showed (helper-134).
+    public func meansTomorrow(_ text: String) -> Bool {
+        let words = Self.joiningMeridiem(Self.normalized(text)).split(separator: " ")
+        guard words.count == 1, Self.time(named: words[0]) != nil, let instant = resolve(String(words[0]), for: .moment) else { return false }
+        return calendar.localDay(containing: instant) != today
+    }
+
     /// Parses an ISO 8601 instant for `--now`: `2026-11-22T10:00`, `2026-11-22T10:00:30`, with
     /// optional fractional seconds, with `Z` or `±HH:MM`/`±HHMM` offset; without an offset it is local
     /// time in `calendar`'s zone. A bare date `2026-11-22` means local midnight (start of that day).

@@ -51,6 +51,7 @@ struct Add: ParsableCommand {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
         noteIfPassed(due: task.dueDate, reminder: task.reminderDate, now: context.now)
+        noteIfTomorrow(due: due, remind: remind, context: context)
         noteIfRemindedAfterDue(task)
         print(confirmedID(of: task, in: store))
     }
@@ -159,6 +160,16 @@ private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: In
     if let reminder, reminder < now {
         writeToStandardError(
             "taskwidget: note: that reminder time has passed; notify shows a missed reminder only within missed_within (24h by default) of its time\n")
+    }
+}
+
+/// A time alone that has passed today means tomorrow (`--remind 06:00` at 06:40): said on
+/// stderr, where only `ls` showed it (helper-134).
+private func noteIfTomorrow(due: String?, remind: String?, context: CommandContext) {
+    let parser = WhenParser(now: context.now, calendar: context.calendar)
+    for (text, what) in [(due, "the due time"), (remind, "the reminder")] {
+        guard let text, parser.meansTomorrow(text) else { continue }
+        writeToStandardError("taskwidget: note: \(text.trimmingWhitespace.sanitizedForMessage) has passed today, so \(what) is tomorrow at that time\n")
     }
 }
 
@@ -396,6 +407,7 @@ struct Edit: ParsableCommand {
         let task = update.task
         noteIfPassed(
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
+        noteIfTomorrow(due: due, remind: remind, context: context)
         if update.isChanged, changes.dueDate != nil || changes.reminderDate != nil { noteIfRemindedAfterDue(task) }
         // As `done` says "Already completed": a change to what the task already has.
         printConfirmation("\(update.isChanged ? "Edited" : "Unchanged") \(confirmedID(of: task, in: store)) \(task.title)")
