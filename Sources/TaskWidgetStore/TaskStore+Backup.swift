@@ -15,13 +15,12 @@ public import TaskWidgetCore
 extension TaskStore {
     /// Writes a copy of the whole store as of now to `path`, private to the user, through a file
     /// beside it that is renamed into place once complete (an older backup there is replaced).
-    /// Returns what the copy holds.
+    /// A copy SQLite's `quick_check` finds damaged is not written. Returns what the copy holds.
     public func backUp(to path: String) throws -> StoreCounts {
         do {
             let scratch = try ScratchDatabase(beside: path, kind: "new", failure: "cannot write the backup \(path)", advice: "check its folder")
             defer { scratch.remove() }
-            let temporary = scratch.path
-            let copy = try DatabaseQueue(path: temporary)
+            let copy = try DatabaseQueue(path: scratch.path)
             defer { Self.retire(copy) }
             try database.backup(to: copy)
             // The online backup copies pages as they are: a damaged store made a damaged backup,
@@ -35,7 +34,7 @@ extension TaskStore {
             // What the file holds, not the store a moment later (helper-127).
             let counts = try copy.read { db in try StoreCounts(db) }
             try copy.close()  // its only connection: the copy is whole in its file
-            guard rename(temporary, path) == 0 else {
+            guard rename(scratch.path, path) == 0 else {
                 throw TaskWidgetError.system(errno, "cannot write the backup \(path)", advice: "check its folder", context: path)
             }
             AtomicFile.syncFolder(StoreLocation(path: path, isDefault: false).folder)
@@ -52,8 +51,8 @@ extension TaskStore {
     /// watch, serve and notify follow as any other. A copy beside the store is made ready first
     /// (upgraded when the backup comes from an older taskwidget, and what sync knew forgotten:
     /// ``forgetSyncState(_:now:)``), and the store is written only once that copy is whole: an
-    /// upgrade that failed left the store replaced by a copy it could not open (helper-127).
-    /// Returns what the store holds now.
+    /// upgrade that failed left the store replaced by a copy it could not open (helper-127). A
+    /// backup that `quick_check` finds damaged is refused before. Returns what the store holds now.
     public func restore(from path: String, now: Instant) throws -> StoreCounts {
         guard let status = Self.fileStatus(path) else {
             throw TaskWidgetError(.storeMissing, "there is no backup at \(path): check the path", context: path)

@@ -398,8 +398,7 @@ public final class TaskStore: Sendable {
             // machine could read the tasks (helper-121).
             let scratch = try ScratchDatabase(beside: path, kind: "new", failure: "cannot create the store \(path)", advice: "check the folder")
             defer { scratch.remove() }
-            let temporary = scratch.path
-            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+            let queue = try DatabaseQueue(path: scratch.path, configuration: configuration)
             defer { retire(queue) }
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
             try migrate(queue)
@@ -412,7 +411,7 @@ public final class TaskStore: Sendable {
                 guard row?[0] == 0 else { throw DatabaseError(resultCode: .SQLITE_BUSY, message: "the new store's checkpoint was held back") }
             }
             try queue.close()  // the last connection
-            linked = link(temporary, path) == 0
+            linked = link(scratch.path, path) == 0
             guard linked || errno == EEXIST else {
                 throw TaskWidgetError.system(errno, "cannot create the store \(path)", advice: "check the folder", context: path)
             }

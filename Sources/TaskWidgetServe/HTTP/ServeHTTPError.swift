@@ -75,6 +75,7 @@ extension ServeHTTPError {
     public static func tooManySetups(retryAfter seconds: Int) -> Self {
         Self(.tooManyRequests, "too many setups of devices that are not registered: wait a minute", headers: [.retryAfter: String(seconds)])
     }
+
     /// 404 for a `/widget/` name that is no widget, with the names there are.
     public static let noSuchWidget = Self(
         .notFound, "not found: widgets are /widget/small, medium, large or WIDTHxHEIGHT, with .png or .bmp, e.g. /widget/large.png")
