@@ -84,6 +84,25 @@ import Testing
 
     static let unknownCoding = "transfer coding not implemented: send a body as chunked or with Content-Length"
 
+    /// A refused request pipelined behind others is answered after them: closing at once lost the
+    /// answers already made (helper-137).
+    @Test(arguments: ["Transfer-Encoding: gzip", "Content-Length: 10000000"])
+    func aRefusalPipelinedBehindRequestsComesAfterTheirAnswers(header: String) async throws {
+        let environment = try ServeEnvironment()
+        try await withLiveServer(environment) { port in
+            try await onThread {
+                let connection = try RawConnection(port: port)
+                let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                connection.send(request + request + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\(header)\r\n\r\n")
+                let received = connection.receive(timeout: 10)
+                #expect(received.text.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "\(received.text)")
+                #expect(received.text.hasSuffix("\"}\n"), "\(received.text)")
+                #expect(received.text.contains("HTTP/1.1 501 ") || received.text.contains("HTTP/1.1 413 "), "\(received.text)")
+                #expect(received.closed)
+            }
+        }
+    }
+
     /// A body that turns malformed after its request was answered (405 before the body was read)
     /// ends the connection without a second answer, which the client would take for the answer to
     /// its next request.

@@ -40,6 +40,8 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
     private var isInsideRequest = false
     private var bodyBytes = 0
     private var isRejecting = false
+    /// A refusal to answer once the responses before it have ended.
+    private var deferredRejection: ServeHTTPError?
     private var bodyDeadline: Scheduled<Void>?
     private var stallDeadline: Scheduled<Void>?
 
@@ -135,8 +137,13 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { responsesPending -= 1 }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        responsesPending -= 1
         context.write(data, promise: promise)
+        if responsesPending == 0, let error = deferredRejection {
+            deferredRejection = nil
+            writeRejection(context: context, error)
+        }
     }
 
     public func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -163,14 +170,19 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
         context.fireChannelInactive()
     }
 
-    /// `error` and close. The response is written here, below Hummingbird, only when no earlier
-    /// (pipelined) response is still being written: otherwise the two would interleave.
+    /// `error` and close. The response is written here, below Hummingbird, once no earlier
+    /// (pipelined) response is still being written: the two would interleave, and closing at once
+    /// lost the earlier answers (helper-137).
     private func reject(context: ChannelHandlerContext, with error: ServeHTTPError) {
         isRejecting = true
         guard responsesPending == 0 else {
-            context.close(promise: nil)
+            deferredRejection = error
             return
         }
+        writeRejection(context: context, error)
+    }
+
+    private func writeRejection(context: ChannelHandlerContext, _ error: ServeHTTPError) {
         let body = ByteBuffer(string: error.jsonLine)
         let head = HTTPResponse(
             status: error.status,
