@@ -131,6 +131,7 @@ public final class TaskStore: Sendable {
             if exists { try refuseIfNotSQLite(path) }
             switch mode {
             case .readWrite where exists:
+                ScratchDatabase.removeLeftovers(in: location.folder)
                 let database: DatabaseQueue
                 (database, applied) = try openForWriting(path, configuration: configuration)
                 connection = .opened(database)

@@ -58,13 +58,16 @@ import Testing
         #expect((folder[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o700)
     }
 
-    /// What an interrupted first write, backup or restore left beside its target (Ctrl-C or SIGKILL
-    /// stop it before it removes its files) is removed by the next of its kind there; the file of
-    /// one still at work, which holds it, is not. They stayed for good (helper-135).
-    @Test func leftoversOfInterruptedWholeStoreWritesAreRemovedByTheNext() throws {
+    /// What an interrupted first write, backup or restore left (Ctrl-C, SIGTERM or SIGKILL stop it
+    /// before it removes its files) is removed by the next scratch file made in its folder, and by
+    /// any write to a store there; the file of one still at work, which holds it, is not, nor is a
+    /// file that only looks like one. They stayed for good, beside a dated backup's name too
+    /// (helpers 135, 137).
+    @Test func leftoversOfInterruptedWholeStoreWritesAreRemoved() throws {
         let sandbox = try Sandbox()
         let folder = sandbox.folder.path
-        let backup = folder + "/backup.sqlite"
+        let backups = folder + "/backups"
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
         let leftover = { (target: String, kind: String) in
             let path = "\(target).\(kind)-\(UUID().uuidString)"
             for suffix in ["", "-wal", "-shm", "-journal"] {
@@ -73,23 +76,28 @@ import Testing
             }
             return path
         }
+        let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
+        let gone = { (path: String) in ["", "-wal", "-shm", "-journal"].allSatisfy { !exists(path + $0) } }
         let interruptedImport = try leftover(sandbox.storePath, "new")
         let atWork = try leftover(sandbox.storePath, "new")
         let held = open(atWork, O_RDWR | O_CLOEXEC)
         #expect(held >= 0 && flock(held, LOCK_EX) == 0)
         defer { close(held) }
-        let interruptedBackup = try leftover(backup, "new")
-        let interruptedRestore = try leftover(sandbox.storePath, "restore")
-        let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
+        let lookalike = folder + "/notes.new-draft"
+        #expect(FileManager.default.createFile(atPath: lookalike, contents: nil))
+        let dated = try leftover(backups + "/tasks-2026-11-21.sqlite", "new")
 
-        try sandbox.succeed(["add", "First"])
-        #expect(["", "-wal", "-shm", "-journal"].allSatisfy { !exists(interruptedImport + $0) })
-        #expect(exists(atWork) && exists(atWork + "-wal"))
-        #expect(exists(interruptedBackup) && exists(interruptedRestore))
-        try sandbox.succeed(["backup", backup])
-        #expect(!exists(interruptedBackup) && !exists(interruptedBackup + "-journal"))
-        try sandbox.succeed(["restore", backup, "--yes"])
-        #expect(!exists(interruptedRestore) && !exists(interruptedRestore + "-wal"))
+        let first = try sandbox.succeed(["add", "First"]).trimmingCharacters(in: .newlines)
+        #expect(gone(interruptedImport))
+        #expect(exists(atWork) && exists(atWork + "-wal") && exists(lookalike))
+        // A write to the store that exists now removes what was left since.
+        let interruptedRestore = try leftover(sandbox.storePath, "restore")
+        try sandbox.succeed(["done", first])
+        #expect(gone(interruptedRestore))
+        // Another day's backup in the same folder.
+        #expect(exists(dated))
+        try sandbox.succeed(["backup", backups + "/tasks-2026-11-22.sqlite"])
+        #expect(gone(dated))
         #expect(exists(atWork))
     }
 
