@@ -524,6 +524,8 @@ import Testing
             ("{\n  \"schema\": \"x\\udc00\\ud800\"\n}", "the JSON is malformed at line 2, column 15: a \\u escape there is half of a character"),
             ("{\n  \"schema\": \"x\\ud800\\udc00y\\udbff\"\n}", "at line 2, column 28: a \\u escape there is half of a character"),
             ("{\n  \"schema\": \"x\u{7}\"\n}", "the JSON is malformed at line 2, column 15 (a control character, which a string holds only escaped)"),
+            ("\u{FEFF}{\n  \"schema\": \"x\u{7}\"\n}", "the JSON is malformed at line 2, column 15 (a control character, which a string holds only escaped)"),
+            ("\u{FEFF}{\n  \"schema\": tru\n}", "the JSON is malformed at line 2, column 16"),
         ]
         for (text, expected) in cases {
             let error = expectError(.badImport) { try StoreExport.decode(Data(text.utf8), source: "backup.json") }

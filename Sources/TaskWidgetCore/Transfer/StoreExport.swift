@@ -445,7 +445,9 @@ extension DecodingError {
             guard let range = description.ranges(of: "character ").last,
                 let offset = Int(description[range.upperBound...].prefix { $0.isNumber }), offset <= data.count
             else { return "the JSON is malformed" }
-            let (line, column) = StoreExport.lineAndColumn(ofOffset: offset, in: data)
+            // Counted after the byte-order mark, which the parser skips (helper-137: 3 columns short).
+            let bom = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            let (line, column) = StoreExport.lineAndColumn(ofOffset: min(offset + bom, data.count), in: data)
             let what = description.hasPrefix("Unescaped control character") ? " (a control character, which a string holds only escaped)" : ""
             return "the JSON is malformed at line \(line), column \(column)\(what)"
         }
