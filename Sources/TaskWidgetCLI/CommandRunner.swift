@@ -384,7 +384,9 @@ public enum CommandRunner {
         let option = arguments[index - 2].hasPrefix("-") ? arguments[index - 2].removingControlCharacters + " " : ""
         // `import a.json b.json`: quoted, the two names made one of no file (helper-135).
         if option.isEmpty, oneFileCommands.contains(path) {
-            return TaskWidgetError(.invalidInput, "`\(path)` takes one file: run it once for each")
+            // A restore replaces the whole store: once for each would keep the last alone (helper-137).
+            let advice = path == "taskwidget restore" ? "the backup to put in the store's place" : "run it once for each"
+            return TaskWidgetError(.invalidInput, "`\(path)` takes one file: \(advice)")
         }
         if option.isEmpty, oneTaskCommands.contains(path), let id = words.first, isTaskIDLike(id) {
             // `start ID ID`: quoted, the ids named no task, and 8000 of them made a line of 300 KB (helper-88).

@@ -208,10 +208,13 @@ import Testing
             ["add", "--", "Pay rent", "--due", "tomorrow"], status: 64,
             message: "taskwidget: --due comes after --, which makes what follows it words, not options: put the options before --\n")
         // Two files, where a command takes one: quoted, they named no file (helper-135).
-        for command in ["import", "restore", "backup"] {
+        for command in ["import", "backup"] {
             try sandbox.expectRefused(
                 [command, "a.json", "b.json"], status: 64, message: "taskwidget: `taskwidget \(command)` takes one file: run it once for each\n")
         }
+        // A restore replaces the store: once for each would keep the last one alone (helper-137).
+        try sandbox.expectRefused(
+            ["restore", "a.sqlite", "b.sqlite"], status: 64, message: "taskwidget: `taskwidget restore` takes one file: the backup to put in the store's place\n")
         // The Inbox is a list where a task is put (ArgumentParser suggested --now); mv is move.
         try sandbox.expectRefused(
             ["add", "x", "--inbox"], status: 64, message: "taskwidget: add names the Inbox as a list: --list inbox (see `taskwidget add --help`)\n")
