@@ -218,7 +218,7 @@ extension TaskStore {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM taskTombstone WHERE taskID GLOB ?", arguments: [prefix + "*"]) == true {
                 throw TaskWidgetError(
                     .notFound,
-                    "the task \(text.sanitizedForMessage) was deleted: nothing but a backup made before brings it back (taskwidget restore FILE; undo reopens completed tasks)",
+                    "the task \(text.sanitizedForMessage) was deleted: only a backup made before brings it back (taskwidget restore FILE, which also undoes every change since)",
                     context: "task deleted")
             }
             throw TaskWidgetError(

@@ -94,7 +94,7 @@ import Testing
         for command in ["undo", "done", "edit"] {
             try sandbox.expectRefused(
                 [command, prefix] + (command == "edit" ? ["--title", "x"] : []), status: 64,
-                message: "taskwidget: the task \(prefix) was deleted: nothing but a backup made before brings it back (taskwidget restore FILE; undo reopens completed tasks)\n")
+                message: "taskwidget: the task \(prefix) was deleted: only a backup made before brings it back (taskwidget restore FILE, which also undoes every change since)\n")
         }
         try sandbox.expectRefused(["undo", "abcd"], status: 64, message: "no task has the id abcd")
     }
