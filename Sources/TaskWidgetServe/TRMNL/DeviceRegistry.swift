@@ -112,11 +112,10 @@ public final class DeviceRegistry: Sendable {
     /// What one client holds of `address`: an IPv4 address, or an IPv6 address's /64, in which a
     /// host picks its addresses as it likes.
     static func client(at address: String) -> String {
-        var bytes = in6_addr()
+        var bytes = [UInt8](repeating: 0, count: 16)  // an in6_addr
         guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
-        let prefix = withUnsafeBytes(of: bytes) { Array($0) }
-        guard prefix[0..<10].contains(where: { $0 != 0 }) else { return address }  // ::ffff:192.0.2.1, ::1
-        return prefix.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+        guard bytes[0..<10].contains(where: { $0 != 0 }) else { return address }  // ::ffff:192.0.2.1, ::1
+        return bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
     }
 
     /// Whether the count has room for another address, once the minutes that are over are dropped.
