@@ -85,8 +85,10 @@ import Testing
 
         let session = try WaybarSession()
         let shownLines = session.folder.appendingPathComponent("watch.log")
-        // As in the docs, `^` keeps pkill to watch itself, not the shell that runs it with tee.
-        let watch = "^" + Sandbox.binary.path + " watch --format waybar"
+        // As in the docs, `^` keeps pkill to watch itself, not the shell that runs it with tee; and
+        // the store, to this test's watch: the click killed another test's watch, started at the
+        // same moment and not yet handling clicks (fresh151: exit 163, SIGRTMIN+1).
+        let watch = "^" + Sandbox.binary.path + " watch --format waybar --tz " + sandbox.timeZone + " --store " + sandbox.storePath
         let signal = { (button: Int) in "pkill -RTMIN+\(button) -f " + watch.shellQuoted }
         try session.startWaybar(
             module: [
