@@ -44,7 +44,8 @@ public struct StoreLocation: Sendable, Equatable {
 
     /// The store file `path` names, with a leading `~/` for the home folder, as config.toml's
     /// paths; `source` names where it came from. A path that ends in `/` names a folder: SQLite
-    /// could not open it, and the errors said to make the store or to check permissions (helper-94).
+    /// could not open it, and the errors said to make the store or to check permissions (helper-94);
+    /// so does the path of an existing folder.
     private static func named(_ path: String, from source: String, environment: [String: String]) throws -> StoreLocation {
         // `~` alone is the home folder: it made a store file named `~` here (helper-99).
         guard !path.hasSuffix("/"), path != "~" else {
@@ -59,6 +60,13 @@ public struct StoreLocation: Sendable, Equatable {
             throw TaskWidgetError(
                 .invalidInput, "\(expanded) is the \(suffix.dropFirst()) file of the store \(store), kept beside it: give \(source) the store itself, \(store)",
                 context: "journal as store")
+        }
+        // watch, serve and notify wait for a missing or unreadable store to come back: a folder
+        // never becomes one, and they waited for good (helper-135).
+        var status = stat()
+        if stat(expanded, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw TaskWidgetError(
+                .notAFile, "\(path) is a folder, not a store file: give \(source) a file path, like \(path)/tasks.sqlite", context: path)
         }
         return StoreLocation(path: expanded, isDefault: false)
     }

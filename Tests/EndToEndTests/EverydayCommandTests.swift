@@ -301,6 +301,17 @@ import Testing
         #expect(refused.status == 74 && refused.stderr == "taskwidget: ~ names a folder, not a store file: give --store a file path\n")
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/~"))
     }
+
+    /// A folder given as the store is refused at once by the programs that wait for a missing or
+    /// unreadable store to come back: a folder never becomes one, and they waited for good.
+    @Test(arguments: [["watch", "--format", "text"], ["serve", "--listen", "127.0.0.1:0"], ["notify"]])
+    func aFolderAsTheStoreIsRefusedByTheProgramsThatWait(_ command: [String]) throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.folder.path
+        let refused = try sandbox.run(command + ["--store", folder])
+        #expect(refused.status == 74, "\(refused.stderr)")
+        #expect(refused.stderr == "taskwidget: \(folder) is a folder, not a store file: give --store a file path, like \(folder)/tasks.sqlite\n")
+    }
 }
 
 @Suite struct SharedIDPrefixTests {

@@ -54,6 +54,9 @@ import Testing
         // `~` alone is the home folder: `add --store='~'` made a store file named `~` (helper-99).
         let home = expectError(.notAFile) { try StoreLocation.resolve(explicitPath: "~", environment: ["HOME": "/home/u"]) }
         #expect(home?.message == "~ names a folder, not a store file: give --store a file path")
+        let folder = FileManager.default.temporaryDirectory.path
+        let existing = expectError(.notAFile) { try StoreLocation.resolve(explicitPath: nil, environment: ["TASKWIDGET_STORE": folder]) }
+        #expect(existing?.message == "\(folder) is a folder, not a store file: give TASKWIDGET_STORE a file path, like \(folder)/tasks.sqlite")
     }
 
     /// `--store ""` (a shell variable that is not set) is refused: it fell through to
