@@ -208,6 +208,19 @@ import Testing
         #expect(try parser.parse(text, for: .due) == instant(expected))
     }
 
+    /// A time the clocks skip is named with the time its instant shows, for a command to say; a
+    /// time shown, one with an offset, and a day alone are not (helper-138).
+    @Test func aSkippedTimeIsNamed() throws {
+        let parser = WhenParser(now: instant("2026-03-28T12:00:00+01:00"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
+        for text in ["2026-03-29T02:30", "tomorrow 2:30am", "02:30", "Sun 02:30"] {
+            let skipped = parser.skippedTime(in: text)
+            #expect(skipped?.asked == "02:30" && skipped?.shown == "03:30" && skipped?.day == LocalDay(year: 2026, month: 3, day: 29), "\(text)")
+        }
+        for text in ["2026-03-29T03:30", "2026-03-29T02:30+01:00", "2026-10-25T02:30", "tomorrow", "in 1d", "2026-03-29", "garbage"] {
+            #expect(parser.skippedTime(in: text) == nil, "\(text)")
+        }
+    }
+
     /// Lord Howe goes back by half an hour (02:00 → 01:30) on 2026-04-05.
     @Test func aTimeAloneInAHalfHourShownTwice() throws {
         let parser = WhenParser(now: instant("2026-04-05T01:45:00+11:00"), calendar: LocalCalendar(timeZone: zone("Australia/Lord_Howe")))

@@ -78,6 +78,27 @@ public struct WhenParser: Sendable {
         return calendar.localDay(containing: instant) != today
     }
 
+    /// The local time `text` names (`02:30`) and the one its instant shows (`03:30`) on `day`, when
+    /// the clocks skip the first there (a daylight-saving change); `nil` otherwise. A command says
+    /// so, where only `ls` showed it (helper-138).
+    public func skippedTime(in text: String) -> (asked: String, shown: String, day: LocalDay)? {
+        let normalizedText = Self.joiningMeridiem(Self.normalized(text))
+        let asked: WallTime
+        if let timestamp = InstantFormat.Scanner.read(normalizedText, with: { $0.timestamp(hourDigits: 1...2) }) {
+            guard timestamp.utcOffset == nil else { return nil }
+            asked = timestamp.time
+        } else if let last = normalizedText.split(separator: " ").last, let time = Self.time(named: last) {
+            asked = time
+        } else {
+            return nil
+        }
+        guard let instant = resolve(normalizedText, for: .due) else { return nil }
+        let shown = calendar.wallClock(of: instant)
+        guard shown.hour != asked.hour || shown.minute != asked.minute else { return nil }
+        let clock = { (hour: Int, minute: Int) in InstantFormat.pad(hour, 2) + ":" + InstantFormat.pad(minute, 2) }
+        return (clock(asked.hour, asked.minute), clock(shown.hour, shown.minute), shown.day)
+    }
+
     /// Parses an ISO 8601 instant for `--now`: `2026-11-22T10:00`, `2026-11-22T10:00:30`, with
     /// optional fractional seconds, with `Z` or `±HH:MM`/`±HHMM` offset; without an offset it is local
     /// time in `calendar`'s zone. A bare date `2026-11-22` means local midnight (start of that day).

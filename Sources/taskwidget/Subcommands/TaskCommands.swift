@@ -51,7 +51,7 @@ struct Add: ParsableCommand {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
         }
         noteIfPassed(due: task.dueDate, reminder: task.reminderDate, now: context.now)
-        noteIfTomorrow(due: due, remind: remind, context: context)
+        noteIfMoved(due: due, remind: remind, context: context)
         noteIfRemindedAfterDue(task)
         print(confirmedID(of: task, in: store))
     }
@@ -163,13 +163,21 @@ private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: In
     }
 }
 
-/// A time alone that has passed today means tomorrow (`--remind 06:00` at 06:40): said on
-/// stderr, where only `ls` showed it (helper-134).
-private func noteIfTomorrow(due: String?, remind: String?, context: CommandContext) {
+/// A time alone that has passed today means tomorrow (`--remind 06:00` at 06:40), and a time the
+/// clocks skip moves by the gap: said on stderr, where only `ls` showed them (helper-134, helper-138).
+private func noteIfMoved(due: String?, remind: String?, context: CommandContext) {
     let parser = WhenParser(now: context.now, calendar: context.calendar)
     for (text, what) in [(due, "the due time"), (remind, "the reminder")] {
-        guard let text, parser.meansTomorrow(text) else { continue }
-        writeToStandardError("taskwidget: note: \(text.trimmingWhitespace.sanitizedForMessage) has passed today, so \(what) is tomorrow at that time\n")
+        guard let text else { continue }
+        let skipped = parser.skippedTime(in: text)
+        if parser.meansTomorrow(text) {
+            writeToStandardError(
+                "taskwidget: note: \(text.trimmingWhitespace.sanitizedForMessage) has passed today, so \(what) is tomorrow\(skipped == nil ? " at that time" : "")\n")
+        }
+        if let skipped {
+            writeToStandardError(
+                "taskwidget: note: the clocks skip \(skipped.asked) on \(skipped.day) (daylight saving time), so \(what) is \(skipped.shown)\n")
+        }
     }
 }
 
@@ -407,7 +415,7 @@ struct Edit: ParsableCommand {
         let task = update.task
         noteIfPassed(
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
-        noteIfTomorrow(due: due, remind: remind, context: context)
+        noteIfMoved(due: due, remind: remind, context: context)
         if update.isChanged, changes.dueDate != nil || changes.reminderDate != nil { noteIfRemindedAfterDue(task) }
         // As `done` says "Already completed": a change to what the task already has.
         printConfirmation("\(update.isChanged ? "Edited" : "Unchanged") \(confirmedID(of: task, in: store)) \(task.title)")
