@@ -89,10 +89,15 @@ final class Canvas {
         return width / unit
     }
 
-    /// The width `text` takes on one line, uncut, in the widget's own fonts, drawing nothing: for
-    /// laying out what comes after it before it is drawn.
+    /// The width `text` takes on one line, uncut, drawing nothing: for laying out what comes after
+    /// it before it is drawn. In the widget's own fonts, or the system's where ``text(_:markup:style:x:baseline:maxWidth:maxLines:anchor:)``
+    /// would draw it in them (a flag measured as boxes).
     func width(of text: String, style: TextStyle) -> Double {
-        let layout = self.layout(text, markup: false, style: style, maxWidth: nil, maxLines: 1, anchor: .start, in: context)
+        var layout = self.layout(text, markup: false, style: style, maxWidth: nil, maxLines: 1, anchor: .start, in: context)
+        if fonts.hasSystemFallback, Self.needsSystemFonts(layout, text) {
+            g_object_unref(UnsafeMutableRawPointer(layout))
+            layout = self.layout(text, markup: false, style: style, maxWidth: nil, maxLines: 1, anchor: .start, in: systemContext())
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)

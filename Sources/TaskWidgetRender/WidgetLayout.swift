@@ -161,6 +161,15 @@ struct WidgetLayout {
 
     // MARK: Habits
 
+    /// The size a habit's icon is set at in its circle: 14, or smaller (down to half) for an icon
+    /// too wide for it (`GYM`, `読書`), which showed as "…" (helper-138, helper-140).
+    private func iconSize(_ icon: String) -> Double {
+        let size = 14.0
+        let fits = 22.0
+        let width = canvas.width(of: icon, style: .init(size: size, color: palette.primary))
+        return width > fits ? max(size / 2, size * fits / width) : size
+    }
+
     /// Large: a rule, "Habits 2/4", and each habit's icon in a circle, filled when done today.
     private func drawHabits(top: Double) {
         canvas.polyline([(padding, top), (right, top)], color: palette.ring, lineWidth: 1)
@@ -184,7 +193,8 @@ struct WidgetLayout {
             } else {
                 canvas.circle(x: x, y: center, radius: 13.5, color: palette.ring, lineWidth: 1)
             }
-            canvas.text(habit.icon, style: .init(size: 14, color: palette.primary), x: x, baseline: center + 14 * 0.36, maxWidth: 24, anchor: .center)
+            let size = iconSize(habit.icon)
+            canvas.text(habit.icon, style: .init(size: size, color: palette.primary), x: x, baseline: center + size * 0.36, maxWidth: 24, anchor: .center)
         }
         if shown < items.count {
             canvas.text(

@@ -129,6 +129,18 @@ import Testing
         #expect(red)
     }
 
+    /// Icons of a few characters are set smaller to fit their circles: `GYM`, `読書`, `日本語` and two
+    /// flags showed "…" (helper-138, helper-140). One too long at half the size is still cut.
+    @Test func wideHabitIconsAreSetSmallerToFit() throws {
+        var entry = try RenderFixture.entry(.empty, family: .large)
+        let icons = ["GYM", "読書", "日本語", "🇯🇵🇩🇪", "ABCDEFGH"]
+        entry.habits = HabitSummary(
+            done: 0, total: icons.count, items: icons.map { HabitSummary.Item(name: $0, icon: $0, colorHex: "007AFF", status: nil) })
+        let widget = try WidgetRenderer(family: .large).render(entry, recording: true)
+        #expect(widget.report.ellipsized == ["ABCDEFGH"])
+        #expect(widget.report.unknownGlyphs == 0)
+    }
+
     /// The notice of a store that cannot be read wraps onto the lines below it: on an e-ink
     /// canvas the whole advice shows (one line cut it before "taskwidget add"); on a small card
     /// its third line ends with an ellipsis.
