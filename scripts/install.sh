@@ -267,6 +267,28 @@ for product in "${products_with_pages[@]}"; do
   # the empty lines of the help's paragraphs become mdoc paragraphs, which groff does not warn about.
   sed 's/^$/.Pp/' "${pages[0]}" >"$staging/man/$product.1"
 done
+# Each page names the others (`man taskwidget` left serve, sync and notify to their --help), and
+# says the exit statuses instead of "exits >0 if an error occurs"; with no hyphenation, names such
+# as TASKWIDGET_LOG are not cut where a reader copies them (helper-140).
+for page in "$staging"/man/*.1; do
+  see_also=()
+  for other in "$staging"/man/*.1; do
+    [ "$other" = "$page" ] || see_also+=("$(basename "$other" .1)")
+  done
+  {
+    sed -e 's/^\.Os$/.Os\n.nh/' \
+      -e 's/^\.Ex -std$/Exits 0 on success, 64 for bad usage or input, 65 for bad data, 69 for a service that cannot be reached, 74 for I\/O and 75 for a failure a later try may fix./' "$page"
+    # generate-manual ends its page without a line break.
+    [ -z "$(tail -c1 "$page")" ] || echo
+    if [ ${#see_also[@]} -gt 0 ]; then
+      echo '.Sh "SEE ALSO"'
+      for index in "${!see_also[@]}"; do
+        [ "$index" -lt $((${#see_also[@]} - 1)) ] && echo ".Xr ${see_also[$index]} 1 ," || echo ".Xr ${see_also[$index]} 1"
+      done
+    fi
+  } >"$page.new"
+  mv "$page.new" "$page"
+done
 
 # MARK: Completions, from the program itself
 
