@@ -69,7 +69,7 @@ import Testing
         #expect(try sandbox.succeed(["habit", "edit", "walk", "--icon", "🚶"]) == "Edited habit 🚶 Walk #007AFF\n")
         #expect(try sandbox.succeed(["habit", "toggle", "Walk"]) == "🚶 Walk: done on 2026-11-22\n")
         #expect(try sandbox.succeed(["habit", "ls"]).contains("1 of 1 done"))
-        #expect(try sandbox.succeed(["habit", "toggle", "Walk"]) == "🚶 Walk: not done on 2026-11-22\n")
+        #expect(try sandbox.succeed(["habit", "toggle", "Walk"]) == "🚶 Walk: unchecked on 2026-11-22 (it was done)\n")
         #expect(try sandbox.succeed(["habit", "ls"]).contains("0 of 1 done"))
 
         try sandbox.succeed(["habit", "check", "Walk", "--date", "yesterday", "--status", "missed"])

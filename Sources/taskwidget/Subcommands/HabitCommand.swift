@@ -104,7 +104,8 @@ struct HabitCommand: ParsableCommand {
             let context = try options.context()
             let day = try LocalDay.habitDay(date, now: context.now, calendar: context.calendar)
             let result = try context.storeForChanging().toggleHabit(name, on: day)
-            printConfirmation("\(result.habit.icon) \(result.habit.name): \(result.isDone ? "done" : "not done") on \(day)")
+            // Said as `uncheck` says it: "not done" read as a day recorded missed (helper-138).
+            printConfirmation("\(result.habit.icon) \(result.habit.name): \(result.isDone ? "done on \(day)" : "unchecked on \(day) (it was done)")")
         }
     }
 
