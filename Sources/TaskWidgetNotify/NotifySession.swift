@@ -16,7 +16,8 @@ import TaskWidgetStore
 ///   ``maxRefusals`` times, and then recorded;
 /// - one that comes more than ``ReminderSettings/lateness`` after its date (notify was not running, the
 ///   machine slept, the clock jumped) is shown once, marked missed, if it is no older than
-///   `missed_within`; older ones are dropped;
+///   `missed_within`; older ones are dropped; past the first ``missedShownAtOnce`` found at
+///   once, the rest are one notification that counts them (recorded once it is shown);
 /// - a task completed, deleted or re-timed elsewhere has its pending reminder dropped or moved,
 ///   and its notification closed if it is still on screen;
 /// - Done and Snooze 10 min write the store (``ReminderActions``) and close the notification
@@ -68,6 +69,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private var retries: [ReminderKey: Instant] = [:]
     private var nextReminder: Instant?
     private var reportedFailure: String?
+    /// The notification that counts the missed reminders past ``missedShownAtOnce``, until the
+    /// server shows it, and the reminders it stands for: recorded then.
+    private var missedSummary: (post: PostID, keys: Set<ReminderKey>)?
 
     /// `clockSpeed` is the speed of the clock the instants come from (``WatchClock/speed``).
     /// Loads the delivered reminders from `storage`; a damaged or unreadable file is reported and
@@ -103,6 +107,10 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// How often a reminder the server refuses is posted before it is recorded as shown.
     static var maxRefusals: Int { 3 }
 
+    /// How many missed reminders found at once (at start, after a sleep) are shown one by one;
+    /// the rest are counted in one notification. Hundreds came as hundreds (helper-134).
+    static var missedShownAtOnce: Int { 3 }
+
     /// The seconds between a refusal and the next post.
     static var refusalRetryDelay: Int64 { 60 }
 
@@ -137,6 +145,8 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         nextReminder = nil
         let oldest = now.adding(seconds: -settings.missedWithin)
         var postedNow: Set<UUID> = []
+        var missedPosted = 0
+        var missedUnposted: Set<ReminderKey> = []
         let reminders = snapshot.reminders(atDue: settings.atDue)
         // A refused reminder whose task no longer asks for it is not tried again.
         if !refused.isEmpty {
@@ -173,6 +183,13 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 continue
             }
             let missed = Self.isMissed(key, at: now)
+            if missed {
+                guard missedPosted < Self.missedShownAtOnce else {
+                    missedUnposted.insert(key)
+                    continue
+                }
+                missedPosted += 1
+            }
             // A task's notification still on screen (its reminder, at its due time) is replaced:
             // both stayed, the older one out of date (helper-81).
             let onScreen = posted.first { $0.key.taskID == key.taskID && $0.value.id != nil && !$0.value.isClosing }
@@ -183,6 +200,21 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 "posting a reminder",
                 metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
         }
+        if !missedUnposted.isEmpty { postMissedSummary(of: missedUnposted) }
+    }
+
+    /// Posts the notification that counts the missed reminders `keys`: `12 more missed reminders`;
+    /// while one waits for the server, it stands for these too.
+    private mutating func postMissedSummary(of keys: Set<ReminderKey>) {
+        if missedSummary != nil {
+            missedSummary?.keys.formUnion(keys)
+            return
+        }
+        let count = keys.count
+        let notification = DesktopNotification(
+            summary: "\(count) more missed reminder\(count == 1 ? "" : "s")", body: "taskwidget ls shows your tasks")
+        missedSummary = (notifier.post(notification, replacing: nil), keys)
+        logger.info("posting one notification for \(count) more missed reminders")
     }
 
     /// Closes (or drops, while it waits for a server) the notification of every reminder its task
@@ -203,6 +235,14 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private mutating func takeEvents(at now: Instant) throws {
         for event in notifier.takeEvents() {
             switch event {
+            case .shown(let post, let id) where post == missedSummary?.post:
+                missedSummary?.keys.forEach { record($0) }
+                missedSummary = nil
+                logger.debug("the count of missed reminders shown", metadata: ["notification": "\(id)"])
+            case .postFailed(let post, _) where post == missedSummary?.post, .postDropped(let post) where post == missedSummary?.post:
+                // Counted again at the next wake-up (a dropped one once a server is there).
+                if case .postDropped = event { waitingForServer.formUnion(missedSummary?.keys ?? []) }
+                missedSummary = nil
             case .shown(let post, let id):
                 guard let key = key(of: post) else { continue }
                 posted[key]?.id = id
@@ -337,9 +377,10 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
 
     // MARK: - State
 
-    /// Whether `key` is shown, on screen, or waiting for a notification server: nothing to post.
+    /// Whether `key` is shown, on screen, counted in a missed summary not shown yet, or waiting for
+    /// a notification server: nothing to post.
     private func isHandled(_ key: ReminderKey) -> Bool {
-        delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key)
+        delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) || missedSummary?.keys.contains(key) == true
     }
 
     private mutating func record(_ key: ReminderKey) {

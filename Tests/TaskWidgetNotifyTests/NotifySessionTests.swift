@@ -133,6 +133,47 @@ import Testing
         #expect(notifier.posts.count == 2)
     }
 
+    /// Missed reminders found at once are three notifications and one that counts the rest:
+    /// hundreds came as hundreds (helper-134). The counted ones are recorded once it is shown, and
+    /// a restart shows none of them again.
+    @Test func manyMissedRemindersAreThreeNotificationsAndOneThatCountsTheRest() throws {
+        for index in 0..<10 { addTask("Task \(index)", remindIn: Int64(-3600 + 60 * index)) }
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Task 0", "Task 1", "Task 2", "7 more missed reminders"])
+        #expect(notifier.bodies.last == "taskwidget ls shows your tasks")
+        // Not counted again while it waits for the server.
+        try session.handle(.refresh, at: at(1))
+        #expect(notifier.posts.count == 4)
+        for post in notifier.posts.map(\.post) { notifier.show(post) }
+        try session.handle([], at: at(2))
+        #expect(storage.saved.keys.count == 10)
+        var restarted = self.session(storage: DeliveredRemindersInMemory(storage.saved))
+        try restarted.start(at: at(3))
+        #expect(notifier.posts.count == 4)
+    }
+
+    /// A count dropped while no server runs is made again once one is there.
+    @Test func aDroppedCountOfMissedRemindersIsPostedAgainWhenAServerIsThere() throws {
+        for index in 0..<5 { addTask("Task \(index)", remindIn: Int64(-3600 + 60 * index)) }
+        notifier.showsPosts = false
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Task 0", "Task 1", "Task 2", "2 more missed reminders"])
+        for post in notifier.posts.prefix(3).map(\.post) { notifier.show(post) }
+        notifier.events.append(.postDropped(notifier.posts[3].post))
+        try session.handle([], at: at(1))
+        try session.handle(.refresh, at: at(2))
+        #expect(notifier.posts.count == 4)
+        #expect(storage.saved.keys.count == 3)
+        notifier.events = [.serverAvailable]
+        notifier.showsPosts = true
+        try session.handle([], at: at(3))
+        #expect(notifier.summaries.suffix(2) == ["Task 3", "Task 4"])
+        #expect(storage.saved.keys.count == 5)
+    }
+
     @Test func aReminderOlderThanMissedWithinIsDropped() throws {
         addTask("Long ago", remindIn: -7200)
         addTask("Recent", remindIn: -1800)
