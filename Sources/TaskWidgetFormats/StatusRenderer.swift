@@ -78,6 +78,7 @@ public struct StatusRenderer: Sendable {
         if let text {
             try Self.checkNesting(of: text)
             try Self.checkContentType(of: text, format: format)
+            try Self.checkHostSign(of: text, format: format)
         }
         do {
             // Every `{{value}}` is escaped for the host by the format's content type.
@@ -142,6 +143,30 @@ public struct StatusRenderer: Sendable {
             throw text.error(
                 at: tag.start,
                 "{{% CONTENT_TYPE: \(setting[1].sanitizedForMessage)}} would escape titles for another host than \(format.rawValue), or not at all: leave the tag out (the format sets \(format.contentTypeName))")
+        }
+    }
+
+    /// Refuses a tag right after tmux's `#` (an odd run of them: `##` is the sign) or polybar's
+    /// `%` (any: polybar has no escape for it): a title there finishes the host's format, which no
+    /// escaping inside the title can stop (`#{{title}}` with the title `[fg=red]` styled the bar,
+    /// helper-139).
+    static func checkHostSign(of text: TemplateText, format: StatusFormat) throws {
+        let (sign, example, fix): (Character, String, String)
+        switch format {
+        case .tmux:
+            (sign, example, fix) = (
+                "#", "a title [fg=red] would style the bar, and one that starts with H would show the host name",
+                "write ## for the sign itself, or put a space between"
+            )
+        case .polybar: (sign, example, fix) = ("%", "a title {F#f00} would color the bar", "put a space between (polybar has no escape for %)")
+        default: return
+        }
+        try text.forEachTag { tag in
+            guard tag.sigil != "!", tag.sigil != "=" else { return }
+            let run = text.characters[..<tag.start].reversed().prefix { $0 == sign }.count
+            guard format == .polybar ? run > 0 : run % 2 == 1 else { return }
+            let shown = "{{" + (tag.sigil.map(String.init) ?? "") + String(tag.content).trimmingWhitespace.sanitizedForMessage + "}}"
+            throw text.error(at: tag.start - 1, "the \(sign) right before \(shown) lets a title finish a \(format.rawValue) format (\(example)): \(fix)")
         }
     }
 

@@ -243,11 +243,31 @@ import Testing
         #expect(template.isBuiltIn)
         let text = TemplateText(template.text, source: "built-in")
         try StatusRenderer.checkNesting(of: text)
+        try StatusRenderer.checkHostSign(of: text, format: format)
         try TemplateNames.check(text, names: StatusContext.fields.mapValues(\.shape))
         let folder = try TemporaryFolder()
         let path = folder.path("user.mustache")
         try Data(template.text.utf8).write(to: URL(fileURLWithPath: path))
         #expect(try !StatusRenderer.Template.resolve(format: format, path: path, environment: [:]).isBuiltIn)
+    }
+
+    /// A tag right after tmux's `#` or polybar's `%` would let a title finish the host's format
+    /// (`#{{title}}` with the title `[fg=red]` styled the bar, helper-139): refused where it is.
+    /// tmux's `##` is the sign itself; polybar has no escape, so any `%` there is refused.
+    @Test(arguments: [
+        (StatusFormat.tmux, "next #{{#next}}{{title}}{{/next}}", 6), (.tmux, "a\n###{{overdue}}", 3), (.polybar, "100%{{overdue}}", 4),
+        (.polybar, "100%%{{#next}}{{title}}{{/next}}", 5),
+    ])
+    func aTagRightAfterTheHostsSignIsRefused(format: StatusFormat, text: String, column: Int) throws {
+        let error = expectError(.badTemplate) { try StatusRenderer(format: format, template: .init(text: text, source: "sign")) }
+        #expect(error?.message.hasPrefix("template sign:\(text.contains("\n") ? 2 : 1):\(column): the \(format == .tmux ? "#" : "%") right before {{") == true, "\(error?.message ?? "")")
+    }
+
+    @Test func theHostsSignBeforeASpaceOrTmuxsDoubledSignIsTaken() throws {
+        let entry = try StatusFixture.entry(StatusFixture.export)
+        for (format, text) in [(StatusFormat.tmux, "##{{open}} # {{open}} #[fg=red]{{open}}"), (.polybar, "100% {{open}} %{F#f00}{{open}}%{F-}"), (.text, "#{{open}}%{{open}}")] {
+            _ = try StatusRenderer(format: format, template: .init(text: text, source: "sign")).line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now)
+        }
     }
 
     /// Up to the limit, nesting is fine, and so are parentheses in comments and changed delimiters.
