@@ -40,6 +40,9 @@ import Testing
         ("rlo \u{202E} evil", "a direction control (U+202E), which turns the text around"),
         ("a\u{202A}b", "a direction control (U+202A), which turns the text around"),
         ("a\u{2066}b\u{2069}", "a direction control (U+2066), which turns the text around"),
+        // Noncharacters: swaybar drew none of its text (helper-139).
+        ("nonchar \(scalar(0xFFFE)) after", "a noncharacter (U+FFFE), which is no text"),
+        ("a\(scalar(0xFDD0))b", "a noncharacter (U+FDD0), which is no text"), ("a\(scalar(0x10FFFF))", "a noncharacter (U+10FFFF), which is no text"),
     ])
     func controlCharactersAndLineBreaksAreRefused(text: String, found: String) throws {
         let error = expectError(.invalidInput) { try Validation.title(text) }
@@ -49,7 +52,7 @@ import Testing
     /// A server's title is made to follow the same rules instead of being refused.
     @Test(arguments: [
         ("Pay\nrent", "Pay rent"), ("a\tb\u{2028}c", "a b c"), ("bell\u{0007}", "bell"), ("rlo \u{202E}evil", "rlo evil"),
-        ("a\u{2066}b\u{2069}", "ab"), ("\u{200B}", "Untitled"), (" \u{200D} ", "Untitled"), ("🏳️‍🌈", "🏳️‍🌈"),
+        ("a\u{2066}b\u{2069}", "ab"), ("a\(scalar(0xFFFF))b", "ab"), ("\u{200B}", "Untitled"), (" \u{200D} ", "Untitled"), ("🏳️‍🌈", "🏳️‍🌈"),
     ])
     func aTitleFromElsewhereFollowsTheRules(text: String, expected: String) {
         #expect(Validation.titleFromElsewhere(text) == expected)
@@ -553,4 +556,9 @@ import Testing
             try RunSettings.now(argument: argument, calendar: LocalCalendar(timeZone: Self.berlin), clock: Self.mondayMorning.date)
         }
     }
+}
+
+/// The code point `value` as text: Swift's literals refuse noncharacters (`\u{FFFE}`).
+private func scalar(_ value: UInt32) -> String {
+    String(Unicode.Scalar(value)!)
 }

@@ -72,7 +72,7 @@ import Testing
     /// Valid titles, and (as a library user may pass them to the renderer) raw text of any kind.
     @Test(arguments: [false, true])
     func everyStatusFormatShowsTheTitleEscapedForItsHost(rawText: Bool) async throws {
-        let cases = SeededProperty.cases(rawText ? 200 : 450, seed: rawText ? 0x717_1E04 : 0x717_1E03, from: HostileText.title(controls: true))
+        let cases = SeededProperty.cases(rawText ? 200 : 560, seed: rawText ? 0x717_1E04 : 0x717_1E03, from: HostileText.title(controls: true))
             .compactMap { item -> (label: String, title: String)? in
                 // Raw text within what one status line shows uncut (1000 characters).
                 if rawText { return item.value.count <= 1000 ? (item.label, item.value) : nil }

@@ -12,16 +12,17 @@ enum HostileText {
         0x1F300...0x1FAFF, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF,  // emoji, flags, skin tones
         0x4E00...0x9FFF, 0x0620...0x064A, 0x05D0...0x05EA, 0x0E00...0x0E7F,  // CJK, Arabic, Hebrew, Thai
         0x00A0...0x00A0, 0x1680...0x1680, 0x2000...0x200A, 0x3000...0x3000,  // spaces
-        0xFFFD...0xFFFF, 0xFDD0...0xFDEF, 0xE000...0xE000, 0x10FFFE...0x10FFFF,  // replacement, noncharacters
+        0xFFFD...0xFFFD, 0xE000...0xE000,  // replacement, private use
     ]
     /// What a title may not contain (controls, line breaks, direction overrides, embeddings and
-    /// isolates), and anything at all (surrogates become U+FFFD).
+    /// isolates, noncharacters), and anything at all (surrogates become U+FFFD).
     static let controlRanges: [ClosedRange<UInt32>] = [
-        0x00...0x1F, 0x7F...0x9F, 0x2028...0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x0000...0x10FFFF,
+        0x00...0x1F, 0x7F...0x9F, 0x2028...0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFDD0...0xFDEF, 0x0000...0x10FFFF,
     ]
-    /// Cc, Zl, Zp and the direction controls other than the marks (LRM, RLM, ALM): what one line of
-    /// text may not contain. Written here, apart from the code the tests check.
+    /// Cc, Zl, Zp, noncharacters and the direction controls other than the marks (LRM, RLM, ALM):
+    /// what one line of text may not contain. Written here, apart from the code the tests check.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isNoncharacterCodePoint { return true }
         if scalar.properties.isBidiControl { return !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar) }
         return switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true

@@ -46,25 +46,33 @@ extension String {
 }
 
 extension Unicode.Scalar {
-    /// Control characters (Cc), line or paragraph separators, and the explicit direction controls
+    /// Control characters (Cc), line or paragraph separators, the explicit direction controls
     /// (embeddings, overrides and isolates, U+202A–U+202E and U+2066–U+2069, which turn the rest of
-    /// a line around in a terminal or a bar): never allowed in one-line text.
+    /// a line around in a terminal or a bar), and noncharacters (U+FFFE, U+FDD0, …: swaybar then
+    /// drew none of its text, helper-139): never allowed in one-line text.
     public var isControlOrLineBreak: Bool {
         // ASCII's controls, without looking the category up in Unicode's tables.
         if isASCII { return value < 0x20 || value == 0x7F }
-        if (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) { return true }
+        if (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || isNoncharacter { return true }
         return switch properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
         }
     }
 
-    /// What an error names for one of these: "a line break", "a control character (U+0007)" or
-    /// "a direction control (U+202E), which turns the text around".
+    /// The 66 code points Unicode keeps out of text: U+FDD0–U+FDEF and the last two of each plane.
+    private var isNoncharacter: Bool {
+        (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+    }
+
+    /// What an error names for one of these: "a line break", "a control character (U+0007)",
+    /// "a noncharacter (U+FFFE), which is no text" or "a direction control (U+202E), which turns
+    /// the text around".
     var refusedKind: String {
         let hex = String(value, radix: 16, uppercase: true)
         let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         if [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(value) { return "a line break" }
+        if isNoncharacter { return "a noncharacter (\(code)), which is no text" }
         if !isASCII, value > 0x9F { return "a direction control (\(code)), which turns the text around" }
         return "a control character (\(code))"
     }
