@@ -15,7 +15,7 @@ public enum StatusFormat: String, Sendable, CaseIterable {
     var contentTypeName: String { "TASKWIDGET_" + rawValue.uppercased() }
 
     /// The host's escaping of one value taken from the store; in a line (all but JSON, which is
-    /// data), right-to-left text is isolated (``HostEscaping/isolatingRightToLeft(_:)``).
+    /// data, and polybar's), right-to-left text is isolated (``HostEscaping/isolatingRightToLeft(_:)``).
     func escape(_ text: String) -> String {
         switch self {
         case .text: HostEscaping.isolatingRightToLeft(HostEscaping.plain(text))
@@ -25,7 +25,9 @@ public enum StatusFormat: String, Sendable, CaseIterable {
         // `⚠ 2 · ` and a Hebrew title was laid out right to left, so a LEFT-TO-RIGHT MARK goes
         // first (helper-122).
         case .waybar, .i3bar: HostEscaping.json(HostEscaping.isolatingRightToLeft(HostEscaping.pango(text), markingLeftToRight: true))
-        case .polybar: HostEscaping.isolatingRightToLeft(HostEscaping.polybar(text))
+        // Polybar draws no text by the bidi rules, and warned of each isolate, with the title, in
+        // its log (helper-139).
+        case .polybar: HostEscaping.polybar(text)
         case .tmux: HostEscaping.isolatingRightToLeft(HostEscaping.tmux(text))
         }
     }
