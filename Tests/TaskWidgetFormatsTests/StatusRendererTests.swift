@@ -270,6 +270,18 @@ import Testing
         }
     }
 
+    /// waybar's tooltip with nothing open suggests an `add`, which puts a task in the Inbox: not in
+    /// a bar that shows a list or a view, where the task would never show (helper-139).
+    @Test func theEmptyWaybarTooltipSuggestsAnAddOnlyWhenTheBarShowsEverything() throws {
+        var builder = StoreBuilder(created: Fixed.instant("2026-11-01T08:00:00Z"))
+        _ = builder.list("Work")
+        for (scope, suggests) in [(TaskScope.all, true), (.list("Work"), false)] {
+            let line = try StatusFixture.line(.waybar, try StatusFixture.entry(builder.export, scope: scope))
+            let tooltip = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["tooltip"] as? String
+            #expect(tooltip?.contains("Add one: taskwidget add") == suggests, "\(scope): \(tooltip ?? "")")
+        }
+    }
+
     /// Up to the limit, nesting is fine, and so are parentheses in comments and changed delimiters.
     @Test func templatesNestedUpToTheLimitRender() throws {
         let depth = StatusRenderer.maximumNesting
