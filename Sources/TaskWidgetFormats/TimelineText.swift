@@ -9,17 +9,23 @@ public import TaskWidgetCore
 /// ```
 public enum TimelineText {
     public static func document(_ timeline: Timeline) -> String {
+        // The scope, as a widget's header names it: the same header for every scope read as the
+        // whole store's (helper-138).
+        let scope = timeline.entries.first?.scopeTitle.map { " · " + $0.removingControlCharacters } ?? ""
         var lines = [
-            "Timeline for \(timeline.timeZone.identifier), \(timeline.entries.count) entries"
+            "Timeline for \(timeline.timeZone.identifier)\(scope), \(timeline.entries.count) entries"
                 + (timeline.truncated ? " (truncated: more than 96 due dates in 24 h)" : "")
                 + "; reload by \(time(timeline.reloadAfter, timeline)), valid until \(time(timeline.validUntil, timeline))"
         ]
+        // Each count's column is as wide as its widest value: `2659 overdue` shifted the columns
+        // after it on its line (helper-138).
+        let columns: [(name: String, count: (TaskCounts) -> Int, width: Int)] = [
+            ("overdue", \.overdue, 3), ("today", \.dueToday, 3), ("soon", \.dueSoon, 2), ("open", \.open, 3), ("done", \.completedToday, 2),
+        ].map { name, count, width in
+            (name, count, timeline.entries.reduce(width) { max($0, String(count($1.counts)).count) })
+        }
         for entry in timeline.entries {
-            let counts = entry.counts
-            let numbers = [
-                (counts.overdue, "overdue", 3), (counts.dueToday, "today", 3), (counts.dueSoon, "soon", 2),
-                (counts.open, "open", 3), (counts.completedToday, "done", 2),
-            ].map { value, name, width in String(value).leftPadded(to: width) + " " + name }
+            let numbers = columns.map { column in String(column.count(entry.counts)).leftPadded(to: column.width) + " " + column.name }
             let first = entry.top.first.map { task in
                 task.title.removingControlCharacters.truncated(to: 40, in: .terminalColumns) + (task.dueLabel.map { " · " + $0 } ?? "")
             } ?? "–"

@@ -111,6 +111,28 @@ import Testing
         #expect(crossing.contains(" due ") && crossing.contains("overdue"))
     }
 
+    /// The header names the list shown, and the columns line up whatever the counts: `2659
+    /// overdue` pushed the columns after it on its line only (helper-138).
+    @Test func textNamesItsScopeAndItsColumnsLineUp() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["list", "add", "Work"])
+        let tasks = (0..<999).map { index in
+            #"{"id": "\#(UUID().uuidString)", "title": "Old \#(index)", "isCompleted": false, "state": "notStarted", "dueDate": "2026-11-01T10:00:00Z", "#
+                + #""createdAt": "2026-10-20T10:00:00Z", "modifiedAt": "2026-10-20T10:00:00Z", "sortOrder": \#(index)}"#
+        }
+        let file = sandbox.folder.appendingPathComponent("old.json")
+        try Data((#"{"schema": "taskwidget.export/1", "lists": [], "habits": [], "tasks": ["# + tasks.joined(separator: ",") + "]}").utf8).write(to: file)
+        try sandbox.succeed(["import", file.path])
+        // Due in ten minutes: 999 overdue at the start, 1 000 after.
+        try sandbox.succeed(["add", "Soon", "--due", "in 10m"])
+        let lines = try sandbox.succeed(["timeline", "--format", "text"]).split(separator: "\n").dropFirst()
+        let columns = Set(lines.map { $0.range(of: " today")!.lowerBound.utf16Offset(in: $0) })
+        #expect(columns.count == 1, "\(lines.prefix(3))")
+        #expect(lines.contains { $0.contains(" 999 overdue") } && lines.contains { $0.contains("1000 overdue") })
+        let work = try sandbox.succeed(["timeline", "--format", "text", "--list", "Work"])
+        #expect(work.hasPrefix("Timeline for Europe/Berlin · Work, 97 entries"), "\(work.prefix(80))")
+    }
+
     // MARK: Same inputs, same bytes
 
     @Test func sameInputsGiveTheSameBytes() throws {
