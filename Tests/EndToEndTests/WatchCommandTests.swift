@@ -246,6 +246,13 @@ import Testing
         try sandbox.expectRefused(["restore", sandbox.folder.path, "--yes"], status: 74, message: "is no file: give the file `taskwidget backup` wrote")
         try sandbox.expectRefused(["backup", "-"], status: 64, message: "backup writes a file, not standard output: give its path")
         try sandbox.expectRefused(["backup", sandbox.storePath], status: 64, message: "is the store itself: give the backup another path")
+        // Its -wal and -shm were "backed up" and emptied by the next write, and the store put
+        // back over itself made sync forget the servers (helper-142).
+        for part in ["-wal", "-shm"] {
+            try sandbox.expectRefused(["backup", sandbox.storePath + part], status: 64, message: "is the store's \(part) file: give the backup another path")
+            try sandbox.expectRefused(["restore", sandbox.storePath + part, "--yes"], status: 64, message: "is the store's \(part) file, not a backup of it")
+        }
+        try sandbox.expectRefused(["restore", sandbox.storePath, "--yes"], status: 64, message: "is the store itself, not a backup of it: give a file `taskwidget backup` wrote")
     }
 
     /// A damaged backup is refused before anything is replaced, and a damaged store is not backed

@@ -143,8 +143,9 @@ struct Backup: ParsableCommand {
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw TaskWidgetError(.storeMissing, "there is no store at \(storePath) yet: there is nothing to back up", context: storePath)
         }
-        if URL(fileURLWithPath: file).resolvingSymlinksInPath().path == URL(fileURLWithPath: storePath).resolvingSymlinksInPath().path {
-            throw TaskWidgetError(.invalidInput, "\(file) is the store itself: give the backup another path", context: "backup onto the store")
+        if let part = storePart(file, of: storePath) {
+            // Its -wal or -shm: reported backed up, and emptied by the next write (helper-142).
+            throw TaskWidgetError(.invalidInput, "\(file) is \(part): give the backup another path", context: "backup onto the store")
         }
         let counts = try context.storeForReading().backUp(to: file)
         print("Backed up \(counts.inWords) into \(file)")
@@ -183,6 +184,12 @@ struct Restore: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let file = try PathText.expandingHome(file, in: "the backup", environment: context.environment)
+        // The store put back over itself said "Restored", and made sync forget what it knew of
+        // the servers (helper-142).
+        if let part = storePart(file, of: context.location.path) {
+            throw TaskWidgetError(
+                .invalidInput, "\(file) is \(part), not a backup of it: give a file `taskwidget backup` wrote", context: "restore from the store")
+        }
         let store: TaskStore
         do {
             store = try context.storeForWriting()
@@ -203,6 +210,15 @@ struct Restore: ParsableCommand {
         let restored = try store.restore(from: file, now: context.now)
         print("Restored \(restored.inWords) from \(file)")
     }
+}
+
+/// What `file` is of the store at `storePath`, symbolic links followed: "the store itself", "the
+/// store's -wal file" (or -shm, -journal); `nil` for another file.
+private func storePart(_ file: String, of storePath: String) -> String? {
+    let resolved = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+    let (target, store) = (resolved(file), resolved(storePath))
+    if target == store { return "the store itself" }
+    return ["-wal", "-shm", "-journal"].first { target == store + $0 }.map { "the store's \($0) file" }
 }
 
 extension StoreCounts {
