@@ -244,3 +244,16 @@ import Testing
         #expect(try sandbox.succeed(["ls", "--all"]).contains("✓ Pay rent"))
     }
 }
+
+@Suite struct PipedListingTests {
+    /// In a pipe, titles are cut at 44 columns, unless `COLUMNS` says more: `COLUMNS=200
+    /// taskwidget ls | grep` found no word past the 44th column (helper-142).
+    @Test func columnsSetsTheWidthInAPipeToo() throws {
+        let sandbox = try Sandbox()
+        let title = "Call the insurance company about the broken window and ask for the claim number"
+        try sandbox.succeed(["add", title])
+        #expect(!(try sandbox.succeed(["ls"])).contains("claim number"))
+        let wide = try sandbox.run(["ls"], environment: ["COLUMNS": "200"])
+        #expect(wide.status == 0 && wide.stdout.contains(title), "\(wide.stdout)")
+    }
+}

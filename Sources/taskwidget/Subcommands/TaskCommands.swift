@@ -135,10 +135,11 @@ struct Ls: ParsableCommand {
 }
 
 /// The width of the terminal on standard output, for the tables of `ls`, `list ls` and `habit ls`:
-/// `COLUMNS` when it is set, else the terminal's own; `nil` in a pipe or a file.
+/// `COLUMNS` when it is set, in a pipe too (`COLUMNS=200 taskwidget ls | grep …` found no word
+/// past the 44th column, helper-142), else the terminal's own; `nil` in a pipe or a file.
 func terminalWidthOfStandardOutput(_ environment: [String: String]) -> Int? {
-    guard isatty(STDOUT_FILENO) == 1 else { return nil }
     if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+    guard isatty(STDOUT_FILENO) == 1 else { return nil }
     var size = winsize()
     guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
