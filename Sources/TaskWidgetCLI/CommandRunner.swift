@@ -358,9 +358,12 @@ public enum CommandRunner {
         if path == "taskwidget ls", let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/), arguments.count > nameLength,
             arguments[nameLength] == String(match.output.1), !match.output.1.hasPrefix("-")
         {
+            // Which also says there is no search: the word named no list (helper-142).
+            let word = String(match.output.1).removingControlCharacters.shellQuoted
             return TaskWidgetError(
                 .invalidInput,
-                "`taskwidget ls` takes options, not words: to show one list, give --list \(String(match.output.1).removingControlCharacters.shellQuoted)")
+                "`taskwidget ls` takes options, not words: to show one list, give --list \(word); to find tasks by a word (ls has no search), "
+                    + "`COLUMNS=200 taskwidget ls | grep -i \(word)`")
         }
         guard let match = message.firstMatch(of: /nexpected arguments?:? '([^']*)'/),
             let index = arguments.indices.dropFirst(nameLength + 1).first(where: { arguments[$0] == String(match.output.1) })
@@ -399,6 +402,10 @@ public enum CommandRunner {
             return TaskWidgetError(.invalidInput, "`\(path)` takes one task id\(advice) (see `\(path) --help`)")
         }
         let quoted = words.joined(separator: " ").removingControlCharacters.shellQuoted
+        // `list rm Home Work`: two lists, most likely, not one named "Home Work" (helper-142).
+        if option.isEmpty, oneNameCommands.contains(path) {
+            return TaskWidgetError(.invalidInput, "`\(path)` takes one name: run it once for each, or quote a name of several words, as in `\(quoted)`")
+        }
         return TaskWidgetError(.invalidInput, "a value of several words is one argument: quote it, as in `\(option)\(quoted)`")
     }
 
@@ -410,6 +417,9 @@ public enum CommandRunner {
 
     /// The commands whose argument is one task id.
     private static let oneTaskCommands: Set = ["taskwidget start", "taskwidget stop", "taskwidget edit", "taskwidget move"]
+
+    /// The commands that take one name, whose words may name several.
+    private static let oneNameCommands: Set = ["taskwidget list rm", "taskwidget habit rm"]
 
     /// The commands that take one file.
     private static let oneFileCommands: Set = ["taskwidget import", "taskwidget restore", "taskwidget backup"]

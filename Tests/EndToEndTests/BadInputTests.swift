@@ -193,7 +193,13 @@ import Testing
         try sandbox.expectRefused(["add", "foo", "-"], status: 64, message: "taskwidget: add takes a title, or - to read titles from standard input, not both\n")
         // A list is shown with --list (helper-119); a number or a name of a set is no value (helper-92).
         try sandbox.expectRefused(
-            ["ls", "extra"], status: 64, message: "taskwidget: `taskwidget ls` takes options, not words: to show one list, give --list extra\n")
+            ["ls", "extra"], status: 64,
+            message: "taskwidget: `taskwidget ls` takes options, not words: to show one list, give --list extra; "
+                + "to find tasks by a word (ls has no search), `COLUMNS=200 taskwidget ls | grep -i extra`\n")
+        // Two names to a command of one: most likely two lists, not one of two words (helper-142).
+        try sandbox.expectRefused(
+            ["list", "rm", "Home", "Work", "--yes"], status: 64,
+            message: "taskwidget: `taskwidget list rm` takes one name: run it once for each, or quote a name of several words, as in `'Home Work'`\n")
         try sandbox.expectRefused(
             ["status", "--format", "text", "extra"], status: 64, message: "taskwidget: unexpected argument 'extra' (see `taskwidget status --help`)\n",
             allowingStdout: true)
