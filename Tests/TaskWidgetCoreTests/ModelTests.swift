@@ -59,24 +59,6 @@ import Testing
         #expect((try? Validation.title(Validation.titleFromElsewhere(text))) != nil)
     }
 
-    /// Snoozing moves a timed due date by the amount, and a due date given as a day alone to the
-    /// day that holds its day's start (or now, if later) plus the amount: due today and snoozed
-    /// for an hour it stays due today (it moved to tomorrow, helper-142); snoozed at 23:30, or
-    /// overdue, it is due on the day the hour ends; due on Friday and snoozed for a day, Saturday.
-    @Test(arguments: [
-        ("2026-12-06T10:00", "2026-12-06T23:59", "1h", "2026-12-06T23:59"), ("2026-12-06T10:00", "2026-12-06T23:59", "10m", "2026-12-06T23:59"),
-        ("2026-12-06T23:30", "2026-12-06T23:59", "1h", "2026-12-07T23:59"), ("2026-12-06T10:00", "2026-12-05T23:59", "1h", "2026-12-06T23:59"),
-        ("2026-12-07T10:00", "2026-12-11T23:59", "1d", "2026-12-12T23:59"), ("2026-12-06T10:00", "2026-12-06T17:00", "1h", "2026-12-06T18:00"),
-        ("2026-12-06T10:00", "2026-12-06T09:00", "1h", "2026-12-06T11:00"),
-    ])
-    func snoozeMovesADayAloneByTheDayItEndsOn(now: String, due: String, by: String, expected: String) throws {
-        let calendar = LocalCalendar(timeZone: Fixed.zone("Europe/Berlin"))
-        let local = { (text: String) in try WhenParser.parseInstant(text, calendar: calendar) }
-        var task = TaskItem(title: "Water the plants", dueDate: try local(due), createdAt: try local("2026-12-01T08:00"))
-        task.snooze(by: try #require(DurationText.amount(by)), at: try local(now), in: calendar)
-        #expect(task.dueDate == (try local(expected)), "\(now) \(due) +\(by)")
-    }
-
     @Test func theLengthLimitCountsCharactersAfterTrimming() throws {
         let limit = Validation.maximumTitleLength
         #expect(limit == 1000)

@@ -70,19 +70,17 @@ public struct TaskItem: Codable, Sendable, Equatable, Identifiable {
     /// which keep the wall-clock time across a change of clocks, as `in 1d` does), counted from
     /// `now` when they have passed, so that the task is neither overdue nor reminded of for that
     /// long; a task with neither gets a reminder `amount` from now. A due date given as a day
-    /// alone (``DueLabeler/isDayOnly(_:in:)``) stays one: it moves to the day that holds the start
-    /// of its day (or now, if later) moved by `amount`: a task due today snoozed for an hour stays
-    /// due today (it moved to tomorrow, 23:59 and an hour being past midnight, helper-142), and
-    /// one snoozed for an hour at 23:30 is due the next day (it was overdue again at 23:59,
-    /// helper-132). A completed task is left as it is.
+    /// alone (``DueLabeler/isDayOnly(_:in:)``) stays one: it ends on the first day that ends at or
+    /// after the moved instant (snoozed for an hour at 23:30, on the next day: it was overdue
+    /// again at 23:59, helper-132). A completed task is left as it is.
     public mutating func snooze(by amount: TimeAmount, at now: Instant, in calendar: LocalCalendar) {
         guard !isCompleted else { return }
         if dueDate == nil && reminderDate == nil {
             reminderDate = amount.moving(now, in: calendar)
         } else {
             dueDate = dueDate.map { dueDate in
-                guard DueLabeler.isDayOnly(dueDate, in: calendar.timeZone) else { return amount.moving(max(dueDate, now), in: calendar) }
-                let moved = amount.moving(max(calendar.day(containing: dueDate).start, now), in: calendar)
+                let moved = amount.moving(max(dueDate, now), in: calendar)
+                guard DueLabeler.isDayOnly(dueDate, in: calendar.timeZone) else { return moved }
                 let day = calendar.localDay(containing: moved)
                 guard let end = calendar.dayAlone(day) else { return moved }
                 return end >= moved ? end : calendar.dayAlone(day.adding(days: 1)) ?? moved

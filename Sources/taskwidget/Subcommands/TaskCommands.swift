@@ -303,8 +303,7 @@ struct Snooze: ParsableCommand {
             one by DURATION, so the task is neither overdue nor reminded of for that \
             long; days and weeks keep the time of day across a change of clocks, as \
             `--due "in 1d"` does. A due date given as a day alone moves to the day \
-            that holds its day's start (or now, if later) plus DURATION: due today and \
-            snoozed for an hour, it stays due today. A task with neither gets a reminder in DURATION. --top snoozes the \
+            that holds that time. A task with neither gets a reminder in DURATION. --top snoozes the \
             task a bar shows; with nothing open it says so and exits 64. A task that \
             repeats on a sync server is refused (exit 64): the next sync would move the \
             whole series there; snooze it on the phone.
