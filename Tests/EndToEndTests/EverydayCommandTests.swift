@@ -137,6 +137,13 @@ import Testing
         let reused = try sandbox.run(["add", "Pack", "--list", "travel", "--new-list"])
         #expect(reused.status == 0 && reused.stderr.isEmpty)
         #expect(try sandbox.succeed(["list", "ls"]).contains("Travel"))
+        // A typo with --new-list makes the list it asks for, and says which one was near (helper-142).
+        let typo = try sandbox.run(["add", "Expenses", "--list", "Wrok", "--new-list"])
+        let typoID = typo.stdout.trimmingCharacters(in: .newlines)
+        #expect(
+            typo.status == 0
+                && typo.stderr == "taskwidget: created the list “Wrok” (did you mean “Work”? then: taskwidget edit \(typoID) --list Work && taskwidget list rm Wrok)\n",
+            "\(typo.stderr)")
         // list rm names the list and what goes with it; a name that is none is said to be none
         // first (it was asked to be confirmed).
         try sandbox.expectRefused(

@@ -48,7 +48,14 @@ struct Add: ParsableCommand {
         let store = try context.storeForWriting()
         let (task, createdList) = try store.addTask(newTask, now: context.now)
         if let createdList {
-            writeToStandardError("taskwidget: created the list “\(createdList.name)”\n")
+            // A typo made a second list without a word, where one without --new-list is refused
+            // with the closest name (helper-142).
+            let others = (try? store.listSummaries().map(\.list.name).filter { $0 != createdList.name }) ?? []
+            let typo = NameLookup.closest(to: createdList.name, among: others).map { closest in
+                " (did you mean “\(closest)”? then: taskwidget edit \(confirmedID(of: task, in: store)) --list \(closest.shellQuoted) && "
+                    + "taskwidget list rm \(createdList.name.shellQuoted))"
+            }
+            writeToStandardError("taskwidget: created the list “\(createdList.name)”\(typo ?? "")\n")
         }
         noteIfPassed(due: task.dueDate, reminder: task.reminderDate, now: context.now)
         noteIfMoved(due: due, remind: remind, context: context)
