@@ -37,6 +37,18 @@ import Testing
         return (titles, entry["scope"] as? String, (entry["counts"] as? [String: Any])?["open"] as? Int)
     }
 
+    /// Renaming or removing a list a view shows says so: the view named no list, and every `ls
+    /// --view` and bar of it failed from then on (helper-142).
+    @Test func renamingOrRemovingAListAViewShowsSaysSo() throws {
+        let sandbox = try Self.sandbox()
+        let renamed = try sandbox.run(["list", "rename", "work", "Job"])
+        #expect(renamed.status == 0 && renamed.stderr == "taskwidget: note: the view “work” of config.toml shows the list “Work”: change its list to Job there\n", "\(renamed.stderr)")
+        #expect(try sandbox.run(["list", "rename", "Home", "House"]).stderr.isEmpty)
+        try sandbox.succeed(["list", "add", "Work"])
+        let removed = try sandbox.run(["list", "rm", "Work"])
+        #expect(removed.status == 0 && removed.stderr == "taskwidget: note: the view “work” of config.toml shows the list “Work”: remove the view there, or make the list again\n", "\(removed.stderr)")
+    }
+
     @Test func statusLsTimelineAndRenderShowAView() throws {
         let sandbox = try Self.sandbox()
         let work = try Self.shown(sandbox, ["--view", "work"])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TaskWidgetCLI
+import TaskWidgetConfig
 import TaskWidgetCore
 import TaskWidgetFormats
 import TaskWidgetStore
@@ -29,6 +30,16 @@ struct ListCommand: ParsableCommand {
 
     /// Says that `what` of a synced list changed here only: sync does not send it, and the other
     /// devices went on showing the old one without a word (helper-115).
+    /// A note on standard error for each view of config.toml that shows the list `name`, which a
+    /// rename or removal leaves naming no list: every `ls --view` and bar of it then failed
+    /// (helper-142). `then` says what to do.
+    static func noteViews(showing name: String, _ context: CommandContext, then: String) {
+        for view in (try? context.configuration().views) ?? [] {
+            guard case .list(let shown) = view.scope, NameLookup.isSame(shown, name) else { continue }
+            writeToStandardError("taskwidget: note: the view “\(view.name ?? "")” of config.toml shows the list “\(shown)”: \(then)\n")
+        }
+    }
+
     static func noteNotSynced(_ what: String, of list: TaskList, in store: TaskStore) {
         guard (try? store.isListSynced(list.id)) == true else { return }
         writeToStandardError(
@@ -59,9 +70,13 @@ struct ListCommand: ParsableCommand {
         @Argument(help: "Its new name.") var new: String
 
         func run() throws {
-            let store = try options.context().storeForChanging()
+            let context = try options.context()
+            let store = try context.storeForChanging()
             let list = try store.renameList(old, to: new)
             printConfirmation("Renamed list \(old.trimmingWhitespace) to \(list.name)")
+            if !NameLookup.isSame(old, list.name) {
+                ListCommand.noteViews(showing: old, context, then: "change its list to \(list.name.removingControlCharacters.shellQuoted) there")
+            }
             ListCommand.noteNotSynced("a list's name", of: list, in: store)
         }
     }
@@ -126,6 +141,7 @@ struct ListCommand: ParsableCommand {
             }
             let (list, count) = try context.storeForChanging().deleteList(name, now: context.now)
             printConfirmation("Deleted list \(list.name)" + (count == 0 ? "" : " and its \(counted(count, "task"))"))
+            ListCommand.noteViews(showing: list.name, context, then: "remove the view there, or make the list again")
         }
     }
 }
