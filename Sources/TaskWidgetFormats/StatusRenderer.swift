@@ -161,12 +161,20 @@ public struct StatusRenderer: Sendable {
         case .polybar: (sign, example, fix) = ("%", "a title {F#f00} would color the bar", "put a space between (polybar has no escape for %)")
         default: return
         }
+        // The signs right before each tag, counted across the tags that print nothing (a comment,
+        // a set-delimiter tag), which `#{{! note }}{{title}}` put in between (helper-141).
+        var (run, previousEnd, lastSign) = (0, 0, 0)
         try text.forEachTag { tag in
+            let between = text.characters[previousEnd..<tag.start]
+            let signs = between.reversed().prefix { $0 == sign }.count
+            run = signs == between.count ? run + signs : signs
+            if signs > 0 { lastSign = tag.start - 1 }
+            previousEnd = tag.end
             guard tag.sigil != "!", tag.sigil != "=" else { return }
-            let run = text.characters[..<tag.start].reversed().prefix { $0 == sign }.count
+            defer { run = 0 }
             guard format == .polybar ? run > 0 : run % 2 == 1 else { return }
             let shown = "{{" + (tag.sigil.map(String.init) ?? "") + String(tag.content).trimmingWhitespace.sanitizedForMessage + "}}"
-            throw text.error(at: tag.start - 1, "the \(sign) right before \(shown) lets a title finish a \(format.rawValue) format (\(example)): \(fix)")
+            throw text.error(at: lastSign, "the \(sign) right before \(shown) lets a title finish a \(format.rawValue) format (\(example)): \(fix)")
         }
     }
 

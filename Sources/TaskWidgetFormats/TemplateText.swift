@@ -12,6 +12,8 @@ struct TemplateText {
         var content: ArraySlice<Character>
         /// Where the tag's opening delimiter starts.
         var start: Int
+        /// Just past its closing delimiter.
+        var end: Int
         /// Where ``content`` starts.
         var contentStart: Int { content.startIndex }
     }
@@ -74,7 +76,7 @@ struct TemplateText {
                 }
             default: break
             }
-            try visit(Tag(sigil: sigil, content: content, start: index))
+            try visit(Tag(sigil: sigil, content: content, start: index, end: next))
             index = next
         }
     }

@@ -257,6 +257,9 @@ import Testing
     @Test(arguments: [
         (StatusFormat.tmux, "next #{{#next}}{{title}}{{/next}}", 6), (.tmux, "a\n###{{overdue}}", 3), (.polybar, "100%{{overdue}}", 4),
         (.polybar, "100%%{{#next}}{{title}}{{/next}}", 5),
+        // Past the tags that print nothing (helper-141).
+        (.tmux, "A #{{! note }}{{open}}", 3), (.tmux, "A #{{=<% %>=}}<%open%>", 3), (.polybar, "%{{! x }}{{open}}", 1),
+        (.tmux, "A #{{! a }}#{{! b }}#{{open}}", 21),
     ])
     func aTagRightAfterTheHostsSignIsRefused(format: StatusFormat, text: String, column: Int) throws {
         let error = expectError(.badTemplate) { try StatusRenderer(format: format, template: .init(text: text, source: "sign")) }
@@ -265,7 +268,7 @@ import Testing
 
     @Test func theHostsSignBeforeASpaceOrTmuxsDoubledSignIsTaken() throws {
         let entry = try StatusFixture.entry(StatusFixture.export)
-        for (format, text) in [(StatusFormat.tmux, "##{{open}} # {{open}} #[fg=red]{{open}}"), (.polybar, "100% {{open}} %{F#f00}{{open}}%{F-}"), (.text, "#{{open}}%{{open}}")] {
+        for (format, text) in [(StatusFormat.tmux, "##{{open}} # {{open}} #[fg=red]{{open}} #{{! a }}#{{open}} #{{! a }} {{open}}"), (.polybar, "100% {{open}} %{F#f00}{{open}}%{F-}"), (.text, "#{{open}}%{{open}}")] {
             _ = try StatusRenderer(format: format, template: .init(text: text, source: "sign")).line(for: entry, timeZone: StatusFixture.zone, now: StatusFixture.now)
         }
     }
