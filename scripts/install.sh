@@ -73,8 +73,9 @@ prefix=$(realpath -ms -- "$prefix")
 # program's path is not undone), PATH and MANPATH (split at `:`) and the shell lines the notes
 # print: keep it plain (helper-121). Letters outside ASCII (a home named josé or 山田) are plain
 # to all of them (helper-140).
-if [ -n "$(printf '%s' "$prefix" | LC_ALL=C tr -d 'A-Za-z0-9._/+@,=\200-\377-')" ]; then
-  fail 64 "the prefix '$prefix' has a character that unit files, PATH or a shell line would read otherwise (a space, a quote, \$, :, ;, …): choose a path of letters, digits and . _ - + @ , ="
+# (The x keeps a line break, which $(…) would drop at the end, helper-141.)
+if [ "$(printf '%s' "$prefix" | LC_ALL=C tr -d 'A-Za-z0-9._/+@,=\200-\377-'; echo x)" != x ]; then
+  fail 64 "the prefix ${prefix@Q} has a character that unit files, PATH or a shell line would read otherwise (a space, a quote, a line break, \$, :, ;, …): choose a path of letters, digits and . _ - + @ , ="
 fi
 repository=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$repository/scripts/lib/swiftpm.sh"
