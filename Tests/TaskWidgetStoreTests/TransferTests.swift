@@ -413,6 +413,18 @@ import Testing
             habits: [.init(habit: habit, completions: [.init(day: Fixed.day("2026-11-22"), status: .done)])]))
     }
 
+    /// Noncharacters in a document's text are dropped: a store of an earlier taskwidget may hold
+    /// them, and its export could not be imported again once titles refused them (helper-141).
+    @Test func noncharactersInADocumentAreDropped() throws {
+        let text = Self.validDocument
+            .replacingOccurrences(of: #""title": "Pay rent""#, with: #""title": "Pay\ufffe rent""#)
+            .replacingOccurrences(of: #""name": "Home""#, with: #""name": "Ho\ufdd0me""#)
+            .replacingOccurrences(of: #""name": "Walk""#, with: #""name": "Walk\uffff""#)
+        #expect(text != Self.validDocument)
+        let document = try StoreExport.decode(Data(text.utf8), source: "backup.json").normalized(source: "backup.json")
+        #expect(document == (try StoreExport.decode(Data(Self.validDocument.utf8), source: "backup.json").normalized(source: "backup.json")))
+    }
+
     /// The valid document with one piece of text replaced, and what the error must name.
     @Test(arguments: [
         (#""title": "Pay rent", "#, "", "tasks[0].title"),

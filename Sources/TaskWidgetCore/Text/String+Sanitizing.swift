@@ -22,6 +22,12 @@ extension String {
         removingControlCharacters.truncated(to: 40, maxBytesPerUnit: 4)
     }
 
+    /// The text without noncharacters (U+FFFE, U+FDD0, …), which Unicode keeps out of text.
+    public var removingNoncharacters: String {
+        guard unicodeScalars.contains(where: \.isNoncharacter) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.filter { !$0.isNoncharacter }))
+    }
+
     /// The text without control characters and line or paragraph separators.
     public var removingControlCharacters: String {
         // Most text has none, and is kept as it is instead of being built again.
@@ -61,7 +67,7 @@ extension Unicode.Scalar {
     }
 
     /// The 66 code points Unicode keeps out of text: U+FDD0–U+FDEF and the last two of each plane.
-    private var isNoncharacter: Bool {
+    var isNoncharacter: Bool {
         (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 

@@ -291,15 +291,17 @@ extension StoreExport {
             try ensureUnique(names, what, by: { $0.lowercased() }, shown: { "“\($0)”" })
         }
         var result = self
+        // Noncharacters are dropped, not refused: a store of an earlier taskwidget may hold them,
+        // and its export could not be imported again (helper-141).
         for index in lists.indices {
             try check("lists[\(index)]") {
-                result.lists[index].name = try Validation.listName(lists[index].name)
+                result.lists[index].name = try Validation.listName(lists[index].name.removingNoncharacters)
                 result.lists[index].colorHex = try Validation.colorHex(lists[index].colorHex)
             }
         }
         for (index, task) in tasks.enumerated() {
             try check("tasks[\(index)]") {
-                result.tasks[index].title = try Validation.title(task.title)
+                result.tasks[index].title = try Validation.title(task.title.removingNoncharacters)
                 guard task.isCompleted == (task.state == .completed), task.isCompleted == (task.completedAt != nil) else {
                     throw TaskWidgetError(.badImport, "isCompleted, state and completedAt disagree")
                 }
@@ -307,8 +309,8 @@ extension StoreExport {
         }
         for (index, record) in habits.enumerated() {
             try check("habits[\(index)]") {
-                result.habits[index].habit.name = try Validation.title(record.habit.name, noun: "habit name")
-                result.habits[index].habit.icon = try Validation.icon(record.habit.icon)
+                result.habits[index].habit.name = try Validation.title(record.habit.name.removingNoncharacters, noun: "habit name")
+                result.habits[index].habit.icon = try Validation.icon(record.habit.icon.removingNoncharacters)
                 result.habits[index].habit.colorHex = try Validation.colorHex(record.habit.colorHex)
                 try ensureUnique(record.completions.map(\.day), "completion day", by: { $0 }, shown: { "\($0)" })
             }
