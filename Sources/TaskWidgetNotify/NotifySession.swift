@@ -108,7 +108,8 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     static var maxRefusals: Int { 3 }
 
     /// How many missed reminders found at once (at start, after a sleep) are shown one by one;
-    /// the rest are counted in one notification. Hundreds came as hundreds (helper-134).
+    /// the rest, two or more, are counted in one notification. Hundreds came as hundreds
+    /// (helper-134).
     static var missedShownAtOnce: Int { 3 }
 
     /// The seconds between a refusal and the next post.
@@ -146,7 +147,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         let oldest = now.adding(seconds: -settings.missedWithin)
         var postedNow: Set<UUID> = []
         var missedPosted = 0
-        var missedUnposted: Set<ReminderKey> = []
+        var missedUnposted: [Reminder] = []
         let reminders = snapshot.reminders(atDue: settings.atDue)
         // A refused reminder whose task no longer asks for it is not tried again.
         if !refused.isEmpty {
@@ -185,22 +186,32 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             let missed = Self.isMissed(key, at: now)
             if missed {
                 guard missedPosted < Self.missedShownAtOnce else {
-                    missedUnposted.insert(key)
+                    missedUnposted.append(reminder)
                     continue
                 }
                 missedPosted += 1
             }
-            // A task's notification still on screen (its reminder, at its due time) is replaced:
-            // both stayed, the older one out of date (helper-81).
-            let onScreen = posted.first { $0.key.taskID == key.taskID && $0.value.id != nil && !$0.value.isClosing }
-            let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: onScreen?.value.id)
-            if let onScreen { posted[onScreen.key] = nil }
-            posted[key] = Posted(post: post, reminder: reminder)
-            logger.debug(
-                "posting a reminder",
-                metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
+            post(reminder, missed: missed, at: now)
         }
-        if !missedUnposted.isEmpty { postMissedSummary(of: missedUnposted) }
+        // One more is shown as itself: a count of one takes its place (helper-141).
+        if missedUnposted.count == 1 {
+            post(missedUnposted[0], missed: true, at: now)
+        } else if !missedUnposted.isEmpty {
+            postMissedSummary(of: Set(missedUnposted.map(\.key)))
+        }
+    }
+
+    /// Posts the notification of `reminder`. A task's notification still on screen (its reminder,
+    /// at its due time) is replaced: both stayed, the older one out of date (helper-81).
+    private mutating func post(_ reminder: Reminder, missed: Bool, at now: Instant) {
+        let key = reminder.key
+        let onScreen = posted.first { $0.key.taskID == key.taskID && $0.value.id != nil && !$0.value.isClosing }
+        let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: onScreen?.value.id)
+        if let onScreen { posted[onScreen.key] = nil }
+        posted[key] = Posted(post: post, reminder: reminder)
+        logger.debug(
+            "posting a reminder",
+            metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
     }
 
     /// Posts the notification that counts the missed reminders `keys`: `12 more missed reminders`;

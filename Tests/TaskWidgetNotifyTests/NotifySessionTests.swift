@@ -154,6 +154,15 @@ import Testing
         #expect(notifier.posts.count == 4)
     }
 
+    /// One more than three is shown as itself: a count of one would take its place (helper-141).
+    @Test func fourMissedRemindersAreFourNotifications() throws {
+        for index in 0..<4 { addTask("Task \(index)", remindIn: Int64(-3600 + 60 * index)) }
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Task 0", "Task 1", "Task 2", "Task 3"])
+        #expect(notifier.bodies.allSatisfy { $0.hasPrefix("Missed reminder") })
+    }
+
     /// A count dropped while no server runs is made again once one is there.
     @Test func aDroppedCountOfMissedRemindersIsPostedAgainWhenAServerIsThere() throws {
         for index in 0..<5 { addTask("Task \(index)", remindIn: Int64(-3600 + 60 * index)) }
