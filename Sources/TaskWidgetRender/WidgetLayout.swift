@@ -165,7 +165,7 @@ struct WidgetLayout {
     /// too wide for it (`GYM`, `読書`), which showed as "…" (helper-138, helper-140).
     private func iconSize(_ icon: String) -> Double {
         let size = 14.0
-        let fits = 22.0
+        let fits = 20.0
         let width = canvas.width(of: icon, style: .init(size: size, color: palette.primary))
         return width > fits ? max(size / 2, size * fits / width) : size
     }
