@@ -45,7 +45,7 @@ public struct StoreLocation: Sendable, Equatable {
     /// The store file `path` names, with a leading `~/` for the home folder, as config.toml's
     /// paths; `source` names where it came from. A path that ends in `/` names a folder: SQLite
     /// could not open it, and the errors said to make the store or to check permissions (helper-94);
-    /// so does the path of an existing folder.
+    /// so does the path of an existing folder, device, FIFO or socket.
     private static func named(_ path: String, from source: String, environment: [String: String]) throws -> StoreLocation {
         // `~` alone is the home folder: it made a store file named `~` here (helper-99).
         guard !path.hasSuffix("/"), path != "~" else {
@@ -61,12 +61,19 @@ public struct StoreLocation: Sendable, Equatable {
                 .invalidInput, "\(expanded) is the \(suffix.dropFirst()) file of the store \(store), kept beside it: give \(source) the store itself, \(store)",
                 context: "journal as store")
         }
-        // watch, serve and notify wait for a missing or unreadable store to come back: a folder
-        // never becomes one, and they waited for good (helper-135).
+        // watch, serve and notify wait for a missing or unreadable store to come back: a folder,
+        // a device or a FIFO never becomes one, and they waited for good (helper-135, helper-141).
         var status = stat()
-        if stat(expanded, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw TaskWidgetError(
-                .notAFile, "\(path) is a folder, not a store file: give \(source) a file path, like \(path)/tasks.sqlite", context: path)
+        if stat(expanded, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR:
+                throw TaskWidgetError(
+                    .notAFile, "\(path) is a folder, not a store file: give \(source) a file path, like \(path)/tasks.sqlite", context: path)
+            default:
+                throw TaskWidgetError(
+                    .notAFile, "\(path) is not a regular file (a device, a pipe or a socket): give \(source) the path of a store file", context: path)
+            }
         }
         return StoreLocation(path: expanded, isDefault: false)
     }

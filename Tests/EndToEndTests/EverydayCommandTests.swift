@@ -318,6 +318,9 @@ import Testing
         let refused = try sandbox.run(command + ["--store", folder])
         #expect(refused.status == 74, "\(refused.stderr)")
         #expect(refused.stderr == "taskwidget: \(folder) is a folder, not a store file: give --store a file path, like \(folder)/tasks.sqlite\n")
+        // Nor does a device (helper-141).
+        let device = try sandbox.run(command + ["--store", "/dev/null"])
+        #expect(device.status == 74 && device.stderr.hasSuffix("/dev/null is not a regular file (a device, a pipe or a socket): give --store the path of a store file\n"), "\(device.stderr)")
     }
 }
 
