@@ -175,8 +175,8 @@ import Testing
         // A time the clocks skip moves by the gap: said too (helper-138).
         let skipped = try sandbox.run(["edit", stretch, "--due", "2027-03-28T02:30", "--remind", "2027-03-28 2:15am"])
         #expect(
-            skipped.stderr == "taskwidget: note: the clocks skip 02:30 on 2027-03-28 (daylight saving time), so the due time is 03:30\n"
-                + "taskwidget: note: the clocks skip 02:15 on 2027-03-28 (daylight saving time), so the reminder is 03:15\n", "\(skipped.stderr)")
+            skipped.stderr == "taskwidget: note: the clocks skip 02:30 on 2027-03-28 (they go forward), so the due time is 03:30\n"
+                + "taskwidget: note: the clocks skip 02:15 on 2027-03-28 (they go forward), so the reminder is 03:15\n", "\(skipped.stderr)")
         // A reminder after the due time reminds of an overdue task: said, and kept (helper-74).
         let late = "taskwidget: note: the reminder comes after the due time; the task will be overdue by then\n"
         let reminded = try sandbox.run(["add", "Water the plants", "--due", "today", "--remind", "tomorrow"])

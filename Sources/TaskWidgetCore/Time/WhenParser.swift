@@ -74,12 +74,15 @@ public struct WhenParser: Sendable {
     /// tomorrow: a command says so, which only `ls` showed (helper-134).
     public func meansTomorrow(_ text: String) -> Bool {
         let words = Self.joiningMeridiem(Self.normalized(text)).split(separator: " ")
-        guard words.count == 1, Self.time(named: words[0]) != nil, let instant = resolve(String(words[0]), for: .moment) else { return false }
-        return calendar.localDay(containing: instant) != today
+        guard words.count == 1, let time = Self.time(named: words[0]) else { return false }
+        // As ``nextOccurrence(of:)`` decides it: not by the day of the result, which a time the
+        // clocks skip at midnight moves to the next one (helper-141).
+        guard let first = instant(on: today, at: time) else { return false }
+        return first <= now && !(calendar.secondOccurrence(of: first).map { $0 > now } ?? false)
     }
 
-    /// The local time `text` names (`02:30`) and the one its instant shows (`03:30`) on `day`, when
-    /// the clocks skip the first there (a daylight-saving change); `nil` otherwise. A command says
+    /// The local time `text` names (`02:30`) and the one its instant shows (`03:30`), when the
+    /// clocks skip the first on `day` (they go forward); `nil` otherwise. A command says
     /// so, where only `ls` showed it (helper-138).
     public func skippedTime(in text: String) -> (asked: String, shown: String, day: LocalDay)? {
         let normalizedText = Self.joiningMeridiem(Self.normalized(text))
@@ -96,7 +99,11 @@ public struct WhenParser: Sendable {
         let shown = calendar.wallClock(of: instant)
         guard shown.hour != asked.hour || shown.minute != asked.minute else { return nil }
         let clock = { (hour: Int, minute: Int) in InstantFormat.pad(hour, 2) + ":" + InstantFormat.pad(minute, 2) }
-        return (clock(asked.hour, asked.minute), clock(shown.hour, shown.minute), shown.day)
+        // The day asked for: a gap at midnight (Asia/Pyongyang, 2018-05-04 23:30 → 00:00) moves
+        // 23:45 onto the next day (helper-141). The instant moved back by the gap shows it.
+        let gap = ((shown.hour - asked.hour) * 60 + shown.minute - asked.minute + 1440) % 1440
+        let day = calendar.localDay(containing: instant.adding(seconds: -Int64(gap) * 60))
+        return (clock(asked.hour, asked.minute), clock(shown.hour, shown.minute), day)
     }
 
     /// Parses an ISO 8601 instant for `--now`: `2026-11-22T10:00`, `2026-11-22T10:00:30`, with

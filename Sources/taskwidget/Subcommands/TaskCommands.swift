@@ -184,7 +184,7 @@ private func noteIfMoved(due: String?, remind: String?, context: CommandContext)
         }
         if let skipped {
             writeToStandardError(
-                "taskwidget: note: the clocks skip \(skipped.asked) on \(skipped.day) (daylight saving time), so \(what) is \(skipped.shown)\n")
+                "taskwidget: note: the clocks skip \(skipped.asked) on \(skipped.day) (they go forward), so \(what) is \(skipped.shown)\n")
         }
     }
 }
