@@ -19,7 +19,9 @@ struct WatchCommand: ParsableCommand {
             the whole protocol: a header, then one array per line.
 
             A missing, locked or damaged store gives the format's error line; watch then waits \
-            for the store to come back. A watch that cannot start prints that line too, and exits.
+            for the store to come back. A watch that cannot start prints that line too, and \
+            exits; in a bar's format on a pipe, once the bar closes it or stops watch, so that \
+            the bar keeps showing the line.
 
             Exit status: 0 on SIGTERM, SIGINT or SIGHUP and when its reader goes away; 64 for a \
             mistake in its options, its template or config.toml; 74 when the --template file or the \
