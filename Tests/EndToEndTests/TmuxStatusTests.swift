@@ -131,13 +131,15 @@ import Testing
         // its title as typed. The recipe showed it with `display-message`, which reads its text as
         // a tmux format: the title's `#[fg=red]` was a style, `#{pane_id}` expanded, and its
         // `#(touch …)` ran (helper-69).
-        let binding = #"bind-key T display-popup -E -w 90% -h 6 'taskwidget done --top 2>&1; tmux refresh-client -S; sleep 2'"#
+        // (Held open 30 s, where the docs' recipe says 2: on a loaded machine, reading the screen
+        // could take longer than the popup showed, and the test missed it.)
+        let binding = #"bind-key T display-popup -E -w 90% -h 6 'taskwidget done --top 2>&1; tmux refresh-client -S; sleep 30'"#
         let configuration = folder.appendingPathComponent("binding.conf")
         try Data((binding + "\nset -g display-time 20000\n").utf8).write(to: configuration)
         try #require(try tmux(inner, ["source-file", configuration.path]).status == 0)
         try #require(try tmux(outer, ["send-keys", "-t", "view", "C-b", "T"]).status == 0)
         var message = ""
-        _ = waitUntil(within: .seconds(10), every: .milliseconds(100)) {
+        _ = waitUntil(within: .seconds(20), every: .milliseconds(100)) {
             message = (try? tmux(outer, ["capture-pane", "-p", "-t", "view"]))?.stdoutLines.last { $0.contains("Completed") } ?? ""
             return !message.isEmpty
         }
