@@ -214,18 +214,16 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
     }
 
-    /// Posts the notification that counts the missed reminders `keys`: `12 more missed reminders`;
-    /// while one waits for the server, it stands for these too.
+    /// Posts the notification that counts the missed reminders `keys` (two or more): `12 more
+    /// missed reminders`; while one waits for the server, it stands for these too.
     private mutating func postMissedSummary(of keys: Set<ReminderKey>) {
         if missedSummary != nil {
             missedSummary?.keys.formUnion(keys)
             return
         }
-        let count = keys.count
-        let notification = DesktopNotification(
-            summary: "\(count) more missed reminder\(count == 1 ? "" : "s")", body: "taskwidget ls shows your tasks")
+        let notification = DesktopNotification(summary: "\(keys.count) more missed reminders", body: "taskwidget ls shows your tasks")
         missedSummary = (notifier.post(notification, replacing: nil), keys)
-        logger.info("posting one notification for \(count) more missed reminders")
+        logger.info("posting one notification for \(keys.count) more missed reminders")
     }
 
     /// Closes (or drops, while it waits for a server) the notification of every reminder its task
