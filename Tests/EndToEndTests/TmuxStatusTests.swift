@@ -131,9 +131,12 @@ import Testing
         // its title as typed. The recipe showed it with `display-message`, which reads its text as
         // a tmux format: the title's `#[fg=red]` was a style, `#{pane_id}` expanded, and its
         // `#(touch …)` ran (helper-69).
-        // (Held open 30 s, where the docs' recipe says 2: on a loaded machine, reading the screen
-        // could take longer than the popup showed, and the test missed it.)
-        let binding = #"bind-key T display-popup -E -w 90% -h 6 'taskwidget done --top 2>&1; tmux refresh-client -S; sleep 30'"#
+        // (Held open until the test has read it, where the docs' recipe waits 2 s: on a loaded
+        // machine the screen reads could miss 2 s, and a popup still open held the servers' end.)
+        let close = folder.appendingPathComponent("close-popup").path
+        defer { FileManager.default.createFile(atPath: close, contents: nil) }
+        let binding = "bind-key T display-popup -E -w 90% -h 6 'taskwidget done --top 2>&1; tmux refresh-client -S; "
+            + "while [ ! -e \(close) ]; do sleep 0.1; done'"
         let configuration = folder.appendingPathComponent("binding.conf")
         try Data((binding + "\nset -g display-time 20000\n").utf8).write(to: configuration)
         try #require(try tmux(inner, ["source-file", configuration.path]).status == 0)
@@ -145,6 +148,11 @@ import Testing
         }
         #expect(message.contains("Completed ") && message.contains(title), "message line: \(message)")
         #expect(!FileManager.default.fileExists(atPath: marker))
+        // The popup ends once the file is there, before the servers are stopped.
+        FileManager.default.createFile(atPath: close, contents: nil)
+        #expect(waitUntil(within: .seconds(10), every: .milliseconds(100)) {
+            (try? tmux(outer, ["capture-pane", "-p", "-t", "view"]))?.stdout.contains("Completed") == false
+        })
     }
 
     /// `ls` counts columns as tmux draws them: each row's LIST cell starts in the column of the
