@@ -144,6 +144,9 @@ import Testing
             typo.status == 0
                 && typo.stderr == "taskwidget: created the list “Wrok” (did you mean “Work”? then: taskwidget edit \(typoID) --list Work && taskwidget list rm Wrok)\n",
             "\(typo.stderr)")
+        // Names apart by their numbers alone are no typo.
+        try sandbox.succeed(["add", "One", "--list", "Project 1", "--new-list"])
+        #expect(try sandbox.run(["add", "Two", "--list", "Project 2", "--new-list"]).stderr == "taskwidget: created the list “Project 2”\n")
         // list rm names the list and what goes with it; a name that is none is said to be none
         // first (it was asked to be confirmed).
         try sandbox.expectRefused(
