@@ -120,9 +120,12 @@ import Testing
         #expect(notify.waitForStderr(containing: "completed the task of a reminder"), "\(notify.stderrText)")
         #expect(notify.waitForStderr(containing: "closedByCall"), "\(notify.stderrText)")
         #expect(try Self.task(sandbox, rent)?["isCompleted"] as? Bool == true)
-        #expect(try desktop.displayedCount() == 0)
-
+        // Gone; the next reminder comes two real seconds after this one, and under load it may be
+        // on screen already (fresh158).
         let callShown = "task=\(call) [TaskWidgetNotify] \(Self.shown)"
+        let displayed = try desktop.displayedCount()
+        #expect(displayed == 0 || (displayed == 1 && notify.waitForStderr(containing: callShown, within: .seconds(20))), "\(displayed) displayed")
+
         #expect(notify.waitForStderr(containing: callShown, within: .seconds(20)), "\(notify.stderrText)")
         try desktop.invoke("snooze")
         #expect(notify.waitForStderr(containing: "snoozed a reminder"), "\(notify.stderrText)")
