@@ -32,7 +32,7 @@ public struct DueLabeler: Sendable {
     public func label(for dueDate: Instant, isOverdue: Bool, at instant: Instant) -> String {
         let due = calendar.wallClock(of: dueDate)
         let today = calendar.localDay(containing: instant)
-        let time = InstantFormat.pad(due.hour, 2) + ":" + InstantFormat.pad(due.minute, 2)
+        let time = InstantFormat.clock(hour: due.hour, minute: due.minute)
         let isEndOfDay = Self.isDayOnly(dueDate, in: calendar.timeZone)
         let timeSuffix = isEndOfDay ? "" : " " + time
         let dayText = Self.dayText(weekday: due.weekday, of: due.day) + (due.day.year == today.year ? "" : " \(due.day.year)")
@@ -62,7 +62,7 @@ public struct DueLabeler: Sendable {
     public func timeLabel(for date: Instant, at instant: Instant) -> String {
         let wall = calendar.wallClock(of: date)
         let today = calendar.localDay(containing: instant)
-        let time = InstantFormat.pad(wall.hour, 2) + ":" + InstantFormat.pad(wall.minute, 2)
+        let time = InstantFormat.clock(hour: wall.hour, minute: wall.minute)
         switch wall.day.ordinal - today.ordinal {
         case 0: return time
         case 1: return "Tomorrow " + time

@@ -32,7 +32,7 @@ public enum InstantFormat {
         guard writableSeconds.contains(seconds + Int64(offset)) else { return utc(instant) }
         let minutes = abs(offset) / 60
         return dateTime(seconds: seconds + Int64(offset)) + (fraction == 0 ? "" : "." + pad(Int(fraction), 3))
-            + (offset < 0 ? "-" : "+") + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+            + (offset < 0 ? "-" : "+") + clock(hour: minutes / 60, minute: minutes % 60)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z`, `±HH:MM` or `±HHMM`: what
@@ -86,6 +86,11 @@ public enum InstantFormat {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
+    }
+
+    /// A time of day as a 24-hour clock shows it: `09:05`, `23:30`.
+    static func clock(hour: Int, minute: Int) -> String {
+        pad(hour, 2) + ":" + pad(minute, 2)
     }
 
     /// `value` in decimal, left-padded with zeros to `width` digits (the sign comes first).
