@@ -114,8 +114,14 @@ public struct CommandContext {
     /// Parses a WHEN argument (SPEC §4) relative to this run's clock and zone; an error names
     /// `option`, the one it came from (`--remind: cannot read date “blah”: …`).
     public func date(_ text: String, for purpose: WhenParser.Purpose, option: String) throws -> Instant {
+        try reading(text, for: purpose, option: option).instant
+    }
+
+    /// Parses a WHEN argument as ``date(_:for:option:)`` does, with what a command says of it (a
+    /// time alone that meant tomorrow, a time the clocks skip).
+    public func reading(_ text: String, for purpose: WhenParser.Purpose, option: String) throws -> WhenParser.Reading {
         do {
-            return try WhenParser(now: now, calendar: calendar).parse(text, for: purpose)
+            return try WhenParser(now: now, calendar: calendar).read(text, for: purpose)
         } catch {
             throw TaskWidgetError(error.code, "\(option): \(error.message)", context: error.context, cause: error.cause)
         }

@@ -213,18 +213,19 @@ import Testing
     @Test func aSkippedTimeIsNamed() throws {
         let parser = WhenParser(now: instant("2026-03-28T12:00:00+01:00"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
         for text in ["2026-03-29T02:30", "tomorrow 2:30am", "02:30", "Sun 02:30"] {
-            let skipped = parser.skippedTime(in: text)
+            let skipped = try parser.read(text, for: .due).skippedTime
             #expect(skipped?.asked == "02:30" && skipped?.shown == "03:30" && skipped?.day == LocalDay(year: 2026, month: 3, day: 29), "\(text)")
         }
-        for text in ["2026-03-29T03:30", "2026-03-29T02:30+01:00", "2026-10-25T02:30", "tomorrow", "in 1d", "2026-03-29", "garbage"] {
-            #expect(parser.skippedTime(in: text) == nil, "\(text)")
+        for text in ["2026-03-29T03:30", "2026-03-29T02:30+01:00", "2026-10-25T02:30", "tomorrow", "in 1d", "2026-03-29"] {
+            #expect(try parser.read(text, for: .reminder).skippedTime == nil, "\(text)")
         }
         // A gap at midnight: Pyongyang went from 23:30 (+08:30) to 00:00 (+09:00) on 2018-05-04.
         // 23:45 is skipped that day, and at 20:00 it has not passed (helper-141).
         let pyongyang = WhenParser(now: instant("2018-05-04T20:00:00+08:30"), calendar: LocalCalendar(timeZone: zone("Asia/Pyongyang")))
-        let midnight = pyongyang.skippedTime(in: "23:45")
-        #expect(midnight?.asked == "23:45" && midnight?.shown == "00:15" && midnight?.day == LocalDay(year: 2018, month: 5, day: 4), "\(String(describing: midnight))")
-        #expect(!pyongyang.meansTomorrow("23:45") && pyongyang.meansTomorrow("19:00"))
+        let midnight = try pyongyang.read("23:45", for: .due)
+        #expect(midnight.skippedTime == WhenParser.SkippedTime(asked: "23:45", shown: "00:15", day: LocalDay(year: 2018, month: 5, day: 4)))
+        let passed = try pyongyang.read("19:00", for: .reminder)
+        #expect(!midnight.meansTomorrow && passed.meansTomorrow)
     }
 
     /// Lord Howe goes back by half an hour (02:00 → 01:30) on 2026-04-05.

@@ -70,10 +70,40 @@ public struct WhenParser: Sendable {
         return try Self.writable(instant, reading: text)
     }
 
-    /// Whether `text` is a time alone (`06:00`, `5pm`, `noon`) that has passed today, and so means
-    /// tomorrow: a command says so, which only `ls` showed (helper-134).
-    public func meansTomorrow(_ text: String) -> Bool {
-        let words = Self.joiningMeridiem(Self.normalized(text)).split(separator: " ")
+    /// What ``read(_:for:)`` found in a text: its instant, and how that differs from what was
+    /// written, for a command to say so where only `ls` showed it (helper-134, helper-138).
+    public struct Reading: Sendable, Equatable {
+        /// The instant, as ``parse(_:for:)`` returns it.
+        public let instant: Instant
+        /// Whether the text is a time alone (`06:00`, `5pm`, `noon`) that has passed today, and
+        /// so means tomorrow.
+        public let meansTomorrow: Bool
+        /// The local time the text names (`02:30`) and the one its instant shows (`03:30`), when
+        /// the clocks skip the first on `day` (they go forward).
+        public let skippedTime: SkippedTime?
+    }
+
+    /// A local time the clocks skip, and the one shown instead.
+    public struct SkippedTime: Sendable, Equatable {
+        /// The time written, `02:30`.
+        public let asked: String
+        /// The time the instant shows, `03:30`.
+        public let shown: String
+        /// The day asked for, when the clocks go forward.
+        public let day: LocalDay
+    }
+
+    /// Parses `text` as ``parse(_:for:)`` does, and says whether a time alone meant tomorrow or a
+    /// time the clocks skip moved.
+    public func read(_ text: String, for purpose: Purpose) throws(TaskWidgetError) -> Reading {
+        let instant = try parse(text, for: purpose)
+        let normalizedText = Self.joiningMeridiem(Self.normalized(text))
+        return Reading(
+            instant: instant, meansTomorrow: meansTomorrow(normalizedText), skippedTime: skippedTime(in: normalizedText, resolvedTo: instant))
+    }
+
+    private func meansTomorrow(_ normalizedText: String) -> Bool {
+        let words = normalizedText.split(separator: " ")
         guard words.count == 1, let time = Self.time(named: words[0]) else { return false }
         // As ``nextOccurrence(of:)`` decides it: not by the day of the result, which a time the
         // clocks skip at midnight moves to the next one (helper-141).
@@ -81,11 +111,7 @@ public struct WhenParser: Sendable {
         return first <= now && !(calendar.secondOccurrence(of: first).map { $0 > now } ?? false)
     }
 
-    /// The local time `text` names (`02:30`) and the one its instant shows (`03:30`), when the
-    /// clocks skip the first on `day` (they go forward); `nil` otherwise. A command says
-    /// so, where only `ls` showed it (helper-138).
-    public func skippedTime(in text: String) -> (asked: String, shown: String, day: LocalDay)? {
-        let normalizedText = Self.joiningMeridiem(Self.normalized(text))
+    private func skippedTime(in normalizedText: String, resolvedTo instant: Instant) -> SkippedTime? {
         let asked: WallTime
         if let timestamp = InstantFormat.Scanner.read(normalizedText, with: { $0.timestamp(hourDigits: 1...2) }) {
             guard timestamp.utcOffset == nil else { return nil }
@@ -95,15 +121,15 @@ public struct WhenParser: Sendable {
         } else {
             return nil
         }
-        guard let instant = resolve(normalizedText, for: .due) else { return nil }
         let shown = calendar.wallClock(of: instant)
         guard shown.hour != asked.hour || shown.minute != asked.minute else { return nil }
-        let clock = { (hour: Int, minute: Int) in InstantFormat.pad(hour, 2) + ":" + InstantFormat.pad(minute, 2) }
         // The day asked for: a gap at midnight (Asia/Pyongyang, 2018-05-04 23:30 → 00:00) moves
         // 23:45 onto the next day (helper-141). The instant moved back by the gap shows it.
         let gap = ((shown.hour - asked.hour) * 60 + shown.minute - asked.minute + 1440) % 1440
-        let day = calendar.localDay(containing: instant.adding(seconds: -Int64(gap) * 60))
-        return (clock(asked.hour, asked.minute), clock(shown.hour, shown.minute), day)
+        return SkippedTime(
+            asked: InstantFormat.clock(hour: asked.hour, minute: asked.minute),
+            shown: InstantFormat.clock(hour: shown.hour, minute: shown.minute),
+            day: calendar.localDay(containing: instant.adding(seconds: -Int64(gap) * 60)))
     }
 
     /// Parses an ISO 8601 instant for `--now`: `2026-11-22T10:00`, `2026-11-22T10:00:30`, with

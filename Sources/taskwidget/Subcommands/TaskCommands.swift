@@ -42,9 +42,10 @@ struct Add: ParsableCommand {
         // Check the input before the store is opened, so a bad first command creates no store.
         _ = try Validation.title(title)
         _ = try listName.map(Validation.listName)
+        let dueReading = try due.map { try context.reading($0, for: .due, option: "--due") }
+        let remindReading = try remind.map { try context.reading($0, for: .reminder, option: "--remind") }
         let newTask = NewTask(
-            title: title, dueDate: try due.map { try context.date($0, for: .due, option: "--due") },
-            reminderDate: try remind.map { try context.date($0, for: .reminder, option: "--remind") }, listName: listName, createsList: newList)
+            title: title, dueDate: dueReading?.instant, reminderDate: remindReading?.instant, listName: listName, createsList: newList)
         let store = try context.storeForWriting()
         let (task, createdList) = try store.addTask(newTask, now: context.now)
         if let createdList {
@@ -60,7 +61,7 @@ struct Add: ParsableCommand {
             writeToStandardError("taskwidget: created the list “\(createdList.name)”\(typo ?? "")\n")
         }
         noteIfPassed(due: task.dueDate, reminder: task.reminderDate, now: context.now)
-        noteIfMoved(due: due, remind: remind, context: context)
+        noteIfMoved([(due, dueReading, "the due time"), (remind, remindReading, "the reminder")])
         noteIfRemindedAfterDue(task)
         print(confirmedID(of: task, in: store))
     }
@@ -175,12 +176,10 @@ private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: In
 
 /// A time alone that has passed today means tomorrow (`--remind 06:00` at 06:40), and a time the
 /// clocks skip moves by the gap: said on stderr, where only `ls` showed them (helper-134, helper-138).
-private func noteIfMoved(due: String?, remind: String?, context: CommandContext) {
-    let parser = WhenParser(now: context.now, calendar: context.calendar)
-    for (text, what) in [(due, "the due time"), (remind, "the reminder")] {
-        guard let text else { continue }
-        let skipped = parser.skippedTime(in: text)
-        if parser.meansTomorrow(text) {
+private func noteIfMoved(_ options: [(text: String?, reading: WhenParser.Reading?, what: String)]) {
+    for case let (text?, reading?, what) in options {
+        let skipped = reading.skippedTime
+        if reading.meansTomorrow {
             writeToStandardError(
                 "taskwidget: note: \(text.trimmingWhitespace.sanitizedForMessage) has passed today, so \(what) is tomorrow\(skipped == nil ? " at that time" : "")\n")
         }
@@ -399,12 +398,14 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        func dateChange(_ text: String?, _ purpose: WhenParser.Purpose, option: String) throws -> TaskChanges.Change<Instant>? {
-            guard let text else { return nil }
-            return text.lowercased() == "none" ? .clear : .set(try context.date(text, for: purpose, option: option))
+        let dueReading = try due.flatMap { $0.lowercased() == "none" ? nil : try context.reading($0, for: .due, option: "--due") }
+        let remindReading = try remind.flatMap { $0.lowercased() == "none" ? nil : try context.reading($0, for: .reminder, option: "--remind") }
+        // Given as `none`: cleared.
+        func change(_ text: String?, _ reading: WhenParser.Reading?) -> TaskChanges.Change<Instant>? {
+            text == nil ? nil : reading.map { .set($0.instant) } ?? .clear
         }
         let changes = TaskChanges(
-            title: title, dueDate: try dateChange(due, .due, option: "--due"), reminderDate: try dateChange(remind, .reminder, option: "--remind"),
+            title: title, dueDate: change(due, dueReading), reminderDate: change(remind, remindReading),
             list: list.map { TaskList.isInbox($0) ? .clear : .set($0) })
         guard !changes.isEmpty else {
             throw ValidationError("nothing to change: give --title, --due, --remind or --list")
@@ -425,7 +426,7 @@ struct Edit: ParsableCommand {
         let task = update.task
         noteIfPassed(
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
-        noteIfMoved(due: due, remind: remind, context: context)
+        noteIfMoved([(due, dueReading, "the due time"), (remind, remindReading, "the reminder")])
         if update.isChanged, changes.dueDate != nil || changes.reminderDate != nil { noteIfRemindedAfterDue(task) }
         // As `done` says "Already completed": a change to what the task already has.
         printConfirmation("\(update.isChanged ? "Edited" : "Unchanged") \(confirmedID(of: task, in: store)) \(task.title)")
