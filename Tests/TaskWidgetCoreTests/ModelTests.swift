@@ -153,6 +153,15 @@ import Testing
         #expect(error?.logDescription == "no task, list or habit has the id or name given [notFound] (list not found: `taskwidget list ls` shows the names)")
     }
 
+    @Test(arguments: [("Project 2", ["Project 1"]), ("List 10", ["List 1", "List 0"]), ("2026", ["2025"])])
+    func namesApartByTheirDigitsAloneAreNoTypo(typed: String, names: [String]) throws {
+        #expect(NameLookup.closest(to: typed, among: names) == nil)
+        let error = expectError(.notFound) { try NameLookup.find(typed, in: names, named: { $0 }, kind: "list") }
+        #expect(error?.message.contains("did you mean") == false)
+        // A letter mistyped beside them still is one.
+        #expect(NameLookup.closest(to: "Projcet 1", among: ["Project 1", "Project 2"]) == "Project 1")
+    }
+
     @Test(arguments: ["Groceries", "Wo", "Job", "Homework", "x", "Reading"])
     func aNameFarFromEveryOneListsThemInstead(typed: String) throws {
         #expect(NameLookup.closest(to: typed, among: Self.listNames) == nil)

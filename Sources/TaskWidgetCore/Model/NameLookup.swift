@@ -82,7 +82,9 @@ public enum NameLookup {
 
     /// The name in `names` nearest to `name` in edit distance (case-insensitive; swapping two
     /// neighbouring letters is one edit), if it is near enough to be a typo: at most one edit in
-    /// three letters. The first of equally near names wins, unless `preferringLettersKept`: then
+    /// three letters. Names apart by their digits alone (“Project 2” beside “Project 1”, “2025”
+    /// beside “2026”) are no typo of each other. The first of equally near names wins, unless
+    /// `preferringLettersKept`: then
     /// one that holds every letter typed, in order, does (a letter left out of an option's name:
     /// `--listn` is `--listen`, which takes the address it is given, rather than `--list`).
     public static func closest(to name: String, among names: [String], preferringLettersKept: Bool = false) -> String? {
@@ -90,6 +92,7 @@ public enum NameLookup {
         var nearest: (name: String, distance: Int, holdsTyped: Bool)?
         for candidate in names {
             let letters = Array(candidate.lowercased())
+            guard letters == typed || letters.filter({ !$0.isNumber }) != typed.filter({ !$0.isNumber }) else { continue }
             let allowed = max(1, max(typed.count, letters.count) / 3)
             // The distance is at least the difference in length: skip the long computation then.
             guard abs(typed.count - letters.count) <= allowed else { continue }

@@ -52,9 +52,7 @@ struct Add: ParsableCommand {
             // A typo made a second list without a word, where one without --new-list is refused
             // with the closest name (helper-142).
             let others = (try? store.listSummaries().map(\.list.name).filter { $0 != createdList.name }) ?? []
-            // Names apart by their numbers alone ("List 2" beside "List 1") are no typo.
-            let letters = { (name: String) in name.filter { !$0.isNumber } }
-            let typo = NameLookup.closest(to: createdList.name, among: others).flatMap { letters($0) == letters(createdList.name) ? nil : $0 }.map { closest in
+            let typo = NameLookup.closest(to: createdList.name, among: others).map { closest in
                 " (did you mean “\(closest)”? then: taskwidget edit \(confirmedID(of: task, in: store)) --list \(closest.shellQuoted) && "
                     + "taskwidget list rm \(createdList.name.shellQuoted))"
             }
