@@ -170,6 +170,8 @@ import Testing
 
         var writes = WriterExpectations()
         var killedRunning = 0
+        // How each write ended, for a failure to show the order of events.
+        var history: [String] = []
         for index in 0..<kills {
             var operation = writes.nextOperation(writer: 0, index: index, using: &random)
             if index % 5 == 4 {
@@ -191,13 +193,14 @@ import Testing
             let acknowledged = operation.isAcknowledged(by: stdout)
             #expect(status == 128 + SIGKILL || (status == 0 && acknowledged), "seed \(seed): \(operation.arguments) ended with \(status ?? -1): \(stdout) \(process.stderrText)")
             writes.record(operation, acknowledged: acknowledged, stdout: stdout)
+            history.append("\(index) \(operation.kind) \(status == 128 + SIGKILL ? "killed" : "exit \(status ?? -1)")\(acknowledged ? " acknowledged" : "")")
         }
         // Kills that all came after the write would test nothing.
         #expect(killedRunning >= kills / 4, "seed \(seed): only \(killedRunning) of \(kills) kills came while the writer ran")
         #expect(try sandbox.integrity() == "ok", "seed \(seed)")
         let export = try StoreContents(sandbox)
         let check = writes.check(in: export)
-        #expect(check.problems.isEmpty, "seed \(seed): \(check.problems)")
+        #expect(check.problems.isEmpty, "seed \(seed): \(check.problems); the writes: \(history.joined(separator: ", "))")
         try sandbox.succeed(["add", "After the kills"])
         print("""
             kills (seed \(seed)): \(kills) writers killed at random moments (a write took \(measured) at first): \(killedRunning) while running; \
@@ -251,7 +254,9 @@ struct WriterExpectations: Sendable {
     /// The titles a task may have (more than one after an edit that was not acknowledged), by short id.
     private(set) var titles: [String: Set<String>] = [:]
     private var completed: Set<String> = []
-    private var imports: [(ids: [String], acknowledged: Bool)] = []
+    /// Each import's ids, whether it was acknowledged, and what it was: the write's number, its
+    /// file and what it printed, for a failure to name.
+    private var imports: [(ids: [String], acknowledged: Bool, description: String)] = []
     private var order: [String] = []
     private(set) var attempted = 0
     private(set) var acknowledged = 0
@@ -295,7 +300,8 @@ struct WriterExpectations: Sendable {
             guard let id = operation.id, let title = operation.title else { return }
             if isAcknowledged { titles[id] = [title] } else { titles[id, default: []].insert(title) }
         case .importing:
-            imports.append((operation.importedIDs, isAcknowledged))
+            let file = operation.arguments.last.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
+            imports.append((operation.importedIDs, isAcknowledged, "write \(attempted) (\(file)), which printed “\(stdout.trimmingCharacters(in: .newlines))”"))
             if isAcknowledged { acknowledgedAdds += operation.importedIDs.count }
         }
     }
@@ -327,11 +333,11 @@ struct WriterExpectations: Sendable {
                 lost += 1
             }
         }
-        for (ids, isAcknowledged) in imports {
+        for (ids, isAcknowledged, description) in imports {
             let present = ids.filter { store.ids.contains($0) }.count
-            if present != 0 && present != ids.count { problems.append("an import is in part: \(present) of \(ids.count) tasks") }
+            if present != 0 && present != ids.count { problems.append("an import is in part: \(present) of \(ids.count) tasks of \(description)") }
             if isAcknowledged && present != ids.count {
-                problems.append("an acknowledged import is missing")
+                problems.append("the acknowledged import \(description) is missing: \(present) of its \(ids.count) tasks are in the store of \(store.tasks.count)")
                 lost += 1
             }
         }
