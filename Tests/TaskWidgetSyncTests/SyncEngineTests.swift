@@ -553,4 +553,23 @@ import Testing
             }
         }
     }
+
+    /// An open phone task that still carries COMPLETED (reopened by a client that leaves it) is
+    /// not rewritten by the next sync, and keeps it when a title edit here is sent (helper-144).
+    @Test func anOpenTaskWithACompletionTimeIsNotPushedUnchanged() async throws {
+        try await withRadicale { server, direct, counting in
+            let (fixture, inboxURL) = try await storeWithASyncedTask(server, counting)
+            for (uid, status) in [("reopened", "NEEDS-ACTION"), ("started", "IN-PROCESS")] {
+                let object = vtodo(uid: uid, summary: uid, extra: ["STATUS:\(status)", "COMPLETED:20261130T100000Z"])
+                _ = try await direct.create(object, at: CalDAVClient.objectHref(forUID: uid, in: inboxURL), in: inboxURL)
+            }
+            #expect(try await engine(fixture.store, server, counting).run(dryRun: false).pulled == 2)
+            #expect(try await engine(fixture.store, server, counting).run(dryRun: false).pushed == 0)
+            let reopened = try #require(try fixture.store.tasks(in: .all, includeCompleted: true).first { $0.task.title == "reopened" })
+            _ = try fixture.store.editTask(reopened.task.id.uuidString, TaskChanges(title: "reopened, renamed"), now: Self.monday)
+            #expect(try await engine(fixture.store, server, counting, now: Self.monday).run(dryRun: false).pushed == 1)
+            let text = try await direct.object(at: CalDAVClient.objectHref(forUID: "reopened", in: inboxURL), in: inboxURL).data
+            #expect(text.contains("SUMMARY:reopened\\, renamed\r\n") && text.contains("\r\nCOMPLETED:20261130T100000Z\r\n"), "\(text)")
+        }
+    }
 }

@@ -362,13 +362,18 @@ extension TodoFields {
     /// object lacks filled in from the fields agreed at the last sync (`base`), else from the
     /// store's `task`, so that the next sync does not see them change here: the sort order (none:
     /// ``SyncPlanner/missingSortOrder``), the creation time, and the completion time of a task
-    /// done without COMPLETED (another client's CANCELLED).
+    /// done without COMPLETED (another client's CANCELLED). An open task has no completion time
+    /// in the store: a COMPLETED beside STATUS:NEEDS-ACTION or IN-PROCESS is left on the server.
     func storeFields(listID: UUID?, base: TaskFields?, task: TaskItem?) -> TaskFields {
         var fields = taskFields(listID: listID)
         fields.title = Validation.titleFromElsewhere(fields.title)
         fields.sortOrder = fields.sortOrder ?? base?.sortOrder ?? SyncPlanner.missingSortOrder
         fields.createdAt = fields.createdAt ?? base?.createdAt ?? fields.modifiedAt
-        if fields.state == .completed, fields.completedAt == nil {
+        if fields.state != .completed {
+            // Agreed as the store holds it: kept as the server's, the next sync saw the store's
+            // none as a change here and removed it from the phone's task (helper-144).
+            fields.completedAt = nil
+        } else if fields.completedAt == nil {
             fields.completedAt = base?.completedAt ?? task?.completedAt ?? fields.modifiedAt
         }
         return fields
