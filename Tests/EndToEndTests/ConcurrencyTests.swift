@@ -204,7 +204,8 @@ import Testing
         try sandbox.succeed(["add", "After the kills"])
         print("""
             kills (seed \(seed)): \(kills) writers killed at random moments (a write took \(measured) at first): \(killedRunning) while running; \
-            \(writes.attempted) writes attempted, \(writes.acknowledged) acknowledged, \(writes.acknowledged - check.lost) present; \
+            \(writes.attempted) writes attempted, \(writes.acknowledged) acknowledged (\(writes.acknowledgedImports) of them imports), \
+            \(writes.acknowledged - check.lost) present; \
             \(writes.landedWithoutAcknowledgement(in: export)) adds killed between their commit and their id
             """)
     }
@@ -257,6 +258,8 @@ struct WriterExpectations: Sendable {
     /// Each import's ids, whether it was acknowledged, and what it was: the write's number, its
     /// file and what it printed, for a failure to name.
     private var imports: [(ids: [String], acknowledged: Bool, description: String)] = []
+    /// The imports that printed their summary.
+    var acknowledgedImports: Int { imports.count(where: \.acknowledged) }
     private var order: [String] = []
     private(set) var attempted = 0
     private(set) var acknowledged = 0
@@ -334,7 +337,7 @@ struct WriterExpectations: Sendable {
             }
         }
         for (ids, isAcknowledged, description) in imports {
-            let present = ids.filter { store.ids.contains($0) }.count
+            let present = ids.filter { store.ids.contains($0.lowercased()) }.count
             if present != 0 && present != ids.count { problems.append("an import is in part: \(present) of \(ids.count) tasks of \(description)") }
             if isAcknowledged && present != ids.count {
                 problems.append("the acknowledged import \(description) is missing: \(present) of its \(ids.count) tasks are in the store of \(store.tasks.count)")
@@ -360,7 +363,8 @@ struct StoreContents {
     init(_ sandbox: borrowing Sandbox) throws {
         struct Export: Decodable { var tasks: [Task] }
         tasks = try JSONDecoder().decode(Export.self, from: Data(try sandbox.succeed(["export"]).utf8)).tasks
-        ids = Set(tasks.map(\.id))
+        // As the store writes them: an import's upper-case ids read as lower case.
+        ids = Set(tasks.map { $0.id.lowercased() })
         byShortID = Dictionary(tasks.map { (String($0.id.prefix(8)).lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
