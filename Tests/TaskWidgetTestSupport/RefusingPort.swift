@@ -2,11 +2,13 @@ import Glibc
 
 /// A loopback TCP port that refuses every connection: bound, never listening, for as long as this
 /// lives. Unlike a port found free and closed again, no other test's server can take it meanwhile.
+/// A `silent` one takes connections (the kernel's queue does) and never answers, as a server that
+/// hangs.
 final class RefusingPort {
     let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    init(silent: Bool = false) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawError(call: "socket") }
         var address = sockaddr_in()
@@ -18,7 +20,7 @@ final class RefusingPort {
                 bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
-        guard bound else {
+        guard bound, !silent || listen(descriptor, 16) == 0 else {
             let error = RawError(call: "bind")
             close(descriptor)
             throw error

@@ -11,6 +11,8 @@
 # Environment:
 #   SHOW    the command that shows an image file (default: eips -g, the Kindle's own)
 #   FOLDER  where the image and its ETag are kept (default: /tmp/taskwidget)
+#   TIMEOUT the seconds a question may take before it is given up (default: 60), so that a
+#           server or network that goes silent does not hold the script (and cron's copies) for good
 set -eu
 if [ $# -lt 1 ] || [ $# -gt 2 ] || { [ $# = 2 ] && [ "$2" != --once ]; }; then
   echo "usage: taskwidget-kindle.sh URL [--once]   (URL: taskwidget serve's image, e.g. 'http://192.168.1.10:8787/widget/800x600.png?theme=mono&depth=8&rotate=90&token=TOKEN')" >&2
@@ -20,6 +22,7 @@ url=$1
 once=${2:-}
 folder=${FOLDER:-/tmp/taskwidget}
 show=${SHOW:-eips -g}
+timeout=${TIMEOUT:-60}
 mkdir -p "$folder"
 # Shows the image; a show that fails says so, and the next question asks for the image again
 # (without the ETag), so the screen is not left on an older one.
@@ -32,9 +35,9 @@ show_image() {
 while :; do
   failed=0
   if [ -s "$folder/etag" ]; then
-    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' -H "If-None-Match: $(cat "$folder/etag")" "$url") || failed=$?
+    code=$(curl -sS --connect-timeout 15 --max-time "$timeout" -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' -H "If-None-Match: $(cat "$folder/etag")" "$url") || failed=$?
   else
-    code=$(curl -sS -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' "$url") || failed=$?
+    code=$(curl -sS --connect-timeout 15 --max-time "$timeout" -o "$folder/new.png" -D "$folder/headers" -w '%{http_code}' "$url") || failed=$?
   fi
   [ "$failed" = 0 ] || code=000
   case $code in
@@ -53,6 +56,8 @@ while :; do
       status=1
       if [ "$failed" = 6 ] || [ "$failed" = 7 ]; then
         echo "taskwidget-kindle: ${url%%\?*} cannot be reached: is taskwidget serve running there?" >&2
+      elif [ "$failed" = 28 ]; then
+        echo "taskwidget-kindle: ${url%%\?*} did not answer within $timeout s: is the server or the network stuck?" >&2
       elif [ "$failed" != 0 ]; then
         echo "taskwidget-kindle: curl failed with exit status $failed for ${url%%\?*} (man curl lists them)" >&2
       else  # with serve's one-line reason (`{"error":"bad parameter depth: …"}`), which holds no token

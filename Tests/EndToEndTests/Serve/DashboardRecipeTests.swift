@@ -63,6 +63,16 @@ import Testing
         #expect(badDepth.stderr.hasSuffix(#"answered HTTP 400: {"error":"bad parameter depth: expected 1, 2, 4 or 8"}"# + "\n"), "\(badDepth.stderr)")
         #expect(server.terminate() == 0)
 
+        // A server that takes the connection and never answers is given up after TIMEOUT
+        // seconds, with a line: the script waited for good, and cron's copies piled up (helper-143).
+        let silent = try RefusingPort(silent: true)
+        var impatient = environment
+        impatient["TIMEOUT"] = "1"
+        let hung = try ProcessRunner.run(
+            "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, "http://127.0.0.1:\(silent.port)/widget/800x600.png", "--once"],
+            environment: impatient)
+        #expect(hung.status == 1 && hung.stderr.hasSuffix("taskwidget-kindle: http://127.0.0.1:\(silent.port)/widget/800x600.png did not answer within 1 s: is the server or the network stuck?\n"), "\(hung.stderr)")
+
         // Without its URL it says how to run it (it said `1: parameter not set`).
         let bare = try ProcessRunner.run("/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path], environment: environment)
         #expect(bare.status == 64 && bare.stderr.hasPrefix("usage: taskwidget-kindle.sh URL [--once]"), "\(bare.stderr)")
