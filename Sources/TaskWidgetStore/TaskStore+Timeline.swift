@@ -25,6 +25,11 @@ extension TaskStore {
                 (listFilter, listKey) = (" AND listID = ?", list!.id.lowercasedString)
                 arguments = [listKey]
             }
+            // The first task beyond a due horizon, which comes into the view later (helper-143).
+            let nextTaskIntoView = try request.view.sqlConditionBeyondHorizon(at: now).flatMap { beyond in
+                try Instant.fetchOne(
+                    db, sql: "SELECT min(dueDate) FROM task WHERE isCompleted = 0\(listFilter)\(beyond.sql)", arguments: arguments + beyond.arguments)
+            }.flatMap { due in request.view.dueWithin.map { due.adding(seconds: -$0) } }
             let view = request.view.sqlCondition(at: now)
             (listFilter, arguments) = (listFilter + view.sql, arguments + view.arguments)
             let open = "isCompleted = 0" + listFilter
@@ -68,7 +73,7 @@ extension TaskStore {
                 leadingTasks: candidates.sorted(by: TopOrder.precedes).prefix(topLimit).map {
                     ListedTask(task: $0, list: $0.listID.flatMap { lists[$0] })
                 },
-                habits: habits, habitRecords: habitRecords)
+                habits: habits, habitRecords: habitRecords, nextTaskIntoView: nextTaskIntoView)
         }
     }
 

@@ -59,6 +59,13 @@ public struct TaskView: Sendable, Equatable {
         dueWithin.map { now.adding(seconds: $0) }
     }
 
+    /// Whether `task`, one of its scope's, is left out at `now` by the due horizon alone, and so
+    /// comes into the view later.
+    public func comesIntoView(_ task: TaskItem, at now: Instant) -> Bool {
+        guard let limit = dueLimit(at: now), let dueDate = task.dueDate else { return false }
+        return dueDate > limit && (!activeOnly || task.state == .active)
+    }
+
     /// Whether the view keeps `task`, one of its scope's, when the tasks are read at `now`.
     public func includes(_ task: TaskItem, at now: Instant) -> Bool {
         if activeOnly && task.state != .active { return false }

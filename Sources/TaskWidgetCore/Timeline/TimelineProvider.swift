@@ -70,8 +70,13 @@ public struct TimelineProvider: Sendable {
             entries.append(entry(
                 at: date, reasons: entryReasons, day: day, nextChange: nextChange, snapshot: snapshot, labeler: labeler))
         }
+        // A task that comes into a view's due horizon changes what it shows, which the snapshot
+        // read now cannot: ask again then. serve told a poller the picture held for 14 minutes
+        // more while `status --view` showed the task already (helper-143).
+        let quarterHour = now.adding(seconds: Self.cadence)
+        let reloadAfter = snapshot.nextTaskIntoView.map { min(quarterHour, $0) } ?? quarterHour
         return Timeline(
-            timeZone: request.timeZone, generatedAt: now, reloadAfter: now.adding(seconds: Self.cadence), validUntil: end,
+            timeZone: request.timeZone, generatedAt: now, reloadAfter: reloadAfter, validUntil: end,
             truncated: firstDropped != nil, entries: entries, firstDroppedCrossing: firstDropped)
     }
 

@@ -20,10 +20,15 @@ public struct TimelineSnapshot: Sendable, Equatable {
     /// The habits in their order, and their records by day from the timeline's first day on.
     public var habits: [Habit]
     public var habitRecords: [UUID: [LocalDay: HabitStatus]]
+    /// For a view with a `due_within` horizon: when the first open task in scope beyond it comes
+    /// within it (its due date minus the horizon), which the snapshot cannot show; `nil` without
+    /// a horizon or such a task.
+    public var nextTaskIntoView: Instant?
 
     public init(
         scopeTitle: String?, openCount: Int, inboxCount: Int, overdueAtStart: Int, upcomingDueDates: [Instant],
-        completionDates: [Instant], leadingTasks: [ListedTask], habits: [Habit], habitRecords: [UUID: [LocalDay: HabitStatus]]
+        completionDates: [Instant], leadingTasks: [ListedTask], habits: [Habit], habitRecords: [UUID: [LocalDay: HabitStatus]],
+        nextTaskIntoView: Instant? = nil
     ) {
         self.scopeTitle = scopeTitle
         self.openCount = openCount
@@ -34,6 +39,7 @@ public struct TimelineSnapshot: Sendable, Equatable {
         self.leadingTasks = leadingTasks
         self.habits = habits
         self.habitRecords = habitRecords
+        self.nextTaskIntoView = nextTaskIntoView
     }
 
     /// The snapshot of tasks, lists and habits held in memory, as the store's queries read it:
@@ -48,13 +54,15 @@ public struct TimelineSnapshot: Sendable, Equatable {
         if case .list(let name) = scope {
             scopeList = try TaskList.named(name, in: lists.sorted(by: TaskList.precedes), creation: request.view.missingListAdvice)
         }
-        let inScope = tasks.filter { request.view.includes($0, at: request.now) }.filter { task in
+        let scopeTasks = tasks.filter { task in
             switch scope {
             case .all: true
             case .inbox: task.listID == nil
             case .list: task.listID == scopeList?.id
             }
         }
+        let inScope = scopeTasks.filter { request.view.includes($0, at: request.now) }
+        let beyond = scopeTasks.filter { !$0.isCompleted && request.view.comesIntoView($0, at: request.now) }.compactMap(\.dueDate).min()
         let open = inScope.filter { !$0.isCompleted }
         let window = request.dueWindow
         let firstDay = request.firstDay
@@ -72,6 +80,7 @@ public struct TimelineSnapshot: Sendable, Equatable {
             habitRecords: Dictionary(uniqueKeysWithValues: habits.map { record in
                 let recent = record.completions.filter { $0.day >= firstDay.localDay }
                 return (record.habit.id, Dictionary(recent.map { ($0.day, $0.status) }, uniquingKeysWith: { first, _ in first }))
-            }.filter { !$0.1.isEmpty }))
+            }.filter { !$0.1.isEmpty }),
+            nextTaskIntoView: beyond.flatMap { due in request.view.dueWithin.map { due.adding(seconds: -$0) } })
     }
 }

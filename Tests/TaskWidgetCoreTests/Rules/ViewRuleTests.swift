@@ -28,6 +28,15 @@ import Testing
         #expect(!view.includes(Self.task(remind: "2026-11-22T16:00:00Z"), at: Self.now), "a reminder is no due date")
     }
 
+    @Test func aTaskBeyondTheHorizonComesIntoTheViewLater() {
+        let view = TaskView(name: "soon", dueWithin: 86_400)
+        #expect(view.comesIntoView(Self.task(due: "2026-11-23T15:27:01Z"), at: Self.now))
+        #expect(!view.comesIntoView(Self.task(due: "2026-11-23T15:27:00Z"), at: Self.now), "in it already")
+        #expect(!view.comesIntoView(Self.task(), at: Self.now), "no due date: never")
+        #expect(!TaskView(dueWithin: 3600, activeOnly: true).comesIntoView(Self.task(due: "2026-11-24T09:00:00Z"), at: Self.now), "not active")
+        #expect(!TaskView(name: "all").comesIntoView(Self.task(due: "2026-11-24T09:00:00Z"), at: Self.now), "no horizon")
+    }
+
     @Test func anActiveViewKeepsActiveTasksOnly() {
         let view = TaskView(activeOnly: true)
         #expect(view.includes(Self.task(state: .active), at: Self.now))

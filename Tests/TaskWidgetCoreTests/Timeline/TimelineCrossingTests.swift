@@ -187,6 +187,32 @@ import Testing
         #expect(try self.timeline(builder).entries[0].scopeTitle == nil)
     }
 
+    /// A task beyond a view's due horizon that comes within it before the next quarter hour: the
+    /// timeline asks to be read again then, and a follower does (helper-143: serve said the image
+    /// held 14 minutes more while `status --view` showed the task).
+    @Test func aTaskComingIntoAViewsHorizonIsWhenToReadAgain() throws {
+        var builder = Self.newBuilder()
+        builder.task("Within", due: Self.due("2026-11-22T17:00:00"))
+        builder.task("Beyond", due: Self.due("2026-11-22T18:33:00"))
+        builder.task("Done beyond", due: Self.due("2026-11-22T18:29:00"), kind: .completed(TL.instant(Self.now)))
+        let calendar = LocalCalendar(timeZone: Self.zone)
+        let view = TaskView(name: "soon", dueWithin: 2 * 3600)
+        let request = TimelineRequest(now: TL.instant(Self.now), calendar: calendar, view: view)
+        let snapshot = try TimelineSnapshot(builder.export, request: request)
+        #expect(snapshot.openCount == 1 && snapshot.nextTaskIntoView == Self.due("2026-11-22T16:33:00"))
+        let timeline = TL.provider.timeline(for: request, snapshot: snapshot)
+        #expect(timeline.reloadAfter == Self.due("2026-11-22T16:33:00") && timeline.rereadDeadline == timeline.reloadAfter)
+        // Read again then, the view shows it; with no task beyond, the quarter hour stands.
+        let later = TimelineRequest(now: Self.due("2026-11-22T16:33:00"), calendar: calendar, view: view)
+        let reread = try TimelineSnapshot(builder.export, request: later)
+        #expect(reread.openCount == 2 && reread.nextTaskIntoView == nil)
+        #expect(TL.provider.timeline(for: later, snapshot: reread).reloadAfter == Self.due("2026-11-22T16:48:00"))
+        // A task coming in after the quarter hour leaves it as it is.
+        let hourView = TimelineRequest(now: TL.instant(Self.now), calendar: calendar, view: TaskView(name: "soon", dueWithin: 3600))
+        let far = TL.provider.timeline(for: hourView, snapshot: try TimelineSnapshot(builder.export, request: hourView))
+        #expect(far.reloadAfter == Self.due("2026-11-22T16:42:00"))
+    }
+
     // MARK: Counts
 
     @Test func countsAtChosenEntries() throws {
