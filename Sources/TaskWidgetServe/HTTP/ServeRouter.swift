@@ -137,6 +137,12 @@ let eventStreamHeaders: HTTPFields = [
 func eventStream(
     request: Request, cache: DashboardCache, broadcaster: EventBroadcaster, heartbeat: Duration
 ) throws -> Response {
+    // A stream's request has no body. With one, the connection closed for the body (its
+    // timeout, its size) ended under the stream, whose slot then stayed taken for good, and
+    // SIGTERM waited for it for ever (helper-145).
+    guard !request.headers.declaresBody else {
+        throw ServeHTTPError(.badRequest, "an event stream request has no body")
+    }
     let subscription: Subscription
     do {
         subscription = try broadcaster.subscribe()

@@ -71,10 +71,7 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
                 reject(context: context, with: ServeHTTPError(.notImplemented, "transfer coding not implemented: send a body as chunked or with Content-Length"))
                 return
             }
-            let hasBody =
-                head.headerFields[.transferEncoding] != nil
-                || (head.headerFields[.contentLength].flatMap(Int.init) ?? 0) > 0
-            if hasBody {
+            if head.headerFields.declaresBody {
                 bodyDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [context, logger] in
                     logger.info("closed a connection: its request body took longer than the body timeout")
                     context.close(promise: nil)
@@ -207,3 +204,10 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
 
 @available(*, unavailable)
 extension RequestGuardHandler: Sendable {}
+
+extension HTTPFields {
+    /// Whether a request with these fields has a body: chunked, or a Content-Length above 0.
+    var declaresBody: Bool {
+        self[.transferEncoding] != nil || (self[.contentLength].flatMap(Int.init) ?? 0) > 0
+    }
+}

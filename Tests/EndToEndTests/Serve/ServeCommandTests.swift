@@ -187,6 +187,31 @@ import Testing
         #expect(server.process.stderrText.isEmpty, "\(server.process.stderrText)")
     }
 
+    /// An event stream asked for with a body is refused before it takes a slot: the connection
+    /// closed for its body (dribbled past the body timeout, chunked past the size limit) ended
+    /// under an open stream, whose slot stayed taken for good, and SIGTERM then waited for it
+    /// for ever (helper-145). A body sent whole, or half and left, is refused the same way.
+    @Test(.timeLimit(.minutes(1))) func anEventStreamWithABodyIsRefusedAndLeavesNothingBehind() throws {
+        let sandbox = try Sandbox.demo()
+        let server = try ServeProcess(sandbox)
+        let requests = [
+            "Content-Length: 5\r\n\r\nhello", "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+            "Content-Length: 60000\r\n\r\na",
+        ]
+        var connections: [RawConnection] = []
+        for request in requests {
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n" + request)
+            let answer = connection.receive(timeout: 10) { $0.contains("\r\n\r\n") && $0.contains("}\n") }.text
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n") && answer.hasSuffix(#"{"error":"an event stream request has no body"}"# + "\n"), "\(answer)")
+            connections.append(connection)
+        }
+        let events = try server.events()
+        #expect(server.terminate() == 0)
+        #expect(events.connection.receive(timeout: 10).closed)
+        #expect(connections.count == requests.count)
+    }
+
     /// SIGUSR1 opens the store again, as in watch: it killed serve, without a word (helper-76).
     @Test(.timeLimit(.minutes(1))) func sigusr1OpensTheStoreAgain() throws {
         let sandbox = try Sandbox.demo()
