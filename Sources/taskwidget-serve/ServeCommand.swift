@@ -126,9 +126,9 @@ struct ServeCommand: AsyncParsableCommand {
         // server spun a core on connections it could not accept (helper-90).
         let connections = fileLimit - 40
         if connections < server.limits.maximumConnections {
-            server.limits.maximumConnections = connections
-            server.limits.maximumConnectionsPerAddress = min(server.limits.maximumConnectionsPerAddress, connections)
-            context.logger.info("\(fileLimit) files may be open (ulimit -n): serving at most \(connections) connections at once")
+            server.limits.fit(toConnections: connections)
+            context.logger.info(
+                "\(fileLimit) files may be open (ulimit -n): serving at most \(connections) connections at once, \(server.limits.maximumEventStreams) of them event streams")
         }
         let storePath = context.location.path
         do {

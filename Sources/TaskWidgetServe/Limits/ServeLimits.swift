@@ -35,4 +35,15 @@ public struct ServeLimits: Sendable {
     public var eventHeartbeat: Duration = .seconds(15)
 
     public init() {}
+
+    /// The limits for a server that can hold at most `connections` open (a low `ulimit -n`), when
+    /// that is fewer than ``maximumConnections``: event streams keep to half of them, so that
+    /// requests still get in (with 24 connections and 64 streams, the streams took every one and
+    /// the next clients waited unanswered, helper-145).
+    public mutating func fit(toConnections connections: Int) {
+        guard connections < maximumConnections else { return }
+        maximumConnections = connections
+        maximumConnectionsPerAddress = min(maximumConnectionsPerAddress, connections)
+        maximumEventStreams = min(maximumEventStreams, max(1, connections / 2))
+    }
 }

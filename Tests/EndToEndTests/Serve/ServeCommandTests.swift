@@ -422,6 +422,29 @@ import Testing
         #expect(refused.status == 74 && refused.stderr == "taskwidget: only 16 files may be open (ulimit -n), and serve needs 64: raise the limit\n")
     }
 
+    /// With files for 24 connections only (`ulimit -n 64`), event streams keep to half of them:
+    /// the 64 streams took every connection, and the next clients waited unanswered (helper-145).
+    @Test(.timeLimit(.minutes(1))) func eventStreamsLeaveRoomForRequestsUnderALowFileLimit() throws {
+        let sandbox = try Sandbox.demo()
+        let command = sandbox.shellCommand(["serve", "--listen", "127.0.0.1:0", "--clock-speed", "0", "--verbose"])
+        let server = try StreamingProcess(["-c", "ulimit -n 64; exec " + command], environment: sandbox.environment, executable: "/bin/sh")
+        let banner = try #require(server.nextLine(within: .seconds(30)), "\(server.stderrText)")
+        let port = try #require(banner.firstMatch(of: #/^serving http://127\.0\.0\.1:(\d+)/ /#).flatMap { Int($0.output.1) }, "\(banner)")
+        #expect(server.stderrText.contains("serving at most 24 connections at once, 12 of them event streams"), "\(server.stderrText)")
+        let streams = try (0..<12).map { _ in
+            let stream = EventStream(connection: try RawConnection(port: port))
+            stream.connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(stream.next() != nil, "the opening state")
+            return stream
+        }
+        let refused = try httpRequest(port: port, "/events")
+        #expect(refused.status == 503, "\(refused)")
+        #expect(try httpRequest(port: port, "/status").status == 200)
+        server.send(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        #expect(streams.allSatisfy { $0.connection.receive(timeout: 10).closed })
+    }
+
     /// `serve token` gives the token of the file serve reads: with `[serve] token_file` set, it
     /// made and printed one in the default file, which serve then refused (helper-83).
     @Test func theTokenCommandReadsTheFileServeUses() throws {
