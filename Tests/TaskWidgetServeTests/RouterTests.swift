@@ -244,14 +244,19 @@ import Testing
         ("/widget/medium.png?theme=dark&scale=2&theme=light", .badRequest,
          "{\"error\":\"parameter theme is given more than once: give it once\"}\n"),
         ("/status?list=Work", .badRequest,
-         "{\"error\":\"serve shows the tasks it was started with: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
+         "{\"error\":\"serve answers as it was started: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
         ("/widget/medium.png?inbox", .badRequest,
-         "{\"error\":\"serve shows the tasks it was started with: inbox is chosen at its start (taskwidget serve --inbox), not per request\"}\n"),
+         "{\"error\":\"serve answers as it was started: inbox is chosen at its start (taskwidget serve --inbox), not per request\"}\n"),
         ("/timeline.json?view=work", .badRequest,
-         "{\"error\":\"serve shows the tasks it was started with: view is chosen at its start (taskwidget serve --view NAME), not per request\"}\n"),
+         "{\"error\":\"serve answers as it was started: view is chosen at its start (taskwidget serve --view NAME), not per request\"}\n"),
+        // The zone and the clock too: `?tz=UTC` was ignored (helper-145).
+        ("/timeline.json?tz=UTC", .badRequest,
+         "{\"error\":\"serve answers as it was started: tz is chosen at its start (taskwidget serve --tz ZONE), not per request\"}\n"),
+        ("/status?now=2020-01-01T00:00:00Z", .badRequest,
+         "{\"error\":\"serve answers as it was started: now is chosen at its start (taskwidget serve --now TIME), not per request\"}\n"),
         // Names are percent-decoded as values are: they were taken as unknown names, or let by.
         ("/status?li%73t=Work", .badRequest,
-         "{\"error\":\"serve shows the tasks it was started with: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
+         "{\"error\":\"serve answers as it was started: list is chosen at its start (taskwidget serve --list NAME), not per request\"}\n"),
         ("/widget/medium.png?th%65me=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
         ("/status?form%61t=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
     ])

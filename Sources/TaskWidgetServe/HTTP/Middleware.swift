@@ -105,23 +105,27 @@ public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddlew
     }
 }
 
-/// The parameters ``ScopeParameterMiddleware`` refuses, and the option of `serve` that chooses the same.
-private let scopeParameters: [(name: String, option: String)] = [("list", "--list NAME"), ("inbox", "--inbox"), ("view", "--view NAME")]
+/// The parameters ``StartOptionParameterMiddleware`` refuses, and the option of `serve` that
+/// chooses the same.
+private let startOptionParameters: [(name: String, option: String)] = [
+    ("list", "--list NAME"), ("inbox", "--inbox"), ("view", "--view NAME"), ("tz", "--tz ZONE"), ("now", "--now TIME"),
+]
 
-/// Answers 400 to `?list=`, `?inbox` and `?view=`: serve shows the one scope it was started with,
-/// so such a parameter would be ignored and the answer taken for that list's.
-public struct ScopeParameterMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Answers 400 to `?list=`, `?inbox`, `?view=`, `?tz=` and `?now=`: serve answers for the one
+/// scope, zone and clock it was started with, so such a parameter would be ignored and the answer
+/// taken for that list's, zone's or moment's (`?tz=UTC` was, helper-145).
+public struct StartOptionParameterMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         // The query is parsed only when it may name a scope: the routes parse it again.
-        if let query = request.uri.query, query.contains("%") || scopeParameters.contains(where: { query.contains($0.name) }),
-            let (name, option) = scopeParameters.first(where: { request.uri.decodedQueryParameters[$0.name[...]] != nil })
+        if let query = request.uri.query, query.contains("%") || startOptionParameters.contains(where: { query.contains($0.name) }),
+            let (name, option) = startOptionParameters.first(where: { request.uri.decodedQueryParameters[$0.name[...]] != nil })
         {
             throw ServeHTTPError(
-                .badRequest, "serve shows the tasks it was started with: \(name) is chosen at its start (taskwidget serve \(option)), not per request")
+                .badRequest, "serve answers as it was started: \(name) is chosen at its start (taskwidget serve \(option)), not per request")
         }
         return try await next(request, context)
     }

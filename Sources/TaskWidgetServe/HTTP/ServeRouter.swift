@@ -50,7 +50,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         })
     let routeMethods = RouteMethods()
     router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
-    router.add(middleware: ScopeParameterMiddleware())
+    router.add(middleware: StartOptionParameterMiddleware())
 
     router.get("/") { request, _ -> Response in
         let published = cache.current
