@@ -147,7 +147,8 @@ func eventStream(
     do {
         subscription = try broadcaster.subscribe()
     } catch {
-        throw ServeHTTPError(.serviceUnavailable, "too many event streams")
+        // When to try again, as /api/setup's 429 says it.
+        throw ServeHTTPError(.serviceUnavailable, "too many event streams", headers: [.retryAfter: "30"])
     }
     // Subscribe before reading the current state: a change in between is sent twice, never lost.
     let current = cache.current.event
