@@ -27,8 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
             Serves a dashboard page at / that updates itself, widget images at \
             /widget/{small|medium|large|WxH}.{png|bmp}?scale=&theme=&depth=&rotate=, status lines at \
             /status?format=, the timeline at /timeline.json, /healthz, and TRMNL's BYOS API for the \
-            devices of `serve device add`. Every answer carries an ETag and a max-age that ends when \
-            it next changes. The server follows the store as watch does (no polling) and never writes to it.
+            devices of `serve device add`. Every image, status line and timeline carries an ETag and a \
+            max-age that ends when it next changes. The server follows the store as watch does (no \
+            polling) and never writes to it; SIGUSR1 makes it open the store again.
 
             Listening beyond this machine needs a token, which clients send as \
             `Authorization: Bearer TOKEN` or `?token=TOKEN`: `serve token` makes one (a loopback \
@@ -41,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
               taskwidget serve --list Work --listen 127.0.0.1:9000
               taskwidget serve --view work              # [views.work] of config.toml
               taskwidget serve token && taskwidget serve --listen 0.0.0.0:8787
-              curl -o kindle.png 'localhost:8787/widget/800x480.png?theme=mono&depth=1'
+              curl -o eink.png 'localhost:8787/widget/800x480.png?theme=mono&depth=1'
             """,
         subcommands: [DeviceCommand.self, TokenCommand.self])
 
