@@ -438,7 +438,8 @@ import Testing
             return stream
         }
         let refused = try httpRequest(port: port, "/events")
-        #expect(refused.status == 503, "\(refused)")
+        #expect(refused.status == 503 && refused.text == #"{"error":"too many event streams"}"# + "\n", "\(refused)")
+        #expect(refused.headers["retry-after"] == "30", "\(refused.headers)")
         #expect(try httpRequest(port: port, "/status").status == 200)
         server.send(SIGTERM)
         #expect(server.waitForExit() == 0)
