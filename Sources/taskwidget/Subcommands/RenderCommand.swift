@@ -71,11 +71,7 @@ struct RenderCommand: ParsableCommand {
             view: view, family: spec.family, extent: output != nil && at == nil ? .currentEntry : .whole)
         if let output {
             let snapshot = try store.timelineSnapshot(for: request)
-            let entry = try at.map {
-                try Self.entry(
-                    at: context.date($0, for: .moment, option: "--at"), in: TimelineProvider().timeline(for: request, snapshot: snapshot),
-                    timeZone: context.timeZone)
-            }
+            let entry = try at.map { try Self.entry(at: context.date($0, for: .moment, option: "--at"), of: request, snapshot: snapshot, in: store) }
                 ?? TimelineProvider().currentEntry(for: request, snapshot: snapshot)
             let image = try drawing.image(for: entry)
             drawing.finish()
@@ -103,6 +99,16 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension RenderCommand {
+    /// The widget at `instant` (`--at`): the entry of `request`'s timeline then. A view's due
+    /// horizon counts from when the tasks are read, so for one with a horizon the tasks are read
+    /// as of `instant`: the entry kept out those coming within it by then (helper-146).
+    static func entry(at instant: Instant, of request: TimelineRequest, snapshot: TimelineSnapshot, in store: TaskStore) throws -> TimelineEntry {
+        let entry = try entry(at: instant, in: TimelineProvider().timeline(for: request, snapshot: snapshot), timeZone: request.timeZone)
+        guard request.view.dueWithin != nil else { return entry }
+        let then = TimelineRequest(now: instant, calendar: request.calendar, view: request.view, family: request.family, extent: .currentEntry)
+        return TimelineProvider().currentEntry(for: then, snapshot: try store.timelineSnapshot(for: then))
+    }
+
     /// The entry `timeline` shows at `instant` (`--at`), which must lie within it: from now to
     /// 24 hours later. The refusal says what `--at` was read as: a day alone is its 23:59, which
     /// `--at tomorrow` passed without a word (helper-118).
