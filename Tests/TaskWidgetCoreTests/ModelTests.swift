@@ -153,13 +153,18 @@ import Testing
         #expect(error?.logDescription == "no task, list or habit has the id or name given [notFound] (list not found: `taskwidget list ls` shows the names)")
     }
 
-    @Test(arguments: [("Project 2", ["Project 1"]), ("List 10", ["List 1", "List 0"]), ("2026", ["2025"])])
-    func namesApartByTheirDigitsAloneAreNoTypo(typed: String, names: [String]) throws {
+    @Test(arguments: [
+        ("Project 2", ["Project 1"]), ("List 10", ["List 1", "List 0"]), ("2026", ["2025"]),
+        // Letters mistyped too, or a further name left: the number still tells them apart (helper-146).
+        ("Sprnt 13", ["Sprint 12"]), ("Weeks 2", ["Week 1"]), ("List 4", ["Lsit 1", "List 1"]), ("List 1.5", ["List 1"]),
+    ])
+    func namesWithOtherNumbersAreNoTypo(typed: String, names: [String]) throws {
         #expect(NameLookup.closest(to: typed, among: names) == nil)
         let error = expectError(.notFound) { try NameLookup.find(typed, in: names, named: { $0 }, kind: "list") }
         #expect(error?.message.contains("did you mean") == false)
-        // A letter mistyped beside them still is one.
+        // A letter mistyped beside them still is one, and so is a number written otherwise.
         #expect(NameLookup.closest(to: "Projcet 1", among: ["Project 1", "Project 2"]) == "Project 1")
+        #expect(NameLookup.closest(to: "List 02", among: ["List 2", "List 3"]) == "List 2")
     }
 
     @Test(arguments: ["Groceries", "Wo", "Job", "Homework", "x", "Reading"])

@@ -82,9 +82,9 @@ public enum NameLookup {
 
     /// The name in `names` nearest to `name` in edit distance (case-insensitive; swapping two
     /// neighbouring letters is one edit), if it is near enough to be a typo: at most one edit in
-    /// three letters. Names apart by their digits alone (“Project 2” beside “Project 1”, “2025”
-    /// beside “2026”) are no typo of each other. The first of equally near names wins, unless
-    /// `preferringLettersKept`: then
+    /// three letters. Names with different numbers (“Project 2” beside “Project 1”, “2025” beside
+    /// “2026”, “Sprnt 13” beside “Sprint 12”) are no typo of each other: a number is not mistyped
+    /// as one. The first of equally near names wins, unless `preferringLettersKept`: then
     /// one that holds every letter typed, in order, does (a letter left out of an option's name:
     /// `--listn` is `--listen`, which takes the address it is given, rather than `--list`).
     public static func closest(to name: String, among names: [String], preferringLettersKept: Bool = false) -> String? {
@@ -92,7 +92,7 @@ public enum NameLookup {
         var nearest: (name: String, distance: Int, holdsTyped: Bool)?
         for candidate in names {
             let letters = Array(candidate.lowercased())
-            guard letters == typed || letters.filter({ !$0.isNumber }) != typed.filter({ !$0.isNumber }) else { continue }
+            guard letters == typed || numbers(in: letters) == numbers(in: typed) else { continue }
             let allowed = max(1, max(typed.count, letters.count) / 3)
             // The distance is at least the difference in length: skip the long computation then.
             guard abs(typed.count - letters.count) <= allowed else { continue }
@@ -104,6 +104,21 @@ public enum NameLookup {
             }
         }
         return nearest?.name
+    }
+
+    /// The numbers a name holds, in order, by value (“List 02” holds the 2 of “List 2”).
+    private static func numbers(in name: [Character]) -> [Int] {
+        var numbers: [Int] = []
+        var current: Int?
+        for character in name {
+            if let digit = character.wholeNumberValue {
+                current = (current ?? 0).multipliedReportingOverflow(by: 10).partialValue &+ digit
+            } else if let number = current {
+                numbers.append(number)
+                current = nil
+            }
+        }
+        return numbers + (current.map { [$0] } ?? [])
     }
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
