@@ -23,6 +23,11 @@ once=${2:-}
 folder=${FOLDER:-/tmp/taskwidget}
 show=${SHOW:-eips -g}
 timeout=${TIMEOUT:-60}
+# curl takes 0 as no limit at all, and says nothing of TIMEOUT for a word.
+if ! expr "$timeout" : '[0-9]*\.\{0,1\}[0-9]*$' > /dev/null || ! expr "$timeout" : '.*[1-9]' > /dev/null; then
+  echo "taskwidget-kindle: TIMEOUT must be a number of seconds above 0, such as 60 (it is '$timeout')" >&2
+  exit 64
+fi
 mkdir -p "$folder"
 # Shows the image; a show that fails says so, and the next question asks for the image again
 # (without the ETag), so the screen is not left on an older one.
@@ -56,6 +61,8 @@ while :; do
       status=1
       if [ "$failed" = 6 ] || [ "$failed" = 7 ]; then
         echo "taskwidget-kindle: ${url%%\?*} cannot be reached: is taskwidget serve running there?" >&2
+      elif [ "$failed" = 28 ] && [ -s "$folder/headers" ]; then
+        echo "taskwidget-kindle: ${url%%\?*} did not finish its answer within $timeout s: is the server or the network stuck?" >&2
       elif [ "$failed" = 28 ]; then
         echo "taskwidget-kindle: ${url%%\?*} did not answer within $timeout s: is the server or the network stuck?" >&2
       elif [ "$failed" != 0 ]; then
@@ -66,8 +73,10 @@ while :; do
       fi ;;
   esac
   [ "$once" = "--once" ] && exit "${status:-0}"
-  status=0
-  age=$(sed -n 's/^[Cc]ache-[Cc]ontrol: *max-age=\([0-9]*\).*/\1/p' "$folder/headers" 2>/dev/null)
+  # The max-age of an answer that came whole; after a failed question, the next comes in 30 s.
+  age=
+  [ "${status:-0}" != 0 ] || age=$(sed -n 's/^[Cc]ache-[Cc]ontrol: *max-age=\([0-9]*\).*/\1/p' "$folder/headers" 2>/dev/null)
   [ "${age:-0}" -ge 30 ] || age=30
+  status=0
   sleep "$age"
 done

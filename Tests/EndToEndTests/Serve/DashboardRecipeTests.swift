@@ -73,6 +73,15 @@ import Testing
             environment: impatient)
         #expect(hung.status == 1 && hung.stderr.hasSuffix("taskwidget-kindle: http://127.0.0.1:\(silent.port)/widget/800x600.png did not answer within 1 s: is the server or the network stuck?\n"), "\(hung.stderr)")
 
+        // 0 would be no limit to curl, and a word an error of curl's that names no TIMEOUT (helper-146).
+        for value in ["0", "abc", "-5"] {
+            impatient["TIMEOUT"] = value
+            let refused = try ProcessRunner.run(
+                "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, "http://127.0.0.1:\(silent.port)/", "--once"],
+                environment: impatient)
+            #expect(refused.status == 64 && refused.stderr == "taskwidget-kindle: TIMEOUT must be a number of seconds above 0, such as 60 (it is '\(value)')\n", "\(refused.stderr)")
+        }
+
         // Without its URL it says how to run it (it said `1: parameter not set`).
         let bare = try ProcessRunner.run("/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path], environment: environment)
         #expect(bare.status == 64 && bare.stderr.hasPrefix("usage: taskwidget-kindle.sh URL [--once]"), "\(bare.stderr)")
