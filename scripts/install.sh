@@ -270,14 +270,15 @@ for product in "${products_with_pages[@]}"; do
 done
 # Each page names the others (`man taskwidget` left serve, sync and notify to their --help), and
 # says the exit statuses instead of "exits >0 if an error occurs"; with no hyphenation, names such
-# as TASKWIDGET_LOG are not cut where a reader copies them (helper-140).
+# as TASKWIDGET_LOG are not cut where a reader copies them (helper-140). groff's mdoc turns it on
+# again at each section from doc-hyphen-flags, which `.nh` alone left on (helper-148).
 for page in "$staging"/man/*.1; do
   see_also=()
   for other in "$staging"/man/*.1; do
     [ "$other" = "$page" ] || see_also+=("$(basename "$other" .1)")
   done
   {
-    sed -e 's/^\.Os$/.Os\n.nh/' \
+    sed -e 's/^\.Os$/.Os\n.nr doc-hyphen-flags 0\n.nh/' \
       -e 's/^\.Ex -std$/Exits 0 on success, 64 for bad usage or input, 65 for bad data, 69 for a service that cannot be reached, 74 for I\/O and 75 for a failure a later try may fix./' "$page"
     # generate-manual ends its page without a line break.
     [ -z "$(tail -c1 "$page")" ] || echo
