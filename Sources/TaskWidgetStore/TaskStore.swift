@@ -317,10 +317,13 @@ public final class TaskStore: Sendable {
     private static func missingStore(at path: String) -> TaskWidgetError {
         let folder = StoreLocation(path: path, isDefault: false).folder
         var isFolder: ObjCBool = false
+        // The add names the store: a plain one, after `ls --store work.sqlite`, wrote into the
+        // default store (helper-148).
+        let firstAdd = "a first `taskwidget add --store \(path.shellQuoted) TITLE`"
         let advice =
             FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
-            ? missingStoreAdvice
-            : storePathAdvice + ", or create its folder (mkdir -p \(folder.shellQuoted)) and then the store with a first `taskwidget add`"
+            ? storePathAdvice + ", or create it with " + firstAdd
+            : storePathAdvice + ", or create its folder (mkdir -p \(folder.shellQuoted)) and then the store with " + firstAdd
         return TaskWidgetError(.storeMissing, "there is no store at \(path) yet: \(advice)", context: path)
     }
 

@@ -121,7 +121,7 @@ import Testing
         let watch = try watch(sandbox, ["--format", "text"], store: store)
         // Its folder is missing too: a first `add` would not make it, so the line says to.
         let missing = "⚠ taskwidget: there is no store at \(store) yet: check the path (--store, TASKWIDGET_STORE, config.toml's store), "
-            + "or create its folder (mkdir -p \(folder.path)) and then the store with a first `taskwidget add`"
+            + "or create its folder (mkdir -p \(folder.path)) and then the store with a first `taskwidget add --store \(store) TITLE`"
         #expect(watch.nextLine() == missing)
         // `add` links the new store into place whole, then writes its task: watch may catch the
         // store empty in between, and then shows "No open tasks" first. Once the folder is made,
