@@ -15,9 +15,9 @@ struct Add: ParsableCommand {
             A title of - is read from standard input: one line.
 
             Examples:
-              taskwidget add "Pay rent" --due "tomorrow 9am" --list Home
               taskwidget add "Call mom" --due fri --remind "fri 5pm"
               taskwidget add "Plan the trip" --list Travel --new-list
+              taskwidget add "Book the flights" --due "tomorrow 9am" --list Travel
               rofi -dmenu -p Task | taskwidget add - --due today
             """)
 
