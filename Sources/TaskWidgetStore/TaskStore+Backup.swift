@@ -82,6 +82,9 @@ extension TaskStore {
         if let damage = Self.damage(in: backup) {
             throw TaskWidgetError(.damagedStore, "\(path) is damaged (\(damage)): nothing was restored; give another backup", context: path)
         }
+        // A new machine's default folder is made first, as a first add makes it: the scratch
+        // copy beside the store had no folder to go in (helper-147).
+        let madeFolders = try Self.makeDefaultFolder(of: location)
         do {
             let scratch = try ScratchDatabase(beside: self.path, kind: "restore", failure: "cannot write beside \(self.path)", advice: "check its folder")
             defer { scratch.remove() }
@@ -92,9 +95,9 @@ extension TaskStore {
             try copy.write { db in try Self.forgetSyncState(db, now: now) }
             try write { _ in }  // a store that is not there yet is made
             try copy.backup(to: database)
-        } catch let error as TaskWidgetError {
-            throw error
         } catch {
+            for folder in madeFolders { rmdir(folder) }  // left only while empty
+            if let error = error as? TaskWidgetError { throw error }
             throw StoreErrors.map(error, path: self.path)
         }
         SavedChanges.note()

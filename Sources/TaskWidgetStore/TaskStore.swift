@@ -25,7 +25,7 @@ public final class TaskStore: Sendable {
 
     public let path: String
     public let mode: AccessMode
-    private let location: StoreLocation
+    let location: StoreLocation
     private let configuration: Configuration
     private let connection: Mutex<Connection>
     /// Whether the store keeps the open-task counts (migration v3); a store no writer has upgraded

@@ -58,6 +58,27 @@ import Testing
         #expect((folder[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o700)
     }
 
+    /// `restore` on a new machine, whose default folder is not there yet, makes it as a first add
+    /// does: it failed, "cannot write beside …: no such file or directory" (helper-147). A restore
+    /// that fails leaves no folder behind.
+    @Test func aRestoreOnANewMachineMakesTheDefaultFolder() throws {
+        let sandbox = try Sandbox()
+        let backup = sandbox.folder.appendingPathComponent("laptop.sqlite").path
+        try sandbox.succeed(["add", "From the other laptop"])
+        try sandbox.succeed(["backup", backup])
+        let dataHome = sandbox.folder.appendingPathComponent("new-data").path
+        let notABackup = sandbox.folder.appendingPathComponent("notes.txt")
+        try Data("not a store".utf8).write(to: notABackup)
+        let refused = try sandbox.run(["restore", notABackup.path, "--yes"], global: false, environment: ["XDG_DATA_HOME": dataHome])
+        #expect(refused.status != 0 && !FileManager.default.fileExists(atPath: dataHome + "/taskwidget"), "\(refused.stderr)")
+        let restored = try sandbox.run(["restore", backup, "--yes"], global: false, environment: ["XDG_DATA_HOME": dataHome])
+        #expect(restored.status == 0 && restored.stdout.hasPrefix("Restored 1 task"), "\(restored.stderr)")
+        let listed = try sandbox.run(["ls"], global: false, environment: ["XDG_DATA_HOME": dataHome])
+        #expect(listed.stdout.contains("From the other laptop"), "\(listed.stdout)")
+        let folder = try FileManager.default.attributesOfItem(atPath: dataHome + "/taskwidget")
+        #expect((folder[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o700)
+    }
+
     /// What an interrupted first write, backup or restore left (Ctrl-C, SIGTERM or SIGKILL stop it
     /// before it removes its files) is removed by the next scratch file made in its folder, and by
     /// any write to a store there; the file of one still at work, which holds it, is not, nor is a
