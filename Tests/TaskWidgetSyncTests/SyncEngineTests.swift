@@ -415,6 +415,36 @@ import Testing
         }
     }
 
+    /// A transport whose server refuses to make collections (403), as a managed one may.
+    final class RefusingCollectionMakes: DAVTransport {
+        let base: any DAVTransport
+        init(_ base: any DAVTransport) { self.base = base }
+
+        func send(_ request: DAVRequest) async throws(CalDAVError) -> DAVResponse {
+            if request.method == "MKCALENDAR" { return DAVResponse(status: 403, headers: [], body: Data()) }
+            return try await base.send(request)
+        }
+    }
+
+    /// A list whose collection the server refuses to make stays here, and the report says so:
+    /// a task moved into it left the server, and the other devices deleted it, while the sync
+    /// said nothing (helper-147). Logs get no name.
+    @Test func aListTheServerRefusesToMakeStaysHereAndTheReportSaysSo() async throws {
+        try await withRadicale { server, _, counting in
+            let (fixture, _) = try await storeWithASyncedTask(server, counting)
+            let task = try #require(try fixture.store.tasks(in: .all, includeCompleted: false).first).task
+            _ = try fixture.store.addList(named: "Trips", colorHex: nil, now: Self.monday)
+            _ = try fixture.store.editTask(task.id.uuidString, TaskChanges(list: .set("Trips")), now: Self.monday)
+            let report = try await engine(fixture.store, server, RefusingCollectionMakes(counting), now: Self.monday).run(dryRun: false)
+            #expect(report.summary(namingCollections: true) == """
+                test: pulled 0, pushed 0, 0 conflicts merged, deleted 0
+                test: “Trips” stays on this machine: the server did not make a calendar for it (HTTP 403), so its tasks are not on the server \
+                (a task moved into it there was removed); move them to a list the server has to sync them
+                """)
+            #expect(!report.summary.contains("Trips") && report.summary.contains("test: a list stays on this machine"))
+        }
+    }
+
     /// The collection of a list deleted here that the server refuses to delete stays, the
     /// report says so (it was only logged), and the deletion is not tried again.
     @Test func aCollectionTheServerRefusesToDeleteStaysAndTheReportSaysSo() async throws {

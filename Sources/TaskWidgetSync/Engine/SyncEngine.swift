@@ -48,6 +48,8 @@ public struct SyncReport: Sendable {
     public var listsChanged = 0
     /// Collections of lists deleted here that stay on the server, and why.
     public var collectionsKept: [KeptCollection] = []
+    /// Lists of this store whose collection the server refused to make: they stay here alone.
+    public var listsKeptHere: [KeptList] = []
     /// Calendar objects that are not valid iCalendar, left alone on both sides.
     public var skipped: [String] = []
     /// The writes the server refused (a read-only calendar's 403).
@@ -104,6 +106,22 @@ public struct SyncReport: Sendable {
         }
     }
 
+    /// A list of this store whose collection the server refused to make (MKCALENDAR): it and its
+    /// tasks are on this machine alone, and a task moved into it has left the server.
+    public struct KeptList: Sendable, Equatable {
+        /// Its name.
+        public var name: String
+        /// The HTTP status of the refusal.
+        public var status: Int?
+
+        /// `“Trips” stays on this machine: …`; not `named`, `a list stays …` (for logs).
+        public func line(named: Bool) -> String {
+            "\(named ? "“\(name.sanitizedForMessage)”" : "a list") stays on this machine: the server did not make a calendar for it"
+                + (status.map { " (HTTP \($0))" } ?? "")
+                + ", so its tasks are not on the server (a task moved into it there was removed); move them to a list the server has to sync them"
+        }
+    }
+
     /// This report and a later round's, counted together.
     func adding(_ other: SyncReport) -> SyncReport {
         var sum = self
@@ -114,6 +132,7 @@ public struct SyncReport: Sendable {
         sum.collectionsDeleted += other.collectionsDeleted
         sum.listsChanged += other.listsChanged
         sum.collectionsKept += other.collectionsKept
+        sum.listsKeptHere += other.listsKeptHere.filter { !listsKeptHere.contains($0) }
         sum.skipped += other.skipped.filter { !skipped.contains($0) }
         sum.refused += other.refused
         return sum
@@ -134,7 +153,8 @@ public struct SyncReport: Sendable {
         let deletions = refused.filter(\.isRestoredDeletion).count
         if refused.count > deletions { text += ", \(counted(refused.count - deletions, "change")) refused by the server" }
         if deletions > 0 { text += ", \(counted(deletions, "deletion")) refused by the server (\(deletions == 1 ? "the task is" : "the tasks are") back here)" }
-        return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
+        return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }
+            + listsKeptHere.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
     }
 
     /// The failure to report when the server refused writes: the rest of the sync went through,
@@ -320,6 +340,7 @@ public struct SyncEngine: Sendable {
         report.deleted = plan.deletedLocally.count
         report.skipped = plan.skipped.map(\.path)
         report.listsChanged = plan.local.listsRenamed.count
+        report.listsKeptHere = binding.listsNotMade
         let urls = Dictionary(binding.bindings.map { ($0.href.path, $0.url) }, uniquingKeysWith: { first, _ in first })
         let pushed = try await push(plan.operations, collectionURLs: urls, report: &report)
         // On a terminal, refusals name their calendars as the user knows them (helper-120).
@@ -507,6 +528,8 @@ public struct SyncEngine: Sendable {
         /// configured one is missing.
         var listsToMake: [TaskList]
         var inboxToMake: String?
+        /// Of ``listsToMake``, those the server refused to make.
+        var listsNotMade: [SyncReport.KeptList] = []
         /// Whether the server deleted the Inbox's collection since the last sync. Then none is
         /// made in this round, which forgets it as it forgets a list's (the tasks not edited here
         /// since are deleted), and the next round makes a new one for the tasks that stay.
@@ -716,6 +739,8 @@ public struct SyncEngine: Sendable {
                         href: collection.href, url: collection.url, listID: list?.id, isInbox: list == nil, server: collection, stored: nil))
             } catch where Self.refusals.contains(error.code) {
                 logger.notice("the server does not allow making a collection; the list stays local", metadata: ["status": "\(error.status ?? 0)"])
+                // Said in the summary too: a task moved into it left the server without a word (helper-147).
+                binding.listsNotMade.append(SyncReport.KeptList(name: list?.name ?? binding.inboxToMake ?? "Inbox", status: error.status))
             }
         }
         binding.listsToMake = []
@@ -1128,6 +1153,7 @@ public struct SyncEngine: Sendable {
         report.deleted = plan.deletedLocally.count
         report.skipped = plan.skipped.map(\.path)
         report.listsChanged = plan.local.listsRenamed.count
+        report.listsKeptHere = binding.listsNotMade
         let listNames = Dictionary(
             (binding.changedLists + snapshot.lists + binding.newLists).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         var byCollection: [String: SyncReport.CollectionPlan] = [:]
