@@ -23,6 +23,7 @@ import Testing
         ([415], "the server found a task it does not accept (its log says why);"),
         ([400, 403], "the calendar may be read-only, or the server found a task it does not accept (its log says why);"),
         ([413], "a task is too large for the server;"),
+        ([409], "the calendar may have been deleted meanwhile (then the next sync makes it again) or be read-only;"),
     ])
     func refusedWritesSayWhatTheirStatusesMostLikelyMean(statuses: [Int], cause: String) throws {
         var report = SyncReport(account: "home")

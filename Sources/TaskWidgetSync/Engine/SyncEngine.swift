@@ -187,7 +187,10 @@ public struct SyncReport: Sendable {
     /// likely mean.
     static func likelyCause(of statuses: [Int]) -> String {
         var causes: [String] = []
-        if statuses.isEmpty || statuses.contains(where: { [403, 409].contains($0) }) { causes.append("the calendar may be read-only") }
+        if statuses.isEmpty || statuses.contains(403) { causes.append("the calendar may be read-only") }
+        // A 409 for a PUT: the calendar went meanwhile (a phone deleted the list), which the
+        // next sync sees and makes again, or one that takes no writes (helper-147).
+        if statuses.contains(409) { causes.append("the calendar may have been deleted meanwhile (then the next sync makes it again) or be read-only") }
         if statuses.contains(where: { [400, 415, 422].contains($0) }) { causes.append("the server found a task it does not accept (its log says why)") }
         if statuses.contains(413) { causes.append("a task is too large for the server") }
         return causes.isEmpty ? "the server's log says why" : causes.joined(separator: ", or ")
