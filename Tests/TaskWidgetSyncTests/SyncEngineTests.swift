@@ -440,7 +440,7 @@ import Testing
             #expect(report.summary(namingCollections: true) == """
                 test: pulled 0, pushed 0, 0 conflicts merged, deleted 0
                 test: “Trips” stays on this machine: the server did not make a calendar for it (HTTP 403), so its tasks are not on the server \
-                (a task moved into it there was removed); move them to a list the server has to sync them
+                (one moved into it was removed there); move them to a list the server has to sync them
                 """)
             #expect(!report.summary.contains("Trips") && report.summary.contains("test: a list stays on this machine"))
         }

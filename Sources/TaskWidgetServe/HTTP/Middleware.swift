@@ -120,7 +120,7 @@ public struct StartOptionParameterMiddleware<Context: RequestContext>: RouterMid
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        // The query is parsed only when it may name a scope: the routes parse it again.
+        // The query is parsed only when it may name one of them: the routes parse it again.
         if let query = request.uri.query, query.contains("%") || startOptionParameters.contains(where: { query.contains($0.name) }),
             let (name, option) = startOptionParameters.first(where: { request.uri.decodedQueryParameters[$0.name[...]] != nil })
         {

@@ -118,7 +118,7 @@ public struct SyncReport: Sendable {
         public func line(named: Bool) -> String {
             "\(named ? "“\(name.sanitizedForMessage)”" : "a list") stays on this machine: the server did not make a calendar for it"
                 + (status.map { " (HTTP \($0))" } ?? "")
-                + ", so its tasks are not on the server (a task moved into it there was removed); move them to a list the server has to sync them"
+                + ", so its tasks are not on the server (one moved into it was removed there); move them to a list the server has to sync them"
         }
     }
 
