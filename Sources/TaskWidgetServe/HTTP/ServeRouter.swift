@@ -141,14 +141,15 @@ func eventStream(
     // timeout, its size) ended under the stream, whose slot then stayed taken for good, and
     // SIGTERM waited for it for ever (helper-145).
     guard !request.headers.declaresBody else {
-        throw ServeHTTPError(.badRequest, "an event stream request has no body")
+        throw ServeHTTPError(.badRequest, "an event stream request has no body", headers: [.connection: "close"])
     }
     let subscription: Subscription
     do {
         subscription = try broadcaster.subscribe()
     } catch {
-        // When to try again, as /api/setup's 429 says it.
-        throw ServeHTTPError(.serviceUnavailable, "too many event streams", headers: [.retryAfter: "30"])
+        // When to try again, as /api/setup's 429 says it; the connection ends, as a stream's would
+        // have: kept, each refused client held one of few connections (helper-149).
+        throw ServeHTTPError(.serviceUnavailable, "too many event streams", headers: [.retryAfter: "30", .connection: "close"])
     }
     // Subscribe before reading the current state: a change in between is sent twice, never lost.
     let current = cache.current.event

@@ -42,6 +42,8 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
     private var isRejecting = false
     /// A refusal to answer once the responses before it have ended.
     private var deferredRejection: ServeHTTPError?
+    /// The answer being written says `Connection: close`: the connection ends after it.
+    private var closesAfterAnswer = false
     private var bodyDeadline: Scheduled<Void>?
     private var stallDeadline: Scheduled<Void>?
 
@@ -133,9 +135,28 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
         }
     }
 
+    /// An answer that says `Connection: close` (a refused event stream) ends its connection:
+    /// Hummingbird keeps one open unless the request said so, and refused stream clients held
+    /// every connection of a server with few for 30 s (helper-149).
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        switch unwrapOutboundIn(data) {
+        case .head(let head):
+            if head.headerFields[.connection]?.lowercased() == "close" { closesAfterAnswer = true }
+            return context.write(data, promise: promise)
+        case .body:
+            return context.write(data, promise: promise)
+        case .end:
+            break
+        }
         responsesPending -= 1
+        guard !closesAfterAnswer else {
+            isRejecting = true
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            context.writeAndFlush(data, promise: written)
+            written.futureResult.assumeIsolated().whenComplete { _ in Self.closeLingering(context) }
+            return
+        }
         context.write(data, promise: promise)
         if responsesPending == 0, let error = deferredRejection {
             deferredRejection = nil
@@ -190,14 +211,16 @@ public final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHa
             ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
-        // Close our side only, and keep reading (and dropping) for a moment: closing at once with
-        // the client's body still unread makes the kernel send RST, which can destroy the 413
-        // before the client reads it ("lingering close", RFC 9112 §9.6).
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            context.close(mode: .output, promise: nil)
-            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) {
-                context.close(promise: nil)
-            }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in Self.closeLingering(context) }
+    }
+
+    /// Closes our side only, and keeps reading (and dropping) for a moment: closing at once with
+    /// the client's body still unread makes the kernel send RST, which can destroy the answer
+    /// before the client reads it ("lingering close", RFC 9112 §9.6).
+    private static func closeLingering(_ context: ChannelHandlerContext) {
+        context.close(mode: .output, promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) {
+            context.close(promise: nil)
         }
     }
 }

@@ -204,6 +204,8 @@ import Testing
             connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n" + request)
             let answer = connection.receive(timeout: 10) { $0.contains("\r\n\r\n") && $0.contains("}\n") }.text
             #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n") && answer.hasSuffix(#"{"error":"an event stream request has no body"}"# + "\n"), "\(answer)")
+            // The connection ends with the answer: kept, it held one of the server's connections.
+            #expect(connection.receive(timeout: 10).closed, "\(request)")
             connections.append(connection)
         }
         let events = try server.events()
@@ -440,6 +442,16 @@ import Testing
         let refused = try httpRequest(port: port, "/events")
         #expect(refused.status == 503 && refused.text == #"{"error":"too many event streams"}"# + "\n", "\(refused)")
         #expect(refused.headers["retry-after"] == "30", "\(refused.headers)")
+        // Refused clients that keep their side open do not hold the other 12 connections: the
+        // server ends each refused one (helper-149).
+        let turnedAway = try (0..<12).map { _ in
+            let connection = try RawConnection(port: port)
+            connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let answer = connection.receive(timeout: 10) { $0.contains("too many event streams") }
+            #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
+            return connection
+        }
+        #expect(turnedAway.allSatisfy { $0.receive(timeout: 10).closed })
         #expect(try httpRequest(port: port, "/status").status == 200)
         server.send(SIGTERM)
         #expect(server.waitForExit() == 0)
