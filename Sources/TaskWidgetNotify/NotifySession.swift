@@ -416,14 +416,15 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Logs name a store failure by its code, never by its message, which may quote a list's name,
     /// and say what to do: notify goes on, and reads the store again once it can.
     private mutating func reportStoreFailure() {
-        let failure = following.failure.map { "\($0.logDescription): notify waits for the store to be readable" + Self.advice(for: $0.code) }
+        let failure = following.failure.map { "\($0.logDescription): notify waits for the store to be readable" + Self.advice(for: $0) }
         if let failure, failure != reportedFailure { logger.error("\(failure)") }
         reportedFailure = failure
     }
 
-    private static func advice(for code: TaskWidgetError.Code) -> String {
-        switch code {
-        case .storeMissing: ": " + TaskStore.missingStoreAdvice
+    private static func advice(for failure: TaskWidgetError) -> String {
+        switch failure.code {
+        // Named in the add that would create it, as ls says it (helper-149).
+        case .storeMissing: ": " + (failure.context.map(TaskStore.missingStoreAdvice(at:)) ?? TaskStore.storePathAdvice)
         case .damagedStore: ": restore it from a backup, or pass another --store"
         case .storeVersion: ": run the taskwidget that wrote it, or a newer one"
         case .permissionDenied: ": check the permissions of the store and its folder"

@@ -308,23 +308,24 @@ public final class TaskStore: Sendable {
     }
 
     /// Where a store is looked for, to check when it is not there.
-    static let storePathAdvice = "check the path (--store, TASKWIDGET_STORE, config.toml's store)"
-    /// What to do about a store that is not there (whose folder is).
-    public static let missingStoreAdvice = storePathAdvice + ", or create it with a first `taskwidget add`"
+    public static let storePathAdvice = "check the path (--store, TASKWIDGET_STORE, config.toml's store)"
 
     /// The error for a store that a command needs but that is not there. A first `add` creates the
     /// store, but not its folder: then the folder is to be made first.
     private static func missingStore(at path: String) -> TaskWidgetError {
+        TaskWidgetError(.storeMissing, "there is no store at \(path) yet: \(missingStoreAdvice(at: path))", context: path)
+    }
+
+    /// What to do about the store at `path` that is not there: check the path, or create it (and
+    /// its folder, when that is missing too) with a first add that names it: a plain one, after
+    /// `ls --store work.sqlite`, wrote into the default store (helper-148).
+    public static func missingStoreAdvice(at path: String) -> String {
         let folder = StoreLocation(path: path, isDefault: false).folder
         var isFolder: ObjCBool = false
-        // The add names the store: a plain one, after `ls --store work.sqlite`, wrote into the
-        // default store (helper-148).
         let firstAdd = "a first `taskwidget add --store \(path.shellQuoted) TITLE`"
-        let advice =
-            FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
+        return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
             ? storePathAdvice + ", or create it with " + firstAdd
             : storePathAdvice + ", or create its folder (mkdir -p \(folder.shellQuoted)) and then the store with " + firstAdd
-        return TaskWidgetError(.storeMissing, "there is no store at \(path) yet: \(advice)", context: path)
     }
 
     /// `stat` of `path`, through symbolic links; `nil` when there is nothing there to reach.

@@ -282,13 +282,16 @@ import Testing
         var session = NotifySession(
             source: FakeReminderSource(store: store, missedWithin: ReminderSettings().missedWithin, calendar: Self.calendar), notifier: notifier, actions: actions,
             storage: storage, launcher: launcher, calendar: Self.calendar, settings: ReminderSettings(), logger: log.logger)
-        store.nextCheck = .failed(TaskWidgetError(.storeMissing, "there is no store at /home/u/tasks.sqlite", context: "/home/u/tasks.sqlite"))
+        let missing = "/nonexistent-taskwidget/tasks.sqlite"
+        store.nextCheck = .failed(TaskWidgetError(.storeMissing, "there is no store at \(missing)", context: missing))
         try session.start(at: at(0))
         try session.handle(.storeActivity, at: at(1))
+        // The add that creates it names it, and its folder is made first (helper-149).
         #expect(
             log.logged.filter { $0.contains("[storeMissing]") } == [
-                "there is no store [storeMissing] (/home/u/tasks.sqlite): notify waits for the store to be readable: check the path "
-                    + "(--store, TASKWIDGET_STORE, config.toml's store), or create it with a first `taskwidget add`"
+                "there is no store [storeMissing] (\(missing)): notify waits for the store to be readable: check the path "
+                    + "(--store, TASKWIDGET_STORE, config.toml's store), or create its folder (mkdir -p /nonexistent-taskwidget) and then the store "
+                    + "with a first `taskwidget add --store \(missing) TITLE`"
             ], "\(log.logged)")
         // A folder in its place (helper-134).
         store.nextCheck = .failed(TaskWidgetError(.notAFile, "/home/u is a folder, not a store file", context: "/home/u"))
