@@ -6,7 +6,8 @@ import Glibc
 /// hangs.
 final class RefusingPort {
     let port: Int
-    private let descriptor: Int32
+    /// The socket: a test may accept on a silent one and answer itself.
+    let descriptor: Int32
 
     init(silent: Bool = false) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

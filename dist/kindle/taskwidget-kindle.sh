@@ -63,6 +63,8 @@ while :; do
         echo "taskwidget-kindle: ${url%%\?*} cannot be reached: is taskwidget serve running there?" >&2
       elif [ "$failed" = 28 ] && [ -s "$folder/headers" ]; then
         echo "taskwidget-kindle: ${url%%\?*} did not finish its answer within $timeout s: is the server or the network stuck?" >&2
+      elif [ "$failed" = 18 ] || [ "$failed" = 56 ]; then
+        echo "taskwidget-kindle: ${url%%\?*} did not finish its answer (the connection ended): is the server or the network stuck?" >&2
       elif [ "$failed" = 28 ]; then
         echo "taskwidget-kindle: ${url%%\?*} did not answer within $timeout s: is the server or the network stuck?" >&2
       elif [ "$failed" != 0 ]; then

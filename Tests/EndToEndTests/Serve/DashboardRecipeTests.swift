@@ -73,6 +73,26 @@ import Testing
             environment: impatient)
         #expect(hung.status == 1 && hung.stderr.hasSuffix("taskwidget-kindle: http://127.0.0.1:\(silent.port)/widget/800x600.png did not answer within 1 s: is the server or the network stuck?\n"), "\(hung.stderr)")
 
+        // An answer whose connection ends before its body is whole says so (curl's 18 was said
+        // as a number, helper-149), and the part that came is not shown.
+        let cut = try RefusingPort(silent: true)
+        let listening = cut.descriptor
+        let cutServer = Thread {
+            let client = accept(listening, nil, nil)
+            guard client >= 0 else { return }
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = read(client, &request, request.count)
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 100)
+            _ = head.withCString { write(client, $0, strlen($0)) }
+            close(client)
+        }
+        cutServer.start()
+        let broken = try ProcessRunner.run(
+            "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, "http://127.0.0.1:\(cut.port)/widget/800x600.png", "--once"],
+            environment: environment)
+        #expect(broken.status == 1 && broken.stderr.hasSuffix("did not finish its answer (the connection ended): is the server or the network stuck?\n"), "\(broken.stderr)")
+        #expect(lines() == 3, "nothing drawn")
+
         // 0 would be no limit to curl, and a word an error of curl's that names no TIMEOUT (helper-146).
         for value in ["0", "abc", "-5"] {
             impatient["TIMEOUT"] = value
