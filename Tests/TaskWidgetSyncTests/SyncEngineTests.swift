@@ -443,6 +443,12 @@ import Testing
                 (one moved into it was removed there); move them to a list the server has to sync them
                 """)
             #expect(!report.summary.contains("Trips") && report.summary.contains("test: a list stays on this machine"))
+            // Off a terminal, several are one line (helper-149).
+            let two = SyncReport.KeptList.lines(for: [.init(name: "A", status: 403), .init(name: "B", status: 405)], named: false)
+            #expect(two == [
+                "2 lists stay on this machine: the server did not make a calendar for them (HTTP 403, HTTP 405), so their tasks are not on the server "
+                    + "(one moved into them was removed there); move them to a list the server has to sync them"
+            ])
         }
     }
 

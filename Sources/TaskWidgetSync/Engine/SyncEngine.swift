@@ -114,11 +114,20 @@ public struct SyncReport: Sendable {
         /// The HTTP status of the refusal.
         public var status: Int?
 
-        /// `“Trips” stays on this machine: …`; not `named`, `a list stays …` (for logs).
-        public func line(named: Bool) -> String {
-            "\(named ? "“\(name.sanitizedForMessage)”" : "a list") stays on this machine: the server did not make a calendar for it"
-                + (status.map { " (HTTP \($0))" } ?? "")
-                + ", so its tasks are not on the server (one moved into it was removed there); move them to a list the server has to sync them"
+        /// `“Trips” stays on this machine: …`, a line for each of `lists`; not `named` (for logs),
+        /// one line for them all, `2 lists stay …`: lines alike told them apart by nothing
+        /// (helper-149).
+        public static func lines(for lists: [KeptList], named: Bool) -> [String] {
+            guard !named else { return lists.map { line(subject: "“\($0.name.sanitizedForMessage)”", count: 1, statuses: [$0.status]) } }
+            return lists.isEmpty ? [] : [line(subject: lists.count == 1 ? "a list" : "\(lists.count) lists", count: lists.count, statuses: lists.map(\.status))]
+        }
+
+        private static func line(subject: String, count: Int, statuses: [Int?]) -> String {
+            let codes = Set(statuses.compactMap { $0 }).sorted().map { "HTTP \($0)" }.joined(separator: ", ")
+            let (they, their) = count == 1 ? ("it", "its") : ("them", "their")
+            return "\(subject) \(count == 1 ? "stays" : "stay") on this machine: the server did not make a calendar for \(they)"
+                + (codes.isEmpty ? "" : " (\(codes))")
+                + ", so \(their) tasks are not on the server (one moved into \(they) was removed there); move them to a list the server has to sync them"
         }
     }
 
@@ -154,7 +163,7 @@ public struct SyncReport: Sendable {
         if refused.count > deletions { text += ", \(counted(refused.count - deletions, "change")) refused by the server" }
         if deletions > 0 { text += ", \(counted(deletions, "deletion")) refused by the server (\(deletions == 1 ? "the task is" : "the tasks are") back here)" }
         return ([text] + collectionsKept.map { "\(account): \($0.line(named: namingCollections))" }
-            + listsKeptHere.map { "\(account): \($0.line(named: namingCollections))" }).joined(separator: "\n")
+            + KeptList.lines(for: listsKeptHere, named: namingCollections).map { "\(account): \($0)" }).joined(separator: "\n")
     }
 
     /// The failure to report when the server refused writes: the rest of the sync went through,
