@@ -28,8 +28,6 @@ struct ListCommand: ParsableCommand {
         }
     }
 
-    /// Says that `what` of a synced list changed here only: sync does not send it, and the other
-    /// devices went on showing the old one without a word (helper-115).
     /// A note on standard error for each view of config.toml that shows the list `name`, which a
     /// rename or removal leaves naming no list: every `ls --view` and bar of it then failed
     /// (helper-142). `then` says what to do.
@@ -40,6 +38,8 @@ struct ListCommand: ParsableCommand {
         }
     }
 
+    /// Says that `what` of a synced list changed here only: sync does not send it, and the other
+    /// devices went on showing the old one without a word (helper-115).
     static func noteNotSynced(_ what: String, of list: TaskList, in store: TaskStore) {
         guard (try? store.isListSynced(list.id)) == true else { return }
         writeToStandardError(
