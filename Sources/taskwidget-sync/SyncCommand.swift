@@ -38,7 +38,11 @@ struct SyncCommand: AsyncParsableCommand {
             for each calendar of a list deleted here that stays on the server, and why. On a \
             terminal, the push counts its requests meanwhile (one per changed task).
 
-            Exit status: 0 ok, 64 bad usage or configuration, 65 damaged store, 69 the server \
+            A sync that would delete here more than half of the tasks synced with an account \
+            (and more than 5: the server may have been restored from an old copy) stops before \
+            it writes anything; --force-delete lets it.
+
+            Exit status: 0 ok, 64 bad usage or configuration (or --force-delete needed), 65 damaged store, 69 the server \
             cannot be used (address, password, refused), 74 I/O, 75 try again later (server down, \
             timed out, 5xx); the store is then as it was, or fully merged, never half.
             """,
@@ -52,6 +56,11 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Print what would change, per collection, and change nothing anywhere.")
     var dryRun = false
+
+    @Flag(
+        name: .long,
+        help: "Let the sync delete here more than half of the tasks synced with an account (the server no longer has them); refused without it.")
+    var forceDelete = false
 
     static func main() async { await CommandRunner.main(Self.self) }
 
@@ -167,7 +176,7 @@ struct SyncCommand: AsyncParsableCommand {
         let engine = SyncEngine(
             store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
             receivesNewLists: isFirst, receivesNewInboxTasks: isFirstWithInbox, progress: showsProgress ? progress : nil,
-            namesCollections: isatty(STDERR_FILENO) == 1, logger: context.logger)
+            namesCollections: isatty(STDERR_FILENO) == 1, allowsMassDeletion: forceDelete, logger: context.logger)
         if showsProgress { Self.clearProgressLineOnInterrupt() }
         defer {
             if showsProgress {

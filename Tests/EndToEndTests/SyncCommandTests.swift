@@ -307,6 +307,53 @@ import Testing
         }
     }
 
+    /// A server restored from an old copy lacks the tasks synced since, which read as deleted
+    /// there: a sync that would delete most of the store's synced tasks here is refused before it
+    /// writes anything, dry run too (it deleted 519 of 524 tasks and exited 0, helper-147).
+    /// `forget` sends them back; `--force-delete` carries a deletion made on purpose.
+    @Test func aSyncThatWouldDeleteMostSyncedTasksHereNeedsForceDelete() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["add", "Pay rent"])
+            try mine.sandbox.succeed(["add", "Buy milk"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 2, 0 conflicts merged, deleted 0")
+            let home = server.storageRoot.appendingPathComponent(server.username)
+            let oldCopy = mine.sandbox.folder.appendingPathComponent("radicale-copy")
+            try FileManager.default.copyItem(at: home, to: oldCopy)
+            try mine.sandbox.succeed(["list", "add", "Trip"])
+            for number in 1...8 { try mine.sandbox.succeed(["add", "Pack item \(number)", "--list", "Trip"]) }
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 8, 0 conflicts merged, deleted 0")
+            let synced = try mine.export()
+            let folders = Self.collectionFolders(server)
+
+            try FileManager.default.removeItem(at: home)
+            try FileManager.default.copyItem(at: oldCopy, to: home)
+            let refusal =
+                "taskwidget: the server no longer has 8 of the 10 tasks this store synced with the account “rad”, so this sync would "
+                + "delete them here: if they were deleted on purpose, run `taskwidget sync --account rad --force-delete`; if the "
+                + "server lost them (restored from an old copy, emptied), run `taskwidget sync account forget rad` and sync again "
+                + "to send them back\n"
+            #expect(try mine.syncRefused() == refusal)
+            #expect(try mine.sandbox.run(["sync", "--dry-run"]).stderr == refusal)
+            #expect(try mine.export() == synced)
+            #expect(Self.collectionFolders(server).count == 1, "nothing made on the server")
+
+            try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 8, 0 conflicts merged, deleted 0")
+            #expect(try mine.export() == synced)
+            #expect(Self.collectionFolders(server) == folders)
+            #expect(try server.storedTitles().count == 10)
+
+            // The phone deletes the list's calendar on purpose.
+            let trip = try #require(folders.subtracting(Self.collectionFolders(home: oldCopy)).first)
+            try FileManager.default.removeItem(at: home.appendingPathComponent(trip))
+            #expect(try mine.syncRefused() == refusal)
+            #expect(try mine.syncSucceeds(["--force-delete"]) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 8")
+            #expect(try mine.tasks().compactMap { $0["title"] as? String }.sorted() == ["Buy milk", "Pay rent"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 0")
+        }
+    }
+
     @Test func aCompletedTaskIsNotReopenedByAnotherClientsOlderCopy() async throws {
         try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
             let mine = try SyncSandbox(server: server)
@@ -333,8 +380,12 @@ import Testing
 
     /// The collections in the user's folder on the server, by name.
     static func collectionFolders(_ server: RadicaleServer) -> Set<String> {
-        let root = server.storageRoot.appendingPathComponent(server.username).path
-        return Set(((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { !$0.hasPrefix(".") })
+        collectionFolders(home: server.storageRoot.appendingPathComponent(server.username))
+    }
+
+    /// The collections' folders in a Radicale user's storage folder (or a copy of it).
+    static func collectionFolders(home: URL) -> Set<String> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: home.path)) ?? []).filter { !$0.hasPrefix(".") })
     }
 
     /// The phone renames a task of this store's (made at the sandbox's clock) and stamps the edit

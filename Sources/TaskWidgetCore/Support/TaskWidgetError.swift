@@ -23,6 +23,8 @@ public struct TaskWidgetError: Error, Sendable, CustomStringConvertible {
         case badTemplate
         /// A configuration file cannot be used (exit 64).
         case badConfig
+        /// The command would delete much, and runs only with a flag that confirms it (exit 64).
+        case needsConfirmation
         /// An import file is not a valid export (exit 65).
         case badImport
         /// The store is damaged, empty, or not a taskwidget store (exit 65).
@@ -57,6 +59,7 @@ public struct TaskWidgetError: Error, Sendable, CustomStringConvertible {
             case .nameTaken: "the name is taken"
             case .badTemplate: "the status template cannot be used"
             case .badConfig: "the configuration cannot be used"
+            case .needsConfirmation: "the change needs a flag that confirms it"
             case .badImport: "the file is not a valid export"
             case .damagedStore: "the store is damaged or not a taskwidget store"
             case .storeVersion: "the store is of another taskwidget version"
@@ -76,7 +79,7 @@ public struct TaskWidgetError: Error, Sendable, CustomStringConvertible {
         /// 75 temporary failure (the values of `sysexits.h`).
         public var exitStatus: Int32 {
             switch self {
-            case .invalidInput, .notFound, .ambiguous, .nameTaken, .badTemplate, .badConfig: 64
+            case .invalidInput, .notFound, .ambiguous, .nameTaken, .badTemplate, .badConfig, .needsConfirmation: 64
             case .badImport, .damagedStore, .storeVersion: 65
             case .unavailable: 69
             case .storeMissing, .storeLocked, .diskFull, .permissionDenied, .notAFile, .ioFailure, .rendererFailed: 74

@@ -236,6 +236,9 @@ public struct SyncEngine: Sendable {
     /// Whether errors name collections by their names (for a terminal), or by their paths (for a
     /// journal, where names are never logged).
     public let namesCollections: Bool
+    /// Whether this sync may delete here more than half of the tasks the store synced with the
+    /// account (``checkDeletions(_:_:)``).
+    public let allowsMassDeletion: Bool
     let logger: Logger
     /// Rounds of re-reading and merging a task whose write met a 412.
     static let maximumConflictRounds = 3
@@ -247,7 +250,7 @@ public struct SyncEngine: Sendable {
     public init(
         store: TaskStore, account: SyncAccount, client: CalDAVClient, timeZone: TimeZone, now: Instant,
         receivesNewLists: Bool, receivesNewInboxTasks: Bool, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
-        namesCollections: Bool = true, logger: Logger
+        namesCollections: Bool = true, allowsMassDeletion: Bool = false, logger: Logger
     ) {
         self.store = store
         self.account = account
@@ -258,6 +261,7 @@ public struct SyncEngine: Sendable {
         self.receivesNewInboxTasks = receivesNewInboxTasks
         self.progress = progress
         self.namesCollections = namesCollections
+        self.allowsMassDeletion = allowsMassDeletion
         self.logger = logger
     }
 
@@ -311,17 +315,17 @@ public struct SyncEngine: Sendable {
             restoredLists = binding.detached.filter { restoring.contains($0.href.path) }.compactMap(\.listID)
             binding = bind(listing, snapshot: snapshot, home: home, restoring: restoring)
         }
-        // A changed account URL is checked before anything is written, on the server too (a
-        // collection made for the Inbox).
-        if let stored = snapshot.home, stored.accountURL != account.url {
-            try checkChangedURL(from: stored.accountURL, planner(snapshot, binding: binding, pull: pull).plan())
-        }
-        if !dryRun {
+        // What would be deleted here is checked before anything is written, on the server too (a
+        // collection made for a list or the Inbox).
+        var plan = planner(snapshot, binding: binding, pull: pull, formerObjects: formerObjects).plan()
+        if let stored = snapshot.home, stored.accountURL != account.url { try checkChangedURL(from: stored.accountURL, plan) }
+        try checkDeletions(plan, snapshot)
+        if !dryRun, !binding.listsToMake.isEmpty || binding.inboxToMake != nil {
             let known = Set(binding.bindings.map(\.href))
             binding = try await makeCollections(binding)
             pull.add(try await self.pull(binding.bindings.filter { !known.contains($0.href) }, objects: []))
+            plan = planner(snapshot, binding: binding, pull: pull, formerObjects: formerObjects).plan()
         }
-        var plan = planner(snapshot, binding: binding, pull: pull, formerObjects: formerObjects).plan()
         plan.local.listTombstonesToClear = restoredLists + Self.deletedListsOfVanishedCollections(plan, snapshot)
         logger.debug(
             "planned", metadata: [
@@ -526,6 +530,28 @@ public struct SyncEngine: Sendable {
                 + "not hold them yet, run `taskwidget sync account forget \(account.name.shellQuoted)` for its next sync to send "
                 + "this store's tasks there",
             context: "account url changed")
+    }
+
+    /// Deletions here that a sync makes without being told, at most: a few tasks deleted on a
+    /// phone are never refused.
+    static let deletionsAlwaysAllowed = 5
+
+    /// A sync that would delete here more than half of the tasks this store synced with the
+    /// account (and more than ``deletionsAlwaysAllowed``) needs `--force-delete`: a server
+    /// restored from an old copy, or emptied, reads as their deletion there (helper-147).
+    private func checkDeletions(_ plan: SyncPlan, _ snapshot: SyncSnapshot) throws {
+        let deleted = plan.deletedLocally.count
+        guard !allowsMassDeletion, deleted > Self.deletionsAlwaysAllowed else { return }
+        let synced = Set(snapshot.objects.lazy.filter { $0.base != nil }.map(\.taskID)).count
+        guard deleted * 2 > synced else { return }
+        let name = account.name.shellQuoted
+        throw TaskWidgetError(
+            .needsConfirmation,
+            "the server no longer has \(deleted) of the \(counted(synced, "task")) this store synced with the account “\(account.name)”, "
+                + "so this sync would delete them here: if they were deleted on purpose, run `taskwidget sync --account \(name) "
+                + "--force-delete`; if the server lost them (restored from an old copy, emptied), run `taskwidget sync account forget "
+                + "\(name)` and sync again to send them back",
+            context: "most synced tasks gone from the server")
     }
 
     /// The account's collections bound to lists, and what binding them needs.
