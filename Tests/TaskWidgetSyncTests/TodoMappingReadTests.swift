@@ -103,6 +103,18 @@ struct TodoMappingReadTests {
             ("DUE;VALUE=DATE:20261127", "TRIGGER:PT9H", "2026-11-27 08:00:00"),  // a DATE counts from 00:00 local
             ("DTSTART:20261127T090000Z\nDURATION:PT2H", "TRIGGER;RELATED=END:-PT30M", "2026-11-27 10:30:00"),
             ("DUE;TZID=Europe/Berlin:20261127T170000", "TRIGGER;VALUE=DATE-TIME:20261127T150000", "2026-11-27 14:00:00"),
+            // RFC 5545 §3.3.6: hours are exact, days and weeks are nominal on the wall clock of the
+            // value they count from (they were counted in the reader's zone, helper-150).
+            ("DUE;TZID=Europe/Berlin:20261025T120000", "TRIGGER;RELATED=END:-PT24H", "2026-10-24 11:00:00"),
+            ("DUE;TZID=Europe/Berlin:20261025T120000", "TRIGGER;RELATED=END:-P1D", "2026-10-24 10:00:00"),
+            ("DUE;TZID=America/New_York:20261101T090000", "TRIGGER:-P1D", "2026-10-31 13:00:00"),
+            ("DUE;TZID=America/New_York:20261105T090000", "TRIGGER:-P1W", "2026-10-29 13:00:00"),
+            ("DUE:20261025T120000Z", "TRIGGER:-P1D", "2026-10-24 12:00:00"),  // UTC days are 24 h
+            // Into the repeated hour: the first 02:30 (as a DATE-TIME there reads); into the
+            // skipped one: moved forward by the gap.
+            ("DUE;TZID=Europe/Berlin:20261026T023000", "TRIGGER;RELATED=END:-P1D", "2026-10-25 00:30:00"),
+            ("DUE;TZID=Europe/Berlin:20260330T023000", "TRIGGER;RELATED=END:-P1D", "2026-03-29 01:30:00"),
+            ("DTSTART;TZID=America/New_York:20261031T090000\nDURATION:P1D", "TRIGGER;RELATED=END:PT0S", "2026-11-01 14:00:00"),
             ("", "TRIGGER:-PT15M", nil),  // nothing to count from
             ("DUE:20261127T170000Z", "TRIGGER;RELATED=END:soon", nil),
             ("DUE:20261127T170000Z", "ACTION:DISPLAY", nil),  // no trigger

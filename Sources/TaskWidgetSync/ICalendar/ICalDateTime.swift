@@ -302,12 +302,18 @@ public struct ICalDuration: Sendable, Hashable, CustomStringConvertible {
     /// The signed number of seconds, counting a day as 86 400 seconds.
     public var totalSeconds: Int { (isNegative ? -1 : 1) * (days * 86_400 + seconds) }
 
-    /// `date` moved by this duration: days on the calendar of `timeZone`, then exact seconds.
+    /// `date` moved by this duration: days on the wall clock of `timeZone` (a time the clocks
+    /// repeat is the first, one they skip moves forward by the gap, as a DATE-TIME reads), then
+    /// exact seconds.
     public func added(to date: Date, in timeZone: TimeZone) -> Date {
         let sign = isNegative ? -1 : 1
         var moved = date
         if days != 0 {
-            moved = Calendar.iCalGregorian(in: timeZone).date(byAdding: .day, value: sign * days, to: date) ?? date
+            // Calendar's date(byAdding:) took the second of two repeated times.
+            let calendar = Calendar.iCalGregorian(in: timeZone)
+            var parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+            parts.day = (parts.day ?? 1) + sign * days
+            moved = calendar.date(from: parts) ?? date
         }
         return moved.addingTimeInterval(TimeInterval(sign * seconds))
     }

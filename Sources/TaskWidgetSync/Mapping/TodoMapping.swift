@@ -104,16 +104,30 @@ public struct TodoMapping: Sendable {
             else { return nil }
             return (instant, value.isDate)
         }
-        guard let start = instant("DTSTART", of: todo, zones: zones),
+        guard let end = endFromDuration(of: todo, zones: zones) else { return nil }
+        return (end.instant, false)
+    }
+
+    /// DTSTART + DURATION, with DTSTART's wall-clock zone, in which the duration's days count.
+    private func endFromDuration(of todo: ICalComponent, zones: ICalTimeZones) -> (instant: Date, zone: TimeZone)? {
+        guard let start = moment("DTSTART", of: todo, zones: zones),
             let duration = todo.property("DURATION").flatMap({ ICalDuration($0.value) })
         else { return nil }
-        return (duration.added(to: start, in: zones.floating), false)
+        return (duration.added(to: start.instant, in: start.zone), start.zone)
     }
 
     /// The instant of a date property. A DATE is its day's start (00:00 local), as RFC 5545 reads
     /// DATE values and other clients count relative triggers from them.
     private func instant(_ name: String, of todo: ICalComponent, zones: ICalTimeZones) -> Date? {
         todo.property(name).flatMap(ICalDateTime.init(property:))?.instant(in: zones)
+    }
+
+    /// The instant of a date property, with the zone on whose wall clock a duration's days count
+    /// from it (RFC 5545 §3.3.6): its TZID's, UTC's, or the reader's for a DATE or a floating time.
+    private func moment(_ name: String, of todo: ICalComponent, zones: ICalTimeZones) -> (instant: Date, zone: TimeZone)? {
+        guard let value = todo.property(name).flatMap(ICalDateTime.init(property:)), let instant = value.instant(in: zones)
+        else { return nil }
+        return (instant, value.wallClockZone(in: zones) ?? zones.floating)
     }
 
     // MARK: Alarms
@@ -137,16 +151,10 @@ public struct TodoMapping: Sendable {
         guard let duration else {
             return ICalDateTime(property: trigger)?.instant(in: zones).map(TodoFields.wholeSeconds)
         }
-        let end = { () -> Date? in
-            if let due = instant("DUE", of: todo, zones: zones) { return due }
-            guard let start = instant("DTSTART", of: todo, zones: zones),
-                let length = todo.property("DURATION").flatMap({ ICalDuration($0.value) })
-            else { return nil }
-            return length.added(to: start, in: zones.floating)
-        }
+        let end = { moment("DUE", of: todo, zones: zones) ?? endFromDuration(of: todo, zones: zones) }
         let relatedToEnd = trigger.parameterValue("RELATED")?.uppercased() == "END"
-        let base = relatedToEnd ? end() : (instant("DTSTART", of: todo, zones: zones) ?? end())
-        return base.map { TodoFields.wholeSeconds(duration.added(to: $0, in: zones.floating)) }
+        let base = relatedToEnd ? end() : (moment("DTSTART", of: todo, zones: zones) ?? end())
+        return base.map { TodoFields.wholeSeconds(duration.added(to: $0.instant, in: $0.zone)) }
     }
 
     /// The date Apple's clients give an alarm that has none of its own (a location alarm, "no
