@@ -87,6 +87,10 @@ struct ICalDateTimeTests {
             ("China Standard Time", "Asia/Shanghai"),
             ("India Standard Time", "Asia/Kolkata"),
             ("AUS Eastern Standard Time", "Australia/Sydney"),
+            // Names the table lacked: their VTIMEZONE's winter offset held all year (helper-150).
+            ("Tasmania Standard Time", "Australia/Hobart"),
+            ("Chatham Islands Standard Time", "Pacific/Chatham"),
+            ("Pacific SA Standard Time", "America/Santiago"),
             ("UTC", "GMT"),
             ("w. europe standard time", "Europe/Berlin"),
             ("Europe/Berlin", "Europe/Berlin"),
