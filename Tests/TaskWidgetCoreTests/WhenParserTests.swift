@@ -226,6 +226,14 @@ import Testing
         #expect(midnight.skippedTime == WhenParser.SkippedTime(asked: "23:45", shown: "00:15", day: LocalDay(year: 2018, month: 5, day: 4)))
         let passed = try pyongyang.read("19:00", for: .reminder)
         #expect(!midnight.meansTomorrow && passed.meansTomorrow)
+        // A gap that starts at midnight: Havana goes from 00:00 to 01:00 on 2026-03-08, whose
+        // 00:30 was said to be skipped on the 7th (helper-150).
+        let havana = WhenParser(now: instant("2026-03-07T18:00:00-05:00"), calendar: LocalCalendar(timeZone: zone("America/Havana")))
+        for text in ["tomorrow 0:30", "2026-03-08 00:30", "sun 12:30am"] {
+            #expect(
+                try havana.read(text, for: .due).skippedTime
+                    == WhenParser.SkippedTime(asked: "00:30", shown: "01:30", day: LocalDay(year: 2026, month: 3, day: 8)), "\(text)")
+        }
     }
 
     /// Lord Howe goes back by half an hour (02:00 → 01:30) on 2026-04-05.

@@ -124,12 +124,15 @@ public struct WhenParser: Sendable {
         let shown = calendar.wallClock(of: instant)
         guard shown.hour != asked.hour || shown.minute != asked.minute else { return nil }
         // The day asked for: a gap at midnight (Asia/Pyongyang, 2018-05-04 23:30 → 00:00) moves
-        // 23:45 onto the next day (helper-141). The instant moved back by the gap shows it.
+        // 23:45 onto the next day (helper-141). The wall clock moved back by the gap shows it;
+        // the instant moved back did not, for a gap that starts at midnight (America/Havana,
+        // 00:00 → 01:00: 00:30 was said to be skipped the day before, helper-150).
         let gap = ((shown.hour - asked.hour) * 60 + shown.minute - asked.minute + 1440) % 1440
+        let shownDay = calendar.localDay(containing: instant)
         return SkippedTime(
             asked: InstantFormat.clock(hour: asked.hour, minute: asked.minute),
             shown: InstantFormat.clock(hour: shown.hour, minute: shown.minute),
-            day: calendar.localDay(containing: instant.adding(seconds: -Int64(gap) * 60)))
+            day: shown.hour * 60 + shown.minute < gap ? shownDay.adding(days: -1) : shownDay)
     }
 
     /// Parses an ISO 8601 instant for `--now`: `2026-11-22T10:00`, `2026-11-22T10:00:30`, with
