@@ -31,6 +31,7 @@ extension TaskStore {
                     "the store \(self.path) is damaged (\(damage)): no backup was written; keep the file as it is with cp, and restore an older backup",
                     context: self.path)
             }
+            try copy.write { db in try db.execute(sql: "PRAGMA application_id = \(Self.backupApplicationID)") }
             // What the file holds, not the store a moment later (helper-127).
             let counts = try copy.read { db in try StoreCounts(db) }
             try copy.close()  // its only connection: the copy is whole in its file
@@ -92,7 +93,10 @@ extension TaskStore {
             defer { Self.retire(copy) }
             try backup.backup(to: copy)
             if !applied.isSuperset(of: Migrations.migrator.migrations) { try Self.migrate(copy) }
-            try copy.write { db in try Self.forgetSyncState(db, now: now) }
+            try copy.write { db in
+                try Self.forgetSyncState(db, now: now)
+                try db.execute(sql: "PRAGMA application_id = 0")  // a store, no longer a backup
+            }
             try write { _ in }  // a store that is not there yet is made
             try copy.backup(to: database)
         } catch {
@@ -102,6 +106,35 @@ extension TaskStore {
         }
         SavedChanges.note()
         return try counts()
+    }
+
+    /// The SQLite header's application id of a file ``backUp(to:)`` wrote ("TWBK"); a store has 0.
+    static let backupApplicationID: Int32 = 0x5457_424B
+
+    /// What is at a path that a backup is to be written to.
+    public enum BackupTarget: Equatable, Sendable {
+        /// Nothing, or an empty file.
+        case nothing
+        /// A file ``backUp(to:)`` wrote.
+        case backup
+        /// An SQLite file that is no backup of this version: a store, or an older version's backup.
+        case otherDatabase
+        /// Something that is not an SQLite file (an export, a text), or no regular file.
+        case otherFile
+    }
+
+    /// What `path` holds, from its first 72 bytes: the SQLite header and its application id.
+    public static func backupTarget(at path: String) -> BackupTarget {
+        guard let status = fileStatus(path) else { return .nothing }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .otherFile }
+        guard status.st_size > 0 else { return .nothing }
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return .otherFile }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 72)
+        guard Glibc.read(descriptor, &header, 72) == 72, header.prefix(16).elementsEqual("SQLite format 3\0".utf8) else { return .otherFile }
+        let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return Int32(bitPattern: id) == backupApplicationID ? .backup : .otherDatabase
     }
 
     /// Forgets, in a restored store, what sync knew of the servers, and makes its tasks the

@@ -255,6 +255,38 @@ import Testing
         try sandbox.expectRefused(["restore", sandbox.storePath, "--yes"], status: 64, message: "is the store itself, not a backup of it: give a file `taskwidget backup` wrote")
     }
 
+    /// `backup` replaces an older backup and nothing else: typed for `restore`, it replaced the
+    /// store taskwidget uses without --store (even one watch followed), and an export or any other
+    /// file went too (helper-152).
+    @Test func aBackupReplacesAnOlderBackupAndNothingElse() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        let backup = sandbox.folder.appendingPathComponent("backup.sqlite").path
+        try sandbox.succeed(["backup", backup])
+        try sandbox.succeed(["add", "Call Bob"])
+        #expect(try sandbox.succeed(["backup", backup]) == "Backed up 2 tasks, 0 lists and 0 habits into \(backup)\n")
+        let advice = "give the backup another path, or remove the file first"
+
+        let usual = sandbox.folder.appendingPathComponent("data/taskwidget/tasks.sqlite").path
+        #expect(try sandbox.run(["add", "My own task"], global: false).status == 0)  // made where taskwidget keeps it
+        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not an older backup: \(advice)")
+        #expect(try sandbox.succeed(["ls", "--format", "json", "--store", usual]).contains("My own task"))
+
+        // Another store; and a backup looked at (its -wal and -shm beside it) is still one.
+        try sandbox.succeed(["ls", "--store", backup])
+        #expect(FileManager.default.fileExists(atPath: backup + "-shm"))
+        try sandbox.succeed(["backup", backup])
+        let other = sandbox.folder.appendingPathComponent("work.sqlite").path
+        try sandbox.succeed(["restore", backup, "--store", other])
+        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) is a store (its -wal or -shm is beside it), not an older backup: \(advice)")
+
+        let export = sandbox.folder.appendingPathComponent("tasks.json")
+        let exported = Data(try sandbox.succeed(["export"]).utf8)
+        try exported.write(to: export)
+        try sandbox.expectRefused(["backup", export.path], status: 64, message: "\(export.path) is not an older backup (not an SQLite file): \(advice)")
+        #expect(try Data(contentsOf: export) == exported)
+    }
+
     /// A damaged backup is refused before anything is replaced, and a damaged store is not backed
     /// up: SQLite's backup copies pages as they are, so `backup` said it saved every task, and
     /// `restore` then put the damaged copy over a good store (helper-135).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TaskWidgetCLI
+import TaskWidgetConfig
 import TaskWidgetCore
 import TaskWidgetStore
 
@@ -121,7 +122,9 @@ struct Backup: ParsableCommand {
         discussion: """
             The copy is the store as of one moment, the changes SQLite still keeps beside the \
             file (its -wal) included, which a copy of the file alone misses. It is readable by \
-            you alone; an older backup at FILE is replaced once the new one is whole.
+            you alone; an older backup at FILE is replaced once the new one is whole. Any \
+            other file there is left alone and the backup refused: one that is not an SQLite \
+            file, the store taskwidget uses without --store, or another store.
 
             Examples:
               mkdir -p ~/backups && taskwidget backup ~/backups/tasks.sqlite
@@ -147,8 +150,40 @@ struct Backup: ParsableCommand {
             // Its -wal or -shm: reported backed up, and emptied by the next write (helper-142).
             throw TaskWidgetError(.invalidInput, "\(file) is \(part): give the backup another path", context: "backup onto the store")
         }
+        try Self.checkReplaceable(file, context: context)
         let counts = try context.storeForReading().backUp(to: file)
         print("Backed up \(counts.inWords) into \(file)")
+    }
+}
+
+extension Backup {
+    /// A file at FILE is replaced only when it is an older backup: one `backup` wrote, or an
+    /// SQLite file that is neither the store taskwidget uses without --store nor one a program has
+    /// used as a store (a -wal or -shm beside it), as a backup of an earlier version. `backup`
+    /// typed for `restore` replaced the user's store, even one watch followed, and any other file
+    /// went too (helper-152).
+    static func checkReplaceable(_ file: String, context: CommandContext) throws {
+        let advice = "give the backup another path, or remove the file first"
+        switch TaskStore.backupTarget(at: file) {
+        case .nothing, .backup: return
+        case .otherFile:
+            throw TaskWidgetError(.invalidInput, "\(file) is not an older backup (not an SQLite file): \(advice)", context: "backup over another file")
+        case .otherDatabase: break
+        }
+        // A config.toml that cannot be read leaves its store aside: backup works without it.
+        let configured = try? context.configuration().store
+        if let usual = try? StoreLocation.resolve(explicitPath: nil, environment: context.environment, configured: configured),
+            resolvedPath(usual.path) == resolvedPath(file)
+        {
+            throw TaskWidgetError(
+                .invalidInput, "\(file) is the store taskwidget uses without --store, not an older backup: \(advice)",
+                context: "backup over the usual store")
+        }
+        if access(file + "-wal", F_OK) == 0 || access(file + "-shm", F_OK) == 0 {
+            throw TaskWidgetError(
+                .invalidInput, "\(file) is a store (its -wal or -shm is beside it), not an older backup: \(advice)",
+                context: "backup over a store")
+        }
     }
 }
 
@@ -215,11 +250,13 @@ struct Restore: ParsableCommand {
 /// What `file` is of the store at `storePath`, symbolic links followed: "the store itself", "the
 /// store's -wal file" (or -shm, -journal); `nil` for another file.
 private func storePart(_ file: String, of storePath: String) -> String? {
-    let resolved = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
-    let (target, store) = (resolved(file), resolved(storePath))
+    let (target, store) = (resolvedPath(file), resolvedPath(storePath))
     if target == store { return "the store itself" }
     return ["-wal", "-shm", "-journal"].first { target == store + $0 }.map { "the store's \($0) file" }
 }
+
+/// `path` absolute, its symbolic links followed.
+private func resolvedPath(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
 
 extension StoreCounts {
     /// “3 tasks, 1 list and 0 habits”.
