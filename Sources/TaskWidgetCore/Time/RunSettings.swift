@@ -10,7 +10,7 @@ public enum RunSettings {
             if let offset = posixFixedOffset(argument), offset.secondsFromGMT() != 0 {
                 let ahead = -offset.secondsFromGMT()  // as ISO 8601 reads the sign
                 let hours = abs(ahead) / 3600
-                let etc = ahead % 3600 == 0 ? ", or Etc/GMT\(ahead > 0 ? "-" : "+")\(hours) for \(hours) hours \(ahead > 0 ? "ahead of" : "behind") UTC" : ""
+                let etc = ahead % 3600 == 0 ? ", or Etc/GMT\(ahead > 0 ? "-" : "+")\(hours) for \(counted(hours, "hour")) \(ahead > 0 ? "ahead of" : "behind") UTC" : ""
                 throw TaskWidgetError(
                     .invalidInput,
                     "--tz \(argument.sanitizedForMessage) reads two ways (TZ counts its offset west of UTC): use a zone name like Europe/Moscow\(etc)")
