@@ -9,7 +9,14 @@ import TaskWidgetStore
 /// names after "next:". With nothing open there, the command says so and exits 64.
 struct TopTaskOptions: ParsableArguments {
     @Flag(help: "Act on the task a bar shows (the one after \"next:\") instead of on ids.") var top = false
+    /// Set by watch on the command a click starts, with the id of the task its line names.
+    @Flag(help: .hidden) var fromBar = false
     @OptionGroup(title: "With --top") var scope: ScopeOptions
+
+    /// Whether a bar's click runs the command: it is refused what the click cannot see the
+    /// consequences of (a series on the server), and its messages, which go to the bar's log,
+    /// name tasks by id, never by title.
+    var isClick: Bool { top || fromBar }
 
     /// Checks that `ids` or `--top` is given, not both, and a scope only with `--top`. `what` the
     /// command takes names them: `start` takes "a task id" (it said "task ids": helper-89).

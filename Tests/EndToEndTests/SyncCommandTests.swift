@@ -1023,7 +1023,9 @@ import Testing
 
     /// `done` on a task that repeats on the server (the phone's weekly one) says that the next
     /// sync completes the whole series there, and how to keep it; a task whose object only has a
-    /// time zone's rules (Thunderbird writes a VTIMEZONE with RRULEs) does not repeat.
+    /// time zone's rules (Thunderbird writes a VTIMEZONE with RRULEs) does not repeat. A bar's
+    /// click (`done --top`) is refused: its warning went to the bar's log, and the series ended
+    /// on every device at the next sync (helper-154).
     @Test func doneOnATaskThatRepeatsOnTheServerSaysWhatSyncWillDo() async throws {
         let zone = [
             "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "BEGIN:STANDARD", "DTSTART:19701025T030000",
@@ -1040,6 +1042,22 @@ import Testing
         ]) { mine in
             let weekly = try #require(try mine.task(titled: "Water the plants")?["shortId"] as? String)
             let once = try #require(try mine.task(titled: "Call the plumber")?["shortId"] as? String)
+            #expect(
+                try mine.sandbox.expectRefused(["done", "--top"], status: 64).stderr
+                    == "taskwidget: the task a bar shows (\(weekly)) repeats on the server: a click would complete the whole series there "
+                    + "at the next sync; complete it on the phone, or run `taskwidget done \(weekly)` to end the series (nothing was completed)\n")
+            // The same click through watch (i3bar's click events), which names the task by its id.
+            let watch = try StreamingProcess(
+                mine.sandbox.arguments(["watch", "--format", "i3bar"]), environment: mine.sandbox.environment, writableInput: true)
+            #expect(watch.nextLine() == #"{"version":1,"click_events":true}"#)
+            #expect(watch.nextLine() == "[")
+            #expect(watch.nextLine()?.contains("Water the plants") == true)
+            watch.writeInput("[\n{\"name\":\"taskwidget\",\"instance\":\"all\",\"button\":1}\n")
+            #expect(watch.waitForStderr(containing: "taskwidget: the task a bar shows (\(weekly)) repeats on the server: a click would complete"))
+            watch.send(SIGTERM)
+            #expect(watch.waitForExit() == 0)
+            #expect(!watch.stderrText.contains("Water the plants"), "logs never carry titles: \(watch.stderrText)")
+            #expect(try mine.task(titled: "Water the plants")?["state"] as? String != "completed")
             let done = try mine.sandbox.run(["done", weekly, once])
             #expect(done.status == 0)
             #expect(done.stdout == "Completed \(weekly) Water the plants\nCompleted \(once) Call the plumber\n")
@@ -1071,8 +1089,12 @@ import Testing
             let before = try Self.dates(of: "Call the plumber", in: mine)
             #expect(try mine.sandbox.expectRefused(["snooze", once, weekly], status: 64).stderr == refusal)
             #expect(try Self.dates(of: "Call the plumber", in: mine) == before, "nor the other task named")
-            // The task a bar shows: the weekly one, due first.
-            #expect(try mine.sandbox.expectRefused(["snooze", "--top"], status: 64).stderr == refusal)
+            // The task a bar shows: the weekly one, due first. A click's message goes to the bar's
+            // log: the task by its id, never its title.
+            #expect(
+                try mine.sandbox.expectRefused(["snooze", "--top"], status: 64).stderr
+                    == "taskwidget: the task a bar shows (\(weekly)) repeats on the server: snoozing it here would move the whole series "
+                    + "there at the next sync; snooze it on the phone (nothing was snoozed)\n")
             #expect(try mine.sandbox.succeed(["snooze", once]) == "Snoozed \(once) Call the plumber (due Tue 24 Nov 10:00)\n")
             #expect(try Self.dates(of: "Call the plumber", in: mine) != before)
             // `edit --remind` and `--due` as well: a reminder set here was pinned to this

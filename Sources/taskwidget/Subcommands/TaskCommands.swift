@@ -159,6 +159,12 @@ private func confirmedID(of task: TaskItem, in store: TaskStore) -> String {
     (try? store.shownID(of: task.id)) ?? task.id.shortID
 }
 
+/// How a refusal names `task`: by its title, or for a bar's click (``TopTaskOptions/isClick``),
+/// whose messages go to the bar's log, where titles never go, as the task a bar shows, by its id.
+private func refusalName(of task: TaskItem, in store: TaskStore, click: Bool) -> String {
+    click ? "the task a bar shows (\(confirmedID(of: task, in: store)))" : "“\(task.title.sanitizedForMessage)”"
+}
+
 /// A reminder set in the past is kept, but it may never show: says so on stderr.
 /// A note on standard error for a due date or reminder given that has passed (a typo in a year
 /// made an overdue task without a word); the task is kept as given.
@@ -245,6 +251,16 @@ struct Done: ParsableCommand {
 
     func run() throws {
         try changeTasks(ids, options, top: (top, "complete"), verb: "Completed", unchanged: "Already completed") { store, ids, context in
+            // A bar's click: its warning went to the bar's log, too late for the undo it advised,
+            // and the series ended on every device at the next sync (helper-154).
+            if top.isClick, let task = try ids.map({ try store.task(withID: $0) }).first(where: { try store.tasksRepeatingOnServer([$0.id]).contains($0.id) }) {
+                throw TaskWidgetError(
+                    .invalidInput,
+                    "\(refusalName(of: task, in: store, click: true)) repeats on the server: a click would complete the whole series there at the "
+                        + "next sync; complete it on the phone, or run `taskwidget done \(confirmedID(of: task, in: store))` to end the series "
+                        + "(nothing was completed)",
+                    context: "top task repeats on the server")
+            }
             let updates = try store.completeTasks(ids, now: context.now)
             let repeating = try store.tasksRepeatingOnServer(updates.filter(\.isChanged).map(\.task.id))
             for update in updates where repeating.contains(update.task.id) {
@@ -339,8 +355,8 @@ struct Snooze: ParsableCommand {
             if let task = tasks.first(where: { repeating.contains($0.id) }) {
                 throw TaskWidgetError(
                     .invalidInput,
-                    "“\(task.title.sanitizedForMessage)” repeats on the server: snoozing it here would move the whole series there at the next sync; "
-                        + "snooze it on the phone (nothing was snoozed)")
+                    "\(refusalName(of: task, in: store, click: top.isClick)) repeats on the server: snoozing it here would move the whole series there "
+                        + "at the next sync; snooze it on the phone (nothing was snoozed)")
             }
             return try store.snoozeTasks(ids, by: amount, now: context.now, in: context.calendar)
         }

@@ -139,7 +139,8 @@ struct WatchCommand: ParsableCommand {
             }
             // The clock of a preview (`--now`) goes on to the command.
             let clock = virtual ? ["--now", InstantFormat.utc(now)] : []
-            return [InstalledProgram.folder + "/taskwidget", action.rawValue, task.id.lowercasedString, "--store", store, "--tz", zone] + clock
+            return [InstalledProgram.folder + "/taskwidget", action.rawValue, task.id.lowercasedString, "--from-bar", "--store", store, "--tz", zone]
+                + clock
         }
         try FollowLoop.run(
             &clickable, clock: clock, storePath: context.location.path, options: .init(followsStandardOutput: true, sources: clicks),
