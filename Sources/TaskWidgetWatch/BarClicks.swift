@@ -95,6 +95,15 @@ public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Valu
     private let logger: Logger
     /// Commands started and not yet waited for.
     private var running: [pid_t] = []
+    /// The view shown, the task its line names, and since when (monotonic ns) when the store's
+    /// change, not a new view, made it name that task (``settlingTime``).
+    private var shown: (view: Int, task: UUID?, since: Int64?) = (0, nil, nil)
+
+    /// A click within this time (ns) of a line naming another task after a change of the store,
+    /// or while a newer line waits to be printed, is not run: it was aimed at the task before, as
+    /// the second click of a double click, which completed a second task barely shown
+    /// (helper-154). A view the user scrolled to counts at once.
+    static var settlingTime: Int64 { 500_000_000 }
 
     public init(
         session: WatchSession<Source>, inputs: [any ClickSource], logger: Logger,
@@ -111,6 +120,7 @@ public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Valu
 
     public mutating func start(at now: WatchInstant) throws {
         try session.start(at: now)
+        shown = (session.viewIndex, session.shownEntry?.next?.id, nil)
     }
 
     public mutating func handle(_ wake: FollowWake, at now: WatchInstant) throws {
@@ -120,6 +130,10 @@ public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Valu
             case 4: try session.showView(offset: -1, at: now)
             case 5: try session.showView(offset: 1, at: now)
             default:
+                if session.holdsNewerLine || shown.since.map({ now.monotonic - $0 < Self.settlingTime }) == true {
+                    logger.notice("button \(click.button): not run, the line named another task until less than 0.5 s ago")
+                    continue
+                }
                 guard let arguments = command(click, session.shownEntry, now.wallInstant), let program = arguments.first else { continue }
                 do {
                     running.append(try Self.spawn(program, Array(arguments.dropFirst())))
@@ -128,8 +142,22 @@ public struct ClickableWatch<Source: FollowedSource>: Follower where Source.Valu
                     logger.error("cannot run \(program) for button \(click.button): \(error)")
                 }
             }
+            noteShown(at: now)
         }
         try session.handle(wake, at: now)
+        noteShown(at: now)
+    }
+
+    /// Notes the task the printed line names: since it was printed when the store's change made
+    /// it another.
+    private mutating func noteShown(at now: WatchInstant) {
+        guard !session.holdsNewerLine else { return }
+        let task = session.shownEntry?.next?.id
+        if session.viewIndex != shown.view {
+            shown = (session.viewIndex, task, nil)
+        } else if task != shown.task {
+            shown = (shown.view, task, session.lineWrittenAt ?? now.monotonic)
+        }
     }
 
     /// Starts `program` with standard input and output on /dev/null, standard error shared.

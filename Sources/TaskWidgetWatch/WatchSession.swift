@@ -79,6 +79,13 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
     /// The entry the line shows (the last one worked out), `nil` while the store cannot be read.
     public var shownEntry: TimelineEntry? { currentEntry }
 
+    /// Whether a newer line waits for its second (``lineInterval``): the bar shows an older one
+    /// than ``shownEntry``.
+    public var holdsNewerLine: Bool { pendingLine != nil }
+
+    /// When (monotonic ns) the last line was printed.
+    public private(set) var lineWrittenAt: Int64?
+
     /// The monotonic instant (ns) of the next store check or paced line.
     public var followUpDeadline: Int64? {
         let lineDeadline = pendingLine == nil ? nil : lastLineTime.map { $0 + Self.lineInterval }
@@ -164,6 +171,7 @@ public struct WatchSession<Source: FollowedSource>: Follower where Source.Value 
         guard let line = pendingLine else { return }
         if let lastLineTime, now.monotonic < lastLineTime + Self.lineInterval { return }
         try sink.write(framing.frame(line, isFirst: lastLine == nil))
+        lineWrittenAt = now.monotonic
         // The first line starts no interval: a change right after it is not a burst.
         if lastLine != nil { lastLineTime = now.monotonic }
         lastLine = line

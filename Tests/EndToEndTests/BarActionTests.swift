@@ -131,6 +131,29 @@ import Testing
         #expect(watch.waitForExit() == 0)
     }
 
+    /// The second click of a double click, which comes right after the first one's change, is not
+    /// run: it completed the task the next line named, barely shown (helper-154).
+    @Test(.timeLimit(.minutes(1)))
+    func aDoubleClickCompletesOneTask() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T17:00"])
+        try sandbox.succeed(["add", "Water the plants", "--due", "2026-11-22T19:00"])
+        let watch = try StreamingProcess(
+            sandbox.arguments(["watch", "--format", "i3bar", "--verbose"]), environment: sandbox.environment, writableInput: true)
+        #expect(watch.nextLine() == #"{"version":1,"click_events":true}"#)
+        #expect(watch.nextLine() == "[")
+        #expect((Self.block(watch.nextLine())?["full_text"] as? String)?.contains("Pay rent") == true)
+        watch.writeInput("[\n{\"name\":\"taskwidget\",\"instance\":\"all\",\"button\":1}\n")
+        #expect((Self.block(watch.nextLine(within: .seconds(5)))?["full_text"] as? String)?.contains("Water the plants") == true)
+        watch.writeInput(",{\"name\":\"taskwidget\",\"instance\":\"all\",\"button\":1}\n")
+        #expect(watch.waitForStderr(containing: "button 1: not run, the line named another task until less than 0.5 s ago"))
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit() == 0)
+        let listed = try sandbox.succeed(["ls", "--all", "--format", "json"])
+        let tasks = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
+        #expect(tasks.filter { $0["state"] as? String == "completed" }.compactMap { $0["title"] as? String } == ["Pay rent"])
+    }
+
     /// i3bar writes click events to watch's standard input: the wheel changes the view, and the left
     /// button completes the task the view shows, through `taskwidget done ID`.
     @Test(.timeLimit(.minutes(1)))
