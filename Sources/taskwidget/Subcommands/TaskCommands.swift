@@ -165,7 +165,6 @@ private func refusalName(of task: TaskItem, in store: TaskStore, click: Bool) ->
     click ? "the task a bar shows (\(confirmedID(of: task, in: store)))" : "“\(task.title.sanitizedForMessage)”"
 }
 
-/// A reminder set in the past is kept, but it may never show: says so on stderr.
 /// A note on standard error for a due date or reminder given that has passed (a typo in a year
 /// made an overdue task without a word); the task is kept as given.
 private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: Instant) {
