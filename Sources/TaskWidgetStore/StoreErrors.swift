@@ -39,7 +39,10 @@ enum StoreErrors {
             // An export passed as the store: "damaged" sent the user to restore a good file (helper-129).
             case .SQLITE_NOTADB where isJSON(path):
                 (.damagedStore, "\(path) is an export (JSON), not a store: add what it holds to a store with `taskwidget import \(path)`, or pass a store with --store")
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            // `export` often still reads a store whose damage is in an index (helper-152).
+            case .SQLITE_CORRUPT:
+                (.damagedStore, "the store \(path) is damaged: restore it from a backup, or save what can still be read with \(Self.rescue(path))")
+            case .SQLITE_NOTADB:
                 (.damagedStore, "\(path) is not a taskwidget store or is damaged: restore it from a backup or pass another --store")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 (.storeLocked, "the store \(path) is locked by another program: try again in a moment")
@@ -83,6 +86,11 @@ enum StoreErrors {
 
     /// Whether the file at `path` starts as JSON does (an object, after blank space): an export
     /// given where a store or a backup belongs.
+    /// The commands that save what a damaged store at `path` still holds into a new one.
+    static func rescue(_ path: String) -> String {
+        "`taskwidget export --store \(path.shellQuoted) > rescued.json`, then `taskwidget import rescued.json --store NEW`"
+    }
+
     static func isJSON(_ path: String) -> Bool {
         guard let start = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 64) }) else { return false }
         return start.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")

@@ -28,7 +28,8 @@ extension TaskStore {
             if let damage = Self.damage(in: copy) {
                 throw TaskWidgetError(
                     .damagedStore,
-                    "the store \(self.path) is damaged (\(damage)): no backup was written; keep the file as it is with cp, and restore an older backup",
+                    "the store \(self.path) is damaged (\(damage)): no backup was written; keep the file as it is with cp, and restore an older "
+                        + "backup, or save what can still be read with \(StoreErrors.rescue(self.path))",
                     context: self.path)
             }
             try copy.write { db in try db.execute(sql: "PRAGMA application_id = \(Self.backupApplicationID)") }
