@@ -24,14 +24,14 @@ public enum NameLookup {
     /// The item called `name`; an unknown name is a ``TaskWidgetError/Code/notFound`` error that
     /// suggests the closest name there is (a typo such as “Wrok” for “Work”), or lists the names.
     /// `kind` is `list` or `habit`, as in `taskwidget list add NAME`; `creation` says how to make
-    /// one (by default that command).
+    /// one (by default that command). Without `namingOthers`, the error names no other item.
     ///
     /// ```swift
     /// try NameLookup.find("Wrok", in: lists, named: \.name, kind: "list")
     /// // no list is named “Wrok”: did you mean “Work”? (create one with `taskwidget list add NAME`)
     /// ```
     public static func find<Item>(
-        _ name: String, in items: [Item], named: (Item) -> String, kind: String, creation: String? = nil
+        _ name: String, in items: [Item], named: (Item) -> String, kind: String, creation: String? = nil, namingOthers: Bool = true
     ) throws -> Item {
         // The name exactly as typed first: sync accounts are named case-sensitively, and `home`
         // beside `Home` is two accounts (helper-97). Then in any case, and then as `ls` shows it:
@@ -49,7 +49,7 @@ public enum NameLookup {
         if matches.isEmpty { matches = items.filter { isSame(named($0), name) } }
         if matches.count == 1 { return matches[0] }
         let names = items.map(named)
-        guard matches.isEmpty else {
+        guard matches.isEmpty || !namingOthers else {
             // `HOME` beside accounts `Home` and `home`: neither is more meant than the other (the
             // first was taken, helper-102).
             let quoted = matches.prefix(namesListed).map { "“\(named($0).sanitizedForMessage)”" }
@@ -60,7 +60,9 @@ public enum NameLookup {
         }
         // Each cut as any text a message quotes: eight names of 1000 characters made a line of 8 KB (helper-87).
         let known =
-            if let closest = closest(to: name, among: names) {
+            if !namingOthers {
+                "it is gone"
+            } else if let closest = closest(to: name, among: names) {
                 "did you mean “\(closest.sanitizedForMessage)”?"
             } else if names.isEmpty {
                 "there are no \(kind)s yet"

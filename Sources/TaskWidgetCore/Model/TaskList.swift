@@ -34,12 +34,12 @@ public struct TaskList: Codable, Sendable, Equatable, Identifiable {
 
     /// The list called `name` among `lists` (in their order), found by ``NameLookup``. As the
     /// Inbox is not a list, `Inbox` is an error that points to `--inbox`.
-    public static func named(_ name: String, in lists: [TaskList], creation: String? = nil) throws -> TaskList {
+    public static func named(_ name: String, in lists: [TaskList], creation: String? = nil, namingOthers: Bool = true) throws -> TaskList {
         guard !isInbox(name) else {
             throw TaskWidgetError(
                 .notFound, "no list is named Inbox: the Inbox is `--inbox`, the tasks without a list", context: "list not found")
         }
-        return try NameLookup.find(name, in: lists, named: \.name, kind: "list", creation: creation)
+        return try NameLookup.find(name, in: lists, named: \.name, kind: "list", creation: creation, namingOthers: namingOthers)
     }
 
     /// The stored fields that order lists everywhere, compared in turn: sortOrder, createdAt, id.

@@ -46,6 +46,10 @@ public struct TaskView: Sendable, Equatable {
         return "the view “\(name.sanitizedForMessage)” in config.toml names it: \(fix), or create the list with `taskwidget list add \(list.removingControlCharacters.shellQuoted)`"
     }
 
+    /// Whether an error for its missing list may name the store's other lists: not on a line or
+    /// page a follower shows, where a dashboard limited to one list named them all (helper-153).
+    public var namesOtherLists: Bool { follower == nil }
+
     /// The view as `command` (`serve`, `watch`) keeps showing it: a list it was started with that
     /// goes later is advised about as such (the usual advice was to create a list).
     public func followed(by command: String) -> TaskView {

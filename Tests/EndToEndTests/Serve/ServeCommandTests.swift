@@ -239,7 +239,8 @@ import Testing
     /// The list serve was started with, renamed later: the 503 says to restart serve with the new
     /// name; it said to create a list, which would show an empty one (helper-77). So does a view's
     /// list, whose view serve read from config.toml at its start: it said "fix the view", and the
-    /// fix went unseen (helper-112).
+    /// fix went unseen (helper-112). The answer names none of the store's other lists: a
+    /// dashboard limited to one list named them all (helper-153).
     @Test(.timeLimit(.minutes(1)), arguments: [
         (["--list", "Work"], "(serve was started with --list Work: if the list was renamed, restart serve with its new name)"),
         (
@@ -256,7 +257,7 @@ import Testing
         #expect(events.next() != nil)
         let status = try server.request("/status")
         #expect(status.status == 503)
-        #expect(String(decoding: status.body, as: UTF8.self) == "{\"error\":\"no list is named “Work”: the lists are Home, Office, Errands \(advice)\"}\n")
+        #expect(String(decoding: status.body, as: UTF8.self) == "{\"error\":\"no list is named “Work”: it is gone \(advice)\"}\n")
         #expect(server.terminate() == 0)
     }
 
