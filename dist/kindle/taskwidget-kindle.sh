@@ -10,7 +10,8 @@
 #          image or 304, so cron says so
 # Environment:
 #   SHOW    the command that shows an image file (default: eips -g, the Kindle's own)
-#   FOLDER  where the image and its ETag are kept (default: /tmp/taskwidget)
+#   FOLDER  where the image and its ETag are kept: a folder of yours that only you may write
+#           (default: /tmp/taskwidget-UID, made for you)
 #   TIMEOUT the seconds a question may take before it is given up (default: 60), so that a
 #           server or network that goes silent does not hold the script (and cron's copies) for good
 set -eu
@@ -20,7 +21,7 @@ if [ $# -lt 1 ] || [ $# -gt 2 ] || { [ $# = 2 ] && [ "$2" != --once ]; }; then
 fi
 url=$1
 once=${2:-}
-folder=${FOLDER:-/tmp/taskwidget}
+folder=${FOLDER:-/tmp/taskwidget-$(id -u)}
 show=${SHOW:-eips -g}
 timeout=${TIMEOUT:-60}
 # curl takes 0 as no limit at all, and says nothing of TIMEOUT for a word.
@@ -28,7 +29,18 @@ if ! expr "$timeout" : '[0-9]*\.\{0,1\}[0-9]*$' > /dev/null || ! expr "$timeout"
   echo "taskwidget-kindle: TIMEOUT must be a number of seconds above 0, such as 60 (it is '$timeout')" >&2
   exit 64
 fi
+# Private files, in a folder nobody else can put a link into: in a shared /tmp, another user's
+# new.png linked to one of yours had curl write the image over it (helper-153).
+umask 077
 mkdir -p "$folder"
+case $(ls -ld "$folder" 2> /dev/null) in
+  d????w????*|d???????w?*) writable_by_others=1 ;;
+  *) writable_by_others=0 ;;
+esac
+if [ -L "$folder" ] || [ ! -d "$folder" ] || [ ! -O "$folder" ] || [ "$writable_by_others" = 1 ]; then
+  echo "taskwidget-kindle: $folder is not a folder of yours that only you may write: set FOLDER to one (the images are kept there)" >&2
+  exit 73
+fi
 # Shows the image; a show that fails says so, and the next question asks for the image again
 # (without the ETag), so the screen is not left on an older one.
 show_image() {

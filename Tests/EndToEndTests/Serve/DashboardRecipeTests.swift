@@ -28,6 +28,22 @@ import Testing
 
         #expect(try poll().status == 0)
         #expect(lines() == 1)
+        // Its files are the user's alone, in a folder only the user may write: in a shared /tmp,
+        // another user's link in it had curl write the image over one of the user's files
+        // (helper-153).
+        let kept = try FileManager.default.attributesOfItem(atPath: sandbox.folder.appendingPathComponent("kindle/image.png").path)
+        #expect((kept[.posixPermissions] as? Int).map { $0 & 0o077 } == 0)
+        let shared = sandbox.folder.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        var inShared = environment
+        inShared["FOLDER"] = shared.path
+        let refused = try ProcessRunner.run(
+            "/bin/sh", [Self.repository.appendingPathComponent("dist/kindle/taskwidget-kindle.sh").path, url, "--once"], environment: inShared)
+        #expect(refused.status == 73)
+        #expect(
+            refused.stderr == "taskwidget-kindle: \(shared.path) is not a folder of yours that only you may write: set FOLDER to one "
+                + "(the images are kept there)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared.path).isEmpty)
         let image = try Data(contentsOf: sandbox.folder.appendingPathComponent("kindle/image.png"))
         #expect(PNGHeader(image) == PNGHeader(width: 600, height: 800, bitDepth: 8, colorType: 0), "portrait, gray")
         #expect(try poll().status == 0)
