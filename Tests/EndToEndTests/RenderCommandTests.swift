@@ -278,11 +278,14 @@ import Testing
         #expect(bogus.stdout.isEmpty)
     }
 
+    /// The images of an earlier render that the new index does not name are removed, and nothing
+    /// else: any `entry-*.png` went, and an `index.json` of the user's was replaced (helper-153).
     @Test func theTimelineIsRenderedWithAnIndex() throws {
         let sandbox = try Sandbox.demo()
         let folder = sandbox.folder.appendingPathComponent("timeline")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("stale".utf8).write(to: folder.appendingPathComponent("entry-1.png"))
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("entry-1.png"))
+        try sandbox.succeed(["render", "--timeline", "--out-dir", folder.path, "--family", "small", "--now", "2026-11-20T10:00:00+01:00"])
         try sandbox.succeed(["render", "--timeline", "--out-dir", folder.path, "--family", "small"])
         let index = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("index.json"))) as? [String: Any])
@@ -295,10 +298,18 @@ import Testing
         let files = Set(entries.compactMap { $0["file"] as? String })
         #expect(files.count > 1 && files.count < entries.count, "entries that look the same share a file")
         let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") })
-        #expect(onDisk == files, "every file the index names, and no stale one")
+        #expect(onDisk == files.union(["entry-1.png"]), "every file the index names, the user's own, and no stale one")
         for file in files {
             #expect(try Self.pixelSize(of: folder.appendingPathComponent(file)) == (170, 170))
         }
+
+        let another = sandbox.folder.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: another, withIntermediateDirectories: true)
+        try Data("{}\n".utf8).write(to: another.appendingPathComponent("index.json"))
+        try sandbox.expectRefused(
+            ["render", "--timeline", "--out-dir", another.path], status: 64,
+            message: "\(another.path)/index.json is not an index a render wrote, and would be replaced: give --out-dir an empty folder, or one a render wrote")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: another.path) == ["index.json"])
     }
 
     /// Kills `render` at many moments while it rewrites the same file: the target is always either

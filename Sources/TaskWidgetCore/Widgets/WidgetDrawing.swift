@@ -16,9 +16,10 @@ extension WidgetDrawing {
     /// Renders a whole timeline into `folder`, created if missing (SPEC §7): one image `entry-EPOCH.png` per entry whose
     /// image differs from the previous entry's (entries that look the same share a file), then
     /// `index.json` mapping every entry date to its file. Each file is written atomically and the
-    /// index last, so a reader of the index always finds complete images; `entry-*.png` files of
-    /// earlier runs that the new index does not name are then removed. `progress` gets (entries
-    /// done, entries) after each entry. Returns how many images were written.
+    /// index last, so a reader of the index always finds complete images; the images the earlier
+    /// run's index named that the new one does not are then removed. An `index.json` that no render
+    /// wrote is refused before anything is written. `progress` gets (entries done, entries) after
+    /// each entry. Returns how many images were written.
     ///
     /// ```swift
     /// let timeline = TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
@@ -27,6 +28,7 @@ extension WidgetDrawing {
     @discardableResult
     public func renderTimeline(_ timeline: Timeline, into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
         try AtomicFile.makeFolder(folder.path)
+        let earlier = try Self.filesOfEarlierRender(in: folder)
         let zone = timeline.timeZone
         var files: [String] = []
         var written = 0
@@ -63,11 +65,28 @@ extension WidgetDrawing {
             })),
         ])
         try AtomicFile.write(Data((index.prettyText + "\n").utf8), to: folder.appendingPathComponent("index.json"), durability: .atomicOnly)
+        // Only what a render wrote: any `entry-*.png` went, the user's own too (helper-153).
         let named = Set(files)
-        let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for stale in existing where stale.hasPrefix("entry-") && stale.hasSuffix("." + spec.format.rawValue) && !named.contains(stale) {
+        for stale in earlier where !named.contains(stale) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
         }
         return written
+    }
+
+    /// The images the `index.json` of an earlier render in `folder` names (none without one);
+    /// an `index.json` that is not a render's is an error, as it would be replaced.
+    private static func filesOfEarlierRender(in folder: URL) throws -> [String] {
+        let path = folder.appendingPathComponent("index.json").path
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        guard let index = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            index["schema"] as? String == WidgetImageSpec.renderIndexSchema
+        else {
+            throw TaskWidgetError(
+                .invalidInput, "\(path) is not an index a render wrote, and would be replaced: give --out-dir an empty folder, or one a render wrote",
+                context: "foreign index.json")
+        }
+        let entries = index["entries"] as? [[String: Any]] ?? []
+        // A name only, never a path: the index is a file anyone may have edited.
+        return entries.compactMap { $0["file"] as? String }.filter { $0.hasPrefix("entry-") && !$0.contains("/") }
     }
 }
