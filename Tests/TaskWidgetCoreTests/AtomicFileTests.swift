@@ -89,6 +89,20 @@ import Testing
         #expect(stat(file, &status) == 0 && status.st_mode & 0o777 == 0o600)
     }
 
+    /// A file others may read that is replaced keeps its group and its mode, whatever the umask:
+    /// `render -o` over a widget a web server reads by its group (0640, group www-data) left it
+    /// the writer's group, and a 0664 became 0644 (helper-153). (Any group needs root, as CI runs.)
+    @Test(.enabled(if: geteuid() == 0)) func aReplacedFileKeepsItsGroupAndMode() throws {
+        let file = folder.path("shared.png")
+        try AtomicFile.write(Data([1]), to: URL(fileURLWithPath: file), durability: .atomicOnly)
+        for (mode, group) in [(0o640 as mode_t, 33 as gid_t), (0o664, 4242)] {
+            try #require(chmod(file, mode) == 0 && chown(file, uid_t.max, group) == 0)
+            try AtomicFile.write(Data([2]), to: URL(fileURLWithPath: file), durability: .atomicOnly)
+            var status = stat()
+            #expect(stat(file, &status) == 0 && status.st_mode & 0o777 == mode && status.st_gid == group, "\(String(mode, radix: 8))")
+        }
+    }
+
     /// Another user's link or FIFO, planted where the writer writes (a shared folder), is replaced:
     /// followed, it would turn the write onto a file of its owner's choosing, or hand the widget
     /// to its reader. (Making another user's link needs root, as CI runs.)

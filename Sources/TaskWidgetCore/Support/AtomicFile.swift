@@ -29,7 +29,9 @@ public enum AtomicFile {
         case atomicOnly
     }
 
-    /// Writes `data` to `url` whole; the file gets `permissions` (0644: readable by everyone).
+    /// Writes `data` to `url` whole; the file gets `permissions` (0644: readable by everyone). A
+    /// file it replaces keeps its group (and owner, for root) and its mode, within `permissions`
+    /// for a private file (0600).
     public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644, durability: Durability = .durable) throws {
         // `URL(fileURLWithPath: "notes/")` names a folder, and its `path` drops the slash: the file
         // `notes` was replaced (`render -o notes/`, `serve token --file notes/`, helper-94).
@@ -39,6 +41,7 @@ public enum AtomicFile {
         var (url, permissions) = (url, permissions)
         var link = stat()
         var status = stat()
+        var replaced: stat?
         let isOwnLink = lstat(url.path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK && link.st_uid == geteuid()
         if link.st_mode & S_IFMT != S_IFLNK || isOwnLink, stat(url.path, &status) == 0 {
             let isOwn = status.st_uid == geteuid()
@@ -48,7 +51,10 @@ public enum AtomicFile {
                     url = URL(fileURLWithPath: String(cString: resolved))
                     free(resolved)
                 }
-                permissions &= status.st_mode & 0o777
+                // `render -o` over a file a web server reads by its group left it root's own, and
+                // a 664 became 644 (helper-153).
+                permissions = status.st_mode & 0o777 & (permissions & 0o004 != 0 ? 0o777 : permissions)
+                replaced = status
             case S_IFDIR:
                 throw failure(EISDIR, url)
             case S_IFCHR:
@@ -69,6 +75,10 @@ public enum AtomicFile {
         }
         do {
             defer { close(descriptor) }
+            if let replaced {
+                if fchown(descriptor, replaced.st_uid, replaced.st_gid) != 0 { _ = fchown(descriptor, uid_t.max, replaced.st_gid) }
+                _ = fchmod(descriptor, permissions)  // as it was, not as the umask leaves it
+            }
             do {
                 try SystemError.writeAll(data, to: descriptor)
             } catch {
