@@ -94,6 +94,7 @@ extension TaskStore {
             defer { Self.retire(copy) }
             try backup.backup(to: copy)
             if !applied.isSuperset(of: Migrations.migrator.migrations) { try Self.migrate(copy) }
+            try Self.refuseCodeNotOurs(in: copy, path: path)
             try copy.write { db in
                 try Self.forgetSyncState(db, now: now)
                 try db.execute(sql: "PRAGMA application_id = 0")  // a store, no longer a backup
@@ -107,6 +108,21 @@ extension TaskStore {
         }
         SavedChanges.note()
         return try counts()
+    }
+
+    /// Refuses a backup whose triggers or views are not the ones taskwidget makes: a trigger put
+    /// into a copy ran at every write of the store it was restored into (helper-153).
+    private static func refuseCodeNotOurs(in copy: DatabaseQueue, path: String) throws {
+        let code = { (db: Database) in
+            try String.fetchSet(db, sql: "SELECT type || ' ' || name || ' ' || ifnull(sql, '') FROM sqlite_master WHERE type IN ('trigger', 'view')")
+        }
+        let fresh = try DatabaseQueue()
+        try migrate(fresh)
+        guard try copy.read(code).isSubset(of: fresh.read(code)) else {
+            throw TaskWidgetError(
+                .damagedStore, "\(path) holds a trigger or view that taskwidget never makes: nothing was restored; give a file `taskwidget backup` wrote",
+                context: path)
+        }
     }
 
     /// The SQLite header's application id of a file ``backUp(to:)`` wrote ("TWBK"); a store has 0.

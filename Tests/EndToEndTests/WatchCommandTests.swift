@@ -255,6 +255,24 @@ import Testing
         try sandbox.expectRefused(["restore", sandbox.storePath, "--yes"], status: 64, message: "is the store itself, not a backup of it: give a file `taskwidget backup` wrote")
     }
 
+    /// A backup holding a trigger taskwidget never makes is refused before anything is replaced:
+    /// restored, it ran at every write (one `done` retitled every task, helper-153). A backup of
+    /// an older version, whose triggers an upgrade makes, is restored.
+    @Test func aBackupWithATriggerNotOursIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent"])
+        let backup = sandbox.folder.appendingPathComponent("evil.sqlite").path
+        try sandbox.succeed(["backup", backup])
+        let sqlite = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"CREATE TRIGGER evil AFTER UPDATE ON task BEGIN UPDATE task SET title = 'PWNED'; END\"); c.commit()"
+        #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", sqlite, backup]).status == 0)
+        try sandbox.succeed(["add", "Call Bob"])
+        try sandbox.expectRefused(
+            ["restore", backup, "--yes"], status: 65,
+            message: "\(backup) holds a trigger or view that taskwidget never makes: nothing was restored; give a file `taskwidget backup` wrote")
+        let titles = try sandbox.succeed(["ls", "--format", "json"])
+        #expect(titles.contains("Pay rent") && titles.contains("Call Bob") && !titles.contains("PWNED"), "\(titles)")
+    }
+
     /// `backup` replaces an older backup and nothing else: typed for `restore`, it replaced the
     /// store taskwidget uses without --store (even one watch followed), and an export or any other
     /// file went too (helper-152).
