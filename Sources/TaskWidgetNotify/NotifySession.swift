@@ -16,8 +16,9 @@ import TaskWidgetStore
 ///   ``maxRefusals`` times, and then recorded;
 /// - one that comes more than ``ReminderSettings/lateness`` after its date (notify was not running, the
 ///   machine slept, the clock jumped) is shown once, marked missed, if it is no older than
-///   `missed_within`; older ones are dropped; past the first ``missedShownAtOnce`` found at
-///   once, the rest are one notification that counts them (recorded once it is shown);
+///   `missed_within`; older ones are dropped; past ``missedShownAtOnce`` found at once (the
+///   overdue first, then the latest), the rest are one notification that counts them, critical
+///   when it hides an overdue task (recorded once it is shown);
 /// - a task completed, deleted or re-timed elsewhere has its pending reminder dropped or moved,
 ///   and its notification closed if it is still on screen;
 /// - Done and Snooze 10 min write the store (``ReminderActions``) and close the notification
@@ -146,8 +147,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         nextReminder = nil
         let oldest = now.adding(seconds: -settings.missedWithin)
         var postedNow: Set<UUID> = []
-        var missedPosted = 0
-        var missedUnposted: [Reminder] = []
+        var missedNow: [Reminder] = []
         let reminders = snapshot.reminders(atDue: settings.atDue)
         // A refused reminder whose task no longer asks for it is not tried again.
         if !refused.isEmpty {
@@ -183,21 +183,25 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 record(key)
                 continue
             }
-            let missed = Self.isMissed(key, at: now)
-            if missed {
-                guard missedPosted < Self.missedShownAtOnce else {
-                    missedUnposted.append(reminder)
-                    continue
-                }
-                missedPosted += 1
+            if Self.isMissed(key, at: now) {
+                missedNow.append(reminder)
+            } else {
+                post(reminder, missed: false, at: now)
             }
-            post(reminder, missed: missed, at: now)
         }
-        // One more is shown as itself: a count of one takes its place (helper-141).
-        if missedUnposted.count == 1 {
-            post(missedUnposted[0], missed: true, at: now)
-        } else if !missedUnposted.isEmpty {
-            postMissedSummary(of: Set(missedUnposted.map(\.key)))
+        // The overdue first, then the latest: the oldest came one by one, and an overdue task's
+        // reminder went into the count (helper-151). One more is shown as itself: a count of
+        // one takes its place (helper-141).
+        let missed = missedNow.sorted { first, second in
+            let (firstOverdue, secondOverdue) = (first.item.task.isOverdue(at: now), second.item.task.isOverdue(at: now))
+            return firstOverdue != secondOverdue ? firstOverdue : first.date > second.date
+        }
+        let shown = missed.count == Self.missedShownAtOnce + 1 ? missed.count : Self.missedShownAtOnce
+        // Posted in their order, so that the latest is on top.
+        for reminder in missed.prefix(shown).sorted(by: { $0.date < $1.date }) { post(reminder, missed: true, at: now) }
+        if missed.count > shown {
+            let counted = missed.dropFirst(shown)
+            postMissedSummary(of: Set(counted.map(\.key)), hidingOverdue: counted.contains { $0.item.task.isOverdue(at: now) })
         }
     }
 
@@ -215,13 +219,15 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     }
 
     /// Posts the notification that counts the missed reminders `keys` (two or more): `12 more
-    /// missed reminders`; while one waits for the server, it stands for these too.
-    private mutating func postMissedSummary(of keys: Set<ReminderKey>) {
+    /// missed reminders`, critical when one of their tasks is overdue; while one waits for the
+    /// server, it stands for these too.
+    private mutating func postMissedSummary(of keys: Set<ReminderKey>, hidingOverdue: Bool) {
         if missedSummary != nil {
             missedSummary?.keys.formUnion(keys)
             return
         }
-        let notification = DesktopNotification(summary: "\(keys.count) more missed reminders", body: "taskwidget ls shows your tasks")
+        let notification = DesktopNotification(
+            summary: "\(keys.count) more missed reminders", body: "taskwidget ls shows your tasks", urgency: hidingOverdue ? .critical : .normal)
         missedSummary = (notifier.post(notification, replacing: nil), keys)
         logger.info("posting one notification for \(keys.count) more missed reminders")
     }

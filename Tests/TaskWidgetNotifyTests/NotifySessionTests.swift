@@ -134,15 +134,17 @@ import Testing
     }
 
     /// Missed reminders found at once are three notifications and one that counts the rest:
-    /// hundreds came as hundreds (helper-134). The counted ones are recorded once it is shown, and
-    /// a restart shows none of them again.
+    /// hundreds came as hundreds (helper-134). The three are the latest (the oldest came, and the
+    /// latest went into the count, helper-151), posted in their order. The counted ones are
+    /// recorded once it is shown, and a restart shows none of them again.
     @Test func manyMissedRemindersAreThreeNotificationsAndOneThatCountsTheRest() throws {
         for index in 0..<10 { addTask("Task \(index)", remindIn: Int64(-3600 + 60 * index)) }
         notifier.showsPosts = false
         var session = session()
         try session.start(at: at(0))
-        #expect(notifier.summaries == ["Task 0", "Task 1", "Task 2", "7 more missed reminders"])
+        #expect(notifier.summaries == ["Task 7", "Task 8", "Task 9", "7 more missed reminders"])
         #expect(notifier.bodies.last == "taskwidget ls shows your tasks")
+        #expect(notifier.posts.last?.notification.urgency == .normal)
         // Not counted again while it waits for the server.
         try session.handle(.refresh, at: at(1))
         #expect(notifier.posts.count == 4)
@@ -169,7 +171,7 @@ import Testing
         notifier.showsPosts = false
         var session = session()
         try session.start(at: at(0))
-        #expect(notifier.summaries == ["Task 0", "Task 1", "Task 2", "2 more missed reminders"])
+        #expect(notifier.summaries == ["Task 2", "Task 3", "Task 4", "2 more missed reminders"])
         for post in notifier.posts.prefix(3).map(\.post) { notifier.show(post) }
         notifier.events.append(.postDropped(notifier.posts[3].post))
         try session.handle([], at: at(1))
@@ -179,8 +181,30 @@ import Testing
         notifier.events = [.serverAvailable]
         notifier.showsPosts = true
         try session.handle([], at: at(3))
-        #expect(notifier.summaries.suffix(2) == ["Task 3", "Task 4"])
+        #expect(notifier.summaries.suffix(2) == ["Task 0", "Task 1"])
         #expect(storage.saved.keys.count == 5)
+    }
+
+    /// Of many missed reminders, an overdue task's is shown as itself before the latest, and a
+    /// count that hides an overdue task is critical: the overdue one went into a normal count
+    /// without buttons (helper-151).
+    @Test func anOverdueTasksMissedReminderIsShownBeforeTheLatest() throws {
+        addTask("Overdue", remindIn: -3000, dueIn: -2900)
+        addTask("Overdue too", remindIn: -2990, dueIn: -2800)
+        for index in 0..<5 { addTask("Task \(index)", remindIn: Int64(-2400 + 60 * index)) }
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Overdue", "Overdue too", "Task 4", "4 more missed reminders"])
+        #expect(notifier.posts.last?.notification.urgency == .normal)
+    }
+
+    /// A count of missed reminders that hides an overdue task is critical.
+    @Test func aCountThatHidesAnOverdueTaskIsCritical() throws {
+        for index in 0..<5 { addTask("Late \(index)", remindIn: Int64(-2400 + 60 * index), dueIn: -60) }
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.summaries == ["Late 2", "Late 3", "Late 4", "2 more missed reminders"])
+        #expect(notifier.posts.last?.notification.urgency == .critical)
     }
 
     @Test func aReminderOlderThanMissedWithinIsDropped() throws {
