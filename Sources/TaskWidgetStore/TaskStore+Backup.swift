@@ -36,6 +36,11 @@ extension TaskStore {
             // What the file holds, not the store a moment later (helper-127).
             let counts = try copy.read { db in try StoreCounts(db) }
             try copy.close()  // its only connection: the copy is whole in its file
+            // The older backup's -wal, left by a program that wrote it and did not close it, would
+            // be read over the new one: its old tasks came back in `ls` and `restore` (helper-156).
+            for journal in ["-wal", "-shm"] where unlink(path + journal) != 0 && errno != ENOENT {
+                throw TaskWidgetError.system(errno, "cannot replace the backup \(path)'s \(journal) file", advice: "check its folder", context: path)
+            }
             guard rename(scratch.path, path) == 0 else {
                 throw TaskWidgetError.system(errno, "cannot write the backup \(path)", advice: "check its folder", context: path)
             }

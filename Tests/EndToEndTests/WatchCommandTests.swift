@@ -287,7 +287,7 @@ import Testing
 
         let usual = sandbox.folder.appendingPathComponent("data/taskwidget/tasks.sqlite").path
         #expect(try sandbox.run(["add", "My own task"], global: false).status == 0)  // made where taskwidget keeps it
-        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not an older backup: \(advice)")
+        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not a backup: \(advice)")
         #expect(try sandbox.succeed(["ls", "--format", "json", "--store", usual]).contains("My own task"))
 
         // Another store; and a backup looked at (its -wal and -shm beside it) is still one.
@@ -296,7 +296,23 @@ import Testing
         try sandbox.succeed(["backup", backup])
         let other = sandbox.folder.appendingPathComponent("work.sqlite").path
         try sandbox.succeed(["restore", backup, "--store", other])
-        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) is a store (its -wal or -shm is beside it), not an older backup: \(advice)")
+        let store = "holds a store or another program's database (or a backup of an older taskwidget, which looks the same), not a backup"
+        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) \(store): \(advice)")
+        // Also once nothing has it open (no -wal or -shm beside it), and another program's database.
+        for part in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other + part) }
+        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) \(store): \(advice)")
+        let database = sandbox.folder.appendingPathComponent("notes.db").path
+        #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE notes(x)')", database]).status == 0)
+        try sandbox.expectRefused(["backup", database], status: 64, message: "\(database) \(store): \(advice)")
+
+        // An older backup's -wal, left by a program that wrote to it and ended without closing it,
+        // was read over the new backup: its old tasks came back (helper-156).
+        let write = "import sqlite3, os, signal, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_autocheckpoint = 0'); c.execute(\"UPDATE task SET title = 'STALE'\"); c.commit(); os.kill(os.getpid(), signal.SIGKILL)"
+        _ = try ProcessRunner.run("/usr/bin/python3", ["-c", write, backup])
+        #expect((try? FileManager.default.attributesOfItem(atPath: backup + "-wal")[.size] as? Int) ?? 0 > 0)
+        try sandbox.succeed(["backup", backup])
+        let listed = try sandbox.succeed(["ls", "--format", "json", "--store", backup])
+        #expect(listed.contains("Call Bob") && !listed.contains("STALE"), "\(listed)")
 
         let export = sandbox.folder.appendingPathComponent("tasks.json")
         let exported = Data(try sandbox.succeed(["export"]).utf8)

@@ -123,8 +123,8 @@ struct Backup: ParsableCommand {
             The copy is the store as of one moment, the changes SQLite still keeps beside the \
             file (its -wal) included, which a copy of the file alone misses. It is readable by \
             you alone; an older backup at FILE is replaced once the new one is whole. Any \
-            other file there is left alone and the backup refused: one that is not an SQLite \
-            file, the store taskwidget uses without --store, or another store.
+            other file there is left alone and the backup refused: a store, another program's \
+            database, an export, any file that is not a backup this command wrote.
 
             Examples:
               mkdir -p ~/backups && taskwidget backup ~/backups/tasks.sqlite
@@ -157,11 +157,10 @@ struct Backup: ParsableCommand {
 }
 
 extension Backup {
-    /// A file at FILE is replaced only when it is an older backup: one `backup` wrote, or an
-    /// SQLite file that is neither the store taskwidget uses without --store nor one a program has
-    /// used as a store (a -wal or -shm beside it), as a backup of an earlier version. `backup`
-    /// typed for `restore` replaced the user's store, even one watch followed, and any other file
-    /// went too (helper-152).
+    /// A file at FILE is replaced only when it is an older backup, one `backup` wrote (or an
+    /// empty file). A store, another program's SQLite database, an export or any other file is
+    /// left alone: `backup` typed for `restore` replaced the user's store, even one watch
+    /// followed, and any other file went too (helper-152, helper-156).
     static func checkReplaceable(_ file: String, context: CommandContext) throws {
         let advice = "give the backup another path, or remove the file first"
         switch TaskStore.backupTarget(at: file) {
@@ -172,18 +171,13 @@ extension Backup {
         }
         // A config.toml that cannot be read leaves its store aside: backup works without it.
         let configured = try? context.configuration().store
-        if let usual = try? StoreLocation.resolve(explicitPath: nil, environment: context.environment, configured: configured),
-            resolvedPath(usual.path) == resolvedPath(file)
-        {
-            throw TaskWidgetError(
-                .invalidInput, "\(file) is the store taskwidget uses without --store, not an older backup: \(advice)",
-                context: "backup over the usual store")
-        }
-        if access(file + "-wal", F_OK) == 0 || access(file + "-shm", F_OK) == 0 {
-            throw TaskWidgetError(
-                .invalidInput, "\(file) is a store (its -wal or -shm is beside it), not an older backup: \(advice)",
-                context: "backup over a store")
-        }
+        let usual = try? StoreLocation.resolve(explicitPath: nil, environment: context.environment, configured: configured)
+        // A backup of a taskwidget from before backups were marked looks like a store: refused too.
+        let what =
+            usual.map { resolvedPath($0.path) == resolvedPath(file) } == true
+            ? "is the store taskwidget uses without --store"
+            : "holds a store or another program's database (or a backup of an older taskwidget, which looks the same)"
+        throw TaskWidgetError(.invalidInput, "\(file) \(what), not a backup: \(advice)", context: "backup over a database")
     }
 }
 
