@@ -31,15 +31,16 @@ enum StoreErrors {
             case .SQLITE_CORRUPT where hasJournal(path), .SQLITE_NOTADB where hasJournal(path):
                 // A backup copied over a store in use is read with the old store's -wal on top,
                 // and "restore it from a backup" was what the user had just done (helper-108).
+                // `export` often still reads a store whose damage is in an index (helper-156).
                 (
                     .damagedStore,
                     "\(path) is not a taskwidget store or is damaged: if a copy replaced it, stop watch, serve and notify, remove \(path)-wal and \(path)-shm, "
-                        + "and copy it again; else restore it from a backup or pass another --store"
+                        + "and copy it again; else restore it from a backup"
+                        + (error.resultCode == .SQLITE_CORRUPT ? ", or save what can still be read with \(Self.rescue(path))" : " or pass another --store")
                 )
             // An export passed as the store: "damaged" sent the user to restore a good file (helper-129).
             case .SQLITE_NOTADB where isJSON(path):
                 (.damagedStore, "\(path) is an export (JSON), not a store: add what it holds to a store with `taskwidget import \(path)`, or pass a store with --store")
-            // `export` often still reads a store whose damage is in an index (helper-152).
             case .SQLITE_CORRUPT:
                 (.damagedStore, "the store \(path) is damaged: restore it from a backup, or save what can still be read with \(Self.rescue(path))")
             case .SQLITE_NOTADB:
@@ -88,7 +89,7 @@ enum StoreErrors {
     /// given where a store or a backup belongs.
     /// The commands that save what a damaged store at `path` still holds into a new one.
     static func rescue(_ path: String) -> String {
-        "`taskwidget export --store \(path.shellQuoted) > rescued.json`, then `taskwidget import rescued.json --store NEW`"
+        "`(umask 077; taskwidget export --store \(path.shellQuoted) > rescued.json)`, then `taskwidget import rescued.json --store NEW`"
     }
 
     static func isJSON(_ path: String) -> Bool {

@@ -32,7 +32,7 @@ fi
 # Private files, in a folder nobody else can put a link into: in a shared /tmp, another user's
 # new.png linked to one of yours had curl write the image over it (helper-153).
 umask 077
-mkdir -p "$folder"
+[ -e "$folder" ] || [ -L "$folder" ] || mkdir -p "$folder"
 case $(ls -ld "$folder" 2> /dev/null) in
   d????w????*|d???????w?*) writable_by_others=1 ;;
   *) writable_by_others=0 ;;
