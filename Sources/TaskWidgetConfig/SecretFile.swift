@@ -40,6 +40,15 @@ public enum SecretFile {
         }
         guard status.st_mode & 0o077 == 0 else {
             let risk = status.st_mode & 0o044 != 0 ? "can be read by others" : status.st_mode & 0o022 != 0 ? "can be changed by others" : "has permissions for others"
+            // `chmod 600` of a link changes what it leads to: /etc/passwd, for a root that took
+            // the advice (helper-153). The file is named, and no chmod is advised.
+            var link = stat()
+            if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                throw TaskWidgetError(
+                    .badConfig, "\(what) \(path) is a link to \(target), which \(risk): give the path of a file that only you can read",
+                    context: "\(what) link mode \(String(status.st_mode & 0o777, radix: 8))")
+            }
             throw TaskWidgetError(
                 .badConfig, "\(what) \(path) \(risk): run `chmod 600 \(path)`",
                 context: "\(what) mode \(String(status.st_mode & 0o777, radix: 8))")

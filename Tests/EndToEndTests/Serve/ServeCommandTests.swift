@@ -288,6 +288,15 @@ import Testing
         let readable = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", file])
         #expect(readable.status == 64)
         #expect(readable.stderr == "taskwidget: the token file \(file) can be read by others: run `chmod 600 \(file)`\n")
+        // A link to such a file: `chmod 600 LINK` would change what it leads to, such as
+        // /etc/passwd for root (helper-153).
+        let link = sandbox.folder.appendingPathComponent("link.token").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let linked = try sandbox.run(["serve", "--listen", "0.0.0.0:0", "--token-file", link])
+        #expect(linked.status == 64)
+        #expect(
+            linked.stderr == "taskwidget: the token file \(link) is a link to \(file), which can be read by others: give the path of a file "
+                + "that only you can read\n")
         #expect(open.stdout.isEmpty && readable.stdout.isEmpty)
 
         // A folder is not a token file (its mode must not lead to advice to chmod it), and a
