@@ -252,7 +252,9 @@ struct Done: ParsableCommand {
         try changeTasks(ids, options, top: (top, "complete"), verb: "Completed", unchanged: "Already completed") { store, ids, context in
             // A bar's click: its warning went to the bar's log, too late for the undo it advised,
             // and the series ended on every device at the next sync (helper-154).
-            if top.isClick, let task = try ids.map({ try store.task(withID: $0) }).first(where: { try store.tasksRepeatingOnServer([$0.id]).contains($0.id) }) {
+            let clicked = top.isClick ? try ids.map { try store.task(withID: $0) } : []
+            let clickedRepeating = try store.tasksRepeatingOnServer(clicked.filter { !$0.isCompleted }.map(\.id))
+            if let task = clicked.first(where: { clickedRepeating.contains($0.id) }) {
                 throw TaskWidgetError(
                     .invalidInput,
                     "\(refusalName(of: task, in: store, click: true)) repeats on the server: a click would complete the whole series there at the "
