@@ -176,7 +176,8 @@ struct SyncCommand: AsyncParsableCommand {
         let engine = SyncEngine(
             store: store, account: account, client: client, timeZone: context.timeZone, now: context.now,
             receivesNewLists: isFirst, receivesNewInboxTasks: isFirstWithInbox, progress: showsProgress ? progress : nil,
-            namesCollections: isatty(STDERR_FILENO) == 1, allowsMassDeletion: forceDelete, logger: context.logger)
+            namesCollections: isatty(STDERR_FILENO) == 1, allowsMassDeletion: forceDelete, commandOptions: try options.repeated(in: context),
+            logger: context.logger)
         if showsProgress { Self.clearProgressLineOnInterrupt() }
         defer {
             if showsProgress {

@@ -33,6 +33,12 @@ struct SyncGlobalOptions: ParsableArguments {
         try config.map { try PathText.expandingHome($0, in: "--config", environment: ProcessInfo.processInfo.environment) }
     }
 
+    /// `--store` and `--config` as given, for advice that names a command: without them it
+    /// acted on the default store and config (helper-155).
+    func repeated(in context: CommandContext) throws -> String {
+        (global.store == nil ? "" : " --store \(context.location.path.shellQuoted)") + (try givenConfig().map { " --config \($0.shellQuoted)" } ?? "")
+    }
+
     /// The run's context, its store resolved with ``configuration()``'s `store`: `--config FILE`
     /// names the store too, not only the accounts.
     func context() throws -> CommandContext { try global.context(configuration: configuration()) }

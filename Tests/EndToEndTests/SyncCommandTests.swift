@@ -330,13 +330,20 @@ import Testing
             try FileManager.default.copyItem(at: oldCopy, to: home)
             let refusal =
                 "taskwidget: the server no longer has 8 of the 10 tasks this store synced with the account “rad”, so this sync would "
-                + "delete them here: if they were deleted on purpose, run `taskwidget sync --account rad --force-delete`; if the "
-                + "server lost them (restored from an old copy, emptied), run `taskwidget sync account forget rad` and sync again "
-                + "to send them back\n"
+                + "delete them here: if they were deleted on purpose, run `taskwidget sync --account rad --store \(mine.sandbox.storePath) "
+                + "--force-delete`; if the server lost them (restored from an old copy, emptied), run `taskwidget sync account forget rad "
+                + "--store \(mine.sandbox.storePath)` and sync again to send them back\n"
             #expect(try mine.syncRefused() == refusal)
             #expect(try mine.sandbox.run(["sync", "--dry-run"]).stderr == refusal)
             #expect(try mine.export() == synced)
             #expect(Self.collectionFolders(server).count == 1, "nothing made on the server")
+            // The advice repeats a --config given, as the commands need it (helper-155).
+            let config = mine.sandbox.folder.appendingPathComponent("other.toml").path
+            try FileManager.default.copyItem(atPath: mine.configPath, toPath: config)
+            let withConfig = try mine.sandbox.run(["sync", "--config", config])
+            #expect(withConfig.status == 64)
+            #expect(withConfig.stderr.contains("run `taskwidget sync --account rad --store \(mine.sandbox.storePath) --config \(config) --force-delete`"), "\(withConfig.stderr)")
+            #expect(withConfig.stderr.contains("run `taskwidget sync account forget rad --store \(mine.sandbox.storePath) --config \(config)`"), "\(withConfig.stderr)")
 
             try mine.sandbox.succeed(["sync", "account", "forget", "rad"])
             #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 8, 0 conflicts merged, deleted 0")
@@ -1213,7 +1220,8 @@ import Testing
                     "taskwidget: the url of the account “rad” changed since the last sync, and where it leads now lacks 2 tasks and "
                     + "2 collections this store synced with it, so sync would delete them here: if the server is the same, set its url "
                     + "back (http://localhost:\(server.port)/) and sync once before changing it; if the account moved to a server that "
-                    + "does not hold them yet, run `taskwidget sync account forget rad` for its next sync to send this store's tasks there\n"
+                    + "does not hold them yet, run `taskwidget sync account forget rad --store \(mine.sandbox.storePath)` for its next sync to "
+                    + "send this store's tasks there\n"
                 #expect(try mine.syncRefused() == refusal)
                 #expect(try mine.sandbox.run(["sync", "--dry-run"]).stderr == refusal)
                 #expect(try mine.export() == before)

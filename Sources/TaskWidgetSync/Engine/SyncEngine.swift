@@ -239,6 +239,8 @@ public struct SyncEngine: Sendable {
     /// Whether this sync may delete here more than half of the tasks the store synced with the
     /// account (``checkDeletions(_:_:)``).
     public let allowsMassDeletion: Bool
+    /// The options its advice repeats after `taskwidget sync` (` --store PATH`), as they were given.
+    public let commandOptions: String
     let logger: Logger
     /// Rounds of re-reading and merging a task whose write met a 412.
     static let maximumConflictRounds = 3
@@ -250,7 +252,7 @@ public struct SyncEngine: Sendable {
     public init(
         store: TaskStore, account: SyncAccount, client: CalDAVClient, timeZone: TimeZone, now: Instant,
         receivesNewLists: Bool, receivesNewInboxTasks: Bool, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
-        namesCollections: Bool = true, allowsMassDeletion: Bool = false, logger: Logger
+        namesCollections: Bool = true, allowsMassDeletion: Bool = false, commandOptions: String = "", logger: Logger
     ) {
         self.store = store
         self.account = account
@@ -262,6 +264,7 @@ public struct SyncEngine: Sendable {
         self.progress = progress
         self.namesCollections = namesCollections
         self.allowsMassDeletion = allowsMassDeletion
+        self.commandOptions = commandOptions
         self.logger = logger
     }
 
@@ -527,7 +530,7 @@ public struct SyncEngine: Sendable {
             "the url of the account “\(account.name)” changed since the last sync, and where it leads now lacks "
                 + "\(lacking.joined(separator: " and ")) this store synced with it, so sync would delete them here: if the server is the "
                 + "same, set its url back\(previous) and sync once before changing it; if the account moved to a server that does "
-                + "not hold them yet, run `taskwidget sync account forget \(account.name.shellQuoted)` for its next sync to send "
+                + "not hold them yet, run `taskwidget sync account forget \(account.name.shellQuoted)\(commandOptions)` for its next sync to send "
                 + "this store's tasks there",
             context: "account url changed")
     }
@@ -548,9 +551,9 @@ public struct SyncEngine: Sendable {
         throw TaskWidgetError(
             .needsConfirmation,
             "the server no longer has \(deleted) of the \(counted(synced, "task")) this store synced with the account “\(account.name)”, "
-                + "so this sync would delete them here: if they were deleted on purpose, run `taskwidget sync --account \(name) "
-                + "--force-delete`; if the server lost them (restored from an old copy, emptied), run `taskwidget sync account forget "
-                + "\(name)` and sync again to send them back",
+                + "so this sync would delete them here: if they were deleted on purpose, run `taskwidget sync --account \(name)"
+                + "\(commandOptions) --force-delete`; if the server lost them (restored from an old copy, emptied), run `taskwidget sync "
+                + "account forget \(name)\(commandOptions)` and sync again to send them back",
             context: "most synced tasks gone from the server")
     }
 
