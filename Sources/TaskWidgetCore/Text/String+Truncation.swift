@@ -19,7 +19,7 @@ extension String {
     /// "田中さんへの贈り物".truncated(to: 7, in: .terminalColumns)  // "田中さ…"
     /// ```
     public func truncated(to limit: Int, in unit: TextUnit = .characters, maxBytesPerUnit: Int? = nil, ellipsis: Bool = true) -> String {
-        let isTooLong = unit == .characters ? count > limit : terminalWidth > limit
+        let isTooLong = unit == .characters ? count > limit : terminalWidth(exceeds: limit)
         guard isTooLong || maxBytesPerUnit.map({ utf8.count > $0 * limit }) == true else { return self }
         let room = ellipsis ? limit - 1 : limit
         let byteRoom = maxBytesPerUnit.map { $0 * room } ?? Int.max
@@ -46,6 +46,19 @@ extension String {
         // ASCII text, most of a table, takes a column a character.
         if utf8.allSatisfy({ $0 < 0x80 }) { return count }
         return reduce(0) { $0 + $1.terminalWidth }
+    }
+
+    /// Whether the text takes more than `limit` terminal columns: counted no further than that,
+    /// as `ls` cut 20 000 titles of 1 000 “é” to 40 columns in 5.6 s after measuring each whole
+    /// (helper-152).
+    public func terminalWidth(exceeds limit: Int) -> Bool {
+        if utf8.allSatisfy({ $0 < 0x80 }) { return count > limit }
+        var used = 0
+        for character in self {
+            used += character.terminalWidth
+            if used > limit { return true }
+        }
+        return false
     }
 
     /// The text padded with spaces to `width` columns.

@@ -211,4 +211,14 @@ import Testing
         let cut = zalgo.truncated(to: 40, maxBytesPerUnit: 4)
         #expect(cut.utf8.count <= 40 * 4 && cut.unicodeScalars.first == "x" && cut.hasSuffix("…"))
     }
+
+    /// Whether a text is wider than a limit agrees with its whole width, for ASCII, wide and
+    /// combined characters, at and around the limit (it stops counting past it, helper-152).
+    @Test func aWidthPastALimitAgreesWithTheWholeWidth() {
+        for text in ["Buy milk", "田中さん", "e\u{301}e\u{301}x", "🔔 ring", "", String(repeating: "é", count: 1000)] {
+            for limit in [0, 1, 3, 4, 7, 8, 9, 1000, 2000] {
+                #expect(text.terminalWidth(exceeds: limit) == (text.terminalWidth > limit), "\(text.prefix(8)) \(limit)")
+            }
+        }
+    }
 }
