@@ -77,6 +77,14 @@ public enum SecretFile {
             throw TaskWidgetError(.invalidInput, "the folder \(folder.path) for \(what) does not exist: create it first", context: "\(what) folder missing")
         }
         try AtomicFile.write(Data((secret + "\n").utf8), to: url, permissions: 0o600)
+        // Checked as its readers check it: one made in a folder others may change was printed,
+        // and serve then refused it (helper-153).
+        do {
+            try requirePrivate(path, what: what)
+        } catch {
+            unlink(path)
+            throw error
+        }
         SavedChanges.note()
         return (secret, true)
     }

@@ -402,6 +402,21 @@ import Testing
         #expect(try server.request("/status", headers: ["Authorization": "Bearer abcdefghijklmnopqrstuvwxyz012345"]).status == 200)
     }
 
+    /// `serve token --file` in a folder others may change is refused, and leaves nothing there:
+    /// it printed a token that serve then refused (helper-153).
+    @Test func aTokenIsNotMadeInAFolderOthersMayChange() throws {
+        let sandbox = try Sandbox()
+        let open = sandbox.folder.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
+        let file = open.appendingPathComponent("serve.token").path
+        let refused = try sandbox.run(["serve", "token", "--file", file], global: false)
+        #expect(refused.status == 64 && refused.stdout.isEmpty, "\(refused.stderr)")
+        #expect(
+            refused.stderr == "taskwidget: the folder \(open.path) of \(file) can be changed by others, who could put another file in its "
+                + "place: run `chmod go-w \(open.path)`\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: open.path).isEmpty)
+    }
+
     /// `serve token --file` fills an empty private file (`: > file; chmod 600 file`), which it
     /// refused as empty; one others may read is still refused, and serve refuses an empty one.
     @Test func theTokenCommandFillsAnEmptyFile() throws {
