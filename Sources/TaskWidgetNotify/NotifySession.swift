@@ -16,9 +16,10 @@ import TaskWidgetStore
 ///   ``maxRefusals`` times, and then recorded;
 /// - one that comes more than ``ReminderSettings/lateness`` after its date (notify was not running, the
 ///   machine slept, the clock jumped) is shown once, marked missed, if it is no older than
-///   `missed_within`; older ones are dropped; past ``missedShownAtOnce`` found at once (the
-///   overdue first, then the latest), the rest are one notification that counts them, critical
-///   when it hides an overdue task (recorded once it is shown);
+///   `missed_within`; older ones are dropped;
+/// - of more than ``shownAtOnce`` + 1 due at once (missed, or at the same moment), that many are
+///   shown (the overdue first, then the latest), and the rest are one notification that counts
+///   them, critical when it hides an overdue task (recorded once it is shown);
 /// - a task completed, deleted or re-timed elsewhere has its pending reminder dropped or moved,
 ///   and its notification closed if it is still on screen;
 /// - Done and Snooze 10 min write the store (``ReminderActions``) and close the notification
@@ -70,9 +71,9 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private var retries: [ReminderKey: Instant] = [:]
     private var nextReminder: Instant?
     private var reportedFailure: String?
-    /// The notification that counts the missed reminders past ``missedShownAtOnce``, until the
-    /// server shows it, and the reminders it stands for: recorded then.
-    private var missedSummary: (post: PostID, keys: Set<ReminderKey>)?
+    /// The notification that counts the reminders past ``shownAtOnce``, until the server shows
+    /// it, and the reminders it stands for: recorded then.
+    private var summary: (post: PostID, keys: Set<ReminderKey>)?
 
     /// `clockSpeed` is the speed of the clock the instants come from (``WatchClock/speed``).
     /// Loads the delivered reminders from `storage`; a damaged or unreadable file is reported and
@@ -108,10 +109,11 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// How often a reminder the server refuses is posted before it is recorded as shown.
     static var maxRefusals: Int { 3 }
 
-    /// How many missed reminders found at once (at start, after a sleep) are shown one by one;
-    /// the rest, two or more, are counted in one notification. Hundreds came as hundreds
-    /// (helper-134).
-    static var missedShownAtOnce: Int { 3 }
+    /// How many reminders due at once (missed ones at start or after a sleep, or many at one
+    /// moment) are shown one by one; the rest, two or more, are counted in one notification.
+    /// Hundreds of missed ones came as hundreds (helper-134), and 30 set for 09:00 as 30
+    /// (helper-151).
+    static var shownAtOnce: Int { 3 }
 
     /// The seconds between a refusal and the next post.
     static var refusalRetryDelay: Int64 { 60 }
@@ -147,7 +149,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         nextReminder = nil
         let oldest = now.adding(seconds: -settings.missedWithin)
         var postedNow: Set<UUID> = []
-        var missedNow: [Reminder] = []
+        var dueNow: [(reminder: Reminder, missed: Bool)] = []
         let reminders = snapshot.reminders(atDue: settings.atDue)
         // A refused reminder whose task no longer asks for it is not tried again.
         if !refused.isEmpty {
@@ -183,25 +185,25 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                 record(key)
                 continue
             }
-            if Self.isMissed(key, at: now) {
-                missedNow.append(reminder)
-            } else {
-                post(reminder, missed: false, at: now)
-            }
+            dueNow.append((reminder, Self.isMissed(key, at: now)))
         }
-        // The overdue first, then the latest: the oldest came one by one, and an overdue task's
-        // reminder went into the count (helper-151). One more is shown as itself: a count of
-        // one takes its place (helper-141).
-        let missed = missedNow.sorted { first, second in
-            let (firstOverdue, secondOverdue) = (first.item.task.isOverdue(at: now), second.item.task.isOverdue(at: now))
-            return firstOverdue != secondOverdue ? firstOverdue : first.date > second.date
+        // The overdue first, then the latest: of many missed, the oldest came one by one, and an
+        // overdue task's reminder went into the count (helper-151). One more is shown as itself:
+        // a count of one takes its place (helper-141).
+        let ranked = dueNow.indices.sorted { first, second in
+            let (one, other) = (dueNow[first].reminder, dueNow[second].reminder)
+            let (oneOverdue, otherOverdue) = (one.item.task.isOverdue(at: now), other.item.task.isOverdue(at: now))
+            if oneOverdue != otherOverdue { return oneOverdue }
+            return one.date != other.date ? one.date > other.date : first < second
         }
-        let shown = missed.count == Self.missedShownAtOnce + 1 ? missed.count : Self.missedShownAtOnce
+        let shown = ranked.count == Self.shownAtOnce + 1 ? ranked.count : Self.shownAtOnce
         // Posted in their order, so that the latest is on top.
-        for reminder in missed.prefix(shown).sorted(by: { $0.date < $1.date }) { post(reminder, missed: true, at: now) }
-        if missed.count > shown {
-            let counted = missed.dropFirst(shown)
-            postMissedSummary(of: Set(counted.map(\.key)), hidingOverdue: counted.contains { $0.item.task.isOverdue(at: now) })
+        for index in ranked.prefix(shown).sorted() { post(dueNow[index].reminder, missed: dueNow[index].missed, at: now) }
+        if ranked.count > shown {
+            let counted = ranked.dropFirst(shown).map { dueNow[$0] }
+            postSummary(
+                of: Set(counted.map(\.reminder.key)), missed: counted.allSatisfy(\.missed),
+                hidingOverdue: counted.contains { $0.reminder.item.task.isOverdue(at: now) })
         }
     }
 
@@ -218,18 +220,19 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
             metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
     }
 
-    /// Posts the notification that counts the missed reminders `keys` (two or more): `12 more
-    /// missed reminders`, critical when one of their tasks is overdue; while one waits for the
-    /// server, it stands for these too.
-    private mutating func postMissedSummary(of keys: Set<ReminderKey>, hidingOverdue: Bool) {
-        if missedSummary != nil {
-            missedSummary?.keys.formUnion(keys)
+    /// Posts the notification that counts the reminders `keys` (two or more): `12 more missed
+    /// reminders` (or `12 more reminders`, when some are due now), critical when one of their
+    /// tasks is overdue; while one waits for the server, it stands for these too.
+    private mutating func postSummary(of keys: Set<ReminderKey>, missed: Bool, hidingOverdue: Bool) {
+        if summary != nil {
+            summary?.keys.formUnion(keys)
             return
         }
         let notification = DesktopNotification(
-            summary: "\(keys.count) more missed reminders", body: "taskwidget ls shows your tasks", urgency: hidingOverdue ? .critical : .normal)
-        missedSummary = (notifier.post(notification, replacing: nil), keys)
-        logger.info("posting one notification for \(keys.count) more missed reminders")
+            summary: "\(keys.count) more \(missed ? "missed " : "")reminders", body: "taskwidget ls shows your tasks",
+            urgency: hidingOverdue ? .critical : .normal)
+        summary = (notifier.post(notification, replacing: nil), keys)
+        logger.info("posting one notification for \(keys.count) more reminders")
     }
 
     /// Closes (or drops, while it waits for a server) the notification of every reminder its task
@@ -250,14 +253,14 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private mutating func takeEvents(at now: Instant) throws {
         for event in notifier.takeEvents() {
             switch event {
-            case .shown(let post, let id) where post == missedSummary?.post:
-                missedSummary?.keys.forEach { record($0) }
-                missedSummary = nil
+            case .shown(let post, let id) where post == summary?.post:
+                summary?.keys.forEach { record($0) }
+                summary = nil
                 logger.debug("the count of missed reminders shown", metadata: ["notification": "\(id)"])
-            case .postFailed(let post, _) where post == missedSummary?.post, .postDropped(let post) where post == missedSummary?.post:
+            case .postFailed(let post, _) where post == summary?.post, .postDropped(let post) where post == summary?.post:
                 // Counted again at the next wake-up (a dropped one once a server is there).
-                if case .postDropped = event { waitingForServer.formUnion(missedSummary?.keys ?? []) }
-                missedSummary = nil
+                if case .postDropped = event { waitingForServer.formUnion(summary?.keys ?? []) }
+                summary = nil
             case .shown(let post, let id):
                 guard let key = key(of: post) else { continue }
                 posted[key]?.id = id
@@ -392,10 +395,10 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
 
     // MARK: - State
 
-    /// Whether `key` is shown, on screen, counted in a missed summary not shown yet, or waiting for
+    /// Whether `key` is shown, on screen, counted in a summary not shown yet, or waiting for
     /// a notification server: nothing to post.
     private func isHandled(_ key: ReminderKey) -> Bool {
-        delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) || missedSummary?.keys.contains(key) == true
+        delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) || summary?.keys.contains(key) == true
     }
 
     private mutating func record(_ key: ReminderKey) {

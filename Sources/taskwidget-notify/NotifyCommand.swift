@@ -29,8 +29,9 @@ struct NotifyCommand: ParsableCommand {
             Each reminder is shown once: the delivered ones are kept in \
             $XDG_STATE_HOME/taskwidget/delivered-reminders.json. One missed while notify \
             was not running or the machine slept is shown once it is back, if it is no \
-            older than missed_within (default 24h); of many missed at once, three come one \
-            by one and one notification counts the rest. Any reminder shown a minute or more \
+            older than missed_within (default 24h). Of many at once (missed, or due at the \
+            same moment), three come one by one (overdue tasks' first, then the latest) and \
+            one notification counts the rest. Any reminder shown a minute or more \
             late is marked "Missed reminder", one the notification server refused until a \
             retry too. Without a notification server it waits, says so once, and delivers \
             when one starts.

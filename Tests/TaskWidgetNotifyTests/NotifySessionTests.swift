@@ -198,6 +198,20 @@ import Testing
         #expect(notifier.posts.last?.notification.urgency == .normal)
     }
 
+    /// Reminders due at one moment are grouped as missed ones are: 30 set for 09:00 came as 30
+    /// notifications (helper-151). The count says "reminders", as they are not missed.
+    @Test func manyRemindersAtOneMomentAreThreeNotificationsAndACount() throws {
+        for index in 0..<30 { addTask("Task \(index)", remindIn: 2) }
+        var session = session()
+        try session.start(at: at(0))
+        #expect(notifier.posts.isEmpty)
+        try session.handle([], at: at(2.003))
+        #expect(notifier.summaries.count == 4 && notifier.summaries.last == "27 more reminders")
+        #expect(notifier.bodies.prefix(3).allSatisfy { !$0.hasPrefix("Missed") })
+        try session.handle([], at: at(3))
+        #expect(storage.saved.keys.count == 30, "each recorded once the count is shown")
+    }
+
     /// A count of missed reminders that hides an overdue task is critical.
     @Test func aCountThatHidesAnOverdueTaskIsCritical() throws {
         for index in 0..<5 { addTask("Late \(index)", remindIn: Int64(-2400 + 60 * index), dueIn: -60) }
