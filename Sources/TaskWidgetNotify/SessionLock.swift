@@ -5,23 +5,23 @@ public import TaskWidgetCore
 /// Makes `taskwidget notify` one process per session (SPEC §13): an exclusive `flock` on
 /// `$XDG_RUNTIME_DIR/taskwidget/notify.lock` (one per session bus: ``defaultPath(_:busAddress:)``),
 /// held for the life of the process and released by the kernel when it ends, however it ends (no
-/// stale lock after a crash). The file holds the holder's process id, for the message a second
-/// notify prints, and is removed when the lock is let go: each past `dbus-launch` session would
+/// stale lock after a crash). The file holds the holder's process id and the store it follows,
+/// for the message a second notify prints, and is removed when the lock is let go: each past `dbus-launch` session would
 /// otherwise leave its `notify-HASH.lock` behind.
 ///
 /// ```swift
-/// switch try SessionLock.acquire(at: path) {
+/// switch try SessionLock.acquire(at: path, store: storePath) {
 /// case .acquired(let lock): run(); withExtendedLifetime(lock) {}
-/// case .heldBy(let pid): print("notify is already running (pid \(pid ?? 0))")
+/// case .heldBy(let pid, let store): print("notify is already running (pid \(pid ?? 0)) for \(store ?? "?")")
 /// }
 /// ```
 public final class SessionLock {
-    /// What ``acquire(at:)`` found.
+    /// What ``acquire(at:store:)`` found.
     public enum Acquisition {
         /// This process holds the lock while the value lives.
         case acquired(SessionLock)
-        /// Another process holds it: its id, when the file says.
-        case heldBy(pid_t?)
+        /// Another process holds it: its id and the store it follows, when the file says.
+        case heldBy(pid_t?, store: String?)
     }
 
     public let path: String
@@ -69,9 +69,9 @@ public final class SessionLock {
         return transport + ":" + keys.sorted().joined(separator: ",")
     }
 
-    /// Takes the lock at `path` without waiting, creating the file (and its folder, private to
-    /// the user) when needed.
-    public static func acquire(at path: String) throws -> Acquisition {
+    /// Takes the lock at `path` for a notify that follows `store`, without waiting, creating the
+    /// file (and its folder, private to the user) when needed.
+    public static func acquire(at path: String, store: String) throws -> Acquisition {
         let folder = PathText.folder(of: path)
         try AtomicFile.makeFolder(folder, permissions: 0o700)
         // A file removed between its opening and its locking is opened again: rare, so a few tries.
@@ -89,16 +89,16 @@ public final class SessionLock {
                 }
                 // Held by a notify on its way out, which removed it: try the path again.
                 guard isStill(descriptor, at: path) else { continue }
-                return .heldBy(holder(descriptor))
+                return holder(descriptor)
             }
             // Locked a file its last holder removed on its way out: take the one at the path now.
             guard isStill(descriptor, at: path) else {
                 close(descriptor)
                 continue
             }
-            let pid = "\(getpid())\n"
+            let holder = "\(getpid())\n\(store)\n"
             ftruncate(descriptor, 0)
-            _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+            _ = holder.withCString { pwrite(descriptor, $0, strlen($0), 0) }
             return .acquired(SessionLock(path: path, descriptor: descriptor))
         }
         throw TaskWidgetError(.ioFailure, "cannot lock \(path): its file keeps being removed: check what else writes its folder", context: path)
@@ -111,11 +111,12 @@ public final class SessionLock {
         return fstat(descriptor, &open) == 0 && lstat(path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
-    /// The process id the holder wrote into the file.
-    private static func holder(_ descriptor: Int32) -> pid_t? {
-        var buffer = [UInt8](repeating: 0, count: 32)
+    /// The process id and the store the holder wrote into the file.
+    private static func holder(_ descriptor: Int32) -> Acquisition {
+        var buffer = [UInt8](repeating: 0, count: 4096 + 32)
         let count = pread(descriptor, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
-        return pid_t(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard count > 0 else { return .heldBy(nil, store: nil) }
+        let lines = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return .heldBy(pid_t(lines[0].trimmingCharacters(in: .whitespaces)), store: lines.count > 2 ? String(lines[1]) : nil)
     }
 }

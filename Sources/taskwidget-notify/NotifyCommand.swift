@@ -48,7 +48,8 @@ struct NotifyCommand: ParsableCommand {
               systemctl --user enable --now taskwidget-notify.service
 
             Exit status: 0 when stopped (SIGTERM, SIGINT, SIGHUP) or when another notify \
-            runs, 64 bad usage or configuration, 69 no D-Bus session bus, 74 I/O.
+            runs for the same store, 64 bad usage or configuration (or another notify runs for \
+            another store), 69 no D-Bus session bus, 74 I/O.
             """,
         version: "0.1.0")
 
@@ -81,11 +82,18 @@ struct NotifyCommand: ParsableCommand {
             throw TaskWidgetError(.invalidInput, "neither XDG_RUNTIME_DIR, XDG_STATE_HOME nor HOME is set: notify needs one for its lock file: set one of them")
         }
         let lock: SessionLock
-        switch try SessionLock.acquire(at: lockPath) {
+        switch try SessionLock.acquire(at: lockPath, store: location.path) {
         case .acquired(let acquired):
             lock = acquired
-        case .heldBy(let pid):
+        case .heldBy(let pid, let store):
             let holder = pid.map { " (pid \($0))" } ?? ""
+            // One that follows another store shows none of this one's reminders (helper-151).
+            if let store, store != location.path {
+                throw TaskWidgetError(
+                    .invalidInput,
+                    "notify is already running in this session\(holder) for the store \(store), and one runs per session: "
+                        + "stop it to show the reminders of \(location.path)", context: "notify running for another store")
+            }
             writeToStandardError("taskwidget: notify is already running in this session\(holder): it shows the reminders\n")
             return
         }

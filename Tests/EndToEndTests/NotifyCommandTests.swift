@@ -427,6 +427,14 @@ import Testing
         #expect(second.status == 0)
         #expect(second.stderr == "taskwidget: notify is already running in this session (pid \(first.pid)): it shows the reminders\n")
         #expect(second.stdout.isEmpty)
+        // One for another store says that this store's reminders are not shown (it said the
+        // first showed them, helper-151).
+        let other = sandbox.folder.appendingPathComponent("other.sqlite").path
+        let elsewhere = try sandbox.run(["notify", "--store", other], environment: Self.environment(sandbox, desktop))
+        #expect(elsewhere.status == 64)
+        #expect(
+            elsewhere.stderr == "taskwidget: notify is already running in this session (pid \(first.pid)) for the store \(sandbox.storePath), "
+                + "and one runs per session: stop it to show the reminders of \(other)\n")
         #expect(first.isRunning)
         Self.stop(first)
         // Its lock goes with it: the next one starts.

@@ -159,16 +159,16 @@ import Testing
         let folder = try TemporaryFolder()
         let path = try #require(SessionLock.defaultPath(XDGPaths(environment: ["XDG_RUNTIME_DIR": folder.url.path]), busAddress: nil))
         #expect(path == folder.path("taskwidget/notify.lock"))
-        guard case .acquired(let lock) = try SessionLock.acquire(at: path) else {
+        guard case .acquired(let lock) = try SessionLock.acquire(at: path, store: "/home/u/tasks.sqlite") else {
             Issue.record("the first lock was refused")
             return
         }
         // flock locks belong to an open file: a second open, even in this process, is refused.
-        guard case .heldBy(let pid) = try SessionLock.acquire(at: path) else {
+        guard case .heldBy(let pid, let store) = try SessionLock.acquire(at: path, store: "/home/u/other.sqlite") else {
             Issue.record("the second lock was granted")
             return
         }
-        #expect(pid == getpid())
+        #expect(pid == getpid() && store == "/home/u/tasks.sqlite")
         withExtendedLifetime(lock) {}
     }
 
@@ -177,7 +177,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.path("taskwidget/notify-1f2e.lock")
         func holdOnce() throws {
-            guard case .acquired(let lock) = try SessionLock.acquire(at: path) else {
+            guard case .acquired(let lock) = try SessionLock.acquire(at: path, store: "/home/u/tasks.sqlite") else {
                 Issue.record("the lock was refused")
                 return
             }
