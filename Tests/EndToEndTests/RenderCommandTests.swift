@@ -310,6 +310,15 @@ import Testing
             ["render", "--timeline", "--out-dir", another.path], status: 64,
             message: "\(another.path)/index.json is not an index a render wrote, and would be replaced: give --out-dir an empty folder, or one a render wrote")
         #expect(try FileManager.default.contentsOfDirectory(atPath: another.path) == ["index.json"])
+        // A link to another render's index: it was written there (helper-156).
+        let linked = sandbox.folder.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent("index.json").path, withDestinationPath: folder.appendingPathComponent("index.json").path)
+        let before = try Data(contentsOf: folder.appendingPathComponent("index.json"))
+        try sandbox.expectRefused(
+            ["render", "--timeline", "--out-dir", linked.path], status: 64,
+            message: "\(linked.path)/index.json is a link, and the index would be written where it leads: give --out-dir a folder of its own")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("index.json")) == before)
     }
 
     /// Kills `render` at many moments while it rewrites the same file: the target is always either

@@ -77,6 +77,13 @@ extension WidgetDrawing {
     /// an `index.json` that is not a render's is an error, as it would be replaced.
     private static func filesOfEarlierRender(in folder: URL) throws -> [String] {
         let path = folder.appendingPathComponent("index.json").path
+        // A link would have the index written where it leads: another folder's (helper-156).
+        var link = stat()
+        if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+            throw TaskWidgetError(
+                .invalidInput, "\(path) is a link, and the index would be written where it leads: give --out-dir a folder of its own",
+                context: "index.json link")
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         guard let index = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             index["schema"] as? String == WidgetImageSpec.renderIndexSchema
