@@ -6,8 +6,8 @@ public import TaskWidgetCore
 /// `$XDG_RUNTIME_DIR/taskwidget/notify.lock` (one per session bus: ``defaultPath(_:busAddress:)``),
 /// held for the life of the process and released by the kernel when it ends, however it ends (no
 /// stale lock after a crash). The file holds the holder's process id and the store it follows,
-/// for the message a second notify prints, and is removed when the lock is let go: each past `dbus-launch` session would
-/// otherwise leave its `notify-HASH.lock` behind.
+/// for the message a second notify prints, and is removed when the lock is let go: each past
+/// `dbus-launch` session would otherwise leave its `notify-HASH.lock` behind.
 ///
 /// ```swift
 /// switch try SessionLock.acquire(at: path, store: storePath) {

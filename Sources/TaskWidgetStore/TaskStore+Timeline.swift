@@ -12,7 +12,10 @@ extension TaskStore {
             // Every list is read once: the scope's list is found among them, and tasks show their list.
             let allLists = try TaskList.fetchAllInOrder(db)
             var list: TaskList?
-            if case .list(let name) = scope { list = try TaskList.named(name, in: allLists, creation: request.view.missingListAdvice, namingOthers: request.view.namesOtherLists) }
+            if case .list(let name) = scope {
+                list = try TaskList.named(
+                    name, in: allLists, creation: request.view.missingListAdvice, namingOthers: request.view.namesOtherLists)
+            }
             var listFilter: String
             let listKey: String?  // the scope's openTaskCount.listKey
             var arguments: StatementArguments = []

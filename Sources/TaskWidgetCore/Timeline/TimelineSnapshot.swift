@@ -52,7 +52,9 @@ public struct TimelineSnapshot: Sendable, Equatable {
         let listsByID = Dictionary(uniqueKeysWithValues: lists.map { ($0.id, $0) })
         var scopeList: TaskList?
         if case .list(let name) = scope {
-            scopeList = try TaskList.named(name, in: lists.sorted(by: TaskList.precedes), creation: request.view.missingListAdvice, namingOthers: request.view.namesOtherLists)
+            scopeList = try TaskList.named(
+                name, in: lists.sorted(by: TaskList.precedes), creation: request.view.missingListAdvice,
+                namingOthers: request.view.namesOtherLists)
         }
         let scopeTasks = tasks.filter { task in
             switch scope {
