@@ -33,6 +33,24 @@ public struct Configuration: Sendable {
     public var syncAccounts: [SyncAccount]
     /// `[notify]`.
     public var notify: NotifySettings
+    /// The errors in the sections a run said it does not use (``Sections``), which it may log and
+    /// go on: each would have failed a run that reads every section.
+    public var problemsLeftAside: [TaskWidgetError] = []
+
+    /// The tables of the file a run uses. One it does not use is still read, but an error in it is
+    /// kept in ``problemsLeftAside`` rather than thrown: `notify`, a service, stopped for good on a
+    /// typo in a view (helper-151). The top-level keys (`store`) are always checked.
+    public struct Sections: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let views = Sections(rawValue: 1 << 0)
+        public static let watch = Sections(rawValue: 1 << 1)
+        public static let serve = Sections(rawValue: 1 << 2)
+        public static let sync = Sections(rawValue: 1 << 3)
+        public static let notify = Sections(rawValue: 1 << 4)
+        public static let all: Sections = [.views, .watch, .serve, .sync, .notify]
+    }
 
     /// The defaults: what no file says.
     public init() {
@@ -49,15 +67,15 @@ public struct Configuration: Sendable {
     }
 
     /// Reads the configuration at `path`, or at ``defaultPath(environment:)``; a file that is not
-    /// there gives the defaults.
-    public static func load(path: String? = nil, environment: [String: String]) throws -> Configuration {
+    /// there gives the defaults. Errors in tables outside `sections` are kept, not thrown.
+    public static func load(path: String? = nil, environment: [String: String], using sections: Sections = .all) throws -> Configuration {
         guard let path = path ?? defaultPath(environment: environment) else { return Configuration() }
         guard let text = try text(at: path) else {
             var defaults = Configuration()
             defaults.pathLookedAt = path
             return defaults
         }
-        return try parse(text, path: path, home: environment["HOME"])
+        return try parse(text, path: path, home: environment["HOME"], using: sections)
     }
 
     /// The text of the configuration at `path`, `nil` when there is none: refused when others
@@ -75,8 +93,9 @@ public struct Configuration: Sendable {
         return text
     }
 
-    /// Reads a configuration from its text; `path` names it in errors.
-    public static func parse(_ text: String, path: String, home: String? = nil) throws -> Configuration {
+    /// Reads a configuration from its text; `path` names it in errors. Errors in tables outside
+    /// `sections` are kept in ``problemsLeftAside``, not thrown.
+    public static func parse(_ text: String, path: String, home: String? = nil, using sections: Sections = .all) throws -> Configuration {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -91,28 +110,42 @@ public struct Configuration: Sendable {
         configuration.path = path
         try reader.allowKeys(["store", "views", "watch", "serve", "sync", "notify"])
         configuration.store = try reader.path("store")
-        let viewTables = try reader.tables("views")
-        configuration.views = try viewTables.map(TaskView.init(reader:))
-        // `--view` ignores case, so `[views.Work]` and `[views.work]` would be one name for two views.
-        for (index, view) in configuration.views.enumerated()
-        where configuration.views[..<index].contains(where: { NameLookup.isSame($0.name ?? "", view.name ?? "") }) {
-            throw viewTables[index].error(
-                nil, "another view has this name, but for capitals or control characters, which view names ignore: rename one")
+        // `[watch] views` names views: watch's checks need them read.
+        let sections = sections.contains(.watch) ? sections.union(.views) : sections
+        func read(_ section: Sections, _ body: () throws -> Void) throws {
+            do {
+                try body()
+            } catch let error as TaskWidgetError where !sections.contains(section) {
+                configuration.problemsLeftAside.append(error)
+            }
         }
-        if let watch = try reader.table("watch") {
-            configuration.watch = try WatchSettings(reader: watch)
-            for (index, name) in (configuration.watch.views ?? []).enumerated() {
+        try read(.views) {
+            let viewTables = try reader.tables("views")
+            let views = try viewTables.map(TaskView.init(reader:))
+            // `--view` ignores case, so `[views.Work]` and `[views.work]` would be one name for two views.
+            for (index, view) in views.enumerated() where views[..<index].contains(where: { NameLookup.isSame($0.name ?? "", view.name ?? "") }) {
+                throw viewTables[index].error(
+                    nil, "another view has this name, but for capitals or control characters, which view names ignore: rename one")
+            }
+            configuration.views = views
+        }
+        try read(.watch) {
+            guard let watch = try reader.table("watch") else { return }
+            let settings = try WatchSettings(reader: watch)
+            for (index, name) in (settings.views ?? []).enumerated() {
                 guard (try? configuration.view(named: name)) != nil else {
                     throw watch.error("views", "item \(index + 1), “\(name.sanitizedForMessage)”, is not a view: \(configuration.knownViews)")
                 }
             }
+            configuration.watch = settings
         }
-        configuration.serve = try reader.table("serve").map(ServeSettings.init(reader:)) ?? ServeSettings()
-        if let sync = try reader.table("sync") {
+        try read(.serve) { configuration.serve = try reader.table("serve").map(ServeSettings.init(reader:)) ?? ServeSettings() }
+        try read(.sync) {
+            guard let sync = try reader.table("sync") else { return }
             try sync.allowKeys(["accounts"])
             configuration.syncAccounts = try sync.tables("accounts").map(SyncAccount.init(reader:))
         }
-        configuration.notify = try reader.table("notify").map(NotifySettings.init(reader:)) ?? NotifySettings()
+        try read(.notify) { configuration.notify = try reader.table("notify").map(NotifySettings.init(reader:)) ?? NotifySettings() }
         return configuration
     }
 

@@ -72,10 +72,16 @@ struct NotifyCommand: ParsableCommand {
         FollowLoop.blockSignals()
         try OpenFileLimit.ensure(atLeast: 64, for: "notify")
         let environment = ProcessInfo.processInfo.environment
-        let context = try options.context()
+        // A service: a typo in a table notify does not read must not stop the reminders for good
+        // (its unit does not restart on 64).
+        let configuration = try Configuration.load(environment: environment, using: .notify)
+        let context = try options.context(configuration: configuration)
         let logger = context.logger
         let location = context.location
-        let settings = ReminderSettings(try context.configuration().notify, atDue: atDue)
+        for problem in configuration.problemsLeftAside {
+            logger.warning("\(problem.message): notify goes on, as it does not use that setting; other commands refuse the file until it is fixed")
+        }
+        let settings = ReminderSettings(configuration.notify, atDue: atDue)
         let paths = XDGPaths(environment: environment)
 
         guard let lockPath = SessionLock.defaultPath(paths, busAddress: environment["DBUS_SESSION_BUS_ADDRESS"]) else {

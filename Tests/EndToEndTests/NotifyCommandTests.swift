@@ -87,6 +87,29 @@ import Testing
         Self.stop(notify)
     }
 
+    /// A mistake in a table notify does not read is a warning, and the reminders go on: notify
+    /// exited 64, which its unit does not restart on, and the reminders stayed off (helper-151).
+    /// One in `[notify]` still stops it, as one in the store's `store`.
+    @Test(.timeLimit(.minutes(1)))
+    func aMistakeInATableNotifyDoesNotReadIsLoggedAndTheRemindersGoOn() throws {
+        let desktop = try DesktopSession()
+        try desktop.startDunst()
+        let sandbox = try Sandbox()
+        try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        try sandbox.writeConfig("[views.home]\nlsit = \"Home\"\n\n[notify]\nmissed_within = \"2h\"\n")
+        #expect(try sandbox.run(["ls", "--view", "home"]).status == 64)
+
+        let notify = try Self.notify(sandbox, desktop)
+        #expect(notify.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(notify.stderrText)")
+        #expect(notify.stderrText.contains("config.toml:2: views.home.lsit: unknown key: did you mean “list”?"), "\(notify.stderrText)")
+        #expect(notify.stderrText.contains("notify goes on, as it does not use that setting"), "\(notify.stderrText)")
+        Self.stop(notify)
+
+        try sandbox.writeConfig("[notify]\nmissed_witin = \"2h\"\n")
+        let stopped = try sandbox.run(["notify"], environment: Self.environment(sandbox, desktop))
+        #expect(stopped.status == 64 && stopped.stderr.contains("notify.missed_witin: unknown key"), "\(stopped.stderr)")
+    }
+
     /// The summary is plain text and the body is markup for dunst (it says `body-markup`): a title
     /// and a list name with markup's characters show as typed, never as markup.
     @Test(.timeLimit(.minutes(1)))

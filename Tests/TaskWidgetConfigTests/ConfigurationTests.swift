@@ -96,6 +96,24 @@ import Testing
         #expect(error?.message == message)
     }
 
+    /// A run that uses some tables only keeps the errors of the others (notify, a service, stopped
+    /// for good on a typo in a view, helper-151); the tables it uses and `store` stay strict.
+    @Test func anErrorInATableARunDoesNotUseIsKeptNotThrown() throws {
+        let text = "store = \"/s.sqlite\"\n[views.home]\nlsit = \"Home\"\n[sync.accounts.a]\nurl = 3\n[notify]\nat_due = true\n"
+        let configuration = try Configuration.parse(text, path: "config.toml", using: .notify)
+        #expect(configuration.store == "/s.sqlite" && configuration.notify.atDue == true && configuration.views.isEmpty)
+        #expect(configuration.problemsLeftAside.map(\.message) == [
+            "config.toml:3: views.home.lsit: unknown key: did you mean “list”? (the keys here are active, due_within, inbox, list)",
+            "config.toml:5: sync.accounts.a.url: expected text in quotes",
+        ])
+        #expect(throws: TaskWidgetError.self) { try Configuration.parse(text, path: "config.toml") }
+        #expect(throws: TaskWidgetError.self) { try Configuration.parse(text, path: "config.toml", using: .views) }
+        #expect(throws: TaskWidgetError.self) { try Configuration.parse("stor = \"/s\"\n", path: "config.toml", using: .notify) }
+        #expect(throws: TaskWidgetError.self) { try Configuration.parse("[notify]\nat_due = 1\n", path: "config.toml", using: .notify) }
+        // watch's views are names of views: they are read with it.
+        #expect(throws: TaskWidgetError.self) { try Configuration.parse(text + "[watch]\nviews = [\"home\"]\n", path: "config.toml", using: .watch) }
+    }
+
     @Test func anUnknownViewListsTheViewsAndTheFile() throws {
         let configuration = try Configuration.parse(Self.full, path: "/home/u/.config/taskwidget/config.toml", home: "/home/u")
         let error = expectError(.notFound) { try configuration.view(named: "play") }
