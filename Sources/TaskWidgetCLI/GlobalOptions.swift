@@ -37,6 +37,18 @@ public struct GlobalOptions: ParsableArguments {
         try Self.context(store: store, tz: tz, now: now, verbose: verbose, configuration: given)
     }
 
+    /// The context of a service (`notify`, `serve`), with config.toml read for `sections` only: a
+    /// mistake in another table is logged as a warning naming `command`, which goes on, where the
+    /// error stopped it for good (its unit does not restart on 64; helper-151).
+    public func serviceContext(using sections: Configuration.Sections, command: String) throws -> (CommandContext, Configuration) {
+        let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment, using: sections)
+        let context = try context(configuration: configuration)
+        for problem in configuration.problemsLeftAside {
+            context.logger.warning("\(problem.message): \(command) goes on, as it does not use that setting; other commands refuse the file until it is fixed")
+        }
+        return (context, configuration)
+    }
+
     /// ``context(configuration:)`` for the options' values.
     public static func context(
         store: String?, tz: String?, now: String?, verbose: Bool, configuration given: Configuration? = nil

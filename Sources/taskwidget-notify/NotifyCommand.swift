@@ -48,8 +48,8 @@ struct NotifyCommand: ParsableCommand {
               systemctl --user enable --now taskwidget-notify.service
 
             Exit status: 0 when stopped (SIGTERM, SIGINT, SIGHUP) or when another notify \
-            runs for the same store, 64 bad usage or configuration (or another notify runs for \
-            another store), 69 no D-Bus session bus, 74 I/O.
+            runs for the same store, 64 bad usage, a mistake in config.toml's store or [notify] \
+            (one in another table is only logged) or another notify running for another store, 69 no D-Bus session bus, 74 I/O.
             """,
         version: "0.1.0")
 
@@ -72,15 +72,9 @@ struct NotifyCommand: ParsableCommand {
         FollowLoop.blockSignals()
         try OpenFileLimit.ensure(atLeast: 64, for: "notify")
         let environment = ProcessInfo.processInfo.environment
-        // A service: a typo in a table notify does not read must not stop the reminders for good
-        // (its unit does not restart on 64).
-        let configuration = try Configuration.load(environment: environment, using: .notify)
-        let context = try options.context(configuration: configuration)
+        let (context, configuration) = try options.serviceContext(using: .notify, command: "notify")
         let logger = context.logger
         let location = context.location
-        for problem in configuration.problemsLeftAside {
-            logger.warning("\(problem.message): notify goes on, as it does not use that setting; other commands refuse the file until it is fixed")
-        }
         let settings = ReminderSettings(configuration.notify, atDue: atDue)
         let paths = XDGPaths(environment: environment)
 

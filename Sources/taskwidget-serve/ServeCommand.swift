@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
             Listening beyond this machine needs a token, which clients send as \
             `Authorization: Bearer TOKEN` or `?token=TOKEN`: `serve token` makes one (a loopback \
             server then asks for it too). serve exits 0 on SIGTERM, SIGINT or SIGHUP once open requests are answered; \
-            64 for a mistake in its options or config.toml, 69 when it cannot listen (the port taken, an \
+            64 for a mistake in its options or in the config.toml tables it reads ([serve], views), 69 when it cannot listen (the port taken, an \
             address not this machine's).
 
             Examples:
@@ -103,8 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         // It draws all day: keep the memory of one image for the next.
         WidgetRenderer.keepMemoryBetweenImages()
         let environment = ProcessInfo.processInfo.environment
-        let context = try options.context()
-        let settings = try context.configuration()
+        let (context, settings) = try options.serviceContext(using: [.views, .serve], command: "serve")
         guard let address = ListenAddress(listen ?? settings.serve.listen ?? "127.0.0.1") else { throw Self.badListen(in: settings) }
         var view = try scope.selectedView(configuration: settings)
         if scope.isEmpty, let name = settings.serve.view { view = try settings.view(named: name) }

@@ -261,6 +261,25 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// A mistake in a table serve does not read is a warning, and it serves: it exited 64, which
+    /// its unit does not restart on (as notify, helper-151). One in its view still stops it.
+    @Test(.timeLimit(.minutes(1)))
+    func aMistakeInATableServeDoesNotReadIsLoggedAndItServes() throws {
+        let sandbox = try Sandbox.demo()
+        try sandbox.writeConfig("[views.work]\nlist = \"Work\"\n\n[notify]\nmised_within = \"2h\"\n")
+        let server = try ServeProcess(sandbox, ["--view", "work"])
+        #expect(try server.request("/status").status == 200)
+        #expect(
+            server.process.waitForStderr(containing: "config.toml:5: notify.mised_within: unknown key: did you mean “missed_within”?", within: .seconds(10)),
+            "\(server.process.stderrText)")
+        #expect(server.process.stderrText.contains("serve goes on, as it does not use that setting"), "\(server.process.stderrText)")
+        #expect(server.terminate() == 0)
+
+        try sandbox.writeConfig("[views.work]\nlsit = \"Work\"\n")
+        let refused = try sandbox.run(["serve", "--view", "work", "--listen", "127.0.0.1:0"])
+        #expect(refused.status == 64 && refused.stderr.contains("views.work.lsit: unknown key"), "\(refused.stderr)")
+    }
+
     /// An address that is none says the form; a port past 65535 says so (it got the form only,
     /// helper-112). Both are usage errors, before anything starts.
     @Test(arguments: [
