@@ -138,7 +138,7 @@ struct AccountCommand: ParsableCommand {
             }
             for unconfigured in unconfigured {
                 print(
-                    "Not in config.toml: \(unconfigured.account.removingControlCharacters), whose \(unconfigured.held) here go to no other "
+                    "Not in config.toml: \(unconfigured.account.removingControlCharacters), whose \(unconfigured.held.words) here \(unconfigured.held.agreeing("go", "goes")) to no other "
                         + "account until `\(unconfigured.forgetCommand.removingControlCharacters)`.")
             }
         }
@@ -166,8 +166,8 @@ struct AccountCommand: ParsableCommand {
                 let kept = try? UnconfiguredAccountState.find(in: context, configured: []).first(where: { $0.account == name })
             else { return }
             print(
-                "The store keeps its \(kept.held) for it, and no other account takes them: add it again to sync on, "
-                    + "or run `\(kept.forgetCommand)` to let them go.")
+                "The store keeps its \(kept.held.words) for it, and no other account takes \(kept.held.agreeing("them", "it")): "
+                    + "add it again to sync on, or run `\(kept.forgetCommand)` to let \(kept.held.agreeing("them", "it")) go.")
         }
     }
 
@@ -216,13 +216,15 @@ struct AccountCommand: ParsableCommand {
                 )
                 return
             }
-            let what = "\(counted(kept.lists, "list")) and \(counted(kept.tasks, "task"))"
+            let held = HeldHere(lists: kept.lists, tasks: kept.tasks)
+            let stay = "its \(held.words) \(held.agreeing("stay", "stays")) here"
+            let none = held.lists + held.tasks == 0
             print(
                 isConfigured
-                    ? "Forgot what this store synced with the account \(name); its \(what) stay here, kept for it. "
-                        + "Its next sync is a first sync: it sends them to the server and takes what is there."
+                    ? "Forgot what this store synced with the account \(name); \(none ? "it held \(held.words) here" : stay + ", kept for it"). "
+                        + "Its next sync is a first sync: it sends \(none ? "this store's tasks" : held.agreeing("them", "it")) to the server and takes what is there."
                     : "Forgot what this store synced with the account \(name), which the configuration does not name; "
-                        + "its \(what) stay here as this machine's own.")
+                        + (none ? "it held \(held.words) here." : stay + " as this machine's own."))
         }
     }
 }

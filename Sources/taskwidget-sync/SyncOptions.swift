@@ -126,8 +126,8 @@ struct UnconfiguredAccountState {
             .map { Self(account: $0.account, lists: $0.lists, tasks: $0.tasks) }
     }
 
-    /// "1 list and 3 tasks"
-    var held: String { "\(counted(lists, "list")) and \(counted(tasks, "task"))" }
+    /// What it holds here (``HeldHere``).
+    var held: HeldHere { HeldHere(lists: lists, tasks: tasks) }
 
     /// The command that lets them go.
     var forgetCommand: String { "taskwidget sync account forget \(account.shellQuoted)" }
@@ -135,6 +135,26 @@ struct UnconfiguredAccountState {
     /// sync's note about it, one line.
     var note: String {
         "note: this store keeps what it synced with “\(account)”, an account config.toml does not name, and no other account "
-            + "takes its \(held): if it was renamed or is gone for good, run `\(forgetCommand)`"
+            + "takes its \(held.words): if it was renamed or is gone for good, run `\(forgetCommand)`"
     }
+}
+
+/// The lists and tasks an account holds in the store, in words for sentences about them: it said
+/// "its 0 lists and 22 tasks stay" and "its 1 task stay" (helper-155).
+struct HeldHere {
+    let lists: Int
+    let tasks: Int
+
+    /// "1 list and 3 tasks", "22 tasks", "1 list"; "no lists or tasks" for none.
+    var words: String {
+        switch (lists, tasks) {
+        case (0, 0): "no lists or tasks"
+        case (0, _): counted(tasks, "task")
+        case (_, 0): counted(lists, "list")
+        default: "\(counted(lists, "list")) and \(counted(tasks, "task"))"
+        }
+    }
+
+    /// `plural` ("stay", "them"), or `singular` ("stays", "it") for one list or task alone.
+    func agreeing(_ plural: String, _ singular: String) -> String { lists + tasks == 1 ? singular : plural }
 }

@@ -1407,6 +1407,27 @@ import Testing
         }
     }
 
+    /// What an account holds here is said without a count of 0 and with the verb agreeing: it
+    /// said "its 0 lists and 1 tasks stay" and "its 1 task stay" (helper-155).
+    @Test func whatAnAccountHoldsIsSaidInPlainWords() async throws {
+        try await RadicaleServer.withServer(slots: Self.serverSlot) { server in
+            let mine = try SyncSandbox(server: server)
+            try mine.sandbox.succeed(["add", "Buy milk"])
+            #expect(try mine.syncSucceeds() == "rad: pulled 0, pushed 1, 0 conflicts merged, deleted 0")
+            #expect(
+                try mine.sandbox.succeed(["sync", "account", "rm", "rad"]) == "Removed the account rad from \(mine.configPath)\n"
+                    + "The store keeps its 1 task for it, and no other account takes it: add it again to sync on, or "
+                    + "run `taskwidget sync account forget rad` to let it go.\n")
+            #expect(
+                try mine.sandbox.succeed(["sync", "account", "forget", "rad"]) == "Forgot what this store synced with the account rad, "
+                    + "which the configuration does not name; its 1 task stays here as this machine's own.\n")
+            try mine.addAccount(url: server.baseURL)
+            #expect(
+                try mine.sandbox.succeed(["sync", "account", "forget", "rad"]) == "This store has synced nothing with an account named rad: "
+                    + "nothing to forget.\n")
+        }
+    }
+
     /// What the store keeps for an account that config.toml no longer names (renamed by hand,
     /// or removed) claims its lists and tasks from every other account, so `sync`, `account ls`
     /// and `account rm` say so and name the way out; forgotten, it is gone from all three.
