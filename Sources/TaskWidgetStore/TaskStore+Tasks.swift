@@ -160,31 +160,54 @@ extension TaskStore {
     }
 
     /// Moves a task to the 1-based `position` among the open tasks of its list (as `ls` shows them;
-    /// among all of them for a completed task) and renumbers the list's sortOrder (each task
-    /// renumbered is modified `now`). Returns the task
-    /// and the position it got: the one after the last for a `position` past the end.
-    public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> (task: TaskItem, position: Int) {
+    /// among all of them for a completed task). Returns the task, the position it got (the one
+    /// after the last for a `position` past the end), and whether it moved: a task already there
+    /// is left as it is.
+    ///
+    /// The moved task takes a sortOrder between its new neighbours' when there is one (below the
+    /// first, above the last), so that only it is edited `now`; else the list is renumbered, and
+    /// each task renumbered is edited `now` too, so that an older copy (a backup, a server's) does
+    /// not take its old place back. A task renumbered for nothing lost an edit made to it in
+    /// another store: `import` keeps the copy edited last (helper-158).
+    public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> (task: TaskItem, position: Int, moved: Bool) {
         let position = try Validation.position(position)
         return try write { db in
             var moved = try Self.resolveTask(idPrefix, in: db)
-            var siblings = try TaskItem
+            let list = try TaskItem
                 .filter(Column("listID") == moved.listID?.lowercasedString)
-                .filter(Column("id") != moved.id.lowercasedString)
                 .fetchAll(db)
                 .sorted(by: TaskItem.precedes)
+            var siblings = list.filter { $0.id != moved.id }
             let visible = siblings.indices.filter { moved.isCompleted || !siblings[$0].isCompleted }
             let index = position - 1 < visible.count ? visible[position - 1] : (visible.last.map { $0 + 1 } ?? 0)
+            let gotten = min(position, visible.count + 1)
+            guard list.firstIndex(where: { $0.id == moved.id }) != index else { return (moved, gotten, false) }
             moved.modifiedAt = now
+            if let order = Self.order(between: index > 0 ? siblings[index - 1].sortOrder : nil, and: index < siblings.count ? siblings[index].sortOrder : nil) {
+                moved.sortOrder = order
+                try moved.update(db)
+                return (moved, gotten, true)
+            }
             siblings.insert(moved, at: index)
-            // A task whose place changed is edited now: an older copy (a backup, a server's) must
-            // not take its old place back, as it did when only the moved task was.
             for (order, var task) in siblings.enumerated() where task.sortOrder != order || task.id == moved.id {
                 task.sortOrder = order
                 task.modifiedAt = now
                 try task.update(db)
                 if task.id == moved.id { moved = task }
             }
-            return (moved, min(position, visible.count + 1))
+            return (moved, gotten, true)
+        }
+    }
+
+    /// A sortOrder after `below` and before `above` (`nil`: no task there), when the two leave room.
+    static func order(between below: Int?, and above: Int?) -> Int? {
+        switch (below, above) {
+        case (let below?, let above?):
+            let (gap, overflow) = above.subtractingReportingOverflow(below)
+            return !overflow && gap >= 2 ? below + gap / 2 : nil
+        case (let below?, nil): return below < .max ? below + 1 : nil
+        case (nil, let above?): return above > .min ? above - 1 : nil
+        case (nil, nil): return nil
         }
     }
 

@@ -163,6 +163,32 @@ import Testing
         #expect(names == ["Errands", "Home", "Work"])
     }
 
+    /// A task moved to the top is the only one edited: the tasks it pushed down were edited too,
+    /// and an import from another store then kept their older copies over a title edited there
+    /// ("2 unchanged", helper-158). A move to where the task is changes nothing, and says so.
+    @Test func aMoveEditsTheMovedTaskOnlySoAnImportKeepsEditsMadeElsewhere() throws {
+        var first = try Sandbox()
+        let second = try Sandbox()
+        try first.succeed(["list", "add", "Work"])
+        let call = try first.succeed(["add", "Call Bob", "--list", "Work"]).trimmingCharacters(in: .newlines)
+        let third = try first.succeed(["add", "Third", "--list", "Work"]).trimmingCharacters(in: .newlines)
+        let exported = first.folder.appendingPathComponent("first.json")
+        try Data(try first.succeed(["export"]).utf8).write(to: exported)
+        try second.succeed(["import", exported.path])
+        try second.succeed(["edit", call, "--title", "Call Bob about the contract", "--now", "2026-11-22T17:00:00+01:00"])
+        first.now = "2026-11-22T18:00:00+01:00"
+        #expect(try first.succeed(["move", third, "--to", "1"]) == "Moved \(third) Third to position 1\n")
+        #expect(try first.succeed(["move", third, "--to", "1"]) == "\(third) Third is already at position 1: nothing changed\n")
+
+        let edited = second.folder.appendingPathComponent("second.json")
+        try Data(try second.succeed(["export"]).utf8).write(to: edited)
+        let imported = try first.succeed(["import", edited.path])
+        #expect(imported.contains("1 updated"), "\(imported)")
+        #expect(try first.succeed(["ls", "--list", "Work"]).contains("Call Bob about the contract"))
+        let titles = try first.succeed(["ls", "--list", "Work", "--format", "json"])
+        #expect(titles.range(of: "Third")!.lowerBound < titles.range(of: "Call Bob")!.lowerBound, "the move stays: \(titles)")
+    }
+
     // MARK: - Dates
 
     @Test func aWeekdayTypedOnThatWeekdayIsAWeekLater() throws {

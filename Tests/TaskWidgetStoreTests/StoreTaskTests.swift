@@ -342,22 +342,48 @@ import Testing
         return tasks
     }
 
+    /// Only the moved task is edited when its new neighbours leave room (at either end); else the
+    /// tasks renumbered are too. Each task edited for nothing lost an edit made to it in another
+    /// store, which `import` takes from the copy edited last (helper-158).
     @Test(arguments: [
-        ("D", 1, ["D", "A", "B", "C"]),
-        ("A", 1, ["A", "B", "C", "D"]),
-        ("A", 3, ["B", "C", "A", "D"]),
-        ("D", 2, ["A", "D", "B", "C"]),
-        ("B", 4, ["A", "C", "D", "B"]),
-        ("B", 99, ["A", "C", "D", "B"]),
+        ("D", 1, ["D", "A", "B", "C"], ["D"]),
+        ("A", 1, ["A", "B", "C", "D"], []),
+        ("C", 3, ["A", "B", "C", "D"], []),
+        ("A", 3, ["B", "C", "A", "D"], ["A", "B", "C"]),
+        ("D", 2, ["A", "D", "B", "C"], ["B", "C", "D"]),
+        ("B", 4, ["A", "C", "D", "B"], ["B"]),
+        ("B", 99, ["A", "C", "D", "B"], ["B"]),
     ])
-    func moveToAPosition(title: String, position: Int, expected: [String]) throws {
+    func moveToAPosition(title: String, position: Int, expected: [String], edited: [String]) throws {
         let tasks = try addInbox(["A", "B", "C", "D"])
         let moved = try store.moveTask(tasks[title]!.id.shortID, to: position, now: at(100))
-        #expect(moved.task.modifiedAt == at(100))
+        #expect(moved.moved == !edited.isEmpty)
         #expect(moved.position == expected.firstIndex(of: title)! + 1, "where it went, past the end too")
         let listed = try store.tasks(in: .inbox, includeCompleted: true).map(\.task)
         #expect(listed.map(\.title) == expected)
-        #expect(listed.map(\.sortOrder) == [0, 1, 2, 3])
+        #expect(Set(listed.map(\.sortOrder)).count == 4, "no two at one place")
+        #expect(listed.filter { $0.modifiedAt == at(100) }.map(\.title).sorted() == edited)
+    }
+
+    /// Between two tasks with room between their orders (as a server's or an import's may leave),
+    /// only the moved one is edited.
+    @Test func aMoveBetweenTwoTasksWithRoomEditsTheMovedOneOnly() throws {
+        let tasks = try addInbox(["A", "B", "C"])
+        _ = try store.moveTask(tasks["A"]!.id.shortID, to: 4, now: at(60))
+        _ = try store.moveTask(tasks["C"]!.id.shortID, to: 4, now: at(70))
+        // B 1, A 3, C 4: room between B and A.
+        let moved = try store.moveTask(tasks["C"]!.id.shortID, to: 2, now: at(100))
+        #expect(moved.moved && moved.position == 2)
+        let listed = try store.tasks(in: .inbox, includeCompleted: true).map(\.task)
+        #expect(listed.map(\.title) == ["B", "C", "A"])
+        #expect(listed.filter { $0.modifiedAt == at(100) }.map(\.title) == ["C"])
+    }
+
+    @Test(arguments: [
+        (1, 3, 2), (1, 2, nil), (nil, 5, 4), (5, nil, 6), (nil, Int.min, nil), (Int.max, nil, nil), (Int.min, Int.max, nil), (-3, 3, 0), (nil, nil, nil),
+    ] as [(Int?, Int?, Int?)])
+    func anOrderBetweenTwoIsFoundWhenThereIsRoom(below: Int?, above: Int?, expected: Int?) {
+        #expect(TaskStore.order(between: below, and: above) == expected)
     }
 
     /// A, B(done), C, D(done), E: `ls` shows A, C, E, and positions count those only; the task
@@ -378,7 +404,7 @@ import Testing
         #expect(try titles(.inbox) == expectedOpen)
         let all = try store.tasks(in: .inbox, includeCompleted: true).map(\.task)
         #expect(all.map(\.title) == expectedAll)
-        #expect(all.map(\.sortOrder) == [0, 1, 2, 3, 4])
+        #expect(Set(all.map(\.sortOrder)).count == 5, "no two at one place")
     }
 
     @Test func moveLeavesOtherListsAlone() throws {

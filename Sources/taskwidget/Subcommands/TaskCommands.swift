@@ -487,6 +487,9 @@ struct Move: ParsableCommand {
         let context = try options.context()
         let store = try context.storeForChanging()
         let moved = try store.moveTask(id, to: position, now: context.now)
-        printConfirmation("Moved \(confirmedID(of: moved.task, in: store)) \(moved.task.title) to position \(moved.position)")
+        printConfirmation(
+            moved.moved
+                ? "Moved \(confirmedID(of: moved.task, in: store)) \(moved.task.title) to position \(moved.position)"
+                : "\(confirmedID(of: moved.task, in: store)) \(moved.task.title) is already at position \(moved.position): nothing changed")
     }
 }
