@@ -58,6 +58,22 @@ import Testing
         #expect(try folder.entries() == ["link.png", "real.png"])
     }
 
+    /// A link to a file not there yet makes that file and stays: it was replaced by the file, and
+    /// the image never reached the link's target (helper-157). One into a folder not there fails,
+    /// and the link stays.
+    @Test func aLinkToAFileNotThereYetMakesTheFile() throws {
+        try FileManager.default.createDirectory(atPath: folder.path("real"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.png"), withDestinationPath: "real/new.png")
+        try AtomicFile.write(Data([2, 3]), to: URL(fileURLWithPath: folder.path("link.png")))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.png")) == "real/new.png")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("real/new.png"))) == Data([2, 3]))
+
+        try FileManager.default.createSymbolicLink(atPath: folder.path("unmounted.png"), withDestinationPath: folder.path("drive/new.png"))
+        let error = #expect(throws: TaskWidgetError.self) { try AtomicFile.write(Data([4]), to: URL(fileURLWithPath: folder.path("unmounted.png"))) }
+        #expect(error?.message.hasPrefix("cannot write \(folder.path("drive/new.png")): no such file or directory") == true, "\(String(describing: error))")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("unmounted.png")) == folder.path("drive/new.png"))
+    }
+
     /// A FIFO (as a device, or `/dev/stdout` on a pipe) cannot be replaced: its reader gets the
     /// bytes. It was replaced by a file, and the reader waited for ever.
     @Test func aFIFOIsWrittenTo() throws {

@@ -7,7 +7,7 @@ public import Foundation
 ///
 /// A file replaced keeps the stricter of its permissions and `permissions` (a widget image the
 /// user made private stays private). A symbolic link of this user's to a file stays, and the file
-/// it names is replaced; another user's link is replaced, never followed (one planted in a shared
+/// it names is replaced, or made when it is not there yet; another user's link is replaced, never followed (one planted in a shared
 /// folder must not turn the write onto a file of its choosing). What cannot be replaced is written
 /// to as it is: a character device (`/dev/null`, a terminal), and this user's FIFO or socket
 /// (`/dev/stdout` on a pipe, a pipe a reader waits on).
@@ -43,6 +43,12 @@ public enum AtomicFile {
         var status = stat()
         var replaced: stat?
         let isOwnLink = lstat(url.path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK && link.st_uid == geteuid()
+        // A link to a file not there yet (the first image, a drive not mounted) names where to
+        // write: it was replaced by the file, and the image never reached its target (helper-157).
+        if isOwnLink, stat(url.path, &status) != 0, errno == ENOENT, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            let resolved = target.hasPrefix("/") ? URL(fileURLWithPath: target) : url.deletingLastPathComponent().appendingPathComponent(target)
+            return try write(data, to: resolved, permissions: permissions, durability: durability)
+        }
         if link.st_mode & S_IFMT != S_IFLNK || isOwnLink, stat(url.path, &status) == 0 {
             let isOwn = status.st_uid == geteuid()
             switch status.st_mode & S_IFMT {
