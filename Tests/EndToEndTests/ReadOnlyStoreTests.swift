@@ -106,6 +106,30 @@ import Testing
         #expect(try Self.fingerprint(folder: folders.store) == before, "\(layout)")
     }
 
+    /// `render -o` over a file its user made read-only refuses, as `cp` does, and keeps it: it was
+    /// replaced, as the folder allowed (helper-157). A writable one is replaced.
+    @Test func renderOverAFileItsUserMadeReadOnlyRefusesAndKeepsIt() throws {
+        let sandbox = try Sandbox()
+        let folders = try Folders(sandbox)
+        try sandbox.succeed(["demo", "--store", folders.storePath])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folders.storePath)
+        try Sandbox.letNobodyReadTheSideFiles(of: folders.storePath)
+        let image = folders.out.appendingPathComponent("widget.png").path
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: image))
+        try #require(chown(image, 65534, 65534) == 0 || getuid() != 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: image)
+        let render = ["render", "--family", "small", "-o", image, "--store", folders.storePath, "--now", sandbox.now]
+        let refused = try Sandbox.asUnprivilegedUser(render)
+        #expect(refused.status == 74 && refused.stdout.isEmpty, "\(refused.stderr)")
+        #expect(refused.stderr == "taskwidget: cannot write \(image), which is read-only: permission denied: make it writable (chmod u+w) or write another file\n")
+        #expect(FileManager.default.contents(atPath: image) == Data("mine".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: image)
+        let written = try Sandbox.asUnprivilegedUser(render)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(FileManager.default.contents(atPath: image)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+    }
+
     /// A writable store alone in a folder its user may not write, where SQLite cannot make its
     /// `-wal` and `-shm`: the error names the folder (it blamed the file's permissions: helper-85).
     @Test func aChangeToAStoreInAFolderItsUserMayNotWriteNamesTheFolder() throws {

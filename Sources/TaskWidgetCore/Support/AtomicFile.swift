@@ -6,8 +6,9 @@ public import Foundation
 /// failure the temporary file is removed and the old file stays.
 ///
 /// A file replaced keeps the stricter of its permissions and `permissions` (a widget image the
-/// user made private stays private). A symbolic link of this user's to a file stays, and the file
-/// it names is replaced, or made when it is not there yet; another user's link is replaced, never followed (one planted in a shared
+/// user made private stays private), and one this user may not write is refused. A symbolic link
+/// of this user's to a file stays, and the file it names is replaced, or made when it is not
+/// there yet; another user's link is replaced, never followed (one planted in a shared
 /// folder must not turn the write onto a file of its choosing). What cannot be replaced is written
 /// to as it is: a character device (`/dev/null`, a terminal), and this user's FIFO or socket
 /// (`/dev/stdout` on a pipe, a pipe a reader waits on).
@@ -56,6 +57,12 @@ public enum AtomicFile {
                 if isOwnLink, let resolved = realpath(url.path, nil) {
                     url = URL(fileURLWithPath: String(cString: resolved))
                     free(resolved)
+                }
+                // As `cp` would not write it: replaced, a file made read-only changed (helper-157).
+                guard access(url.path, W_OK) == 0 || errno != EACCES else {
+                    throw TaskWidgetError.system(
+                        EACCES, "cannot write \(url.path), which is read-only", advice: "make it writable (chmod u+w) or write another file",
+                        context: url.path)
                 }
                 // `render -o` over a file a web server reads by its group left it root's own, and
                 // a 664 became 644 (helper-153).
