@@ -290,12 +290,14 @@ import Testing
         let index = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("index.json"))) as? [String: Any])
         #expect(index["schema"] as? String == "taskwidget.render-index/1")
+        #expect(index["truncated"] as? Bool == false)
         let entries = try #require(index["entries"] as? [[String: Any]])
         let timeline = try #require(
             JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["timeline"]).utf8)) as? [String: Any])
         let dates = (timeline["entries"] as? [[String: Any]] ?? []).compactMap { $0["date"] as? String }
         #expect(entries.compactMap { $0["date"] as? String } == dates, "one index entry per timeline entry")
         let files = Set(entries.compactMap { $0["file"] as? String })
+        #expect(files.allSatisfy { $0.wholeMatch(of: #/entry-\d+-[0-9a-f]{16}\.png/#) != nil }, "\(files)")
         #expect(files.count > 1 && files.count < entries.count, "entries that look the same share a file")
         let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") })
         #expect(onDisk == files.union(["entry-1.png"]), "every file the index names, the user's own, and no stale one")
@@ -319,6 +321,43 @@ import Testing
             ["render", "--timeline", "--out-dir", linked.path], status: 64,
             message: "\(linked.path)/index.json is a link, and the index would be written where it leads: give --out-dir a folder of its own")
         #expect(try Data(contentsOf: folder.appendingPathComponent("index.json")) == before)
+    }
+
+    /// A timeline render that fails part-way keeps the earlier set whole, and leaves no image of
+    /// its own: the index named images the failed run had written over with other bytes, and a
+    /// failed first run's images stayed with no index (helper-157). The run fails at its second
+    /// image, whose name a folder takes.
+    @Test func aTimelineRenderThatFailsPartWayKeepsTheEarlierSetWhole() throws {
+        let sandbox = try Sandbox.demo()
+        let folder = sandbox.folder.appendingPathComponent("timeline")
+        func files(_ folder: URL) throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder), !isFolder.boolValue {
+                    files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+                }
+            }
+            return files
+        }
+        try sandbox.succeed(["render", "--timeline", "--out-dir", folder.path, "--family", "small", "--theme", "mono"])
+        let before = try files(folder)
+        // The dark run's images, in the order it writes them (their names are their bytes').
+        let dark = ["render", "--timeline", "--family", "small", "--theme", "dark"]
+        let scratch = sandbox.folder.appendingPathComponent("scratch")
+        try sandbox.succeed(dark + ["--out-dir", scratch.path])
+        let index = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("index.json"))) as? [String: Any])
+        var order: [String] = []
+        for case let file? in (index["entries"] as? [[String: Any]] ?? []).map({ $0["file"] as? String }) where !order.contains(file) { order.append(file) }
+        try #require(order.count >= 2, "\(order)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(order[1]), withIntermediateDirectories: false)
+
+        let failed = try sandbox.run(dark + ["--out-dir", folder.path])
+        #expect(failed.status == 74 && failed.stderr.contains(order[1]), "\(failed.stderr)")
+        #expect(try files(folder) == before)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(order[1]))
+        #expect(try sandbox.run(dark + ["--out-dir", folder.path]).status == 0)
+        #expect(try files(folder) == files(scratch))
     }
 
     /// Kills `render` at many moments while it rewrites the same file: the target is always either

@@ -13,13 +13,16 @@ public protocol WidgetDrawing {
 }
 
 extension WidgetDrawing {
-    /// Renders a whole timeline into `folder`, created if missing (SPEC §7): one image `entry-EPOCH.png` per entry whose
-    /// image differs from the previous entry's (entries that look the same share a file), then
-    /// `index.json` mapping every entry date to its file. Each file is written atomically and the
-    /// index last, so a reader of the index always finds complete images; the images the earlier
-    /// run's index named that the new one does not are then removed. An `index.json` that no render
-    /// wrote is refused before anything is written. `progress` gets (entries done, entries) after
-    /// each entry. Returns how many images were written.
+    /// Renders a whole timeline into `folder`, created if missing (SPEC §7): one image
+    /// `entry-EPOCH-HASH.png` per entry whose image differs from the previous entry's (entries
+    /// that look the same share a file; HASH is the image's, so that no run writes over an image
+    /// the index of another names with other bytes), then `index.json` mapping every entry date
+    /// to its file. Each file is written atomically and the index last, so a reader of the index
+    /// always finds complete images; the images the earlier run's index named that the new one
+    /// does not are then removed. A run that fails removes the images it wrote, and the earlier
+    /// set stays whole; runs into one folder take turns (a lock on the folder). An `index.json`
+    /// that no render wrote is refused before anything is written. `progress` gets (entries done,
+    /// entries) after each entry. Returns how many images were written.
     ///
     /// ```swift
     /// let timeline = TimelineProvider().timeline(for: request, snapshot: try store.timelineSnapshot(for: request))
@@ -28,10 +31,23 @@ extension WidgetDrawing {
     @discardableResult
     public func renderTimeline(_ timeline: Timeline, into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
         try AtomicFile.makeFolder(folder.path)
-        let earlier = try Self.filesOfEarlierRender(in: folder)
+        // Two runs at once: the index of one named images the other had written over (helper-157).
+        let lock = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0 else {
+            throw TaskWidgetError.system(errno, "cannot open the folder \(folder.path)", advice: "check its permissions", context: folder.path)
+        }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        let earlier = Set(try Self.filesOfEarlierRender(in: folder))
+        var made: [String] = []
+        var succeeded = false
+        defer {
+            if !succeeded {
+                for file in made where !earlier.contains(file) { unlink(folder.appendingPathComponent(file).path) }
+            }
+        }
         let zone = timeline.timeZone
         var files: [String] = []
-        var written = 0
         var previous: (entry: TimelineEntry, png: Data, file: String)?
         for (index, entry) in timeline.entries.enumerated() {
             defer { progress(index + 1, timeline.entries.count) }
@@ -44,9 +60,9 @@ extension WidgetDrawing {
                 files.append(previous.file)
                 continue
             }
-            let file = "entry-\(entry.date.secondsSince1970).\(spec.format.rawValue)"
+            let file = "entry-\(entry.date.secondsSince1970)-\(FNV1a.hex(of: png)).\(spec.format.rawValue)"
             try AtomicFile.write(png, to: folder.appendingPathComponent(file), durability: .atomicOnly)
-            written += 1
+            made.append(file)
             files.append(file)
             previous = (entry, png, file)
         }
@@ -57,6 +73,8 @@ extension WidgetDrawing {
             ("scale", .int(Int64(spec.scale))),
             ("theme", .string(spec.theme.rawValue)),
             ("timeZone", .string(zone.identifier)),
+            // A frame that follows the index: past the last entry, the timeline was cut short (SPEC §5).
+            ("truncated", .bool(timeline.truncated)),
             ("entries", .array(zip(timeline.entries, files).map { entry, file in
                 .object([
                     ("date", .string(InstantFormat.local(entry.date, in: zone))), ("epoch", .int(entry.date.secondsSince1970)),
@@ -65,12 +83,13 @@ extension WidgetDrawing {
             })),
         ])
         try AtomicFile.write(Data((index.prettyText + "\n").utf8), to: folder.appendingPathComponent("index.json"), durability: .atomicOnly)
+        succeeded = true
         // Only what a render wrote: any `entry-*.png` went, the user's own too (helper-153).
         let named = Set(files)
         for stale in earlier where !named.contains(stale) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
         }
-        return written
+        return made.count
     }
 
     /// The images the `index.json` of an earlier render in `folder` names (none without one);

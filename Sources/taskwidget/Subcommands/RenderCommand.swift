@@ -23,7 +23,7 @@ struct RenderCommand: ParsableCommand {
             Files are written whole or not at all: a failed render keeps the previous file. \
             --timeline renders each timeline entry whose image differs from the one before into \
             --out-dir, plus index.json; the earlier render's images that the new index does not \
-            name are removed, and nothing else.
+            name are removed, and nothing else. A run that fails leaves the earlier set whole.
 
             Examples:
               taskwidget render -o medium.png
