@@ -44,7 +44,7 @@ public struct GlobalOptions: ParsableArguments {
         let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment, using: sections)
         let context = try context(configuration: configuration)
         for problem in configuration.problemsLeftAside {
-            context.logger.warning("\(problem.message): \(command) goes on, as it does not use that setting; other commands refuse the file until it is fixed")
+            context.logger.warning("\(problem.error.message): \(command) goes on, as it does not use that setting")
         }
         return (context, configuration)
     }
@@ -56,7 +56,9 @@ public struct GlobalOptions: ParsableArguments {
         try context(tz: tz, now: now, verbose: verbose) { environment in
             // config.toml's `store` comes after --store and TASKWIDGET_STORE: the file is read only
             // when neither names the store (about 0.15 M instructions for a short file).
-            let configuration = try given ?? (store == nil && (environment["TASKWIDGET_STORE"] ?? "").isEmpty ? Configuration.load(environment: environment) : nil)
+            // Read for `store` alone: a mistake in a table is the error of the commands that use it
+            // (``CommandContext/configuration(using:)``), not of every command (helper-158).
+            let configuration = try given ?? (store == nil && (environment["TASKWIDGET_STORE"] ?? "").isEmpty ? Configuration.load(environment: environment, using: []) : nil)
             return (try StoreLocation.resolve(explicitPath: store, environment: environment, configured: configuration?.store), configuration)
         }
     }
@@ -93,10 +95,11 @@ public struct CommandContext {
 
     public var timeZone: TimeZone { calendar.timeZone }
 
-    /// config.toml (``Configuration/load(path:environment:)``): the one read for the store, else
-    /// read now.
-    public func configuration() throws -> Configuration {
-        try loadedConfiguration ?? Configuration.load(environment: environment)
+    /// config.toml (``Configuration/load(path:environment:using:)``) for a command that uses
+    /// `sections` of it: the one read for the store, else read now. A mistake in one of them is
+    /// an error; one elsewhere is not this command's.
+    public func configuration(using sections: Configuration.Sections) throws -> Configuration {
+        try loadedConfiguration?.checked(for: sections) ?? Configuration.load(environment: environment, using: sections)
     }
 
     /// The store opened read-only: display commands never create or change it. It stays open until

@@ -66,7 +66,7 @@ public struct ScopeSelection: Sendable {
     /// The tasks these options name: a view of the run's config.toml (read only when a view is
     /// named, from where `context`'s environment says), or the scope.
     public func selectedView(in context: CommandContext) throws -> TaskView {
-        try selectedView { try context.configuration() }
+        try selectedView { try context.configuration(using: .views) }
     }
 
     /// The tasks these options name: a view of `configuration`, or the scope.

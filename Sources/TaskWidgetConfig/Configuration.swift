@@ -33,13 +33,15 @@ public struct Configuration: Sendable {
     public var syncAccounts: [SyncAccount]
     /// `[notify]`.
     public var notify: NotifySettings
-    /// The errors in the sections a run said it does not use (``Sections``), which it may log and
-    /// go on: each would have failed a run that reads every section.
-    public var problemsLeftAside: [TaskWidgetError] = []
+    /// The errors in the sections a run said it does not use (``Sections``), each with its
+    /// section: a service logs them and goes on; ``checked(for:)`` throws those of a section used
+    /// after all.
+    public var problemsLeftAside: [(section: Sections, error: TaskWidgetError)] = []
 
     /// The tables of the file a run uses. One it does not use is still read, but an error in it is
     /// kept in ``problemsLeftAside`` rather than thrown: `notify`, a service, stopped for good on a
-    /// typo in a view (helper-151). The top-level keys (`store`) are always checked.
+    /// typo in a view (helper-151), and `ls` on a typo in `[serve]` (helper-158). The top-level
+    /// keys (`store`) are always checked.
     public struct Sections: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
@@ -50,6 +52,9 @@ public struct Configuration: Sendable {
         public static let sync = Sections(rawValue: 1 << 3)
         public static let notify = Sections(rawValue: 1 << 4)
         public static let all: Sections = [.views, .watch, .serve, .sync, .notify]
+
+        /// These and the ones they need read: `[watch] views` names views.
+        var needed: Sections { contains(.watch) ? union(.views) : self }
     }
 
     /// The defaults: what no file says.
@@ -110,13 +115,12 @@ public struct Configuration: Sendable {
         configuration.path = path
         try reader.allowKeys(["store", "views", "watch", "serve", "sync", "notify"])
         configuration.store = try reader.path("store")
-        // `[watch] views` names views: watch's checks need them read.
-        let sections = sections.contains(.watch) ? sections.union(.views) : sections
+        let sections = sections.needed
         func read(_ section: Sections, _ body: () throws -> Void) throws {
             do {
                 try body()
             } catch let error as TaskWidgetError where !sections.contains(section) {
-                configuration.problemsLeftAside.append(error)
+                configuration.problemsLeftAside.append((section, error))
             }
         }
         try read(.views) {
@@ -147,6 +151,14 @@ public struct Configuration: Sendable {
         }
         try read(.notify) { configuration.notify = try reader.table("notify").map(NotifySettings.init(reader:)) ?? NotifySettings() }
         return configuration
+    }
+
+    /// This configuration for a run that uses `sections`: the first error kept of one of them is
+    /// thrown.
+    public func checked(for sections: Sections) throws -> Configuration {
+        let sections = sections.needed
+        if let problem = problemsLeftAside.first(where: { sections.contains($0.section) }) { throw problem.error }
+        return self
     }
 
     /// The view called `name` (case-insensitive), or for `all`, unless the file defines a view of

@@ -118,7 +118,7 @@ struct DeviceCommand: ParsableCommand {
         /// The port of config.toml's `[serve] listen`, else the default: the one it always named
         /// was 8787 (helper-86).
         static func configuredPort() throws -> Int {
-            let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+            let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment, using: .serve)
             guard let listen = configuration.serve.listen else { return ListenAddress.defaultPort }
             guard let address = ListenAddress(listen) else { throw ServeCommand.badListen(in: configuration) }
             return address.port

@@ -74,7 +74,7 @@ struct TokenCommand: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         // The file serve reads: the token of another one was refused by serve (helper-83).
-        let configured = file == nil ? try Configuration.load(environment: environment).serve.tokenFile : nil
+        let configured = file == nil ? try Configuration.load(environment: environment, using: .serve).serve.tokenFile : nil
         let file = try file.map { try PathText.expandingHome($0, in: "--file", environment: environment) }
         guard let path = file ?? configured ?? ServeToken.defaultPath(environment: environment) else {
             throw TaskWidgetError(.badConfig, "no config folder: set HOME or XDG_CONFIG_HOME, or pass --file")

@@ -195,7 +195,7 @@ struct AccountCommand: ParsableCommand {
                 print("There is no store at \(context.location.path): nothing to forget.")
                 return
             }
-            let isConfigured = try context.configuration().syncAccounts.contains { $0.name == name }
+            let isConfigured = try context.configuration(using: .sync).syncAccounts.contains { $0.name == name }
             let store = try context.storeForWriting()
             // Under the sync lock: a sync of the account running now would write its state again.
             let lock = try SyncLock(store: context.location)

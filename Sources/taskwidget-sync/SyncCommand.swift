@@ -66,7 +66,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try options.context()
-        let configuration = try context.configuration()
+        let configuration = try context.configuration(using: .sync)
         var accounts = configuration.syncAccounts
         guard !accounts.isEmpty else {
             // Without a home, the accounts' file is nowhere: adding one fails the same way (helper-90).

@@ -51,7 +51,7 @@ struct SyncGlobalOptions: ParsableArguments {
                 .badConfig, "there is no configuration file \(config): check --config, or make it with `taskwidget sync account add NAME --config \(config.shellQuoted) …`",
                 context: "config missing")
         }
-        return try Configuration.load(path: configPath(), environment: ProcessInfo.processInfo.environment)
+        return try Configuration.load(path: configPath(), environment: ProcessInfo.processInfo.environment, using: .sync)
     }
 }
 

@@ -575,9 +575,9 @@ import Testing
         let sandbox = try Sandbox()
         let config = sandbox.folder.appendingPathComponent(".config/taskwidget/config.toml")
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data("[serve]\nlisten = 5\n".utf8).write(to: config)
+        try Data("[watch]\nleft_click = 5\n".utf8).write(to: config)
         // The config's mistake, then a command line that does not parse (a mistyped option in the bar's config).
-        for (arguments, error) in [([String](), "serve.listen: expected text in quotes"), (["--max-widht", "20"], "unknown option '--max-widht'")] {
+        for (arguments, error) in [([String](), "watch.left_click: expected text in quotes"), (["--max-widht", "20"], "unknown option '--max-widht'")] {
             let watch = try StreamingProcess(sandbox.arguments(["watch", "--format", format] + arguments), environment: sandbox.environment)
             let shown = (0..<lines).compactMap { _ in watch.nextLine() }.joined(separator: "\n")
             #expect(shown.hasPrefix(start), "\(shown)")
@@ -592,7 +592,7 @@ import Testing
         // 143, helper-76).
         for signal in [SIGTERM, SIGHUP] {
             let stopped = try StreamingProcess(sandbox.arguments(["watch", "--format", format]), environment: sandbox.environment)
-            #expect(stopped.waitForStderr(containing: "serve.listen"))
+            #expect(stopped.waitForStderr(containing: "watch.left_click"))
             #expect(stopped.waitUntilBlockedInPoll(), "the line stays up")
             stopped.send(signal)
             #expect(stopped.waitForExit() == 64)

@@ -102,7 +102,7 @@ import Testing
         let text = "store = \"/s.sqlite\"\n[views.home]\nlsit = \"Home\"\n[sync.accounts.a]\nurl = 3\n[notify]\nat_due = true\n"
         let configuration = try Configuration.parse(text, path: "config.toml", using: .notify)
         #expect(configuration.store == "/s.sqlite" && configuration.notify.atDue == true && configuration.views.isEmpty)
-        #expect(configuration.problemsLeftAside.map(\.message) == [
+        #expect(configuration.problemsLeftAside.map(\.error.message) == [
             "config.toml:3: views.home.lsit: unknown key: did you mean “list”? (the keys here are active, due_within, inbox, list)",
             "config.toml:5: sync.accounts.a.url: expected text in quotes",
         ])
@@ -110,6 +110,11 @@ import Testing
         #expect(throws: TaskWidgetError.self) { try Configuration.parse(text, path: "config.toml", using: .views) }
         #expect(throws: TaskWidgetError.self) { try Configuration.parse("stor = \"/s\"\n", path: "config.toml", using: .notify) }
         #expect(throws: TaskWidgetError.self) { try Configuration.parse("[notify]\nat_due = 1\n", path: "config.toml", using: .notify) }
+        // What a run uses after all is checked then.
+        #expect(try configuration.checked(for: .notify).notify.atDue == true)
+        #expect(throws: TaskWidgetError.self) { try configuration.checked(for: .views) }
+        #expect(throws: TaskWidgetError.self) { try configuration.checked(for: .watch) }
+        #expect(throws: TaskWidgetError.self) { try configuration.checked(for: .sync) }
         // watch's views are names of views: they are read with it.
         #expect(throws: TaskWidgetError.self) { try Configuration.parse(text + "[watch]\nviews = [\"home\"]\n", path: "config.toml", using: .watch) }
     }

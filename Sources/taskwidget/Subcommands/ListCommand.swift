@@ -32,7 +32,7 @@ struct ListCommand: ParsableCommand {
     /// rename or removal leaves naming no list: every `ls --view` and bar of it then failed
     /// (helper-142). `then` says what to do.
     static func noteViews(showing name: String, _ context: CommandContext, then: String) {
-        for view in (try? context.configuration().views) ?? [] {
+        for view in (try? context.configuration(using: .views).views) ?? [] {
             guard case .list(let shown) = view.scope, NameLookup.isSame(shown, name) else { continue }
             writeToStandardError("taskwidget: note: the view “\(view.name ?? "")” of config.toml shows the list “\(shown)”: \(then)\n")
         }

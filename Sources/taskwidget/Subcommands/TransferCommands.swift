@@ -170,7 +170,7 @@ extension Backup {
         case .otherDatabase: break
         }
         // A config.toml that cannot be read leaves its store aside: backup works without it.
-        let configured = try? context.configuration().store
+        let configured = try? context.configuration(using: []).store
         let usual = try? StoreLocation.resolve(explicitPath: nil, environment: context.environment, configured: configured)
         // A backup of a taskwidget from before backups were marked looks like a store: refused too.
         let what =

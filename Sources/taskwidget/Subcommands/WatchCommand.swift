@@ -79,7 +79,7 @@ struct WatchCommand: ParsableCommand {
     private func setUp() throws -> Setup {
         let context = try options.context()
         let renderer = try line.renderer(environment: context.environment)
-        let configuration = try context.configuration()
+        let configuration = try context.configuration(using: [.views, .watch])
         let (views, shown) = try Self.cycle(of: configuration, starting: scope)
         var setup = Setup(context: context, renderer: renderer, configuration: configuration, views: views, shown: shown)
         if let renderDir {
