@@ -50,7 +50,8 @@ import Testing
             #expect(timedText.contains("DUE:20261125T133000Z"))
             #expect(timedText.contains("TRIGGER;VALUE=DATE-TIME:20261125T130000Z"))
             #expect(try mine.serverObject(containing: "SUMMARY:Write report")?.contains("STATUS:IN-PROCESS") == true)
-            #expect(try mine.serverObject(containing: "SUMMARY:Write report")?.contains("X-APPLE-SORT-ORDER:0") == true)
+            // Moved to the top, above Call Bob's 0: the one task edited by the move.
+            #expect(try mine.serverObject(containing: "SUMMARY:Write report")?.contains("X-APPLE-SORT-ORDER:-1") == true)
             let doneText = try #require(try mine.serverObject(containing: "SUMMARY:Buy milk"))
             #expect(doneText.contains("STATUS:COMPLETED") && doneText.contains("COMPLETED:20261122T152700Z"))
             _ = (allDay, timed)
