@@ -160,12 +160,14 @@ if $uninstall; then
       echo "  disabled   ${link#"$config_home"/systemd/user/}"
       rmdir -- "${link%/*}" 2>/dev/null || true
     done
-    link=$config_home/systemd/user/${relative##*/}
-    if [ -L "$link" ] && [ "$(readlink -- "$link")" = "$prefix/$relative" ]; then
+    # `link` made one under the unit's name, and `enable` of a linked template's instance one
+    # under the instance's (taskwidget-watch@tmux.service), which blocked the next install's
+    # (helper-160).
+    for link in "$config_home"/systemd/user/*; do
+      [ -L "$link" ] && [ "$(readlink -- "$link")" = "$prefix/$relative" ] || continue
       rm -f -- "$link"
       echo "  unlinked   ${link#"$config_home"/}"
-    fi
-  done
+    done
   for relative in "${previous_files[@]}"; do
     [ -e "$prefix/$relative" ] || [ -L "$prefix/$relative" ] || continue
     rm -f -- "$prefix/$relative" 2>/dev/null || fail 1 "cannot remove $prefix/$relative"
