@@ -240,9 +240,11 @@ mkdir -p "$staging/man" "$staging/units"
 
 step "Making man pages with swift-argument-parser's generate-manual"
 checkout=$repository/.build/checkouts/swift-argument-parser
+man_made=true
 if ! command -v swift >/dev/null 2>&1 || [ ! -f "$checkout/Package.swift" ]; then
-  echo "  (none: they need swift and $checkout, which \`swift package resolve\` makes)"
+  echo "  (none: they need swift and $checkout, which \`swift package resolve\` makes; an earlier install's stay)"
   products_with_pages=()
+  man_made=false
 else
   scratch=$repository/.build/install-tools
   # Built again only when the checkout moved (SwiftPM writes into ~/.cache and ~/.local/share/bin
@@ -368,6 +370,12 @@ declare -A current=()
 for relative in "${installed_files[@]}"; do current[$relative]=1; done
 for relative in "${previous_files[@]}"; do
   [ -n "${current[$relative]:-}" ] && continue
+  # Pages this install could not make are not retired: they were removed, "no longer
+  # installed", by an update from a checkout without swift (helper-160).
+  if ! $man_made && [[ $relative == share/man/man1/* ]] && [ -f "$prefix/$relative" ]; then
+    installed_files+=("$relative")
+    continue
+  fi
   rm -f -- "$prefix/$relative" && echo "  removed    $relative (no longer installed)"
   changed=$((changed + 1))
 done
