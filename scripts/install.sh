@@ -168,6 +168,7 @@ if $uninstall; then
       rm -f -- "$link"
       echo "  unlinked   ${link#"$config_home"/}"
     done
+  done
   for relative in "${previous_files[@]}"; do
     [ -e "$prefix/$relative" ] || [ -L "$prefix/$relative" ] || continue
     rm -f -- "$prefix/$relative" 2>/dev/null || fail 1 "cannot remove $prefix/$relative"
@@ -228,7 +229,11 @@ for product in "${products[@]}"; do
 done
 
 staging=$(mktemp -d "${TMPDIR:-/tmp}/taskwidget-install.XXXXXX")
-trap 'rm -rf -- "$staging"' EXIT
+# A file being written when the install is stopped (Ctrl-C) is removed: it was left beside the
+# file it would replace, where --uninstall does not look (helper-160).
+pending=
+trap 'rm -rf -- "$staging"; [ -z "$pending" ] || rm -f -- "$pending"' EXIT
+trap 'echo "install.sh: interrupted: run it again to finish, or with --uninstall to remove what it put" >&2; exit 130' INT TERM
 mkdir -p "$staging/man" "$staging/units"
 
 # MARK: Man pages: argument-parser's generate-manual, the tool its generate-manual plugin runs. The
@@ -331,11 +336,13 @@ write_manifest() {
   make_dir share/taskwidget
   # Made 0755 by an install before this one (helper-127).
   [ -O "$prefix/share/taskwidget" ] && chmod 0700 "$prefix/share/taskwidget"
+  pending=$manifest.install-tmp
   {
     echo "# What scripts/install.sh put into $prefix, for \`scripts/install.sh --prefix $prefix --uninstall\`."
     printf '%s\n' "$@" | sort -u | sed '/^$/d; s/^/file /'
     printf '%s\n' "${!made_dirs[@]}" | deepest_first | sed '/^$/d; s/^/dir /'
-  } >"$manifest.install-tmp" && mv -f -- "$manifest.install-tmp" "$manifest" || fail 1 "cannot write $manifest"
+  } >"$pending" && mv -f -- "$pending" "$manifest" || fail 1 "cannot write $manifest"
+  pending=
 }
 
 installed_files=()
@@ -349,8 +356,9 @@ put() {
     if cmp -s -- "$source" "$target" && [ "$(stat -c %a -- "$target")" = "${mode#0}" ]; then state=unchanged; else state=updated; fi
   fi
   if [ $state != unchanged ]; then
-    { cp -- "$source" "$target.install-tmp" && chmod "$mode" "$target.install-tmp" && mv -f -- "$target.install-tmp" "$target"; } 2>/dev/null ||
-      { rm -f -- "$target.install-tmp"; fail 1 "cannot write $target"; }
+    pending=$target.install-tmp
+    { cp -- "$source" "$pending" && chmod "$mode" "$pending" && mv -f -- "$pending" "$target"; } 2>/dev/null || fail 1 "cannot write $target"
+    pending=
     changed=$((changed + 1))
   fi
   installed_files+=("$relative")
