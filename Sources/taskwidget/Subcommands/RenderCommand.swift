@@ -78,7 +78,7 @@ struct RenderCommand: ParsableCommand {
             drawing.finish()
             if output == "-" {
                 guard isatty(STDOUT_FILENO) != 1 else {
-                    throw TaskWidgetError(.invalidInput, "-o - writes a PNG to standard output, which is a terminal: redirect it to a file or a pipe")
+                    throw TaskWidgetError(.invalidInput, "-o - writes a \(drawing.spec.format.rawValue.uppercased()) to standard output, which is a terminal: redirect it to a file or a pipe")
                 }
                 try writeToStandardOutput(image)
             } else {
