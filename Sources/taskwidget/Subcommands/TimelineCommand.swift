@@ -12,7 +12,8 @@ struct TimelineCommand: ParsableCommand {
             Each entry says what a widget shows from its date until the next entry: counts, the \
             top tasks with due labels, and habits. The JSON form (schema taskwidget.timeline/1) \
             has schema, generatedAt, timeZone, reloadAfter, validUntil, truncated and entries; \
-            each entry has date, epoch, reasons, dayStart, dayEnd, counts, top, habits, \
+            each entry has date, epoch, reasons, dayStart, dayEnd, scope (null for all \
+            tasks, else the list's name, Inbox, or the view's name), counts, top, habits, \
             relevance, nextChange and contentHash.
 
             Examples:
