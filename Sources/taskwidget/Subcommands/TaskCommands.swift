@@ -106,12 +106,15 @@ struct Ls: ParsableCommand {
         discussion: """
             Marks: ○ open, ! overdue, ▶ active, ✓ completed. The Inbox comes first, then each \
             list in the order of `taskwidget list ls`. On a terminal, overdue tasks are red and \
-            each list has a dot of its colour (--color; NO_COLOR turns it off).
+            each list has a dot of its colour (--color; NO_COLOR turns it off). Titles take \
+            the width the other columns leave, COLUMNS if set, else 44 columns in a pipe: cut \
+            with "…" past it (--format json has them whole).
 
             Examples:
               taskwidget ls
               taskwidget ls --list Work --all
               taskwidget ls --inbox --format json
+              COLUMNS=200 taskwidget ls | grep -i contract
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
