@@ -58,7 +58,8 @@ public struct GlobalOptions: ParsableArguments {
             // when neither names the store (about 0.15 M instructions for a short file).
             // Read for `store` alone: a mistake in a table is the error of the commands that use it
             // (``CommandContext/configuration(using:)``), not of every command (helper-158).
-            let configuration = try given ?? (store == nil && (environment["TASKWIDGET_STORE"] ?? "").isEmpty ? Configuration.load(environment: environment, using: []) : nil)
+            let named = store != nil || !(environment["TASKWIDGET_STORE"] ?? "").isEmpty
+            let configuration = try given ?? (named ? nil : Configuration.load(environment: environment, using: []))
             return (try StoreLocation.resolve(explicitPath: store, environment: environment, configured: configuration?.store), configuration)
         }
     }

@@ -183,7 +183,8 @@ extension TaskStore {
             let gotten = min(position, visible.count + 1)
             guard list.firstIndex(where: { $0.id == moved.id }) != index else { return (moved, gotten, false) }
             moved.modifiedAt = now
-            if let order = Self.order(between: index > 0 ? siblings[index - 1].sortOrder : nil, and: index < siblings.count ? siblings[index].sortOrder : nil) {
+            let below = index > 0 ? siblings[index - 1].sortOrder : nil
+            if let order = Self.order(between: below, and: index < siblings.count ? siblings[index].sortOrder : nil) {
                 moved.sortOrder = order
                 try moved.update(db)
                 return (moved, gotten, true)

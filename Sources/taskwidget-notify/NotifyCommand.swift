@@ -49,7 +49,8 @@ struct NotifyCommand: ParsableCommand {
 
             Exit status: 0 when stopped (SIGTERM, SIGINT, SIGHUP) or when another notify \
             runs for the same store, 64 bad usage, a mistake in config.toml's store or [notify] \
-            (one in another table is only logged) or another notify running for another store, 69 no D-Bus session bus, 74 I/O.
+            (one in another table is only logged) or another notify running for another store, \
+            69 no D-Bus session bus, 74 I/O.
             """,
         version: "0.1.0")
 

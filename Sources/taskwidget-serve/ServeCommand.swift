@@ -34,8 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
             Listening beyond this machine needs a token, which clients send as \
             `Authorization: Bearer TOKEN` or `?token=TOKEN`: `serve token` makes one (a loopback \
             server then asks for it too). serve exits 0 on SIGTERM, SIGINT or SIGHUP once open requests are answered; \
-            64 for a mistake in its options or in the config.toml tables it reads ([serve], views), 69 when it cannot listen (the port taken, an \
-            address not this machine's).
+            64 for a mistake in its options or in the config.toml tables it reads ([serve], views), \
+            69 when it cannot listen (the port taken, an address not this machine's).
 
             Examples:
               taskwidget serve                          # http://127.0.0.1:8787/

@@ -137,9 +137,10 @@ struct AccountCommand: ParsableCommand {
                 return
             }
             for unconfigured in unconfigured {
+                let held = unconfigured.held
                 print(
-                    "Not in config.toml: \(unconfigured.account.removingControlCharacters), whose \(unconfigured.held.words) here \(unconfigured.held.agreeing("go", "goes")) to no other "
-                        + "account until `\(unconfigured.forgetCommand.removingControlCharacters)`.")
+                    "Not in config.toml: \(unconfigured.account.removingControlCharacters), whose \(held.words) here "
+                        + "\(held.agreeing("go", "goes")) to no other account until `\(unconfigured.forgetCommand.removingControlCharacters)`.")
             }
         }
     }

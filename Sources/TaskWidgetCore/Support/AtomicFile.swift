@@ -46,7 +46,9 @@ public enum AtomicFile {
         let isOwnLink = lstat(url.path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK && link.st_uid == geteuid()
         // A link to a file not there yet (the first image, a drive not mounted) names where to
         // write: it was replaced by the file, and the image never reached its target (helper-157).
-        if isOwnLink, stat(url.path, &status) != 0, errno == ENOENT, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+        if isOwnLink, stat(url.path, &status) != 0, errno == ENOENT,
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+        {
             let resolved = target.hasPrefix("/") ? URL(fileURLWithPath: target) : url.deletingLastPathComponent().appendingPathComponent(target)
             return try write(data, to: resolved, permissions: permissions, durability: durability)
         }
