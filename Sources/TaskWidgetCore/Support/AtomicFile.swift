@@ -62,9 +62,11 @@ public enum AtomicFile {
                 }
                 // As `cp` would not write it: replaced, a file made read-only changed (helper-157).
                 guard access(url.path, W_OK) == 0 || errno != EACCES else {
-                    throw TaskWidgetError.system(
-                        EACCES, "cannot write \(url.path), which is read-only", advice: "make it writable (chmod u+w) or write another file",
-                        context: url.path)
+                    let (what, advice) =
+                        isOwn
+                        ? ("which is read-only", "make it writable (chmod u+w) or write another file")
+                        : ("which is another user's and read-only to you", "write another file, or ask its owner")
+                    throw TaskWidgetError.system(EACCES, "cannot write \(url.path), \(what)", advice: advice, context: url.path)
                 }
                 // `render -o` over a file a web server reads by its group left it root's own, and
                 // a 664 became 644 (helper-153).
@@ -147,6 +149,8 @@ public enum AtomicFile {
             // `render --timeline` at `ulimit -n 8` (helper-104).
             case EMFILE, ENFILE: "raise the open file limit (ulimit -n)"
             case ENOSPC, EDQUOT: "free some space"
+            // A folder such as /tmp (sticky) lets only a file's owner replace it.
+            case EPERM: "the file there is another user's, in a folder that lets only its owner replace it: write another file"
             default: "check that the folder exists and is writable"
             }
         return .system(code, "cannot write \(url.path)", advice: advice, context: url.path)
