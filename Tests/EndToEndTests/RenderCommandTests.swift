@@ -286,6 +286,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: folder.appendingPathComponent("entry-1.png"))
         try sandbox.succeed(["render", "--timeline", "--out-dir", folder.path, "--family", "small", "--now", "2026-11-20T10:00:00+01:00"])
+        // An image of a run killed before its index, which no index names (helper-162).
+        try Data("killed".utf8).write(to: folder.appendingPathComponent("entry-1795361220-0123456789abcdef.png"))
         try sandbox.succeed(["render", "--timeline", "--out-dir", folder.path, "--family", "small"])
         let index = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("index.json"))) as? [String: Any])
@@ -300,7 +302,7 @@ import Testing
         #expect(files.allSatisfy { $0.wholeMatch(of: #/entry-\d+-[0-9a-f]{16}\.png/#) != nil }, "\(files)")
         #expect(files.count > 1 && files.count < entries.count, "entries that look the same share a file")
         let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") })
-        #expect(onDisk == files.union(["entry-1.png"]), "every file the index names, the user's own, and no stale one")
+        #expect(onDisk == files.union(["entry-1.png"]), "every file the index names, the user's own, and no stale or orphaned one")
         for file in files {
             #expect(try Self.pixelSize(of: folder.appendingPathComponent(file)) == (170, 170))
         }

@@ -19,8 +19,9 @@ extension WidgetDrawing {
     /// the index of another names with other bytes), then `index.json` mapping every entry date
     /// to its file. Each file is written atomically and the index last, so a reader of the index
     /// always finds complete images; the images the earlier run's index named that the new one
-    /// does not are then removed. A run that fails removes the images it wrote, and the earlier
-    /// set stays whole; runs into one folder take turns (a lock on the folder). An `index.json`
+    /// does not are then removed, with those of a run killed before its index. A run that fails
+    /// removes the images it wrote, and the earlier set stays whole; runs into one folder take
+    /// turns (a lock on the folder). An `index.json`
     /// that no render wrote is refused before anything is written. `progress` gets (entries done,
     /// entries) after each entry. Returns how many images were written.
     ///
@@ -34,7 +35,14 @@ extension WidgetDrawing {
         // Two runs at once: the index of one named images the other had written over (helper-157).
         let lock = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0 else {
-            throw TaskWidgetError.system(errno, "cannot open the folder \(folder.path)", advice: "check its permissions", context: folder.path)
+            let code = errno
+            let advice =
+                switch code {
+                case ENOTDIR: "it is a file: give --out-dir a folder"
+                case ENOENT: "it is a link to a folder that is not there: make that folder, or give another"
+                default: "check its permissions"
+                }
+            throw TaskWidgetError.system(code, "cannot open the folder \(folder.path)", advice: advice, context: folder.path)
         }
         defer { close(lock) }
         while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
@@ -84,12 +92,21 @@ extension WidgetDrawing {
         ])
         try AtomicFile.write(Data((index.prettyText + "\n").utf8), to: folder.appendingPathComponent("index.json"), durability: .atomicOnly)
         succeeded = true
-        // Only what a render wrote: any `entry-*.png` went, the user's own too (helper-153).
+        // Only what a render wrote: any `entry-*.png` went, the user's own too (helper-153). Those
+        // of a run killed before its index (Ctrl-C, SIGTERM) no index names: their names, which
+        // only a render gives, say whose they are (helper-162).
         let named = Set(files)
-        for stale in earlier where !named.contains(stale) {
+        let orphans = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter(Self.isRenderedImageName) ?? []
+        for stale in earlier.union(orphans) where !named.contains(stale) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
         }
         return made.count
+    }
+
+    /// Whether `name` is one a timeline render gives its images: `entry-EPOCH-HASH.png` (or `.bmp`),
+    /// HASH 16 lowercase hexadecimal digits.
+    static func isRenderedImageName(_ name: String) -> Bool {
+        name.wholeMatch(of: #/entry-[0-9]+-[0-9a-f]{16}\.(png|bmp)/#) != nil
     }
 
     /// The images the `index.json` of an earlier render in `folder` names (none without one);
