@@ -36,7 +36,7 @@ Examples:
   scripts/install.sh --binaries .build/release   # the programs are built already
   scripts/install.sh --uninstall                 # removes the ~/.local install
 
-Exit status: 0 done, 64 bad usage, 1 a failure (its line says what failed).
+Exit status: 0 done, 64 bad usage, 1 a failure (its line says what failed), 130 interrupted.
 EOF
 }
 
@@ -166,7 +166,7 @@ if $uninstall; then
     for link in "$config_home"/systemd/user/*; do
       [ -L "$link" ] && [ "$(readlink -- "$link")" = "$prefix/$relative" ] || continue
       rm -f -- "$link"
-      echo "  unlinked   ${link#"$config_home"/}"
+      echo "  unlinked   ${link#"$config_home"/systemd/user/}"
     done
   done
   for relative in "${previous_files[@]}"; do
@@ -233,7 +233,10 @@ staging=$(mktemp -d "${TMPDIR:-/tmp}/taskwidget-install.XXXXXX")
 # file it would replace, where --uninstall does not look (helper-160).
 pending=
 trap 'rm -rf -- "$staging"; [ -z "$pending" ] || rm -f -- "$pending"' EXIT
-trap 'echo "install.sh: interrupted: run it again to finish, or with --uninstall to remove what it put" >&2; exit 130' INT TERM
+# To the stderr saved here: the trap runs inside the command it stops, whose own stderr may be
+# /dev/null (a copy in `put`), and the line was lost (helper-162).
+exec 3>&2
+trap 'echo "install.sh: interrupted: run it again to finish, or with --uninstall to remove what it put" >&3; exit 130' INT TERM
 mkdir -p "$staging/man" "$staging/units"
 
 # MARK: Man pages: argument-parser's generate-manual, the tool its generate-manual plugin runs. The
@@ -428,9 +431,9 @@ if [ -n "$unit_paths" ] && ! grep -qxF "$prefix/$unit_dir" <<<"$unit_paths"; the
   notes+=("systemd does not look in $prefix/$unit_dir: enable a unit by its path, as below, which links it")
 fi
 for note in "${notes[@]}"; do echo "Note: $note"; done
-# The man page is named only when one was made.
+# The man page is named only when there is one.
 next_steps="taskwidget ls, man taskwidget"
-[ -f "$staging/man/taskwidget.1" ] || next_steps="taskwidget ls, taskwidget help add"
+[ -f "$prefix/share/man/man1/taskwidget.1" ] || next_steps="taskwidget ls, taskwidget help add"
 cat <<EOF
 Next:
   taskwidget add "Try taskwidget" --due tomorrow      # then: $next_steps
