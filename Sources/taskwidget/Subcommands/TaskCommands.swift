@@ -106,9 +106,10 @@ struct Ls: ParsableCommand {
         discussion: """
             Marks: ○ open, ! overdue, ▶ active, ✓ completed. The Inbox comes first, then each \
             list in the order of `taskwidget list ls`. On a terminal, overdue tasks are red and \
-            each list has a dot of its colour (--color; NO_COLOR turns it off). Titles take \
-            the width the other columns leave, COLUMNS if set, else 44 columns in a pipe: cut \
-            with "…" past it (--format json has them whole).
+            each list has a dot of its colour (--color; NO_COLOR turns it off). A title is cut \
+            with "…" at the width the other columns leave of the terminal's (of COLUMNS, if \
+            set), and in a pipe at 44 characters unless COLUMNS is set; --format json has \
+            whole titles.
 
             Examples:
               taskwidget ls
