@@ -82,6 +82,8 @@ import Testing
             ["habit", "ls", "--date", "2025-02-29"], status: 64, message: "cannot read the day “2025-02-29”: February 2025 has 28 days")
         try sandbox.expectRefused(["habit", "check", "Walk", "--date", "Tomorrow"], status: 64, message: "2026-11-23 is in the future: give today or an earlier day")
         try sandbox.expectRefused(["habit", "toggle", "Walk", "--date", "2026-11-30"], status: 64, message: "2026-11-30 is in the future: give today or an earlier day")
+        // Before the years dates are kept in: it was checked and exported (helper-159).
+        try sandbox.expectRefused(["habit", "check", "Walk", "--date", "0000-01-01"], status: 64, message: "0000-01-01 is outside the years 0001 to 9999: give a later day")
         // A day checked in a zone ahead is still to come at home: ls and uncheck reach it (they
         // refused it as in the future, and it could not be undone: helper-105).
         #expect(try sandbox.succeed(["habit", "check", "Walk", "--tz", "Pacific/Kiritimati"]) == "🚶 Walk: done on 2026-11-23\n")

@@ -77,6 +77,10 @@ extension LocalDay {
                 .invalidInput,
                 "cannot read the day “\(text.sanitizedForMessage)”: \(WhenParser.impossibleDate(in: text) ?? "use today, yesterday or YYYY-MM-DD")")
         }
+        // The years dates are kept in (README): 0000 was checked and exported (helper-159).
+        guard day.year >= 1 else {
+            throw TaskWidgetError(.invalidInput, "\(day) is outside the years 0001 to 9999: give a later day")
+        }
         guard day <= today || allowingFuture else {
             throw TaskWidgetError(.invalidInput, "\(day) is in the future: give today or an earlier day")
         }
