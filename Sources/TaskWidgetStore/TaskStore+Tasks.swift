@@ -165,10 +165,10 @@ extension TaskStore {
     /// is left as it is.
     ///
     /// The moved task takes a sortOrder between its new neighbours' when there is one (below the
-    /// first, above the last), so that only it is edited `now`; else the list is renumbered, and
-    /// each task renumbered is edited `now` too, so that an older copy (a backup, a server's) does
-    /// not take its old place back. A task renumbered for nothing lost an edit made to it in
-    /// another store: `import` keeps the copy edited last (helper-158).
+    /// first, above the last); else the list is renumbered. Only the moved task is edited `now`:
+    /// a task renumbered and dated `now` lost an edit made to it in another store, as `import`
+    /// keeps the copy edited last (helper-158, helper-161). Import keeps the store's place on a
+    /// tie, so that an older copy (a backup) does not take a renumbered task's old place back.
     public func moveTask(_ idPrefix: String, to position: Int, now: Instant) throws -> (task: TaskItem, position: Int, moved: Bool) {
         let position = try Validation.position(position)
         return try write { db in
@@ -192,7 +192,6 @@ extension TaskStore {
             siblings.insert(moved, at: index)
             for (order, var task) in siblings.enumerated() where task.sortOrder != order || task.id == moved.id {
                 task.sortOrder = order
-                task.modifiedAt = now
                 try task.update(db)
                 if task.id == moved.id { moved = task }
             }

@@ -165,15 +165,17 @@ import Testing
         #expect(names == ["Errands", "Home", "Work"])
     }
 
-    /// A task moved to the top is the only one edited: the tasks it pushed down were edited too,
-    /// and an import from another store then kept their older copies over a title edited there
-    /// ("2 unchanged", helper-158). A move to where the task is changes nothing, and says so.
+    /// A task moved to the top, or into the middle, is the only one edited: the tasks it pushed
+    /// down were edited too, and an import from another store then kept their older copies over a
+    /// title edited there ("2 unchanged", helper-158, helper-161). A move to where the task is
+    /// changes nothing, and says so.
     @Test func aMoveEditsTheMovedTaskOnlySoAnImportKeepsEditsMadeElsewhere() throws {
         var first = try Sandbox()
         let second = try Sandbox()
         try first.succeed(["list", "add", "Work"])
         let call = try first.succeed(["add", "Call Bob", "--list", "Work"]).trimmingCharacters(in: .newlines)
         let third = try first.succeed(["add", "Third", "--list", "Work"]).trimmingCharacters(in: .newlines)
+        let fourth = try first.succeed(["add", "Fourth", "--list", "Work"]).trimmingCharacters(in: .newlines)
         let exported = first.folder.appendingPathComponent("first.json")
         try Data(try first.succeed(["export"]).utf8).write(to: exported)
         try second.succeed(["import", exported.path])
@@ -181,14 +183,19 @@ import Testing
         first.now = "2026-11-22T18:00:00+01:00"
         #expect(try first.succeed(["move", third, "--to", "1"]) == "Moved \(third) Third to position 1\n")
         #expect(try first.succeed(["move", third, "--to", "1"]) == "\(third) Third is already at position 1: nothing changed\n")
+        // Into the middle, where the orders leave no room: the list is renumbered.
+        #expect(try first.succeed(["move", fourth, "--to", "2"]) == "Moved \(fourth) Fourth to position 2\n")
 
         let edited = second.folder.appendingPathComponent("second.json")
         try Data(try second.succeed(["export"]).utf8).write(to: edited)
         let imported = try first.succeed(["import", edited.path])
         #expect(imported.contains("1 updated"), "\(imported)")
         #expect(try first.succeed(["ls", "--list", "Work"]).contains("Call Bob about the contract"))
-        let titles = try first.succeed(["ls", "--list", "Work", "--format", "json"])
-        #expect(titles.range(of: "Third")!.lowerBound < titles.range(of: "Call Bob")!.lowerBound, "the move stays: \(titles)")
+        // The moved tasks keep their places; Call Bob, renumbered here and edited there, takes
+        // the other store's place with its title (without a common base, a copy's fields go whole).
+        let listed = try first.succeed(["ls", "--list", "Work"])
+        let order = ["Third", "Fourth"].map { listed.range(of: $0)!.lowerBound }
+        #expect(order == order.sorted(), "the moves stay: \(listed)")
     }
 
     // MARK: - Dates

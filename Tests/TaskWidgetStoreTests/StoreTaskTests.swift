@@ -342,15 +342,15 @@ import Testing
         return tasks
     }
 
-    /// Only the moved task is edited when its new neighbours leave room (at either end); else the
-    /// tasks renumbered are too. Each task edited for nothing lost an edit made to it in another
-    /// store, which `import` takes from the copy edited last (helper-158).
+    /// Only the moved task is edited, whether its new neighbours leave room (at either end) or the
+    /// list is renumbered: each task edited for nothing lost an edit made to it in another store,
+    /// which `import` takes from the copy edited last (helper-158, helper-161).
     @Test(arguments: [
         ("D", 1, ["D", "A", "B", "C"], ["D"]),
         ("A", 1, ["A", "B", "C", "D"], []),
         ("C", 3, ["A", "B", "C", "D"], []),
-        ("A", 3, ["B", "C", "A", "D"], ["A", "B", "C"]),
-        ("D", 2, ["A", "D", "B", "C"], ["B", "C", "D"]),
+        ("A", 3, ["B", "C", "A", "D"], ["A"]),
+        ("D", 2, ["A", "D", "B", "C"], ["D"]),
         ("B", 4, ["A", "C", "D", "B"], ["B"]),
         ("B", 99, ["A", "C", "D", "B"], ["B"]),
     ])

@@ -187,6 +187,18 @@ import Testing
         #expect(try store.tasks(in: .inbox, includeCompleted: false).map(\.task.title) == ["C", "A", "B"])
     }
 
+    /// Nor one that renumbered the list: its renumbered tasks keep their edit time, and on that
+    /// tie the store keeps its places (the file's won, and two tasks shared one).
+    @Test func anOlderBackupDoesNotUndoAMoveThatRenumbered() throws {
+        let tasks = try ["A", "B", "C", "D"].map { try store.addTask(NewTask(title: $0), now: at(0)).task }
+        let backup = try store.export()
+        _ = try store.moveTask(tasks[3].id.shortID, to: 2, now: at(7200))
+        let moved = try store.export()
+        #expect(try store.importing(backup, source: "backup.json") == ImportSummary(lists: 0, tasks: 4, habits: 0, unchanged: 4))
+        #expect(try store.export() == moved)
+        #expect(try store.tasks(in: .inbox, includeCompleted: false).map(\.task.title) == ["A", "D", "B", "C"])
+    }
+
     /// A copy edited after the store's counts as updated; an older one changes nothing.
     @Test func aNewerCopyUpdatesAndAnOlderOneChangesNothing() throws {
         try fillStore()

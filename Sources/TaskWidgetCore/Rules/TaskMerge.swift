@@ -211,12 +211,15 @@ public enum TaskMerge {
 
     /// The two-way form `import` uses: the store's task and an export file's copy of it, merged
     /// without a base (so completion stays, and each field goes to the later edit; on a tie, the
-    /// file's). Returns the task to store, or `nil` when the store already has it. The merge
+    /// file's, but for the place in its list: `move` renumbers a list's tasks without editing them,
+    /// and an older copy must not take a task's old place back). Returns the task to store, or
+    /// `nil` when the store already has it. The merge
     /// compares whole seconds; each instant it gives keeps the milliseconds of the copy it came
     /// from (the store's, when both have that second), which an updated task lost (helper-101).
     public static func merge(stored: TaskItem, incoming: TaskItem) -> TaskItem? {
         let result = merge(base: nil, local: .present(TaskFields(stored)), remote: .present(TaskFields(incoming)))
         guard case .write(var fields) = result.local else { return nil }
+        if stored.modifiedAt.flooredToSecond == incoming.modifiedAt.flooredToSecond { fields.sortOrder = stored.sortOrder }
         func precise(_ merged: Instant?, _ ours: Instant?, _ theirs: Instant?) -> Instant? {
             guard let merged else { return nil }
             return [ours, theirs].compactMap { $0 }.first { $0.flooredToSecond == merged } ?? merged
