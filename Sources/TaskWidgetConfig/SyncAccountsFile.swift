@@ -18,7 +18,7 @@ public enum SyncAccountsFile {
     /// there is an error (a typo would add another).
     public static func add(_ account: SyncAccount, toConfigAt path: String, home: String? = nil, replacing: Bool = false) throws {
         let text = try currentText(path)
-        let configuration = try Configuration.parse(text, path: path, home: home)
+        let configuration = try Configuration.parse(text, path: path, home: home, using: .sync)
         if let existing = configuration.syncAccounts.first(where: { $0.name == account.name }) {
             guard replacing else {
                 throw TaskWidgetError(
@@ -67,7 +67,7 @@ public enum SyncAccountsFile {
     /// after its last key (which may introduce the next table) stay.
     public static func remove(named name: String, fromConfigAt path: String, home: String? = nil) throws {
         let text = try currentText(path)
-        let configuration = try Configuration.parse(text, path: path, home: home)
+        let configuration = try Configuration.parse(text, path: path, home: home, using: .sync)
         guard configuration.syncAccounts.contains(where: { $0.name == name }) else {
             let names = configuration.syncAccounts.map(\.name)
             throw TaskWidgetError(
@@ -178,7 +178,7 @@ public enum SyncAccountsFile {
 
     /// Checks the new text, then writes it in place of the file (creating its folder, 0700).
     private static func replace(_ path: String, with text: String, home: String?) throws {
-        _ = try Configuration.parse(text, path: path, home: home)
+        _ = try Configuration.parse(text, path: path, home: home, using: .sync)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         try AtomicFile.makeFolder(folder, permissions: 0o700)

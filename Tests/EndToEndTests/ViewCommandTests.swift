@@ -164,6 +164,12 @@ import Testing
         #expect(try sandbox.run(["ls", "--now", sandbox.now], global: false).stdout.contains("Pay rent"))
         let serve = try sandbox.run(["serve", "--now", sandbox.now, "--listen", "127.0.0.1:0"], global: false)
         #expect(serve.status == 64 && serve.stderr.contains("config.toml:4: serve.listen: expected text in quotes"), "\(serve.stderr)")
+        // Nor is it sync's, which writes accounts into the same file (helper-161).
+        let added = try sandbox.run(
+            ["sync", "account", "add", "home", "--url", "http://127.0.0.1:1/", "--user", "u", "--password-command", "echo p"], global: false)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try sandbox.run(["sync", "account", "rm", "home"], global: false).status == 0)
+        #expect(try String(contentsOfFile: sandbox.configPath, encoding: .utf8).contains("listen = 8080"))
     }
 
     @Test(arguments: [
