@@ -218,14 +218,17 @@ struct AccountCommand: ParsableCommand {
                 return
             }
             let held = HeldHere(lists: kept.lists, tasks: kept.tasks)
-            let stay = "its \(held.words) \(held.agreeing("stay", "stays")) here"
-            let none = held.lists + held.tasks == 0
-            print(
-                isConfigured
-                    ? "Forgot what this store synced with the account \(name); \(none ? "it held \(held.words) here" : stay + ", kept for it"). "
-                        + "Its next sync is a first sync: it sends \(none ? "this store's tasks" : held.agreeing("them", "it")) to the server and takes what is there."
-                    : "Forgot what this store synced with the account \(name), which the configuration does not name; "
-                        + (none ? "it held \(held.words) here." : stay + " as this machine's own."))
+            let left = held.isEmpty ? "it held \(held.words) here" : "its \(held.words) \(held.agreeing("stay", "stays")) here"
+            if isConfigured {
+                let sent = held.isEmpty ? "this store's tasks" : held.agreeing("them", "it")
+                print(
+                    "Forgot what this store synced with the account \(name); \(left)\(held.isEmpty ? "" : ", kept for it"). "
+                        + "Its next sync is a first sync: it sends \(sent) to the server and takes what is there.")
+            } else {
+                print(
+                    "Forgot what this store synced with the account \(name), which the configuration does not name; "
+                        + "\(left)\(held.isEmpty ? "" : " as this machine's own").")
+            }
         }
     }
 }

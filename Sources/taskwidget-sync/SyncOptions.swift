@@ -155,6 +155,9 @@ struct HeldHere {
         }
     }
 
+    /// Whether it holds no list and no task.
+    var isEmpty: Bool { lists + tasks == 0 }
+
     /// `plural` ("stay", "them"), or `singular` ("stays", "it") for one list or task alone.
     func agreeing(_ plural: String, _ singular: String) -> String { lists + tasks == 1 ? singular : plural }
 }
