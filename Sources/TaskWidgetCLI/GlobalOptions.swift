@@ -41,8 +41,11 @@ public struct GlobalOptions: ParsableArguments {
     /// mistake in another table is logged as a warning naming `command`, which goes on, where the
     /// error stopped it for good (its unit does not restart on 64; helper-151).
     public func serviceContext(using sections: Configuration.Sections, command: String) throws -> (CommandContext, Configuration) {
-        let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment, using: sections)
-        let context = try context(configuration: configuration)
+        var configuration = Configuration()
+        let context = try Self.context(tz: tz, now: now, verbose: verbose) { environment in
+            configuration = try Configuration.load(environment: environment, using: sections)
+            return (try StoreLocation.resolve(explicitPath: store, environment: environment, configured: configuration.store), configuration)
+        }
         for problem in configuration.problemsLeftAside {
             context.logger.warning("\(problem.error.message): \(command) goes on, as it does not use that setting")
         }

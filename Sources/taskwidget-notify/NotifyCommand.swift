@@ -72,8 +72,8 @@ struct NotifyCommand: ParsableCommand {
         // Before anything can start a thread (GLib starts several): every thread inherits the mask.
         FollowLoop.blockSignals()
         try OpenFileLimit.ensure(atLeast: 64, for: "notify")
-        let environment = ProcessInfo.processInfo.environment
         let (context, configuration) = try options.serviceContext(using: .notify, command: "notify")
+        let environment = context.environment
         let logger = context.logger
         let location = context.location
         let settings = ReminderSettings(configuration.notify, atDue: atDue)

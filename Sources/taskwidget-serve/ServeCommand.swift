@@ -102,8 +102,8 @@ struct ServeCommand: AsyncParsableCommand {
         signal(SIGUSR1, SIG_IGN)
         // It draws all day: keep the memory of one image for the next.
         WidgetRenderer.keepMemoryBetweenImages()
-        let environment = ProcessInfo.processInfo.environment
         let (context, settings) = try options.serviceContext(using: [.views, .serve], command: "serve")
+        let environment = context.environment
         guard let address = ListenAddress(listen ?? settings.serve.listen ?? "127.0.0.1") else { throw Self.badListen(in: settings) }
         var view = try scope.selectedView(configuration: settings)
         if scope.isEmpty, let name = settings.serve.view { view = try settings.view(named: name) }
