@@ -64,24 +64,29 @@ public enum SyncAccountsFile {
     }
 
     /// Removes the account's table: its header, its keys, and the blank line before it; comments
-    /// after its last key (which may introduce the next table) stay.
+    /// after its last key (which may introduce the next table) stay. A table with a mistake of its
+    /// own is removed too (the file is checked once it is gone).
     public static func remove(named name: String, fromConfigAt path: String, home: String? = nil) throws {
         let text = try currentText(path)
-        let configuration = try Configuration.parse(text, path: path, home: home, using: .sync)
-        guard configuration.syncAccounts.contains(where: { $0.name == name }) else {
-            let names = configuration.syncAccounts.map(\.name)
-            throw TaskWidgetError(
-                .notFound,
-                names.isEmpty
-                    ? "there is no sync account “\(name.sanitizedForMessage)”: there are none yet"
-                    : "there is no sync account “\(name.sanitizedForMessage)”: the accounts are \(names.joined(separator: ", "))")
-        }
         var lines = text.components(separatedBy: "\n")
+        if !lines.contains(where: { headerPath($0) == ["sync", "accounts", name] }) {
+            let configuration = try Configuration.parse(text, path: path, home: home, using: .sync)
+            guard configuration.syncAccounts.contains(where: { $0.name == name }) else {
+                let names = configuration.syncAccounts.map(\.name)
+                throw TaskWidgetError(
+                    .notFound,
+                    names.isEmpty
+                        ? "there is no sync account “\(name.sanitizedForMessage)”: there are none yet"
+                        : "there is no sync account “\(name.sanitizedForMessage)”: the accounts are \(names.joined(separator: ", "))")
+            }
+        }
         let table = try tableLines(named: name, in: lines, path: path)
         var start = table.lowerBound
         if start > 0 && lines[start - 1].trimmingCharacters(in: .whitespaces).isEmpty { start -= 1 }
         lines.removeSubrange(start...table.upperBound)
-        try replace(path, with: lines.joined(separator: "\n"), home: home)
+        // Only the file's syntax is checked: a mistake in another account's table was there
+        // before, and with two such tables neither could be removed.
+        try replace(path, with: lines.joined(separator: "\n"), home: home, checking: [])
     }
 
     /// The lines of the account's table, from its header to its last key (comments after it,
@@ -176,9 +181,10 @@ public enum SyncAccountsFile {
         try Configuration.text(at: path) ?? ""
     }
 
-    /// Checks the new text, then writes it in place of the file (creating its folder, 0700).
-    private static func replace(_ path: String, with text: String, home: String?) throws {
-        _ = try Configuration.parse(text, path: path, home: home, using: .sync)
+    /// Checks the new text (its syntax, `store`, and the tables of `sections`), then writes it in
+    /// place of the file (creating its folder, 0700).
+    private static func replace(_ path: String, with text: String, home: String?, checking sections: Configuration.Sections = .sync) throws {
+        _ = try Configuration.parse(text, path: path, home: home, using: sections)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         try AtomicFile.makeFolder(folder, permissions: 0o700)

@@ -1693,6 +1693,19 @@ import Testing
         #expect(listedByHand.contains("http://bob:***@127.0.0.1:1/dav") && !listedByHand.contains("S3CRET"), "\(listedByHand)")
         let synced = try sandbox.run(["sync"])
         #expect(synced.status == 64 && synced.stderr.contains("the url of the account “ui” holds a password"), "\(synced.stderr)")
+
+        // An account whose own table has a mistake could not be removed, and with two such
+        // tables each stopped the other's removal (helper-161).
+        let twoMistakes = "\n\n[sync.accounts.typo]\nurl = \"https://dav.example.com/\"\npasword_file = \"x\"\n\n[sync.accounts.number]\nurl = 5\n"
+        try Data((original + twoMistakes).utf8).write(to: config.appendingPathComponent("config.toml"))
+        let listedWithMistakes = try sandbox.run(["sync", "account", "ls"])
+        #expect(listedWithMistakes.status == 64 && listedWithMistakes.stderr.contains("did you mean “password_file”"), "\(listedWithMistakes.stderr)")
+        let unknown = try sandbox.run(["sync", "account", "rm", "typ"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("did you mean “password_file”"), "\(unknown.stderr)")
+        for name in ["typo", "number"] {
+            #expect(try sandbox.succeed(["sync", "account", "rm", name]) == "Removed the account \(name) from \(config.appendingPathComponent("config.toml").path)\n")
+        }
+        #expect(try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8) == original + "\n")
     }
 
     @Test func aDryRunPrintsThePlanAndChangesNothingAnywhere() async throws {
