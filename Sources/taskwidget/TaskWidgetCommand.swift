@@ -22,7 +22,7 @@ struct TaskWidgetCommand: ParsableCommand {
             WHEN (for --due, --remind and render --at): 2026-11-23, 2026-11-23T17:00, today, \
             tomorrow, yesterday, tonight (20:00; from 20:00 on, the end of today), fri or next fri (the next Friday, never today), 17:00, 5pm, \
             noon, eod (18:00), midnight (the end of a day), in 2h, in 30m, in 1h30m, in 3d, in 1w, +2h, \
-            tomorrow 5pm. A day without a time is due at 23:59 and reminds at 09:00. A time alone \
+            tomorrow 5pm (or 5pm tomorrow). A day without a time is due at 23:59 and reminds at 09:00. A time alone \
             is its next occurrence.
 
             Exit status: 0 ok, 64 bad usage or input, 65 bad data (damaged store, bad import), \

@@ -125,6 +125,12 @@ import Testing
         ("2026-11-23T10:00:00+01:00", "noon", "2026-11-23T12:00:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "eod", "2026-11-23T18:00:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "tomorrow eod", "2026-11-24T18:00:00+01:00"),
+        // A time before its day (helper-158).
+        ("2026-11-23T10:00:00+01:00", "5pm tomorrow", "2026-11-24T17:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "eod fri", "2026-11-27T18:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "noon next fri", "2026-11-27T12:00:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "midnight fri", "2026-11-27T23:59:00+01:00"),
+        ("2026-11-23T10:00:00+01:00", "17:30 2026-12-31", "2026-12-31T17:30:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "in 1w", "2026-11-30T10:00:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "in 2d", "2026-11-25T10:00:00+01:00"),
         ("2026-11-23T10:00:00+01:00", "in 3h", "2026-11-23T13:00:00+01:00"),
@@ -264,9 +270,9 @@ import Testing
         "2026-02-30", "2026-02-29", "2026-13-01", "2026-11-31", "26-11-23", "2026-1-23", "2026-11-23T25:00",
         "2026-11-23T17:00+25:00", "2026-11-23T17:00.5", "2026-11-23T17:00 5pm", "2026-11-23T", "in 2x",
         "in", "in 2", "in -2h", "in 2hh", "+", "+ 2h", "in 1234567m", "fri fri", "tomorrow today",
-        "5pm tomorrow", "tonight 9pm", "tomorrow 17", "fr", "in 2h 30", "1️⃣7:00", "1\u{301}7:00",
+        "tonight 9pm", "tomorrow 17", "fr", "in 2h 30", "1️⃣7:00", "1\u{301}7:00",
         "next", "next tomorrow", "next today", "next 5pm", "next next fri", "next 2026-11-23", "fri next",
-        "midnight 5pm", "eod fri", "midnight midnight", "next midnight", "eod 5pm", "in 1 eod",
+        "midnight 5pm", "5pm 9am", "noon next", "midnight midnight", "next midnight", "eod 5pm", "in 1 eod",
     ])
     func unreadableText(text: String) {
         let error = #expect(throws: TaskWidgetError.self) { try sunday.parse(text, for: .due) }

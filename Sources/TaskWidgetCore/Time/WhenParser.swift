@@ -13,7 +13,8 @@
 /// - `midnight`: the end of a day (alone, of today): a due date is the day alone, 23:59, so that the
 ///   task counts as due that day; a reminder or a moment is 00:00 of the day after. `fri midnight`
 ///   is the night from Friday to Saturday (where `fri 12am` starts Friday).
-/// - A day followed by a time: `tomorrow 5pm`, `fri 09:30`, `next mon noon`, `2026-11-23 5pm`.
+/// - A day and a time, in either order: `tomorrow 5pm`, `fri 09:30`, `next mon noon`, `2026-11-23 5pm`,
+///   `5pm tomorrow`, `noon next fri`.
 /// - Relative: `in 2h`, `+30m`, `in 90 min`, `in 3 days`, `+1w`, with the units of ``TimeUnit``
 ///   (`m`, `min`, `mins`, `minute(s)`; `h`, `hr`, `hrs`, `hour(s)`; `d`, `day(s)`; `w`, `week(s)`;
 ///   `s`, `sec(s)`, `second(s)`), and counts of up to six digits. Seconds, minutes and hours are
@@ -206,10 +207,12 @@ extension WhenParser {
         }
         var words = text.split(separator: " ")
         // `next fri` is `fri`: a weekday always names the next one.
-        if words.first == "next" {
-            guard words.count > 1, Self.weekday(named: words[1]) != nil else { return nil }
-            words.removeFirst()
+        if let next = words.firstIndex(of: "next") {
+            guard next + 1 < words.count, Self.weekday(named: words[next + 1]) != nil else { return nil }
+            words.remove(at: next)
         }
+        // A time before its day (`5pm tomorrow`, `noon next fri`) reads as the day first.
+        if words.count == 2 && day(named: words[0]) == nil { words.reverse() }
         switch words.count {
         case 1:
             if let day = day(named: words[0]) {
