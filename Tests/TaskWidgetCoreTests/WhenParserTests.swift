@@ -218,7 +218,7 @@ import Testing
     /// time shown, one with an offset, and a day alone are not (helper-138).
     @Test func aSkippedTimeIsNamed() throws {
         let parser = WhenParser(now: instant("2026-03-28T12:00:00+01:00"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
-        for text in ["2026-03-29T02:30", "tomorrow 2:30am", "02:30", "Sun 02:30"] {
+        for text in ["2026-03-29T02:30", "tomorrow 2:30am", "02:30", "Sun 02:30", "2:30am tomorrow"] {
             let skipped = try parser.read(text, for: .due).skippedTime
             #expect(skipped?.asked == "02:30" && skipped?.shown == "03:30" && skipped?.day == LocalDay(year: 2026, month: 3, day: 29), "\(text)")
         }
@@ -317,6 +317,18 @@ import Testing
         #expect(InstantFormat.utc(last) == "9999-12-31T23:59:59.999Z")
         // The largest relative amount within the years is still read.
         #expect(try sunday.parse("in 999999d", for: .due) > instant("4700-01-01T00:00:00Z"))
+    }
+
+    /// Today's weekday without `next` means the one a week later, which `add` and `edit` say (helper-158).
+    @Test func todaysWeekdayIsNamedWhenItMeansNextWeek() throws {
+        let friday = WhenParser(now: instant("2026-11-27T10:00:00+01:00"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
+        for text in ["fri", "Friday 5pm", "5pm fri", "fri midnight"] {
+            let reading = try friday.read(text, for: .due)
+            #expect(reading.todaysWeekday == "Friday" && reading.instant >= instant("2026-12-04T00:00:00+01:00"), "\(text)")
+        }
+        for text in ["next fri", "sat", "today", "tomorrow 5pm", "in 7d", "2026-12-04"] {
+            #expect(try friday.read(text, for: .due).todaysWeekday == nil, "\(text)")
+        }
     }
 
     @Test func errorMessageNamesTheAcceptedForms() {

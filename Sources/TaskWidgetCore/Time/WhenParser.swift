@@ -79,6 +79,9 @@ public struct WhenParser: Sendable {
         /// Whether the text is a time alone (`06:00`, `5pm`, `noon`) that has passed today, and
         /// so means tomorrow.
         public let meansTomorrow: Bool
+        /// Today's weekday (`Friday`) when the text names it without `next` (`fri` on a Friday),
+        /// and so means the one a week later.
+        public let todaysWeekday: String?
         /// The local time the text names (`02:30`) and the one its instant shows (`03:30`), when
         /// the clocks skip the first on `day` (they go forward).
         public let skippedTime: SkippedTime?
@@ -100,7 +103,15 @@ public struct WhenParser: Sendable {
         let instant = try parse(text, for: purpose)
         let normalizedText = Self.joiningMeridiem(Self.normalized(text))
         return Reading(
-            instant: instant, meansTomorrow: meansTomorrow(normalizedText), skippedTime: skippedTime(in: normalizedText, resolvedTo: instant))
+            instant: instant, meansTomorrow: meansTomorrow(normalizedText), todaysWeekday: todaysWeekday(in: normalizedText),
+            skippedTime: skippedTime(in: normalizedText, resolvedTo: instant))
+    }
+
+    private func todaysWeekday(in normalizedText: String) -> String? {
+        let words = normalizedText.split(separator: " ")
+        guard !words.contains("next"), words.contains(where: { Self.weekday(named: $0) == today.weekday }) else { return nil }
+        let name = Self.weekdayNames[today.weekday - 1]
+        return name.prefix(1).uppercased() + name.dropFirst()
     }
 
     private func meansTomorrow(_ normalizedText: String) -> Bool {
@@ -117,7 +128,7 @@ public struct WhenParser: Sendable {
         if let timestamp = InstantFormat.Scanner.read(normalizedText, with: { $0.timestamp(hourDigits: 1...2) }) {
             guard timestamp.utcOffset == nil else { return nil }
             asked = timestamp.time
-        } else if let last = normalizedText.split(separator: " ").last, let time = Self.time(named: last) {
+        } else if let time = normalizedText.split(separator: " ").lazy.compactMap(Self.time(named:)).first {
             asked = time
         } else {
             return nil

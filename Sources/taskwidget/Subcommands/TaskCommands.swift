@@ -181,14 +181,19 @@ private func noteIfPassed(due: Instant? = nil, reminder: Instant? = nil, now: In
     }
 }
 
-/// A time alone that has passed today means tomorrow (`--remind 06:00` at 06:40), and a time the
-/// clocks skip moves by the gap: said on stderr, where only `ls` showed them (helper-134, helper-138).
+/// A time alone that has passed today means tomorrow (`--remind 06:00` at 06:40), today's weekday
+/// the one a week later (`fri` on a Friday), and a time the clocks skip moves by the gap: said on
+/// stderr, where only `ls` showed them (helper-134, helper-138, helper-158).
 private func noteIfMoved(_ options: [(text: String?, reading: WhenParser.Reading?, what: String)]) {
     for case let (text?, reading?, what) in options {
         let skipped = reading.skippedTime
         if reading.meansTomorrow {
             writeToStandardError(
                 "taskwidget: note: \(text.trimmingWhitespace.sanitizedForMessage) has passed today, so \(what) is tomorrow\(skipped == nil ? " at that time" : "")\n")
+        }
+        if let weekday = reading.todaysWeekday {
+            writeToStandardError(
+                "taskwidget: note: today is \(weekday), so \(what) is a week from today; for today, give `today`\n")
         }
         if let skipped {
             writeToStandardError(
