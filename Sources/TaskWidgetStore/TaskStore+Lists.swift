@@ -36,17 +36,21 @@ extension TaskStore {
         }
     }
 
-    /// Renames a list; changing only the case of its name is allowed.
-    public func renameList(_ name: String, to newName: String) throws -> TaskList {
+    /// Renames a list; changing only the case of its name is allowed. Returns the list as it is
+    /// now and the name it had (the stored one, not the one `name` typed); a list already so
+    /// named is not written.
+    public func renameList(_ name: String, to newName: String) throws -> (list: TaskList, previousName: String) {
         let newName = try Validation.listName(newName)
         return try write { db in
             var list = try Self.list(named: name, in: db)
-            if !NameLookup.isSame(newName, list.name) {
+            let previousName = list.name
+            guard newName != previousName else { return (list, previousName) }
+            if !NameLookup.isSame(newName, previousName) {
                 try Self.ensureListNameIsFree(newName, in: db)
             }
             list.name = newName
             try list.update(db)
-            return list
+            return (list, previousName)
         }
     }
 

@@ -334,7 +334,12 @@ import Testing
         // An empty list needs no confirmation (it asked to confirm deleting its 0 tasks), and a
         // rename names the old name too (helper-74).
         try sandbox.succeed(["list", "add", "Errands"])
-        #expect(try sandbox.succeed(["list", "rename", "errands", "Shopping"]) == "Renamed list errands to Shopping\n")
+        #expect(try sandbox.succeed(["list", "rename", "errands", "Shopping"]) == "Renamed list Errands to Shopping\n")
+        // The stored name, not the one typed; and a rename to the same name changes nothing
+        // (both said "Renamed list shopping to Shopping", helper-158).
+        #expect(try sandbox.succeed(["list", "rename", "shopping", "Shopping"]) == "List Shopping is already named so: nothing changed\n")
+        #expect(try sandbox.succeed(["list", "rename", "shopping", "SHOPPING"]) == "Renamed list Shopping to SHOPPING\n")
+        #expect(try sandbox.succeed(["list", "rename", "shopping", "Shopping"]) == "Renamed list SHOPPING to Shopping\n")
         #expect(try sandbox.succeed(["list", "rm", "Shopping"]) == "Deleted list Shopping\n")
     }
 

@@ -72,7 +72,8 @@ import Testing
     @Test func renameKeepsTheListAndItsTasks() throws {
         let work = try addList("Work")
         try addTask("report", list: "Work")
-        let renamed = try store.renameList("work", to: "Job")
+        let (renamed, previousName) = try store.renameList("work", to: "Job")
+        #expect(previousName == "Work")
         #expect(renamed.id == work.id && renamed.name == "Job" && renamed.colorHex == work.colorHex)
         #expect(try store.tasks(in: .list("job"), includeCompleted: false).map(\.task.title) == ["report"])
         expectError(.notFound) { try store.tasks(in: .list("Work"), includeCompleted: false) }
@@ -81,7 +82,8 @@ import Testing
     @Test(arguments: [("Work", "WORK"), ("Ärger", "ÄRGER"), ("ärger", "Ärger")])
     func renameMayChangeOnlyTheCase(old: String, new: String) throws {
         let list = try addList(old)
-        let renamed = try store.renameList(old, to: new)
+        let (renamed, previousName) = try store.renameList(old, to: new)
+        #expect(previousName == old)
         #expect(renamed.id == list.id && renamed.name == new)
         #expect(try store.listSummaries().map(\.list.name) == [new])
     }

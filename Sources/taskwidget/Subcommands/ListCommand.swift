@@ -72,10 +72,14 @@ struct ListCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let store = try context.storeForChanging()
-            let list = try store.renameList(old, to: new)
-            printConfirmation("Renamed list \(old.trimmingWhitespace) to \(list.name)")
-            if !NameLookup.isSame(old, list.name) {
-                ListCommand.noteViews(showing: old, context, then: "change its list to \(list.name.removingControlCharacters.shellQuoted) there")
+            let (list, previousName) = try store.renameList(old, to: new)
+            guard list.name != previousName else {
+                printConfirmation("List \(list.name) is already named so: nothing changed")
+                return
+            }
+            printConfirmation("Renamed list \(previousName) to \(list.name)")
+            if !NameLookup.isSame(previousName, list.name) {
+                ListCommand.noteViews(showing: previousName, context, then: "change its list to \(list.name.removingControlCharacters.shellQuoted) there")
             }
             ListCommand.noteNotSynced("a list's name", of: list, in: store)
         }
