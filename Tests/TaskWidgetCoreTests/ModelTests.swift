@@ -167,7 +167,17 @@ import Testing
         #expect(NameLookup.closest(to: "List 02", among: ["List 2", "List 3"]) == "List 2")
     }
 
-    @Test(arguments: ["Groceries", "Wo", "Job", "Homework", "x", "Reading"])
+    /// Part of a longer name, typed alone: `ls --list side` listed every name (helper-158).
+    @Test(arguments: [("Reading", "Reading list"), ("LIST", "Reading list"), ("err", "Errands"), ("ärg", "Ärger")])
+    func theStartOrAWordOfOneNameSuggestsIt(typed: String, expected: String) throws {
+        let error = expectError(.notFound) { try NameLookup.find(typed, in: Self.listNames, named: { $0 }, kind: "list") }
+        #expect(error?.message == "no list is named “\(typed)”: did you mean “\(expected)”? (create one with `taskwidget list add NAME`)")
+        // Two names with that start or word, or a start of two letters: no guess.
+        #expect(NameLookup.beginning(with: "Project", among: ["Project 1", "Project 2"]) == nil)
+        #expect(NameLookup.beginning(with: "Re", among: Self.listNames) == nil)
+    }
+
+    @Test(arguments: ["Groceries", "Wo", "Job", "Homework", "x", "ding"])
     func aNameFarFromEveryOneListsThemInstead(typed: String) throws {
         #expect(NameLookup.closest(to: typed, among: Self.listNames) == nil)
         let error = expectError(.notFound) {

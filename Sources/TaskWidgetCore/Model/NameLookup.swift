@@ -62,7 +62,7 @@ public enum NameLookup {
         let known =
             if !namingOthers {
                 "it is gone"
-            } else if let closest = closest(to: name, among: names) {
+            } else if let closest = closest(to: name, among: names) ?? beginning(with: name, among: names) {
                 "did you mean “\(closest.sanitizedForMessage)”?"
             } else if names.isEmpty {
                 "there are no \(kind)s yet"
@@ -121,6 +121,19 @@ public enum NameLookup {
             }
         }
         return numbers + (current.map { [$0] } ?? [])
+    }
+
+    /// The one name in `names` that begins with `name` or holds it as a word (“side” for “Side
+    /// project”), when only one does and `name` has three letters or more: part of a longer name,
+    /// typed alone.
+    static func beginning(with name: String, among names: [String]) -> String? {
+        let typed = key(name)
+        guard typed.count >= 3 else { return nil }
+        let matches = names.filter { candidate in
+            let candidate = key(candidate)
+            return candidate.hasPrefix(typed) || candidate.split(separator: " ").contains { $0 == typed }
+        }
+        return matches.count == 1 ? matches[0] : nil
     }
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
