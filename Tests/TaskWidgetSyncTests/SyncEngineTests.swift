@@ -404,6 +404,38 @@ import Testing
         }
     }
 
+    /// A task edited here whose object another client deletes just before our PUT (412, then
+    /// 404 when read again): the edit wins, and the task comes back as the server last had it,
+    /// the other client's note and priority too, as when the deletion came before the sync. A
+    /// new object with the fields taskwidget keeps alone was written (helper-163).
+    @Test func anEditMeetingADeletionMeanwhileBringsTheWholeTaskBack() async throws {
+        try await withRadicale { server, direct, counting in
+            let fixture = try TemporaryStore()
+            let task = try fixture.store.addTask(NewTask(title: "Shared"), now: Self.sunday).task
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            let inboxURL = try syncedInboxURL(of: fixture.store)
+            let href = CalDAVClient.objectHref(forUID: SyncIdentity.uid(for: task.id), in: inboxURL)
+            let theirs = try await direct.object(at: href, in: inboxURL)
+            _ = try await direct.update(
+                theirs.data.replacingOccurrences(of: "SUMMARY:Shared", with: "SUMMARY:Shared\r\nDESCRIPTION:the phone's note\r\nPRIORITY:1"),
+                at: href, in: inboxURL, ifMatch: theirs.etag!)
+            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
+            _ = try fixture.store.editTask(task.id.shortID, TaskChanges(title: "Shared, edited here"), now: Self.monday)
+            let once = Mutex(false)
+            let meanwhile = HookedTransport(counting) { request, _ throws(CalDAVError) in
+                guard request.method == "PUT", once.withLock({ done in defer { done = true }; return !done }) else { return }
+                let current = try await direct.object(at: href, in: inboxURL)
+                try await direct.delete(at: href, in: inboxURL, ifMatch: current.etag)
+            }
+            let report = try await engine(fixture.store, server, meanwhile, now: Self.monday).run(dryRun: false)
+            #expect(report.pushed == 1)
+            let back = try await direct.object(at: href, in: inboxURL).data
+            for line in ["SUMMARY:Shared\\, edited here", "DESCRIPTION:the phone's note", "PRIORITY:1"] {
+                #expect(back.contains(line), "\(line) in \(back)")
+            }
+        }
+    }
+
     /// A transport whose server refuses to delete collections (403), as a shared or managed
     /// calendar server may.
     final class RefusingCollectionDeletes: DAVTransport {

@@ -924,7 +924,7 @@ public struct SyncEngine: Sendable {
                 // another client's with the same UID. Read it and merge.
                 try await resolveConflict(
                     taskID: taskID, uid: uid, href: href, collection: collection.href, url: collection.url, base: nil,
-                    recording: &pending, report: &report)
+                    lastKnown: source.map { ($0, agreed) }, recording: &pending, report: &report)
             case .failure(let error) where error.refusesOneObject:
                 noteRefusal(error, of: taskID, in: collection.href.path, report: &report)
             case .failure(let error):
@@ -948,7 +948,7 @@ public struct SyncEngine: Sendable {
             case .failure(let error) where error.code == .preconditionFailed:
                 try await resolveConflict(
                     taskID: taskID, uid: uid, href: href, collection: DAVHref(path: known.collectionHref), url: url,
-                    base: known.base, recording: &pending, report: &report)
+                    base: known.base, lastKnown: (text, known.base), recording: &pending, report: &report)
             case .failure(let error) where error.refusesOneObject:
                 noteRefusal(error, of: taskID, in: known.collectionHref, report: &report)
             case .failure(let error):
@@ -1030,8 +1030,14 @@ public struct SyncEngine: Sendable {
     /// merge brings the other client's edit here, and the copy is deleted all the same: written
     /// again with the merge, it kept the task in two collections. The new copy gets the edit at
     /// the next sync, which finds the store changed since its write.
+    ///
+    /// `lastKnown`: the object's text as this store last had it, and the fields agreed on then.
+    /// When the object was deleted meanwhile and the edit here wins, the task comes back from it,
+    /// as it does when the deletion came before the sync: a new object held only the fields
+    /// taskwidget keeps, and the other clients' notes, categories and alarms were lost (helper-163).
     private func resolveConflict(
-        taskID: UUID, uid: String, href: DAVHref, collection: DAVHref, url: URL, base: TaskFields?, removingCopy: Bool = false,
+        taskID: UUID, uid: String, href: DAVHref, collection: DAVHref, url: URL, base: TaskFields?,
+        lastKnown: (text: String, agreed: TaskFields?)? = nil, removingCopy: Bool = false,
         recording pending: inout SyncChanges, report: inout SyncReport
     ) async throws {
         var base = base
@@ -1094,9 +1100,16 @@ public struct SyncEngine: Sendable {
                 }
                 return
             case (.present(let merged), .write):
-                var updated = calendar ?? mapping.newCalendar(for: todoFields(uid, merged), now: now.date)
-                if calendar != nil, case .present(let read) = remote {
+                var updated: ICalendar
+                if let calendar, case .present(let read) = remote {
+                    updated = calendar
                     _ = try? mapping.apply(todoFields(uid, merged), agreed: todoFields(uid, read), to: &updated, now: now.date)
+                } else if remoteObject == nil, let lastKnown, let known = try? ICalendar(parsing: lastKnown.text) {
+                    updated = known
+                    _ = try? mapping.apply(
+                        todoFields(uid, merged), agreed: lastKnown.agreed.map { todoFields(uid, $0) }, to: &updated, now: now.date)
+                } else {
+                    updated = mapping.newCalendar(for: todoFields(uid, merged), now: now.date)
                 }
                 let text = updated.serialized()
                 let etag = remoteObject?.etag
