@@ -293,6 +293,7 @@ import Testing
             JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("index.json"))) as? [String: Any])
         #expect(index["schema"] as? String == "taskwidget.render-index/1")
         #expect(index["truncated"] as? Bool == false)
+        #expect(index["format"] as? String == "png" && index["depth"] is NSNull && index["rotate"] as? Int == 0, "\(index)")
         let entries = try #require(index["entries"] as? [[String: Any]])
         let timeline = try #require(
             JSONSerialization.jsonObject(with: Data(try sandbox.succeed(["timeline"]).utf8)) as? [String: Any])
@@ -360,6 +361,19 @@ import Testing
         try FileManager.default.removeItem(at: folder.appendingPathComponent(order[1]))
         #expect(try sandbox.run(dark + ["--out-dir", folder.path]).status == 0)
         #expect(try files(folder) == files(scratch))
+    }
+
+    /// index.json says how its images are encoded, for a device that takes one kind (helper-157).
+    @Test func theTimelineIndexNamesTheImagesEncoding() throws {
+        let sandbox = try Sandbox.demo()
+        let folder = sandbox.folder.appendingPathComponent("eink")
+        try sandbox.succeed([
+            "render", "--timeline", "--out-dir", folder.path, "--family", "small", "--theme", "mono", "--depth", "2", "--rotate", "90",
+        ])
+        let index = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("index.json"))) as? [String: Any])
+        #expect(index["format"] as? String == "png" && index["depth"] as? Int == 2 && index["rotate"] as? Int == 90, "\(index)")
+        #expect(index["family"] as? String == "small" && index["theme"] as? String == "mono", "\(index)")
     }
 
     /// Kills `render` at many moments while it rewrites the same file: the target is always either

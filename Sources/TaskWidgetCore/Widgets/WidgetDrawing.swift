@@ -80,6 +80,10 @@ extension WidgetDrawing {
             ("size", .string(spec.size.description)),
             ("scale", .int(Int64(spec.scale))),
             ("theme", .string(spec.theme.rawValue)),
+            // How the images are encoded, for a device that takes one kind (helper-157).
+            ("format", .string(spec.format.rawValue)),
+            ("depth", spec.depth.map { .int(Int64($0)) } ?? .null),
+            ("rotate", .int(Int64(spec.rotation))),
             ("timeZone", .string(zone.identifier)),
             // A frame that follows the index: past the last entry, the timeline was cut short (SPEC §5).
             ("truncated", .bool(timeline.truncated)),
