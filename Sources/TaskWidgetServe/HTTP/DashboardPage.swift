@@ -10,7 +10,11 @@ import TaskWidgetCore
 /// are open) is opened again after 1, 2, 4 … 60 s, as `EventSource` gives up on an HTTP error.
 /// While the stream is not open, `#notice` says since when the page has not been updating (or,
 /// refused for want of a token, how to give one): the page looked live with old tasks (helper-131).
-/// Without JavaScript the `<noscript>` refresh reloads the page when the line next changes. A
+/// Without JavaScript the `<noscript>` refresh reloads the page when the line next changes, and so
+/// does a timer in a first, tiny script that the page's script stops once it follows the
+/// stream: a browser that runs scripts but lacks what the page needs (an old Kindle's has no
+/// `EventSource`) stayed on its first status for good (helper-164). The script itself is
+/// ES5 and uses DOM level 1 only. A
 /// `?token=` in the page's own URL (`token`) is passed on to the image, in the page itself so that
 /// it shows without JavaScript too, and to `/events` (an `EventSource` and an `<img>` cannot set
 /// headers).
@@ -22,12 +26,14 @@ enum DashboardPage {
         let tokenParameter = token.flatMap { $0.addingPercentEncoding(withAllowedCharacters: queryValue) }.map { "&amp;token=" + escape($0) } ?? ""
         let image = "widget/large.png?scale=2&amp;v=\(version)\(tokenParameter)"
         let rows = published.upcoming.map { "<tr><th>\(escape($0.time))</th><td>\(escape($0.status))</td></tr>" }.joined()
+        let refresh = max(5, refreshSeconds)
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>taskwidget</title>
-            <noscript><meta http-equiv="refresh" content="\(max(5, refreshSeconds))"></noscript>
+            <noscript><meta http-equiv="refresh" content="\(refresh)"></noscript>
+            <script>var reloadUnlessFollowing = setTimeout(function () { location.reload(); }, \(refresh * 1000));</script>
             <style>
             body{font:16px/1.4 system-ui,sans-serif;margin:24px;background:#f2f2f7;color:#1c1c1e}
             main{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
@@ -52,7 +58,9 @@ enum DashboardPage {
             </main>
             <script>
             (function () {
-              var token = new URLSearchParams(location.search).get("token");
+              if (!window.EventSource || !window.JSON) return;
+              var match = /[?&]token=([^&]*)/.exec(location.search);
+              var token = match ? decodeURIComponent(match[1].replace(/\\+/g, " ")) : null;
               var suffix = token ? "&token=" + encodeURIComponent(token) : "";
               var img = document.getElementById("widget"), dark = document.getElementById("widget-dark");
               var retryDelay = 1000, notice = document.getElementById("notice"), since = null;
@@ -65,18 +73,24 @@ enum DashboardPage {
                 events.onerror = function () {
                   document.body.dataset.live = "no";
                   since = since || new Date();
-                  notice.textContent = "Not updating since " + since.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})
+                  notice.textContent = "Not updating since " + ("0" + since.getHours()).slice(-2) + ":" + ("0" + since.getMinutes()).slice(-2)
                     + ": the server cannot be reached; trying again.";
                   notice.hidden = false;
                   // A stream refused with an HTTP status (503 when too many are open) is closed for
                   // good; a dropped one retries by itself.
                   if (events.readyState === EventSource.CLOSED) {
-                    var asked = new AbortController();
-                    fetch(stream, {signal: asked.signal, cache: "no-store"}).then(function (response) {
-                      asked.abort();
-                      if (response.status === 401) notice.textContent = "Not updating: the server asks for its token. Open this page as "
-                        + location.origin + location.pathname + "?token=TOKEN (`taskwidget serve token` prints it).";
-                    }).catch(function () {});
+                    if (window.fetch && window.AbortController) {
+                      var asked = new AbortController();
+                      fetch(stream, {signal: asked.signal, cache: "no-store"}).then(function (response) {
+                        asked.abort();
+                        if (response.status !== 401) return;
+                        notice.textContent = token
+                          ? "Not updating: the server does not take this page's token. Open this page with the token of the --token-file "
+                            + "serve runs with (`taskwidget serve token` prints the default one)."
+                          : "Not updating: the server asks for its token. Open this page as "
+                            + location.origin + location.pathname + "?token=TOKEN (`taskwidget serve token` prints it).";
+                      }).catch(function () {});
+                    }
                     setTimeout(follow, retryDelay);
                     retryDelay = Math.min(retryDelay * 2, 60000);
                   }
@@ -87,18 +101,20 @@ enum DashboardPage {
                 var data = JSON.parse(message.data);
                 document.body.dataset.version = data.version;
                 document.getElementById("status").textContent = data.error || data.status;
-                var rows = document.getElementById("upcoming");
-                document.getElementById("upcoming-heading").hidden = !(data.upcoming || []).length;
-                rows.replaceChildren.apply(rows, (data.upcoming || []).map(function (next) {
+                var rows = document.getElementById("upcoming"), upcoming = data.upcoming || [];
+                document.getElementById("upcoming-heading").hidden = !upcoming.length;
+                while (rows.firstChild) rows.removeChild(rows.firstChild);
+                for (var index = 0; index < upcoming.length; index++) {
                   var row = document.createElement("tr"), time = document.createElement("th"), line = document.createElement("td");
-                  time.textContent = next.time; line.textContent = next.status;
-                  row.append(time, line); return row;
-                }));
+                  time.textContent = upcoming[index].time; line.textContent = upcoming[index].status;
+                  row.appendChild(time); row.appendChild(line); rows.appendChild(row);
+                }
                 var image = "widget/large.png?scale=2&v=" + data.version + suffix;
                 dark.srcset = image + "&theme=dark";
                 img.src = image;
               }
               follow();
+              clearTimeout(reloadUnlessFollowing);
             })();
             </script>
             </body></html>

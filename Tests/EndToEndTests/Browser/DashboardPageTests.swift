@@ -73,6 +73,24 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    /// A browser that runs scripts but lacks `EventSource` (an old Kindle's) reloads the page when
+    /// the line next changes, as one without scripts does: it stayed on its first status for good
+    /// (helper-164). The store's next change is 6 s away.
+    @Test func aBrowserWithoutEventSourceReloadsWhenTheLineNextChanges() throws {
+        let sandbox = try Sandbox.demo()
+        try sandbox.succeed(["add", "Soon", "--due", "in 6s"])
+        let token = try sandbox.run(["serve", "token"], global: false).stdout.trimmingCharacters(in: .newlines)
+        let server = try ServeProcess(sandbox)
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3", [Self.script, "http://127.0.0.1:\(server.port)/?token=\(token)", "--without", "EventSource", "--timeout", "12"],
+            environment: sandbox.environment.merging(ProcessRunner.systemPython) { $1 })
+        let report = try #require((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any], "\(result.stdout) \(result.stderr)")
+        #expect(result.status == 0, "\(report)")
+        let milliseconds = try #require(report["reloaded_ms"] as? Double, "\(report)")
+        #expect(milliseconds > 3000 && milliseconds < 8000, "reloaded after \(milliseconds) ms")
+        #expect(server.terminate() == 0)
+    }
+
     /// A browser in dark mode loads the dark widget, and the new one after a change, still dark.
     @Test func aBrowserInDarkModeGetsTheDarkWidget() throws {
         let sandbox = try Sandbox.demo()

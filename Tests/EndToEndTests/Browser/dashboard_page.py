@@ -17,9 +17,14 @@ so that the page's stream is refused (503); once the page shows it is not live, 
 and the page must follow again by itself ("refused": true, "reconnect_ms": from closing them to
 the page being live; "notice_refused", "notice_live": the text of its #notice then, null when hidden).
 
+With --without NAME (a global such as EventSource), the page is loaded as by a browser that lacks
+it, and the script waits --timeout seconds for the page to reload by itself: it prints
+{"before": ..., "reloaded_ms": ... or null, "after": the text after the reload} and exits 0 when it
+reloaded, 1 otherwise.
+
 Usage: dashboard_page.py URL [--selector '#status'] [--trigger 'cmd'] [--timeout 5]
                         [--screenshot out.png] [--window 800x600] [--color-scheme dark]
-                        [--hold-streams 64] [--chromium /usr/bin/chromium]
+                        [--hold-streams 64] [--without EventSource] [--chromium /usr/bin/chromium]
 """
 import argparse
 import base64
@@ -141,6 +146,7 @@ def main():
     parser.add_argument("--window", default="800x600")
     parser.add_argument("--color-scheme", choices=["light", "dark"], help="the prefers-color-scheme to emulate")
     parser.add_argument("--hold-streams", type=int, default=0, help="event streams to hold while the page opens")
+    parser.add_argument("--without", help="a global the browser lacks: the page must reload by itself")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     options = parser.parse_args()
 
@@ -157,6 +163,8 @@ def main():
                      {"features": [{"name": "prefers-color-scheme", "value": options.color_scheme}]}, session=session)
         cdp.send("Page.enable", session=session)
         cdp.send("Runtime.enable", session=session)
+        if options.without:
+            cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": f"delete window.{options.without};"}, session=session)
         held = open_event_streams(options.url, options.hold_streams)
         cdp.send("Page.navigate", {"url": options.url}, session=session)
         cdp.wait_event("Page.loadEventFired", timeout=10)
@@ -176,6 +184,18 @@ def main():
                   new MutationObserver((_, observer) => {{ if (reached()) {{ observer.disconnect(); resolve(1); }} }})
                     .observe(document.body, {{attributes: true}});
                 }})""", await_promise=True, timeout=options.timeout + 5)
+
+        if options.without:
+            before = evaluate(f"document.querySelector({json.dumps(options.selector)}).textContent")
+            start = time.monotonic()
+            try:
+                cdp.wait_event("Page.loadEventFired", timeout=options.timeout)
+                reloaded_ms = round((time.monotonic() - start) * 1000, 1)
+            except TimeoutError:
+                reloaded_ms = None
+            after = evaluate(f"document.querySelector({json.dumps(options.selector)}).textContent")
+            print(json.dumps({"before": before, "reloaded_ms": reloaded_ms, "after": after}))
+            return 0 if reloaded_ms is not None else 1
 
         report = {}
         notice = "(n => n.hidden ? null : n.textContent)(document.getElementById('notice'))"
