@@ -17,6 +17,9 @@ public struct DeviceRecord: Sendable, Equatable {
     public var depth: Int
     public var format: WidgetImageSpec.Format
 
+    /// The original TRMNL's panel, which a device has unless registered with another.
+    public static let defaultSize = WidgetSize(width: 800, height: 480)
+
     /// Whether `text` is a device ID as the firmware sends it: a MAC address, six pairs of hex
     /// digits with colons (`AA:BB:CC:DD:EE:FF`).
     public static func isDeviceID(_ text: String) -> Bool {
@@ -24,7 +27,7 @@ public struct DeviceRecord: Sendable, Equatable {
     }
 
     public init(
-        id: String, name: String? = nil, apiKey: String, friendlyID: String, size: WidgetSize = WidgetSize(width: 800, height: 480),
+        id: String, name: String? = nil, apiKey: String, friendlyID: String, size: WidgetSize = DeviceRecord.defaultSize,
         depth: Int = 1, format: WidgetImageSpec.Format = .png
     ) {
         self.id = id
@@ -46,7 +49,7 @@ public struct DeviceRecord: Sendable, Equatable {
     /// its firmware before 1.8.5 keeps only at exactly 48 062 bytes at setup (a PNG there showed
     /// "API size error" as the device's first screen: helper-131); else ``imageSpec``.
     public var setupImageSpec: WidgetImageSpec {
-        guard size == WidgetSize(width: 800, height: 480) else { return imageSpec }
+        guard size == Self.defaultSize else { return imageSpec }
         return try! WidgetImageSpec(family: .large, size: size, theme: .mono, depth: 1, format: .bmp)
     }
 }
@@ -94,7 +97,7 @@ public enum DeviceFile {
             guard format != .bmp || depth == 1 else { throw device.error("depth", "a BMP is 1-bit: use depth = 1, or format = \"png\"") }
             return DeviceRecord(
                 id: device.keyPath.last ?? "", name: try device.string("name"), apiKey: key, friendlyID: friendlyID,
-                size: size ?? WidgetSize(width: 800, height: 480), depth: depth, format: format ?? .png)
+                size: size ?? DeviceRecord.defaultSize, depth: depth, format: format ?? .png)
         }
     }
 

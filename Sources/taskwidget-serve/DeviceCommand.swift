@@ -90,7 +90,7 @@ struct DeviceCommand: ParsableCommand {
             var note: String?
             // The firmware's BMP reader takes 800 x 480 only (a 1872 x 1404 BMP was served, 331 kB,
             // and refused by the device without a word: helper-131).
-            if device.format == .bmp && device.size != WidgetSize(width: 800, height: 480) {
+            if device.format == .bmp && device.size != DeviceRecord.defaultSize {
                 throw TaskWidgetError(
                     .invalidInput, "a TRMNL device takes BMP images at 800x480 only: give \(device.size) as --image-format png, or --size 800x480")
             }

@@ -233,8 +233,10 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         guard matched != 0 else {
             // A device's own routes want its key, which /api/setup gave it, not the server's token
-            // (the advice sent a TRMNL device to `serve token`, helper-120).
-            if ["/api/display", "/api/log"].contains(request.uri.path), request.headers[.deviceID] != nil { throw ServeHTTPError.deviceNotKnown }
+            // (the advice sent a TRMNL device to `serve token`, helper-120). /api/display checks
+            // the device's ID and key itself, and logs a registered device whose key was replaced.
+            if request.uri.path == "/api/display", request.headers[.deviceID] != nil { return try await next(request, context) }
+            if request.uri.path == "/api/log", request.headers[.deviceID] != nil { throw ServeHTTPError.deviceNotKnown }
             guard !presented.isEmpty else { throw ServeHTTPError.tokenMissing }
             // Which refusal: a device's key used elsewhere, found in constant time as well.
             let keys = secrets.deviceKeys.map(\.key)
@@ -290,8 +292,9 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         var tokens: [Substring] = []
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            // `Bearer  TOKEN`: RFC 7235 allows more than one space (helper-164).
             if parts.count == 2, parts[0].lowercased() == "bearer" {
-                tokens.append(parts[1])
+                tokens.append(parts[1].drop { $0 == " " })
             }
         }
         if let deviceKey = request.headers[HTTPField.Name.accessToken] {
@@ -307,6 +310,9 @@ extension HTTPField.Name {
     static let accessToken = HTTPField.Name("Access-Token")!
     /// The TRMNL firmware's device ID header (its MAC address).
     static let deviceID = HTTPField.Name("ID")!
+    /// The TRMNL firmware's panel size headers.
+    static let width = HTTPField.Name("Width")!
+    static let height = HTTPField.Name("Height")!
     /// Sent by `EventSource` when it reconnects.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }

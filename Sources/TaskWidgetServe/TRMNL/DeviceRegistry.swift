@@ -17,6 +17,8 @@ public final class DeviceRegistry: Sendable {
         var unregisteredOverflowed = false
         /// The setups of unregistered devices each client address asked for in its current minute.
         var unknownSetups: [String: (minuteStart: ContinuousClock.Instant, count: Int)] = [:]
+        /// What the log has said of registered devices (``isFirst(notice:)``).
+        var notices: Set<String> = []
     }
 
     /// The file; `nil` for a registry held in memory (tests).
@@ -72,6 +74,25 @@ public final class DeviceRegistry: Sendable {
             state.unregistered.insert(Self.key(id))
             return .first
         }
+    }
+
+    /// Whether the log has not said `notice` yet (of a registered device: its ID and what is said):
+    /// a device repeats its request every few minutes, and the log says each thing once, and at
+    /// most ``unregisteredLogged`` of them.
+    public func isFirst(notice: String) -> Bool {
+        loaded.withLock { state in
+            guard state.notices.count < Self.unregisteredLogged else { return false }
+            return state.notices.insert(notice).inserted
+        }
+    }
+
+    /// The panel a TRMNL device says it has (its `Width` and `Height` headers), when it is one a
+    /// widget may be drawn for.
+    static func panelSize(in headers: HTTPFields) -> WidgetSize? {
+        guard let width = headers[.width].flatMap({ Int($0) }), let height = headers[.height].flatMap({ Int($0) }),
+            WidgetSize.allowedPoints.contains(width), WidgetSize.allowedPoints.contains(height)
+        else { return nil }
+        return WidgetSize(width: width, height: height)
     }
 
     /// How many setups of unregistered devices one client address may ask for in a minute. A device

@@ -17,8 +17,11 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
             if let id = request.headers[.deviceID], DeviceRecord.isDeviceID(id) {
                 switch devices.notice(forUnregistered: id) {
                 case .first:
+                    // The panel it says it has: a TRMNL X registered as the 800×480 default got an
+                    // image for another screen (helper-164).
+                    let size = DeviceRegistry.panelSize(in: request.headers).flatMap { $0 == DeviceRecord.defaultSize ? nil : " --size \($0)" } ?? ""
                     context.logger.warning(
-                        "a TRMNL device that is not registered asked to be set up, from \(address): if it is yours, register it with `taskwidget serve device add \(id)`")
+                        "a TRMNL device that is not registered asked to be set up, from \(address): if it is yours, register it with `taskwidget serve device add \(id)\(size)`")
                 case .tooMany:
                     context.logger.warning(
                         "more than \(DeviceRegistry.unregisteredLogged) TRMNL devices that are not registered asked to be set up: the log names no more of them until serve restarts")
@@ -43,7 +46,23 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
     /// `GET /api/display`: the device polls; `filename` changes exactly when the image does, and
     /// `refresh_rate` is the seconds until it next does (at least a minute, at most 15).
     router.get("/api/display") { request, context -> Response in
-        guard let device = devices.device(sending: request.headers) else { throw ServeHTTPError.deviceNotKnown }
+        guard let device = devices.device(sending: request.headers) else {
+            // A registered device with another key: its key was replaced (`device rm` and `add`),
+            // and it shows an error until it is set up again, which nothing said (helper-164).
+            if let id = request.headers[.deviceID], devices.device(id: id) != nil, request.headers[.accessToken] != nil,
+                devices.isFirst(notice: "\(id.uppercased()) key")
+            {
+                context.logger.warning(
+                    "the TRMNL device \(id) sent a key that is not its own (replaced by `serve device rm` and `add`?): set it up again (its reset or Wi-Fi setup) to give it the new one")
+            }
+            throw ServeHTTPError.deviceNotKnown
+        }
+        if let panel = DeviceRegistry.panelSize(in: request.headers), panel != device.size,
+            devices.isFirst(notice: "\(device.id) size \(panel)")
+        {
+            context.logger.warning(
+                "the TRMNL device \(device.id) says its screen is \(panel), and is registered for \(device.size): if it is right, run `taskwidget serve device add \(device.id) --size \(panel)`")
+        }
         // While the store cannot be read, the image of the failure, and a minute until the next look.
         let image = try await cache.widget(device.imageSpec).representation
         let refreshRate = min(900, max(60, cache.maxAge(until: cache.current.state?.imageValidUntil)))

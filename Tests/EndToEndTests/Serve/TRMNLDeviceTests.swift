@@ -129,6 +129,37 @@ import Testing
         #expect(lines.count == 65, "\(server.process.stderrText)")
     }
 
+    /// What the log says of a device that does not match its registration (helper-164): an
+    /// unregistered TRMNL X's setup names its panel in the command that registers it; a registered
+    /// device that says it has another panel, or that sends another key (its key was replaced),
+    /// is named once each, with what to do. A device that asks with the wrong key still gets 401.
+    @Test func aDeviceThatDoesNotMatchItsRegistrationIsNamedInTheLog() throws {
+        let sandbox = try Sandbox.demo()
+        try sandbox.succeed(["serve", "device", "add", "AA:BB:CC:DD:EE:FF"], global: false)
+        _ = try sandbox.run(["serve", "token"], global: false)
+        let server = try ServeProcess(sandbox)
+        let unregistered = try server.request("/api/setup", headers: ["ID": "11:22:33:44:55:66", "Model": "x", "Width": "1872", "Height": "1404"])
+        #expect(unregistered.status == 404)
+        let key = try #require(try Self.object(try server.request("/api/setup", headers: ["ID": "AA:BB:CC:DD:EE:FF"]))["api_key"] as? String)
+        for _ in 1...2 {
+            let wrongPanel = ["ID": "AA:BB:CC:DD:EE:FF", "Access-Token": key, "Width": "1872", "Height": "1404"]
+            #expect(try server.request("/api/display", headers: wrongPanel).status == 200)
+            #expect(try server.request("/api/display", headers: ["ID": "AA:BB:CC:DD:EE:FF", "Access-Token": "an-old-key"]).status == 401)
+            #expect(try server.request("/api/display", headers: ["ID": "AA:BB:CC:DD:EE:FF"]).status == 401)
+        }
+        #expect(server.terminate() == 0)
+        let lines = server.process.stderrText.split(separator: "\n")
+        let expected = [
+            "register it with `taskwidget serve device add 11:22:33:44:55:66 --size 1872x1404`",
+            "the TRMNL device AA:BB:CC:DD:EE:FF says its screen is 1872x1404, and is registered for 800x480: if it is right, run "
+                + "`taskwidget serve device add AA:BB:CC:DD:EE:FF --size 1872x1404`",
+            "the TRMNL device AA:BB:CC:DD:EE:FF sent a key that is not its own (replaced by `serve device rm` and `add`?): set it up again",
+        ]
+        for text in expected {
+            #expect(lines.filter { $0.contains(text) }.count == 1, "\(text) in \(server.process.stderrText)")
+        }
+    }
+
     /// `refresh_rate` is the seconds until the image next changes, at least 60 and at most 900.
     @Test(arguments: [("16:20:00", 900), ("16:30:00", 600), ("16:39:00", 60), ("16:39:45", 60)])
     func theRefreshRateIsTheTimeToTheNextChange(time: String, seconds: Int) throws {
