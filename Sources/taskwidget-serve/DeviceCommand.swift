@@ -50,7 +50,10 @@ struct DeviceCommand: ParsableCommand {
                   taskwidget serve device add 11:22:33:44:55:66 --size 1872x1404 --depth 4
                 """)
 
-        @Argument(help: ArgumentHelp("The device's MAC address, as it sends it (e.g. AA:BB:CC:DD:EE:FF).", valueName: "id"))
+        @Argument(
+            help: ArgumentHelp(
+                "The device's MAC address, as it sends it (e.g. AA:BB:CC:DD:EE:FF); for a device added already, its friendly ID too.",
+                valueName: "id"))
         var id: String
         @Option(help: "A name to know it by.") var name: String?
         @Option(help: ArgumentHelp("Its panel in pixels (default 800x480, the original TRMNL).", valueName: "WxH")) var size: String?
@@ -59,10 +62,6 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "png (default), or bmp (1-bit BMP3, 800x480 only, for old firmware).") var imageFormat: WidgetImageSpec.Format?
 
         func validate() throws {
-            // As the firmware sends it: with colons (the registry ignores case only).
-            guard DeviceRecord.isDeviceID(id) else {
-                throw ValidationError("the device ID is its MAC address, six pairs of hex digits such as AA:BB:CC:DD:EE:FF")
-            }
             if let depth, ![1, 2, 4].contains(depth) { throw ValidationError("--depth must be 1, 2 or 4") }
             if imageFormat == .bmp, let depth, depth != 1 { throw ValidationError("a BMP is 1-bit: leave out --depth or use png") }
             // A device's image is drawn at scale 1, so its points are its pixels.
@@ -78,7 +77,15 @@ struct DeviceCommand: ParsableCommand {
         func run() throws {
             let path = try DeviceCommand.path()
             var devices = try DeviceFile.load(path: path)
-            let existing = devices.firstIndex { $0.id.uppercased() == id.uppercased() }
+            // A device added already by its friendly ID too, as `rm` takes it (helper-164).
+            let existing = devices.firstIndex { [$0.id.uppercased(), $0.friendlyID.uppercased()].contains(id.uppercased()) }
+            // A new one as the firmware sends its ID: with colons (the registry ignores case only).
+            guard existing != nil || DeviceRecord.isDeviceID(id) else {
+                throw TaskWidgetError(
+                    .invalidInput,
+                    "the device ID is its MAC address, six pairs of hex digits such as AA:BB:CC:DD:EE:FF (a friendly ID names a device added already: "
+                        + "`taskwidget serve device ls` shows them)")
+            }
             var device =
                 existing.map { devices[$0] }
                 ?? DeviceRecord(id: id, apiKey: SecretFile.randomSecret(), friendlyID: Self.friendlyID(avoiding: devices.map(\.friendlyID)))

@@ -239,8 +239,11 @@ import Testing
         #expect(missing.status == 64 && missing.stderr == "taskwidget: no device 00:00: see `taskwidget serve device ls`\n")
         #expect(try sandbox.run(["serve", "device", "rm", "aa:bb:cc:dd:ee:ff"], global: false).stdout.hasPrefix("Removed AA:BB:CC:DD:EE:FF"))
         #expect(!(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("AA:BB")))
-        // The friendly ID that ls shows names a device too, in either case.
+        // The friendly ID that ls shows names a device too, in either case: to rm, and to add,
+        // which took MAC addresses only (helper-164).
         let friendly = try #require(try sandbox.run(["serve", "device", "ls"], global: false).stdout.firstMatch(of: /11:22:33:44:55:66  ([A-Z0-9]{6})/)?.output.1)
+        #expect(try sandbox.succeed(["serve", "device", "add", String(friendly), "--name", "hall"], global: false).hasPrefix("Changed 11:22:33:44:55:66 ("))
+        #expect(try sandbox.run(["serve", "device", "ls"], global: false).stdout.contains("\(friendly)    hall"))
         #expect(try sandbox.run(["serve", "device", "rm", friendly.lowercased()], global: false).stdout == "Removed 11:22:33:44:55:66 (\(friendly))\n")
     }
 
