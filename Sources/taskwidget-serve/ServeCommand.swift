@@ -131,13 +131,22 @@ struct ServeCommand: AsyncParsableCommand {
                 "\(fileLimit) files may be open (ulimit -n): serving at most \(connections) connections at once, \(server.limits.maximumEventStreams) of them event streams")
         }
         let storePath = context.location.path
+        // What it serves, where it is not every task: it said nothing of `--view` (helper-164).
+        // A list's own name is the user's: the line may reach a journal.
+        let served =
+            switch (view.name, view.scope) {
+            case (let name?, _): " (the view \(name.removingControlCharacters))"
+            case (nil, .list): " (one list's tasks)"
+            case (nil, .inbox): " (the Inbox's tasks)"
+            case (nil, .all): view.isFiltered ? " (a view's tasks)" : ""
+            }
         do {
             try await server.run(logger: context.logger) { bound in
                 // One line, flushed at once: scripts and tests read the port from it.
                 let auth = token == nil ? "" : "; clients send the token"
                 // 0.0.0.0 is no address a client can open: name the ones they can.
                 let everywhere = Self.isWildcard(bound.host) ? Self.reachableLine(port: bound.port) : ""
-                try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/\(everywhere) from \(storePath)\(auth)\n".utf8))
+                try? FileHandle.standardOutput.write(contentsOf: Data("serving http://\(bound)/\(everywhere) from \(storePath)\(served)\(auth)\n".utf8))
             }
         } catch let error as TaskWidgetError where listen == nil && settings.serve.listen != nil && error.context == "\(address)" {
             // The address came from config.toml: say where to change it.

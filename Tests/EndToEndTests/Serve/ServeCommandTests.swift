@@ -268,6 +268,7 @@ import Testing
         let sandbox = try Sandbox.demo()
         try sandbox.writeConfig("[views.work]\nlist = \"Work\"\n\n[notify]\nmised_within = \"2h\"\n")
         let server = try ServeProcess(sandbox, ["--view", "work"])
+        #expect(server.banner.hasSuffix(" (the view work)"), "\(server.banner)")
         #expect(try server.request("/status").status == 200)
         #expect(
             server.process.waitForStderr(containing: "config.toml:5: notify.mised_within: unknown key: did you mean “missed_within”?", within: .seconds(10)),
