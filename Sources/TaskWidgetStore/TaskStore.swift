@@ -171,6 +171,12 @@ public final class TaskStore: Sendable {
             // WAL, which the store has had since it was created (this only converts a file that was
             // empty). Every acknowledged write reaches the disk (seed NFR6: zero data loss).
             try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
+            // A backup copied over the store by hand (cp, mv, sqlite3's .restore) is the store once
+            // written to: with a backup's mark, `backup` took it for an old one and replaced it
+            // (helper-166). `restore` unmarks what it writes as well.
+            try database.writeWithoutTransaction { db in
+                if try Int32.fetchOne(db, sql: "PRAGMA application_id") == backupApplicationID { try db.execute(sql: "PRAGMA application_id = 0") }
+            }
             if !applied.isSuperset(of: Migrations.migrator.migrations) {
                 try migrate(database)
                 applied = Set(Migrations.migrator.migrations)

@@ -289,6 +289,22 @@ import Testing
         #expect(try sandbox.run(["add", "My own task"], global: false).status == 0)  // made where taskwidget keeps it
         try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not a backup: \(advice)")
         #expect(try sandbox.succeed(["ls", "--format", "json", "--store", usual]).contains("My own task"))
+        // A backup copied over a store by hand (cp, mv) keeps a backup's mark: the usual store is
+        // refused by any name, a hard link's too, and any store is no backup once written to
+        // (`backup` replaced them, helper-166).
+        for part in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: usual + part) }
+        try FileManager.default.copyItem(atPath: backup, toPath: usual)
+        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not a backup: \(advice)")
+        let hardLink = sandbox.folder.appendingPathComponent("hard-link.sqlite").path
+        #expect(link(usual, hardLink) == 0)
+        try sandbox.expectRefused(["backup", hardLink], status: 64, message: "\(hardLink) is the store taskwidget uses without --store, not a backup: \(advice)")
+        let copied = sandbox.folder.appendingPathComponent("copied.sqlite").path
+        try FileManager.default.copyItem(atPath: backup, toPath: copied)
+        try sandbox.succeed(["add", "Written after the copy", "--store", copied])
+        try sandbox.expectRefused(
+            ["backup", copied], status: 64,
+            message: "\(copied) holds a store or another program's database (or a backup of an older taskwidget, which looks the same), not a backup: \(advice)")
+        #expect(try sandbox.succeed(["ls", "--format", "json", "--store", copied]).contains("Written after the copy"))
 
         // Another store; and a backup looked at (its -wal and -shm beside it) is still one.
         try sandbox.succeed(["ls", "--store", backup])

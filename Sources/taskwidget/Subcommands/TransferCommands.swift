@@ -163,18 +163,23 @@ extension Backup {
     /// followed, and any other file went too (helper-152, helper-156).
     static func checkReplaceable(_ file: String, context: CommandContext) throws {
         let advice = "give the backup another path, or remove the file first"
-        switch TaskStore.backupTarget(at: file) {
-        case .nothing, .backup: return
+        let target = TaskStore.backupTarget(at: file)
+        switch target {
+        case .nothing: return
         case .otherFile:
             throw TaskWidgetError(.invalidInput, "\(file) is not an older backup (not an SQLite file): \(advice)", context: "backup over another file")
-        case .otherDatabase: break
+        case .backup, .otherDatabase: break
         }
         // A config.toml that cannot be read leaves its store aside: backup works without it.
         let configured = try? context.configuration(using: []).store
         let usual = try? StoreLocation.resolve(explicitPath: nil, environment: context.environment, configured: configured)
+        // The usual store, by any name: a backup copied over it (cp, mv) keeps a backup's mark
+        // until the next write, and a later backup replaced the store (helper-166).
+        let isUsualStore = usual.map { isSameFile($0.path, file) } == true
+        if target == .backup && !isUsualStore { return }
         // A backup of a taskwidget from before backups were marked looks like a store: refused too.
         let what =
-            usual.map { resolvedPath($0.path) == resolvedPath(file) } == true
+            isUsualStore
             ? "is the store taskwidget uses without --store"
             : "holds a store or another program's database (or a backup of an older taskwidget, which looks the same)"
         throw TaskWidgetError(.invalidInput, "\(file) \(what), not a backup: \(advice)", context: "backup over a database")
@@ -244,13 +249,21 @@ struct Restore: ParsableCommand {
 /// What `file` is of the store at `storePath`, symbolic links followed: "the store itself", "the
 /// store's -wal file" (or -shm, -journal); `nil` for another file.
 private func storePart(_ file: String, of storePath: String) -> String? {
+    if isSameFile(file, storePath) { return "the store itself" }
     let (target, store) = (resolvedPath(file), resolvedPath(storePath))
-    if target == store { return "the store itself" }
     return ["-wal", "-shm", "-journal"].first { target == store + $0 }.map { "the store's \($0) file" }
 }
 
 /// `path` absolute, its symbolic links followed.
 private func resolvedPath(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+
+/// Whether two paths name one file: through symbolic links, and a hard link's other name too
+/// (`cp -al`, as snapshot backups make). Paths that name nothing yet are compared as paths.
+private func isSameFile(_ lhs: String, _ rhs: String) -> Bool {
+    var (left, right) = (stat(), stat())
+    guard stat(lhs, &left) == 0, stat(rhs, &right) == 0 else { return resolvedPath(lhs) == resolvedPath(rhs) }
+    return left.st_dev == right.st_dev && left.st_ino == right.st_ino
+}
 
 extension StoreCounts {
     /// “3 tasks, 1 list and 0 habits”.
