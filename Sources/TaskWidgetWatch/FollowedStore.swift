@@ -26,6 +26,8 @@ public struct FollowedStore {
     /// change (helper-71: a watch showed an old line for good).
     private var sideFiles: [FileNode?] = []
     private var dataVersion: Int?
+    /// Whether the file's header said WAL when it was opened (``isWAL(_:)``).
+    private var openedInWAL: Bool?
     /// Whether a file was ever found at the path.
     private var fileWasSeen = false
 
@@ -43,7 +45,12 @@ public struct FollowedStore {
         // changed, and watch printed its JSON line again with a new time (helper-76).
         if store != nil, current == nil, identity == nil, !fileWasSeen { return .unchanged }
         do {
-            if let store, let current, let identity, current.node == identity.node, Self.sideFiles(of: location.path) == sideFiles {
+            // A copy in rollback mode written over the store in place (`VACUUM INTO`, `.dump`): the
+            // open connection, still in WAL mode, held its lock on the file, and every write waited
+            // for it and failed as "locked by another program" (helper-166). Opened again, it
+            // holds none between reads, and the next write makes the file WAL again.
+            let sameJournal = current == identity || Self.isWAL(location.path) == openedInWAL
+            if let store, let current, let identity, current.node == identity.node, Self.sideFiles(of: location.path) == sideFiles, sameJournal {
                 // The same file, written in place: a checkpoint (every writer makes one as it
                 // closes) or a copy over it. Its pages are read again; opening it again each
                 // time kept a closed connection for every write (``TaskStore``'s retire).
@@ -74,6 +81,7 @@ public struct FollowedStore {
             }
             let opened = try TaskStore.open(at: location, mode: .readOnly, logger: logger)
             (store, identity, dataVersion) = (opened, current, try opened.dataVersion())
+            openedInWAL = Self.isWAL(location.path)
             sideFiles = Self.sideFiles(of: location.path)
             return .changed
         } catch {
@@ -86,6 +94,17 @@ public struct FollowedStore {
     /// in a way their events and identities did not show).
     public mutating func reopen() {
         store = nil
+    }
+
+    /// Whether the SQLite header of the file at `path` says WAL (its bytes 18 and 19, the file
+    /// format's write and read versions, are 2; 1 in rollback mode); `nil` when it cannot be read.
+    private static func isWAL(_ path: String) -> Bool? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 20)
+        guard Glibc.read(descriptor, &header, 20) == 20 else { return nil }
+        return header[18] == 2 && header[19] == 2
     }
 
     private static func sideFiles(of path: String) -> [FileNode?] {

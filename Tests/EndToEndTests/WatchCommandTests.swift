@@ -164,6 +164,32 @@ import Testing
         #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
     }
 
+    /// A copy in rollback mode (SQLite's `VACUUM INTO`, a `.dump` read back) written over the
+    /// store in place while watch follows it: watch's connection, still in WAL mode, kept its lock,
+    /// and every write waited 15 s and failed as "locked by another program" until watch was
+    /// restarted (helper-166). Watch shows the copy, and the next write goes through.
+    @Test(.timeLimit(.minutes(1)))
+    func aRollbackModeCopyWrittenOverTheStoreLetsTheNextWriteThrough() throws {
+        let sandbox = try Sandbox()
+        try sandbox.succeed(["add", "Pay rent", "--due", "2026-11-22T18:00:00+01:00"])
+        let other = sandbox.folder.appendingPathComponent("other.sqlite").path
+        try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00", "--store", other])
+        let copy = sandbox.folder.appendingPathComponent("vacuumed.sqlite").path
+        let vacuum = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"VACUUM INTO '\" + sys.argv[2] + \"'\"); c.close()"
+        #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", vacuum, other, copy]).status == 0)
+        let watch = try watch(sandbox, ["--format", "text"])
+        #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: sandbox.storePath))
+        try file.truncate(atOffset: 0)
+        try file.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: copy)))
+        try file.close()
+        #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
+        let started = ContinuousClock.now
+        let added = try sandbox.run(["add", "Feed cat", "--due", "2026-11-22T20:00:00+01:00"])
+        #expect(added.status == 0 && ContinuousClock.now - started < .seconds(10), "\(added.stderr)")
+        #expect(watch.nextLine(within: .seconds(3)) == "2 today · next: Call Bob (17:00)")
+    }
+
     /// A copy renamed over the store while watch holds it (`mv restored.sqlite tasks.sqlite`): the
     /// write before it left its frames in the `-wal` (the writer could not checkpoint while watch
     /// had the store open), and the restored file was read with them on top. Watch kept the old
