@@ -310,6 +310,11 @@ import Testing
         try sandbox.succeed(["add", "Call Bob"])
         #expect(try sandbox.succeed(["backup", backup]) == "Backed up 2 tasks, 0 lists and 0 habits into \(backup)\n")
         let advice = "give the backup another path, or remove the file first"
+        // Into a folder not made yet, as the README's line on a new machine (helper-166).
+        let newFolder = sandbox.folder.appendingPathComponent("backups").path
+        try sandbox.expectRefused(
+            ["backup", newFolder + "/tasks.sqlite"], status: 74,
+            message: "the folder \(newFolder) for the backup does not exist: create it first (mkdir -p \(newFolder))")
 
         let usual = sandbox.folder.appendingPathComponent("data/taskwidget/tasks.sqlite").path
         #expect(try sandbox.run(["add", "My own task"], global: false).status == 0)  // made where taskwidget keeps it

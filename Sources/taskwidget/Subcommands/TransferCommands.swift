@@ -151,6 +151,12 @@ struct Backup: ParsableCommand {
             throw TaskWidgetError(.invalidInput, "\(file) is \(part): give the backup another path", context: "backup onto the store")
         }
         try Self.checkReplaceable(file, context: context)
+        // The README's line on a new machine: "no such file or directory: check its folder" (helper-166).
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder) else {
+            throw TaskWidgetError(
+                .ioFailure, "the folder \(folder) for the backup does not exist: create it first (mkdir -p \(folder.shellQuoted))", context: folder)
+        }
         let counts = try context.storeForReading().backUp(to: file)
         print("Backed up \(counts.inWords) into \(file)")
     }
