@@ -235,6 +235,21 @@ import Testing
         #expect(first.representation.hash == second.representation.hash && first.isAvailable)
     }
 
+    /// An image whose client hung up while it waited for its turn is not drawn; one drawn
+    /// already is still answered from the cache (helper-165).
+    @Test func anImageNoOneWaitsForIsNotDrawn() async throws {
+        let drawings = Counter()
+        let environment = try ServeEnvironment()
+        let cache = try Self.countingCache(drawings)
+        cache.publish(try environment.state(), failure: nil)
+        let spec = try WidgetImageSpec(family: .small)
+        await #expect(throws: ServeHTTPError.clientGone) { try await cache.widget(spec, isWanted: { false }) }
+        #expect(drawings.value == 0)
+        let drawn = try await cache.widget(spec)
+        #expect(try await cache.widget(spec, isWanted: { false }).representation.hash == drawn.representation.hash)
+        #expect(drawings.value == 1)
+    }
+
     /// A later entry that shows the same is no change a viewer sees, but the JSON line (its `date`
     /// and `nextChange`) and the timeline document (its `generatedAt`) carry its dates: they are
     /// made again, and the images are not drawn again.

@@ -126,20 +126,27 @@ public final class DashboardCache: Sendable {
     /// Images are drawn one at a time on ``drawer``, a thread of its own: the renderer draws one
     /// image at a time in a process anyway, and a request that waits for a drawing suspends
     /// instead of holding one of Swift's cooperative threads (one per core), which accept
-    /// connections and answer every other request meanwhile.
-    public func widget(_ spec: WidgetImageSpec) async throws -> (representation: Representation, isAvailable: Bool) {
+    /// connections and answer every other request meanwhile. `isWanted` is asked when its turn
+    /// comes: an image no one waits for any more (its client hung up) is not drawn, and
+    /// ``ServeHTTPError/clientGone`` is thrown. Sixty requests for new sizes whose clients left at
+    /// once were drawn one after the other, and a viewer behind them waited 12 s (helper-165).
+    public func widget(
+        _ spec: WidgetImageSpec, isWanted: @escaping @Sendable () -> Bool = { true }
+    ) async throws -> (representation: Representation, isAvailable: Bool) {
         let cached = published.withLock { current in current.widgets[spec].map { ($0, current.state != nil) } }
         if let cached { return cached }
         return try await withCheckedThrowingContinuation { continuation in
-            drawer.async { continuation.resume(with: Result { try self.drawOnce(spec) }) }
+            drawer.async { continuation.resume(with: Result { try self.drawOnce(spec, isWanted: isWanted) }) }
         }
     }
 
-    /// On ``drawer``: the image from the cache if another request drew it meanwhile, else drawn now.
-    private func drawOnce(_ spec: WidgetImageSpec) throws -> (representation: Representation, isAvailable: Bool) {
+    /// On ``drawer``: the image from the cache if another request drew it meanwhile, else drawn
+    /// now if it is still wanted.
+    private func drawOnce(_ spec: WidgetImageSpec, isWanted: () -> Bool) throws -> (representation: Representation, isAvailable: Bool) {
         try representation(
             cached: { $0.widgets[spec] }, store: { $0.widgets.count < maximumWidgets ? $0.widgets[spec] = $1 : () }, keptAcrossEntries: true
         ) { state, failure in
+            guard isWanted() else { throw ServeHTTPError.clientGone }
             let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.imageMessage(of: failure))
             return Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
         }

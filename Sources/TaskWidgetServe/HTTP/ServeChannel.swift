@@ -5,7 +5,8 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1 channel with ``ConnectionCloseHandler`` and ``HostRequirementHandler`` in
-/// front of its conversion to HTTP types, which drops the request's HTTP version.
+/// front of its conversion to HTTP types, which drops the request's HTTP version, and
+/// ``InputClosedHandler`` first.
 struct ServeHTTP1Channel: ServerChildChannel {
     let base: HTTP1Channel
 
@@ -14,6 +15,7 @@ struct ServeHTTP1Channel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandlers([HostRequirementHandler(), ConnectionCloseHandler()], position: .before(conversion))
+            try pipeline.addHandler(InputClosedHandler(), position: .first)
             return value
         }
     }
@@ -92,6 +94,24 @@ extension ConnectionCloseHandler {
 
 @available(*, unavailable)
 extension ConnectionCloseHandler: Sendable {}
+
+/// Notes that the client closed its side of the connection. Hummingbird keeps a connection open
+/// after that (half-closure), so that it is still seen as open; an image is not drawn for a
+/// client that has gone (``ServeRequestContext/connectionIsOpen``), as nginx answers 499 then.
+final class InputClosedHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    /// Read and written on the connection's event loop only.
+    private(set) var isInputClosed = false
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .some(ChannelEvent.inputClosed) = event as? ChannelEvent { isInputClosed = true }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+@available(*, unavailable)
+extension InputClosedHandler: Sendable {}
 
 /// Refuses an HTTP/1.1 request without a `Host` header, and any request with more than one, as
 /// RFC 9112 §3.2 requires of a server (400): its error reaches ``RequestGuardHandler``, which

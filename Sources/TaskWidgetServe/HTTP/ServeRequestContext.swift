@@ -12,7 +12,8 @@ public struct ServeRequestContext: RequestContext {
     /// Hummingbird's storage: logger, parameters, endpoint path.
     public var coreContext: CoreRequestContextStorage
 
-    /// The connection the request came on, read only for ``localAuthority``.
+    /// The connection the request came on, read for ``localAuthority``, ``clientAddress`` and
+    /// ``connectionIsOpen``.
     private let channel: any Channel
 
     /// The largest body a handler reads (the TRMNL log).
@@ -22,6 +23,21 @@ public struct ServeRequestContext: RequestContext {
     public init(source: Source) {
         coreContext = .init(source: source)
         channel = source.channel
+    }
+
+    /// Whether the client is still there, asked off the event loop when a request's image is about
+    /// to be drawn: its connection is open and its side not closed (``InputClosedHandler``). A
+    /// connection that was not open when the request came is a test's: always there.
+    var connectionIsOpen: @Sendable () -> Bool {
+        let channel = channel
+        guard channel.isActive else { return { true } }
+        return {
+            let closed = try? channel.eventLoop.submit {
+                guard channel.isActive else { return true }
+                return try channel.pipeline.syncOperations.handler(type: InputClosedHandler.self).isInputClosed
+            }.wait()
+            return closed != true
+        }
     }
 
     /// The client's IP address, for the log line that asks the user to register a device.
