@@ -236,6 +236,8 @@ import Testing
         // Other tools' names passed unread, and the image came unrotated (helper-124).
         ("/widget/medium.png?rotation=90", .badRequest, "{\"error\":\"unknown parameter rotation: did you mean rotate?\"}\n"),
         ("/widget/800x480.png?bpp=1", .badRequest, "{\"error\":\"unknown parameter bpp: did you mean depth?\"}\n"),
+        // Parts of the path as parameters passed unread, and the default image came (helper-165).
+        ("/widget/large.png?size=800x480", .badRequest, "{\"error\":\"size goes in the path: /widget/800x480.png, /widget/large.bmp\"}\n"),
         ("/widget/medium.png?theme=blue", .badRequest, "{\"error\":\"bad parameter theme: expected light, dark or mono\"}\n"),
         ("/status?format=xml", .badRequest, "{\"error\":\"bad parameter format: expected text, json, waybar, i3bar, polybar, tmux\"}\n"),
         ("/status?formt=json", .badRequest, "{\"error\":\"unknown parameter formt: did you mean format?\"}\n"),

@@ -39,6 +39,10 @@ extension WidgetImageSpec {
                     throw .badParameter("rotate", expected: "0, 90, 180 or 270")
                 }
                 rotation = degrees
+            case "size", "family", "format", "width", "height":
+                // Parts of the path, given as parameters: they passed unread, as a cache buster does,
+                // and the default image came (helper-165).
+                throw .inThePath(key)
             default:
                 try ServeHTTPError.refuseMisspelt(key, known: Self.parameters)
             }

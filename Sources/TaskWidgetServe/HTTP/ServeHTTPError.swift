@@ -53,6 +53,11 @@ extension ServeHTTPError {
         throw .init(.badRequest, "unknown parameter \(String(key).sanitizedForMessage): did you mean \(meant)?")
     }
 
+    /// 400 for a part of a widget's path given as a parameter (`?size=800x480`).
+    static func inThePath(_ key: Substring) -> Self {
+        .init(.badRequest, "\(key) goes in the path: /widget/800x480.png, /widget/large.bmp")
+    }
+
     /// What other servers and e-ink tools call the widget's parameters: `?rotation=90` passed
     /// unread, as a cache buster does, and the image came unrotated (helper-124).
     static let otherNames = ["rotation": "rotate", "orientation": "rotate", "bpp": "depth", "bits": "depth", "bitdepth": "depth"]
