@@ -32,8 +32,11 @@ public enum SyncAccountsFile {
                 (merged.passwordCommand, merged.passwordFile) = (existing.passwordCommand, existing.passwordFile)
             }
             merged.inbox = account.inbox ?? existing.inbox
-            var lines = text.components(separatedBy: "\n")
-            lines.replaceSubrange(try tableLines(named: account.name, in: lines, path: path), with: table(of: merged).dropLast().components(separatedBy: "\n"))
+            var lines = lines(of: text)
+            let ending = carriageReturn(in: text)
+            lines.replaceSubrange(
+                try tableLines(named: account.name, in: lines, path: path),
+                with: table(of: merged).dropLast().components(separatedBy: "\n").map { $0 + ending })
             try replace(path, with: lines.joined(separator: "\n"), home: home)
             return
         }
@@ -44,11 +47,12 @@ public enum SyncAccountsFile {
                 "there is no sync account “\(account.name.sanitizedForMessage)” to replace: "
                     + (names.isEmpty ? "there are none yet (leave out --replace to add it)" : "the accounts are \(names.joined(separator: ", "))"))
         }
-        let table = table(of: account)
+        // In the file's line endings: CRLF ones were mixed with LF (helper-168).
+        let newLine = carriageReturn(in: text) + "\n"
         var newText = text
-        if !newText.isEmpty && !newText.hasSuffix("\n") { newText += "\n" }
-        if !newText.isEmpty { newText += "\n" }
-        newText += table
+        if !newText.isEmpty && newText.unicodeScalars.last != "\n" { newText += newLine }
+        if !newText.isEmpty { newText += newLine }
+        newText += table(of: account).replacingOccurrences(of: "\n", with: newLine)
         try replace(path, with: newText, home: home)
     }
 
@@ -68,7 +72,7 @@ public enum SyncAccountsFile {
     /// own is removed too (the file is checked once it is gone).
     public static func remove(named name: String, fromConfigAt path: String, home: String? = nil) throws {
         let text = try currentText(path)
-        var lines = text.components(separatedBy: "\n")
+        var lines = lines(of: text)
         if !lines.contains(where: { headerPath($0) == ["sync", "accounts", name] }) {
             let configuration = try Configuration.parse(text, path: path, home: home, using: .sync)
             guard configuration.syncAccounts.contains(where: { $0.name == name }) else {
@@ -82,26 +86,53 @@ public enum SyncAccountsFile {
         }
         let table = try tableLines(named: name, in: lines, path: path)
         var start = table.lowerBound
-        if start > 0 && lines[start - 1].trimmingCharacters(in: .whitespaces).isEmpty { start -= 1 }
+        if start > 0 && lines[start - 1].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { start -= 1 }
         lines.removeSubrange(start...table.upperBound)
         // Only the file's syntax is checked: a mistake in another account's table was there
         // before, and with two such tables neither could be removed.
         try replace(path, with: lines.joined(separator: "\n"), home: home, checking: [])
     }
 
-    /// The lines of the account's table, from its header to its last key (comments after it,
-    /// which may introduce the next table, are not its own).
+    /// The lines of `text`, split at each line feed; a carriage return before it stays on its
+    /// line, so that a file with CRLF line endings is written back with them. (Swift takes CRLF
+    /// for one character: split by characters, such a file was one line, and every account but
+    /// the first was "not a table of its own", helper-168.)
+    private static func lines(of text: String) -> [String] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+    }
+
+    /// `"\r"` for a file whose lines end in CRLF, else `""`.
+    private static func carriageReturn(in text: String) -> String {
+        text.contains("\r\n") ? "\r" : ""
+    }
+
+    /// The lines of the account's table, from its header to its last key, with its sub-tables
+    /// (`[sync.accounts.home.extra]`: left behind, it made the file one no command could read)
+    /// but not the comments after its last key (which may introduce the next table).
     private static func tableLines(named name: String, in lines: [String], path: String) throws -> ClosedRange<Int> {
-        guard let header = lines.firstIndex(where: { headerPath($0) == ["sync", "accounts", name] }) else {
+        let accountPath = ["sync", "accounts", name]
+        let headers = lines.indices.filter { headerPath(lines[$0]) == accountPath }
+        guard let header = headers.first else {
             throw TaskWidgetError(
                 .badConfig, "\(path): the account “\(name.sanitizedForMessage)” is not a [sync.accounts.NAME] table of its own: edit the file by hand")
+        }
+        // TOML refuses a table defined twice; only its first copy went (helper-168).
+        guard headers.count == 1 else {
+            throw TaskWidgetError(.badConfig, "\(path): the table [sync.accounts.\(key(name))] is in the file twice: fix the file by hand")
         }
         var end = header + 1
         var lastKey = header
         var inMultiline = false
         while end < lines.count {
-            let line = lines[end].trimmingCharacters(in: .whitespaces)
-            if !inMultiline && headerPath(line) != nil { break }
+            let line = lines[end].trimmingCharacters(in: .whitespacesAndNewlines)
+            if !inMultiline && line.hasPrefix("[") {
+                // A header: the account's sub-tables (and arrays of them) are its own, any other ends it.
+                let path = headerPath(line) ?? headerPath(String(line.dropFirst()))
+                guard let path, path.count > accountPath.count, Array(path.prefix(accountPath.count)) == accountPath else { break }
+                lastKey = end
+                end += 1
+                continue
+            }
             if !inMultiline && !line.isEmpty && !line.hasPrefix("#") { lastKey = end }
             if inMultiline { lastKey = end }
             // A `"""` or `'''` string spans lines until its closing delimiter.

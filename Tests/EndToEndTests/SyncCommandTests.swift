@@ -1706,6 +1706,25 @@ import Testing
             #expect(try sandbox.succeed(["sync", "account", "rm", name]) == "Removed the account \(name) from \(config.appendingPathComponent("config.toml").path)\n")
         }
         #expect(try String(contentsOf: config.appendingPathComponent("config.toml"), encoding: .utf8) == original + "\n")
+
+        // Its sub-tables go with it (left behind, no command could read the file), a table written
+        // twice is refused as TOML refuses it, and a file with CRLF line endings keeps them: every
+        // account after its first line was "not a table of its own" (helper-168).
+        let file = config.appendingPathComponent("config.toml")
+        try Data((original + "\n\n[sync.accounts.home]\nurl = \"https://a.example/\"\n\n[sync.accounts.home.extra]\nx = 1\n").utf8).write(to: file)
+        try sandbox.succeed(["sync", "account", "rm", "home"])
+        #expect(try String(contentsOf: file, encoding: .utf8) == original + "\n")
+        let twice = original + "\n\n[sync.accounts.home]\nurl = \"https://a.example/\"\n\n[sync.accounts.home]\nuser = \"again\"\n"
+        try Data(twice.utf8).write(to: file)
+        let refusedTwice = try sandbox.run(["sync", "account", "rm", "home"])
+        #expect(refusedTwice.status == 64 && refusedTwice.stderr.hasSuffix("the table [sync.accounts.home] is in the file twice: fix the file by hand\n"), "\(refusedTwice.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == twice)
+        let crlf = "[sync.accounts.a]\r\nurl = \"https://a.example/\"\r\n\r\n[sync.accounts.b]\r\nurl = \"https://b.example/\"\r\n"
+        try Data(crlf.utf8).write(to: file)
+        try sandbox.succeed(["sync", "account", "rm", "b"])
+        #expect(try String(contentsOf: file, encoding: .utf8) == "[sync.accounts.a]\r\nurl = \"https://a.example/\"\r\n")
+        try sandbox.succeed(["sync", "account", "add", "c", "--url", "https://c.example/"])
+        #expect(try String(contentsOf: file, encoding: .utf8) == "[sync.accounts.a]\r\nurl = \"https://a.example/\"\r\n\r\n[sync.accounts.c]\r\nurl = \"https://c.example/\"\r\n")
     }
 
     @Test func aDryRunPrintsThePlanAndChangesNothingAnywhere() async throws {
