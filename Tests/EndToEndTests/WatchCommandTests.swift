@@ -310,6 +310,8 @@ import Testing
         try sandbox.succeed(["add", "Call Bob"])
         #expect(try sandbox.succeed(["backup", backup]) == "Backed up 2 tasks, 0 lists and 0 habits into \(backup)\n")
         let advice = "give the backup another path, or remove the file first"
+        // Not "remove the file first" for a database: it may hold the user's tasks (helper-168).
+        func shows(_ path: String) -> String { "give the backup another path (`taskwidget ls --store \(path)` shows what it holds)" }
         // Into a folder not made yet, as the README's line on a new machine (helper-166).
         let newFolder = sandbox.folder.appendingPathComponent("backups").path
         try sandbox.expectRefused(
@@ -318,23 +320,23 @@ import Testing
 
         let usual = sandbox.folder.appendingPathComponent("data/taskwidget/tasks.sqlite").path
         #expect(try sandbox.run(["add", "My own task"], global: false).status == 0)  // made where taskwidget keeps it
-        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not a backup: \(advice)")
+        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not a backup: \(shows(usual))")
         #expect(try sandbox.succeed(["ls", "--format", "json", "--store", usual]).contains("My own task"))
         // A backup copied over a store by hand (cp, mv) keeps a backup's mark: the usual store is
         // refused by any name, a hard link's too, and any store is no backup once written to
         // (`backup` replaced them, helper-166).
         for part in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: usual + part) }
         try FileManager.default.copyItem(atPath: backup, toPath: usual)
-        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not a backup: \(advice)")
+        try sandbox.expectRefused(["backup", usual], status: 64, message: "\(usual) is the store taskwidget uses without --store, not a backup: \(shows(usual))")
         let hardLink = sandbox.folder.appendingPathComponent("hard-link.sqlite").path
         #expect(link(usual, hardLink) == 0)
-        try sandbox.expectRefused(["backup", hardLink], status: 64, message: "\(hardLink) is the store taskwidget uses without --store, not a backup: \(advice)")
+        try sandbox.expectRefused(["backup", hardLink], status: 64, message: "\(hardLink) is the store taskwidget uses without --store, not a backup: \(shows(hardLink))")
         let copied = sandbox.folder.appendingPathComponent("copied.sqlite").path
         try FileManager.default.copyItem(atPath: backup, toPath: copied)
         try sandbox.succeed(["add", "Written after the copy", "--store", copied])
         try sandbox.expectRefused(
             ["backup", copied], status: 64,
-            message: "\(copied) holds a store or another program's database (or a backup of an older taskwidget, which looks the same), not a backup: \(advice)")
+            message: "\(copied) holds a store or another program's database (or a backup of an older taskwidget, which looks the same), not a backup: \(shows(copied))")
         #expect(try sandbox.succeed(["ls", "--format", "json", "--store", copied]).contains("Written after the copy"))
 
         // Another store; and a backup looked at (its -wal and -shm beside it) is still one.
@@ -344,13 +346,13 @@ import Testing
         let other = sandbox.folder.appendingPathComponent("work.sqlite").path
         try sandbox.succeed(["restore", backup, "--store", other])
         let store = "holds a store or another program's database (or a backup of an older taskwidget, which looks the same), not a backup"
-        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) \(store): \(advice)")
+        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) \(store): \(shows(other))")
         // Also once nothing has it open (no -wal or -shm beside it), and another program's database.
         for part in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other + part) }
-        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) \(store): \(advice)")
+        try sandbox.expectRefused(["backup", other], status: 64, message: "\(other) \(store): \(shows(other))")
         let database = sandbox.folder.appendingPathComponent("notes.db").path
         #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE notes(x)')", database]).status == 0)
-        try sandbox.expectRefused(["backup", database], status: 64, message: "\(database) \(store): \(advice)")
+        try sandbox.expectRefused(["backup", database], status: 64, message: "\(database) \(store): \(shows(database))")
 
         // An older backup's -wal, left by a program that wrote to it and ended without closing it,
         // was read over the new backup: its old tasks came back (helper-156).

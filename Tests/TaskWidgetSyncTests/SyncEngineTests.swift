@@ -377,13 +377,18 @@ import Testing
         }
     }
 
+    /// A store with one task, "Shared", synced: the store, the task, its collection and its object.
+    func storeSharingATask(_ server: RadicaleServer, _ transport: any DAVTransport) async throws -> (TemporaryStore, TaskItem, URL, DAVHref) {
+        let fixture = try TemporaryStore()
+        let task = try fixture.store.addTask(NewTask(title: "Shared"), now: Self.sunday).task
+        _ = try await engine(fixture.store, server, transport).run(dryRun: false)
+        let inboxURL = try syncedInboxURL(of: fixture.store)
+        return (fixture, task, inboxURL, CalDAVClient.objectHref(forUID: SyncIdentity.uid(for: task.id), in: inboxURL))
+    }
+
     @Test func aCommandThatWritesDuringTheSyncIsMergedNotOverwritten() async throws {
         try await withRadicale { server, direct, counting in
-            let fixture = try TemporaryStore()
-            let task = try fixture.store.addTask(NewTask(title: "Shared"), now: Self.sunday).task
-            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
-            let inboxURL = try syncedInboxURL(of: fixture.store)
-            let href = CalDAVClient.objectHref(forUID: SyncIdentity.uid(for: task.id), in: inboxURL)
+            let (fixture, task, inboxURL, href) = try await storeSharingATask(server, counting)
             let theirs = try await direct.object(at: href, in: inboxURL)
             _ = try await direct.update(
                 theirs.data.replacingOccurrences(of: "SUMMARY:Shared", with: "SUMMARY:Shared\\, renamed there")
@@ -410,11 +415,7 @@ import Testing
     /// new object with the fields taskwidget keeps alone was written (helper-163).
     @Test func anEditMeetingADeletionMeanwhileBringsTheWholeTaskBack() async throws {
         try await withRadicale { server, direct, counting in
-            let fixture = try TemporaryStore()
-            let task = try fixture.store.addTask(NewTask(title: "Shared"), now: Self.sunday).task
-            _ = try await engine(fixture.store, server, counting).run(dryRun: false)
-            let inboxURL = try syncedInboxURL(of: fixture.store)
-            let href = CalDAVClient.objectHref(forUID: SyncIdentity.uid(for: task.id), in: inboxURL)
+            let (fixture, task, inboxURL, href) = try await storeSharingATask(server, counting)
             let theirs = try await direct.object(at: href, in: inboxURL)
             _ = try await direct.update(
                 theirs.data.replacingOccurrences(of: "SUMMARY:Shared", with: "SUMMARY:Shared\r\nDESCRIPTION:the phone's note\r\nPRIORITY:1"),

@@ -188,7 +188,10 @@ extension Backup {
             isUsualStore
             ? "is the store taskwidget uses without --store"
             : "holds a store or another program's database (or a backup of an older taskwidget, which looks the same)"
-        throw TaskWidgetError(.invalidInput, "\(file) \(what), not a backup: \(advice)", context: "backup over a database")
+        // Not "remove the file first": it may hold the user's tasks (helper-168).
+        throw TaskWidgetError(
+            .invalidInput, "\(file) \(what), not a backup: give the backup another path (`taskwidget ls --store \(file.shellQuoted)` shows what it holds)",
+            context: "backup over a database")
     }
 }
 
