@@ -47,8 +47,10 @@ public final class DashboardCache: Sendable {
     public typealias Drawing = @Sendable (WidgetImageSpec, Picture) throws -> Data
 
     private let draw: Drawing
-    /// Where images are drawn, one at a time (see ``widget(_:)``).
+    /// Where images are drawn, one at a time (see ``widget(_:isReading:)``).
     private let drawer = DispatchQueue(label: "taskwidget-serve drawing")
+    /// The images waiting for their turn on ``drawer``, in the order asked.
+    private let waiting = Mutex<[DrawingJob]>([])
     private let renderers: [StatusFormat: StatusRenderer]
     private let now: @Sendable () -> Instant
     private let published: Mutex<Published>
@@ -126,27 +128,47 @@ public final class DashboardCache: Sendable {
     /// Images are drawn one at a time on ``drawer``, a thread of its own: the renderer draws one
     /// image at a time in a process anyway, and a request that waits for a drawing suspends
     /// instead of holding one of Swift's cooperative threads (one per core), which accept
-    /// connections and answer every other request meanwhile. `isWanted` is asked when its turn
-    /// comes: an image no one waits for any more (its client hung up) is not drawn, and
-    /// ``ServeHTTPError/clientGone`` is thrown. Sixty requests for new sizes whose clients left at
-    /// once were drawn one after the other, and a viewer behind them waited 12 s (helper-165).
+    /// connections and answer every other request meanwhile. Of the images waiting, those of
+    /// clients still sending (`isReading`) come first: sixty requests for new sizes whose
+    /// clients hung up at once were drawn first, and a viewer behind them waited 12 s
+    /// (helper-165). A client that only closed its side (a half-close, which HTTP allows) is
+    /// still answered, after the others.
     public func widget(
-        _ spec: WidgetImageSpec, isWanted: @escaping @Sendable () -> Bool = { true }
+        _ spec: WidgetImageSpec, isReading: @escaping @Sendable () -> Bool = { true }
     ) async throws -> (representation: Representation, isAvailable: Bool) {
         let cached = published.withLock { current in current.widgets[spec].map { ($0, current.state != nil) } }
         if let cached { return cached }
         return try await withCheckedThrowingContinuation { continuation in
-            drawer.async { continuation.resume(with: Result { try self.drawOnce(spec, isWanted: isWanted) }) }
+            waiting.withLock { $0.append(DrawingJob(spec: spec, isReading: isReading, continuation: continuation)) }
+            drawer.async { self.drawNext() }
         }
     }
 
-    /// On ``drawer``: the image from the cache if another request drew it meanwhile, else drawn
-    /// now if it is still wanted.
-    private func drawOnce(_ spec: WidgetImageSpec, isWanted: () -> Bool) throws -> (representation: Representation, isAvailable: Bool) {
+    /// On ``drawer``, once per image asked for: the first waiting image whose client still
+    /// sends, else the first one.
+    private func drawNext() {
+        let jobs = waiting.withLock { $0 }
+        let chosen = (jobs.first { $0.isReading() } ?? jobs.first).map(\.id)
+        guard let job = waiting.withLock({ jobs in jobs.firstIndex { $0.id == chosen }.map { jobs.remove(at: $0) } }) else { return }
+        job.continuation.resume(with: Result { try drawOnce(job.spec) })
+    }
+
+    /// How many images wait for their turn (for tests).
+    var waitingImages: Int { waiting.withLock { $0.count } }
+
+    /// An image waiting to be drawn.
+    private struct DrawingJob: Sendable {
+        let id = UUID()
+        let spec: WidgetImageSpec
+        let isReading: @Sendable () -> Bool
+        let continuation: CheckedContinuation<(representation: Representation, isAvailable: Bool), any Error>
+    }
+
+    /// On ``drawer``: the image from the cache if another request drew it meanwhile, else drawn now.
+    private func drawOnce(_ spec: WidgetImageSpec) throws -> (representation: Representation, isAvailable: Bool) {
         try representation(
             cached: { $0.widgets[spec] }, store: { $0.widgets.count < maximumWidgets ? $0.widgets[spec] = $1 : () }, keptAcrossEntries: true
         ) { state, failure in
-            guard isWanted() else { throw ServeHTTPError.clientGone }
             let picture = state.map { Picture.entry($0.entry) } ?? .unavailable(message: Self.imageMessage(of: failure))
             return Representation(body: ByteBuffer(data: try draw(spec, picture)), contentType: spec.format.mediaType)
         }

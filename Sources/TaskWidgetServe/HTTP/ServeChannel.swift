@@ -100,8 +100,9 @@ extension ConnectionCloseHandler {
 extension ConnectionCloseHandler: Sendable {}
 
 /// Notes that the client closed its side of the connection. Hummingbird keeps a connection open
-/// after that (half-closure), so that it is still seen as open; an image is not drawn for a
-/// client that has gone (``ServeRequestContext/connectionIsOpen``), as nginx answers 499 then.
+/// after that (half-closure), so that it is still seen as open: the client may still read (a
+/// half-close), or have gone; its image is drawn after those of clients that still send
+/// (``ServeRequestContext/clientIsReading``).
 final class InputClosedHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 

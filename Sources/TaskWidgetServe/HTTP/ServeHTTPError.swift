@@ -76,10 +76,6 @@ extension ServeHTTPError {
     /// 404 for an unknown path.
     public static let notFound = Self(.notFound, "not found")
 
-    /// 499 (nginx's "client closed request"), logged for an image not drawn because its client
-    /// closed the connection while it waited: no one reads the answer.
-    public static let clientGone = Self(.init(code: 499, reasonPhrase: "Client Closed Request"), "the client closed the connection")
-
     /// 429 for a client that asked to set up too many unregistered devices (``DeviceRegistry/setupWait(for:at:)``).
     public static func tooManySetups(retryAfter seconds: Int) -> Self {
         Self(.tooManyRequests, "too many setups of devices that are not registered: wait a minute", headers: [.retryAfter: String(seconds)])

@@ -214,22 +214,21 @@ import Testing
         #expect(connections.count == requests.count)
     }
 
-    /// Images asked for by clients that hung up at once are not drawn (logged as 499): sixty such
-    /// requests for new sizes were drawn one after another, and a viewer behind them waited 12 s
-    /// (helper-165). The first may have begun before its client left.
-    @Test(.timeLimit(.minutes(1))) func anImageWhoseClientHungUpIsNotDrawn() throws {
+    /// A client that closes its side of the connection after its request (a half-close, as
+    /// `nc -N` does) and then reads gets its image: it got 499 for any image not drawn yet, when
+    /// such clients were taken for gone (helper-167). Their images are drawn after the others.
+    @Test(.timeLimit(.minutes(1))) func aClientThatHalfClosesGetsItsImage() throws {
         let sandbox = try Sandbox.demo()
-        let server = try ServeProcess(sandbox, ["--verbose"])
-        let burst = """
+        let server = try ServeProcess(sandbox)
+        let halfClose = """
             import socket, sys
-            for i in range(12):
-                s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-                s.sendall(("GET /widget/%dx2000.png HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n" % (2000 + i)).encode())
-                s.close()
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"GET /widget/1235x567.png HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nConnection: close\\r\\n\\r\\n")
+            s.shutdown(socket.SHUT_WR)
+            print(s.makefile("rb").read().split(b"\\r\\n")[0].decode())
             """
-        #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", burst, String(server.port)]).status == 0)
-        #expect(server.process.waitForStderr(containing: "status=499", count: 11, within: .seconds(30)), "\(server.process.stderrText)")
-        #expect(try server.request("/widget/333x222.png").status == 200)
+        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", halfClose, String(server.port)])
+        #expect(result.stdout == "HTTP/1.1 200 OK\n", "\(result.stdout) \(result.stderr)")
         #expect(server.terminate() == 0)
     }
 
