@@ -19,6 +19,14 @@ public struct DeviceRecord: Sendable, Equatable {
 
     /// The original TRMNL's panel, which a device has unless registered with another.
     public static let defaultSize = WidgetSize(width: 800, height: 480)
+    /// The TRMNL X's panel, of 16 grays.
+    public static let xSize = WidgetSize(width: 1872, height: 1404)
+
+    /// The options of `serve device add` for a device that says its panel is `size`: the TRMNL X's
+    /// 16 grays with its panel (a 1-bit image on it was the advice, helper-167).
+    public static func options(for size: WidgetSize) -> String {
+        size == xSize ? "--size \(size) --depth 4" : "--size \(size)"
+    }
 
     /// Whether `text` is a device ID as the firmware sends it: a MAC address, six pairs of hex
     /// digits with colons (`AA:BB:CC:DD:EE:FF`).

@@ -5,6 +5,19 @@ extension WidgetImageSpec {
     static let maximumServedSide = 4096
     /// The query keys a widget image takes.
     static let parameters = ["scale", "theme", "depth", "rotate"]
+    /// What goes in a widget image's path, not in its query.
+    static let pathParts: Set<String> = ["size", "family", "format", "width", "height"]
+
+    /// The path that gives `key` the value `value`, for an image asked for as `stem.format`:
+    /// `?size=800x480` on `large.png` is `/widget/800x480.png`, `?format=bmp` is `/widget/large.bmp`.
+    static func path(stem: Substring, format: Format, giving key: String, _ value: Substring) -> String {
+        let isName = !value.isEmpty && value.count <= 16 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        switch key {
+        case "size" where isName, "family" where isName: return "/widget/\(value.lowercased()).\(format.rawValue)"
+        case "format" where Format(rawValue: value.lowercased()) != nil: return "/widget/\(stem).\(value.lowercased())"
+        default: return "/widget/800x480.png"
+        }
+    }
 
     /// What `GET /widget/{name}?scale=&theme=&depth=&rotate=` asks for: `name` is
     /// `small|medium|large|WxH` (points) and `.png` or `.bmp`. Unknown query keys are ignored
@@ -39,10 +52,10 @@ extension WidgetImageSpec {
                     throw .badParameter("rotate", expected: "0, 90, 180 or 270")
                 }
                 rotation = degrees
-            case "size", "family", "format", "width", "height":
+            case let key where Self.pathParts.contains(key.lowercased()):
                 // Parts of the path, given as parameters: they passed unread, as a cache buster does,
-                // and the default image came (helper-165).
-                throw .inThePath(key)
+                // and the default image came (helper-165); `?Size=` too (helper-167).
+                throw .inThePath(key, example: Self.path(stem: stem, format: format, giving: key.lowercased(), value))
             default:
                 try ServeHTTPError.refuseMisspelt(key, known: Self.parameters)
             }

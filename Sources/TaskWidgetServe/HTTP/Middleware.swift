@@ -209,9 +209,10 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// - Parameters:
     ///   - openPaths: paths answered without a token (`/healthz`; `/api/setup`, which a device calls
-    ///     before it has a key).
+    ///     before it has a key; `/favicon.ico`, which every browser asks for with no token, and
+    ///     which is not found: a 401 for each view of the page filled the log).
     ///   - secrets: the accepted tokens, as bytes.
-    public init(openPaths: Set<String> = ["/healthz", "/api/setup"], secrets: @escaping @Sendable () -> Secrets) {
+    public init(openPaths: Set<String> = ["/healthz", "/api/setup", "/favicon.ico"], secrets: @escaping @Sendable () -> Secrets) {
         self.secrets = secrets
         self.openPaths = openPaths
     }

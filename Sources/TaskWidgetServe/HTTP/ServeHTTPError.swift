@@ -53,9 +53,10 @@ extension ServeHTTPError {
         throw .init(.badRequest, "unknown parameter \(String(key).sanitizedForMessage): did you mean \(meant)?")
     }
 
-    /// 400 for a part of a widget's path given as a parameter (`?size=800x480`).
-    static func inThePath(_ key: Substring) -> Self {
-        .init(.badRequest, "\(key) goes in the path: /widget/800x480.png, /widget/large.bmp")
+    /// 400 for a part of a widget's path given as a parameter (`?size=800x480`), with the path
+    /// that asks for it.
+    static func inThePath(_ key: Substring, example: String) -> Self {
+        .init(.badRequest, "\(String(key).sanitizedForMessage) goes in the path: \(example)")
     }
 
     /// What other servers and e-ink tools call the widget's parameters: `?rotation=90` passed

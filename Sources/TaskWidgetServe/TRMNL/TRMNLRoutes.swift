@@ -19,7 +19,7 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
                 case .first:
                     // The panel it says it has: a TRMNL X registered as the 800×480 default got an
                     // image for another screen (helper-164).
-                    let size = DeviceRegistry.panelSize(in: request.headers).flatMap { $0 == DeviceRecord.defaultSize ? nil : " --size \($0)" } ?? ""
+                    let size = DeviceRegistry.panelSize(in: request.headers).flatMap { $0 == DeviceRecord.defaultSize ? nil : " " + DeviceRecord.options(for: $0) } ?? ""
                     context.logger.warning(
                         "a TRMNL device that is not registered asked to be set up, from \(address): if it is yours, register it with `taskwidget serve device add \(id)\(size)`")
                 case .tooMany:
@@ -49,19 +49,21 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
         guard let device = devices.device(sending: request.headers) else {
             // A registered device with another key: its key was replaced (`device rm` and `add`),
             // and it shows an error until it is set up again, which nothing said (helper-164).
-            if let id = request.headers[.deviceID], devices.device(id: id) != nil, request.headers[.accessToken] != nil,
-                devices.isFirst(notice: "\(id.uppercased()) key")
+            // Once for each key the device is registered with (a second replacement is said too).
+            if let id = request.headers[.deviceID], let registered = devices.device(id: id), request.headers[.accessToken] != nil,
+                devices.isFirst(notice: "\(registered.id) key \(registered.apiKey)")
             {
                 context.logger.warning(
                     "the TRMNL device \(id) sent a key that is not its own (replaced by `serve device rm` and `add`?): set it up again (its reset or Wi-Fi setup) to give it the new one")
             }
             throw ServeHTTPError.deviceNotKnown
         }
+        // Once for each registration it contradicts.
         if let panel = DeviceRegistry.panelSize(in: request.headers), panel != device.size,
-            devices.isFirst(notice: "\(device.id) size \(panel)")
+            devices.isFirst(notice: "\(device.id) size \(panel) registered \(device.size)")
         {
             context.logger.warning(
-                "the TRMNL device \(device.id) says its screen is \(panel), and is registered for \(device.size): if it is right, run `taskwidget serve device add \(device.id) --size \(panel)`")
+                "the TRMNL device \(device.id) says its screen is \(panel), and is registered for \(device.size): if it is right, run `taskwidget serve device add \(device.id) \(DeviceRecord.options(for: panel))`")
         }
         // While the store cannot be read, the image of the failure, and a minute until the next look.
         let image = try await cache.widget(device.imageSpec).representation
