@@ -176,7 +176,7 @@ import Testing
         let weekday = try sandbox.run(["edit", stretch, "--due", "fri", "--remind", "fri 9am", "--now", "2026-11-27T10:00:00+01:00"])
         #expect(
             weekday.stderr == "taskwidget: note: today is Friday, so the due time is a week from today; for today, give `today`\n"
-                + "taskwidget: note: today is Friday, so the reminder is a week from today; for today, give `today`\n", "\(weekday.stderr)")
+                + "taskwidget: note: today is Friday, so the reminder is a week from today; for today, give `today 9am`\n", "\(weekday.stderr)")
         #expect(try sandbox.run(["edit", stretch, "--due", "next fri", "--now", "2026-11-27T10:00:00+01:00"]).stderr.isEmpty)
         // A time the clocks skip moves by the gap: said too (helper-138).
         let skipped = try sandbox.run(["edit", stretch, "--due", "2027-03-28T02:30", "--remind", "2027-03-28 2:15am"])

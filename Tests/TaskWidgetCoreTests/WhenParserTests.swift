@@ -322,9 +322,11 @@ import Testing
     /// Today's weekday without `next` means the one a week later, which `add` and `edit` say (helper-158).
     @Test func todaysWeekdayIsNamedWhenItMeansNextWeek() throws {
         let friday = WhenParser(now: instant("2026-11-27T10:00:00+01:00"), calendar: LocalCalendar(timeZone: zone("Europe/Berlin")))
-        for text in ["fri", "Friday 5pm", "5pm fri", "fri midnight"] {
+        for (text, todayInstead) in [("fri", "today"), ("Friday 5pm", "today 5pm"), ("5pm fri", "5pm today"), ("fri midnight", "today midnight")] {
             let reading = try friday.read(text, for: .due)
-            #expect(reading.todaysWeekday == "Friday" && reading.instant >= instant("2026-12-04T00:00:00+01:00"), "\(text)")
+            #expect(reading.todaysWeekday?.name == "Friday" && reading.instant >= instant("2026-12-04T00:00:00+01:00"), "\(text)")
+            #expect(reading.todaysWeekday?.todayInstead == todayInstead)
+            #expect(try friday.parse(todayInstead, for: .due) < instant("2026-11-28T00:00:00+01:00"), "\(todayInstead) is today")
         }
         for text in ["next fri", "sat", "today", "tomorrow 5pm", "in 7d", "2026-12-04"] {
             #expect(try friday.read(text, for: .due).todaysWeekday == nil, "\(text)")

@@ -80,11 +80,20 @@ public struct WhenParser: Sendable {
         /// so means tomorrow.
         public let meansTomorrow: Bool
         /// Today's weekday (`Friday`) when the text names it without `next` (`fri` on a Friday),
-        /// and so means the one a week later.
-        public let todaysWeekday: String?
+        /// and so means the one a week later; with the text that means today instead (`5pm
+        /// today` for `5pm fri`).
+        public let todaysWeekday: TodaysWeekday?
         /// The local time the text names (`02:30`) and the one its instant shows (`03:30`), when
         /// the clocks skip the first on `day` (they go forward).
         public let skippedTime: SkippedTime?
+    }
+
+    /// Today's weekday named as a day, which means the one a week later.
+    public struct TodaysWeekday: Sendable, Equatable {
+        /// `Friday`.
+        public let name: String
+        /// The text with `today` for the weekday (`5pm today` for `5pm fri`).
+        public let todayInstead: String
     }
 
     /// A local time the clocks skip, and the one shown instead.
@@ -107,11 +116,12 @@ public struct WhenParser: Sendable {
             skippedTime: skippedTime(in: normalizedText, resolvedTo: instant))
     }
 
-    private func todaysWeekday(in normalizedText: String) -> String? {
+    private func todaysWeekday(in normalizedText: String) -> TodaysWeekday? {
         let words = normalizedText.split(separator: " ")
         guard !words.contains("next"), words.contains(where: { Self.weekday(named: $0) == today.weekday }) else { return nil }
         let name = Self.weekdayNames[today.weekday - 1]
-        return name.prefix(1).uppercased() + name.dropFirst()
+        let todayInstead = words.map { Self.weekday(named: $0) == nil ? String($0) : "today" }.joined(separator: " ")
+        return TodaysWeekday(name: name.prefix(1).uppercased() + name.dropFirst(), todayInstead: todayInstead)
     }
 
     private func meansTomorrow(_ normalizedText: String) -> Bool {

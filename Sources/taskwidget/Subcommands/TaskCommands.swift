@@ -193,7 +193,7 @@ private func noteIfMoved(_ options: [(text: String?, reading: WhenParser.Reading
         }
         if let weekday = reading.todaysWeekday {
             writeToStandardError(
-                "taskwidget: note: today is \(weekday), so \(what) is a week from today; for today, give `today`\n")
+                "taskwidget: note: today is \(weekday.name), so \(what) is a week from today; for today, give `\(weekday.todayInstead)`\n")
         }
         if let skipped {
             writeToStandardError(
