@@ -117,7 +117,9 @@ struct DeviceCommand: ParsableCommand {
             try DeviceFile.save(devices, path: path)
             // With its name, which `--name` may have just changed (helper-167).
             let named = device.name.map { ", \($0.removingControlCharacters)" } ?? ""
-            print("\(existing == nil ? "Added" : "Changed") \(device.id) (\(device.friendlyID)\(named)): \(device.size) \(device.depth)-bit \(device.format.rawValue)")
+            print(
+                "\(existing == nil ? "Added" : "Changed") \(device.id) (\(device.friendlyID)\(named)): "
+                    + "\(device.size) \(device.depth)-bit \(device.format.rawValue)")
             if let note { print("Note: \(note)") }
             if let port {
                 print("Point the device at this server (TRMNL firmware: custom server, http://HOST:\(port)) and it gets its key at setup")

@@ -146,6 +146,15 @@ import Testing
         #expect((3...4).contains(watch.stderrText.components(separatedBy: "there is no store").count), "\(watch.stderrText)")
     }
 
+    /// Writes the bytes of the file at `source` over the file at `path`, in place, as `cp` does:
+    /// the same file (inode), new bytes.
+    static func writeOver(_ path: String, withBytesOf source: String) throws {
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.truncate(atOffset: 0)
+        try file.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: source)))
+        try file.close()
+    }
+
     /// A store written over in place (`cp backup.sqlite tasks.sqlite`: same file, new bytes) is
     /// read again: watch, serve and notify kept showing the old tasks, through SIGUSR1 too, until
     /// the next write, as neither the file's identity nor SQLite's data_version changed.
@@ -157,10 +166,7 @@ import Testing
         try sandbox.succeed(["add", "Call Bob", "--due", "2026-11-22T17:00:00+01:00", "--store", backup])
         let watch = try watch(sandbox, ["--format", "text"])
         #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
-        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: sandbox.storePath))
-        try file.truncate(atOffset: 0)
-        try file.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: backup)))
-        try file.close()
+        try Self.writeOver(sandbox.storePath, withBytesOf: backup)
         #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
     }
 
@@ -179,10 +185,7 @@ import Testing
         #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", vacuum, other, copy]).status == 0)
         let watch = try watch(sandbox, ["--format", "text"])
         #expect(watch.nextLine() == "1 today · next: Pay rent (18:00)")
-        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: sandbox.storePath))
-        try file.truncate(atOffset: 0)
-        try file.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: copy)))
-        try file.close()
+        try Self.writeOver(sandbox.storePath, withBytesOf: copy)
         #expect(watch.nextLine(within: .seconds(3)) == "1 today · next: Call Bob (17:00)")
         let started = ContinuousClock.now
         let added = try sandbox.run(["add", "Feed cat", "--due", "2026-11-22T20:00:00+01:00"])

@@ -19,9 +19,11 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
                 case .first:
                     // The panel it says it has: a TRMNL X registered as the 800×480 default got an
                     // image for another screen (helper-164).
-                    let size = DeviceRegistry.panelSize(in: request.headers).flatMap { $0 == DeviceRecord.defaultSize ? nil : " " + DeviceRecord.options(for: $0) } ?? ""
+                    let panel = DeviceRegistry.panelSize(in: request.headers)
+                    let size = panel.flatMap { $0 == DeviceRecord.defaultSize ? nil : " " + DeviceRecord.options(for: $0) } ?? ""
                     context.logger.warning(
-                        "a TRMNL device that is not registered asked to be set up, from \(address): if it is yours, register it with `taskwidget serve device add \(id)\(size)`")
+                        .init(stringLiteral: "a TRMNL device that is not registered asked to be set up, from \(address): if it is yours, register it with "
+                            + "`taskwidget serve device add \(id)\(size)`"))
                 case .tooMany:
                     context.logger.warning(
                         "more than \(DeviceRegistry.unregisteredLogged) TRMNL devices that are not registered asked to be set up: the log names no more of them until serve restarts")
@@ -54,7 +56,8 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
                 devices.isFirst(notice: "\(registered.id) key \(registered.apiKey)")
             {
                 context.logger.warning(
-                    "the TRMNL device \(id) sent a key that is not its own (replaced by `serve device rm` and `add`?): set it up again (its reset or Wi-Fi setup) to give it the new one")
+                    .init(stringLiteral: "the TRMNL device \(id) sent a key that is not its own (replaced by `serve device rm` and `add`?): "
+                        + "set it up again (its reset or Wi-Fi setup) to give it the new one"))
             }
             throw ServeHTTPError.deviceNotKnown
         }
@@ -63,7 +66,8 @@ func addTRMNLRoutes(to router: Router<ServeRequestContext>, cache: DashboardCach
             devices.isFirst(notice: "\(device.id) size \(panel) registered \(device.size)")
         {
             context.logger.warning(
-                "the TRMNL device \(device.id) says its screen is \(panel), and is registered for \(device.size): if it is right, run `taskwidget serve device add \(device.id) \(DeviceRecord.options(for: panel))`")
+                .init(stringLiteral: "the TRMNL device \(device.id) says its screen is \(panel), and is registered for \(device.size): if it is right, run "
+                    + "`taskwidget serve device add \(device.id) \(DeviceRecord.options(for: panel))`"))
         }
         // While the store cannot be read, the image of the failure, and a minute until the next look.
         let image = try await cache.widget(device.imageSpec).representation
