@@ -258,7 +258,7 @@ import Testing
             await withCheckedContinuation { continuation in DispatchQueue.global().async { started.wait(); continuation.resume() } }
             // Two whose clients have gone (or only closed their side), then a viewer's.
             for (index, reading) in [(1, false), (2, false), (3, true)] {
-                group.addTask { _ = try await cache.widget(specs[index], isReading: { reading }) }
+                group.addTask { _ = try await cache.widget(specs[index], isSending: { reading }) }
                 while cache.waitingImages < index { await Task.yield() }
             }
             gate.signal()

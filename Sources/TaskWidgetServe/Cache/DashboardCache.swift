@@ -47,7 +47,7 @@ public final class DashboardCache: Sendable {
     public typealias Drawing = @Sendable (WidgetImageSpec, Picture) throws -> Data
 
     private let draw: Drawing
-    /// Where images are drawn, one at a time (see ``widget(_:isReading:)``).
+    /// Where images are drawn, one at a time (see ``widget(_:isSending:)``).
     private let drawer = DispatchQueue(label: "taskwidget-serve drawing")
     /// The images waiting for their turn on ``drawer``, in the order asked.
     private let waiting = Mutex<[DrawingJob]>([])
@@ -129,17 +129,17 @@ public final class DashboardCache: Sendable {
     /// image at a time in a process anyway, and a request that waits for a drawing suspends
     /// instead of holding one of Swift's cooperative threads (one per core), which accept
     /// connections and answer every other request meanwhile. Of the images waiting, those of
-    /// clients still sending (`isReading`) come first: sixty requests for new sizes whose
+    /// clients still sending (`isSending`) come first: sixty requests for new sizes whose
     /// clients hung up at once were drawn first, and a viewer behind them waited 12 s
     /// (helper-165). A client that only closed its side (a half-close, which HTTP allows) is
     /// still answered, after the others.
     public func widget(
-        _ spec: WidgetImageSpec, isReading: @escaping @Sendable () -> Bool = { true }
+        _ spec: WidgetImageSpec, isSending: @escaping @Sendable () -> Bool = { true }
     ) async throws -> (representation: Representation, isAvailable: Bool) {
         let cached = published.withLock { current in current.widgets[spec].map { ($0, current.state != nil) } }
         if let cached { return cached }
         return try await withCheckedThrowingContinuation { continuation in
-            waiting.withLock { $0.append(DrawingJob(spec: spec, isReading: isReading, continuation: continuation)) }
+            waiting.withLock { $0.append(DrawingJob(spec: spec, isSending: isSending, continuation: continuation)) }
             drawer.async { self.drawNext() }
         }
     }
@@ -148,7 +148,7 @@ public final class DashboardCache: Sendable {
     /// sends, else the first one.
     private func drawNext() {
         let jobs = waiting.withLock { $0 }
-        let chosen = (jobs.first { $0.isReading() } ?? jobs.first).map(\.id)
+        let chosen = (jobs.first { $0.isSending() } ?? jobs.first).map(\.id)
         guard let job = waiting.withLock({ jobs in jobs.firstIndex { $0.id == chosen }.map { jobs.remove(at: $0) } }) else { return }
         job.continuation.resume(with: Result { try drawOnce(job.spec) })
     }
@@ -160,7 +160,7 @@ public final class DashboardCache: Sendable {
     private struct DrawingJob: Sendable {
         let id = UUID()
         let spec: WidgetImageSpec
-        let isReading: @Sendable () -> Bool
+        let isSending: @Sendable () -> Bool
         let continuation: CheckedContinuation<(representation: Representation, isAvailable: Bool), any Error>
     }
 

@@ -102,7 +102,7 @@ extension ConnectionCloseHandler: Sendable {}
 /// Notes that the client closed its side of the connection. Hummingbird keeps a connection open
 /// after that (half-closure), so that it is still seen as open: the client may still read (a
 /// half-close), or have gone; its image is drawn after those of clients that still send
-/// (``ServeRequestContext/clientIsReading``).
+/// (``ServeRequestContext/clientIsSending``).
 final class InputClosedHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 

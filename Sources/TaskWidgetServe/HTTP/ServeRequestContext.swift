@@ -13,7 +13,7 @@ public struct ServeRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
 
     /// The connection the request came on, read for ``localAuthority``, ``clientAddress`` and
-    /// ``clientIsReading``.
+    /// ``clientIsSending``.
     private let channel: any Channel
 
     /// The largest body a handler reads (the TRMNL log).
@@ -28,7 +28,7 @@ public struct ServeRequestContext: RequestContext {
     /// Whether the client still sends, asked off the event loop while a request's image waits to
     /// be drawn: its connection is open and its side not closed (``InputClosedHandler``). A
     /// connection that was not open when the request came is a test's: always sending.
-    var clientIsReading: @Sendable () -> Bool {
+    var clientIsSending: @Sendable () -> Bool {
         let channel = channel
         guard channel.isActive else { return { true } }
         return {

@@ -73,7 +73,7 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
     router.get("/widget/{name}") { request, context -> Response in
         let name = context.parameters.get("name") ?? ""
         let spec = try WidgetImageSpec(name: name[...], query: request.uri.decodedQueryParameters)
-        let (image, isAvailable) = try await cache.widget(spec, isReading: context.clientIsReading)
+        let (image, isAvailable) = try await cache.widget(spec, isSending: context.clientIsSending)
         guard isAvailable else {
             // A TRMNL device shows an image only when it comes with 200 (else its own "API error"
             // screen): it gets the image of the failure with 200, every other client with 503.
