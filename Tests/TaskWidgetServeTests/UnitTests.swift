@@ -40,6 +40,12 @@ import Testing
         #expect(full == (try WidgetImageSpec(family: .small, scale: 2, theme: .dark, depth: 2, rotation: 90)))
     }
 
+    /// `/widget/800x480.PNG` was a 404 (helper-165): the name reads in any case.
+    @Test func aNameReadsInAnyCase() throws {
+        #expect(try WidgetImageSpec(name: "800X480.PNG", query: []) == WidgetImageSpec(name: "800x480.png", query: []))
+        #expect(try WidgetImageSpec(name: "Medium.Bmp", query: []) == WidgetImageSpec(name: "medium.bmp", query: []))
+    }
+
     @Test(arguments: [
         "medium.gif", "huge.png", "800x.png", "x480.png", "800x480x2.png", "+800x480.png", "800x-480.png", "medium", "",
     ])

@@ -20,11 +20,13 @@ extension WidgetImageSpec {
     }
 
     /// What `GET /widget/{name}?scale=&theme=&depth=&rotate=` asks for: `name` is
-    /// `small|medium|large|WxH` (points) and `.png` or `.bmp`. Unknown query keys are ignored
+    /// `small|medium|large|WxH` (points) and `.png` or `.bmp`, in any case (`800X480.PNG`: the
+    /// name as a camera app or a file name keeps it). Unknown query keys are ignored
     /// (pollers add cache busters such as `?v=`), unless they read as a known one misspelt
     /// (`?them=dark`); a known key with a bad value or a `WxH` with a side out of range is a 400, a
     /// name that is no widget a 404.
     init(name: Substring, query: some Sequence<(key: Substring, value: Substring)>) throws(ServeHTTPError) {
+        let name = Substring(name.lowercased())
         guard let dot = name.lastIndex(of: "."), let format = Format(rawValue: String(name[name.index(after: dot)...])) else {
             throw .noSuchWidget
         }
