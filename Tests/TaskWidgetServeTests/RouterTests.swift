@@ -292,6 +292,10 @@ import Testing
                 String(buffer: wrong.body)
                     == "{\"error\":\"wrong token: `taskwidget serve token` prints the one this server takes (restart a serve that ran before it was made)\"}\n")
             #expect(wrong.headers[.wwwAuthenticate] == "Bearer realm=\"taskwidget\"")
+            // `?TOKEN=` passed as no token, with the advice to add ?token= (helpers 164, 165).
+            let misCased = try await client.execute(uri: "/status?Token=server-token", method: .get)
+            #expect(misCased.status == .unauthorized)
+            #expect(String(buffer: misCased.body) == "{\"error\":\"?Token= is not read: the parameter is ?token=, in lower case\"}\n")
             let elsewhere = try await client.execute(uri: "/widget/800x480.png?depth=2&theme=mono", method: .get, headers: [.accessToken: "device-key-123"])
             #expect(elsewhere.status == .unauthorized)
             #expect(String(buffer: elsewhere.body).hasPrefix("{\"error\":\"a TRMNL device's key opens /api/display, /api/log and the image of its image_url"))

@@ -238,7 +238,10 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
             // the device's ID and key itself, and logs a registered device whose key was replaced.
             if request.uri.path == "/api/display", request.headers[.deviceID] != nil { return try await next(request, context) }
             if request.uri.path == "/api/log", request.headers[.deviceID] != nil { throw ServeHTTPError.deviceNotKnown }
-            guard !presented.isEmpty else { throw ServeHTTPError.tokenMissing }
+            guard !presented.isEmpty else {
+                let misCased = request.uri.decodedQueryParameters.first { $0.key != "token" && $0.key.lowercased() == "token" }
+                throw misCased.map { ServeHTTPError.tokenNameCase($0.key) } ?? ServeHTTPError.tokenMissing
+            }
             // Which refusal: a device's key used elsewhere, found in constant time as well.
             let keys = secrets.deviceKeys.map(\.key)
             var isDeviceKey: UInt8 = 0
