@@ -53,8 +53,8 @@ public struct Configuration: Sendable {
         public static let notify = Sections(rawValue: 1 << 4)
         public static let all: Sections = [.views, .watch, .serve, .sync, .notify]
 
-        /// These and the ones they need read: `[watch] views` names views.
-        var needed: Sections { contains(.watch) ? union(.views) : self }
+        /// These and the ones they need read: `[watch] views` and `[serve] view` name views.
+        var needed: Sections { isDisjoint(with: [.watch, .serve]) ? self : union(.views) }
     }
 
     /// The defaults: what no file says.
@@ -143,7 +143,15 @@ public struct Configuration: Sendable {
             }
             configuration.watch = settings
         }
-        try read(.serve) { configuration.serve = try reader.table("serve").map(ServeSettings.init(reader:)) ?? ServeSettings() }
+        try read(.serve) {
+            guard let serve = try reader.table("serve") else { return }
+            let settings = try ServeSettings(reader: serve)
+            // A name that is no view said so without the file's line (helper-164).
+            if let name = settings.view, (try? configuration.view(named: name)) == nil {
+                throw serve.error("view", "“\(name.sanitizedForMessage)” is not a view: \(configuration.knownViews)")
+            }
+            configuration.serve = settings
+        }
         try read(.sync) {
             guard let sync = try reader.table("sync") else { return }
             try sync.allowKeys(["accounts"])

@@ -295,6 +295,8 @@ import Testing
         ("[watch]\nviews = \"work\"\n", "config.toml:2: watch.views: expected a list of texts in quotes"),
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
         ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),
+        // It lacked the file's line for serve (helper-164).
+        ("[views.work]\nlist = \"W\"\n[serve]\nview = \"wrok\"\n", "config.toml:4: serve.view: “wrok” is not a view: the views are work, all"),
         ("[watch]\nmiddle_click = \"stop\"\n", "config.toml:2: watch.middle_click: expected one of done, start, snooze, none"),
         // `~/` without a HOME would be a folder named "~" wherever the command runs.
         ("store = \"~/tasks.sqlite\"\n", "config.toml:1: store: HOME is not set"),
