@@ -52,17 +52,27 @@ final class Canvas {
     /// `markup` is only for text built here from numbers and fixed words.
     /// With `maxLines` above 1 (and a `maxWidth`), the text wraps between words onto up to that
     /// many lines, each aligned on `x` as `anchor` says, and the last is cut with an ellipsis.
+    /// `shorterForms`, longest first, stand in for a `text` that would be cut: the first that fits
+    /// is drawn (the last, cut, if none does).
     /// Returns the width drawn.
     @discardableResult
     func text(
-        _ text: String, markup: Bool = false, style: TextStyle, x: Double, baseline: Double, maxWidth: Double? = nil,
-        maxLines: Int = 1, anchor: Anchor = .start
+        _ text: String, shorterForms: [String] = [], markup: Bool = false, style: TextStyle, x: Double, baseline: Double,
+        maxWidth: Double? = nil, maxLines: Int = 1, anchor: Anchor = .start
     ) -> Double {
         let wraps = maxLines > 1 && maxWidth != nil
-        var layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: context)
-        if fonts.hasSystemFallback, Self.needsSystemFonts(layout, text) {
+        func laidOut(_ text: String) -> OpaquePointer {
+            let layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: context)
+            guard fonts.hasSystemFallback, Self.needsSystemFonts(layout, text) else { return layout }
             g_object_unref(UnsafeMutableRawPointer(layout))
-            layout = self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: systemContext())
+            return self.layout(text, markup: markup, style: style, maxWidth: maxWidth, maxLines: wraps ? maxLines : 1, anchor: anchor, in: systemContext())
+        }
+        var text = text
+        var layout = laidOut(text)
+        for form in shorterForms where pango_layout_is_ellipsized(layout) != 0 {
+            g_object_unref(UnsafeMutableRawPointer(layout))
+            text = form
+            layout = laidOut(form)
         }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()

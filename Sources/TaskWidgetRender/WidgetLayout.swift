@@ -132,7 +132,7 @@ struct WidgetLayout {
             var titleEnd = right
             if showsDue, let label = task.dueLabel {
                 let width = canvas.text(
-                    label,
+                    label, shorterForms: DueLabeler.shorterForms(of: label),
                     style: .init(size: titleSize - 1, weight: task.isOverdue ? .semibold : .regular, color: task.isOverdue ? palette.red : palette.secondary),
                     x: right, baseline: baseline, maxWidth: (right - padding) * 0.52, anchor: .end)
                 titleEnd -= width + 10

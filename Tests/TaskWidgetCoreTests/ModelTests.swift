@@ -370,6 +370,17 @@ import Testing
         #expect(DueLabeler(calendar: LocalCalendar(timeZone: Self.berlin)).timeLabel(for: Fixed.instant(date), at: Self.mondayMorning) == expected)
     }
 
+    @Test(arguments: [
+        ("Overdue · Tue 16 Dec 2025 09:00", ["Overdue · Tue 16 Dec 2025", "Overdue · 16 Dec 2025"]),
+        ("Thu 4 Mar 2027", ["4 Mar 2027"]),
+        ("Tomorrow 09:00", ["Tomorrow"]),
+        ("Overdue · 17:00", []),
+        ("Today", []),
+    ])
+    func aLabelHasShorterFormsForANarrowPlace(label: String, forms: [String]) {
+        #expect(DueLabeler.shorterForms(of: label) == forms)
+    }
+
     @Test func aTaskWithoutADueDateHasNoLabel() {
         let task = TaskItem(title: "t", createdAt: Self.mondayMorning)
         #expect(DueLabeler(calendar: LocalCalendar(timeZone: Self.berlin)).label(for: task, at: Self.mondayMorning) == nil)

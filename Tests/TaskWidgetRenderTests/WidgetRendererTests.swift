@@ -87,6 +87,18 @@ import Testing
         #expect(widget.report.ellipsized.contains(RenderFixture.long))
     }
 
+    /// A due date in another year lost its end to the ellipsis in the medium widget ("Overdue ·
+    /// Tue 16 Dec 2025 …", helper-164): it is shown without its time of day instead.
+    @Test func aLongDueLabelDropsItsTimeRatherThanBeingCut() throws {
+        var entry = try RenderFixture.entry(.mixed, family: .medium)
+        entry.top[0].dueLabel = "Overdue · Tue 16 Dec 2025 09:00"
+        let widget = try WidgetRenderer(family: .medium).render(entry, recording: true)
+        #expect(widget.report.ellipsized.allSatisfy { !$0.hasPrefix("Overdue") }, "\(widget.report.ellipsized)")
+        var shortened = entry
+        shortened.top[0].dueLabel = "Overdue · Tue 16 Dec 2025"
+        #expect(try widget.image == WidgetRenderer(family: .medium).render(shortened).image)
+    }
+
     /// A long list name is cut before the counts are: they read `1 overdue · 1 toda…`.
     @Test(arguments: [WidgetFamily.medium, .large])
     func aLongListNameIsCutBeforeTheCounts(family: WidgetFamily) throws {

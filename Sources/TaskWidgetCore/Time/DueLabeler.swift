@@ -71,6 +71,24 @@ public struct DueLabeler: Sendable {
         }
     }
 
+    /// Shorter forms of a label this type made, for a place too narrow for it, longest first:
+    /// without its time of day, then without its weekday too (`Overdue · Tue 16 Dec 2025 09:00`,
+    /// `Overdue · Tue 16 Dec 2025`, `Overdue · 16 Dec 2025`). The medium widget cut a far due
+    /// date in the middle (helper-164).
+    public static func shorterForms(of label: String) -> [String] {
+        var words = label.split(separator: " ", omittingEmptySubsequences: false)
+        var forms: [String] = []
+        if let last = words.last, last.count == 5, last.dropFirst(2).first == ":", words.count > 1, words[words.count - 2] != "·" {
+            words.removeLast()
+            forms.append(words.joined(separator: " "))
+        }
+        if let weekday = words.firstIndex(where: { weekdays.contains(String($0)) }), weekday + 1 < words.count {
+            words.remove(at: weekday)
+            forms.append(words.joined(separator: " "))
+        }
+        return forms
+    }
+
     /// A local day as `Sun 22 Nov` (what a widget's header shows).
     public static func dayText(of day: LocalDay) -> String {
         dayText(weekday: day.weekday, of: day)
