@@ -88,6 +88,11 @@ public struct StatusRenderer: Sendable {
             if case .sectionCloseNameIncorrect? = error.error as? MustacheTemplate.Error, let text, let (close, opened) = try Self.firstMisnamedClose(in: text) {
                 throw text.error(at: close.start, "{{/\(close.name)}} closes the section {{\(opened)}}: give it that name, {{/\(opened.dropFirst())}}")
             }
+            // A name with a letter the parser does not take (`{{summäry}}`, `{{sum mary}}`) is
+            // "not finished" to it: it is an unknown name, with the one meant (helper-169).
+            if case .unfinishedName? = error.error as? MustacheTemplate.Error, let text {
+                try TemplateNames.check(text, names: StatusContext.fields.mapValues(\.shape))
+            }
             throw TemplateText.error(
                 source: template.source, line: error.context.lineNumber - 1, column: error.context.columnNumber,
                 "\(Self.describe(error.error)): fix the template")

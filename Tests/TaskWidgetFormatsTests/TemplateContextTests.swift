@@ -114,6 +114,10 @@ import Testing
         // A name of each item of a list: the habits' form before they became an object.
         ("{{#habits}}{{name}}{{/habits}}", 1, 14, "unknown name “name”: it is a name of each of “items”: put it inside {{#items}}…{{/items}}"),
         ("x {{> header}}", 1, 3, "partials ({{>name}}, {{<name}}) are not supported"),
+        // A letter the parser does not take in a name: "a tag is not finished" (helper-169).
+        ("{{summäry}}", 1, 3, "unknown name “summäry”: did you mean “summary”?"),
+        ("{{#tóp}}x{{/tóp}}", 1, 4, "unknown name “tóp”: did you mean “top”?"),
+        ("{{sum mary}}", 1, 3, "unknown name “sum mary”: did you mean “summary”?"),
     ])
     func unknownNamesAreRefusedWithLineAndColumn(template: String, line: Int, column: Int, problem: String) throws {
         let error = expectError(.badTemplate) { try StatusRenderer(format: .text, template: .init(text: template, source: "user.mustache")) }
