@@ -50,7 +50,8 @@ public enum Validation {
                 text.unicodeScalars.compactMap { scalar in
                     guard scalar.isControlOrLineBreak else { return scalar }
                     let category = scalar.properties.generalCategory
-                    let breaks = scalar == "\n" || scalar == "\t" || scalar == "\r" || category == .lineSeparator || category == .paragraphSeparator
+                    // NEL (U+0085), VT and FF too, which break lines as LF does: NEL glued two words (helper-169).
+                    let breaks = "\n\t\r\u{0B}\u{0C}\u{85}".unicodeScalars.contains(scalar) || category == .lineSeparator || category == .paragraphSeparator
                     return breaks ? " " : nil
                 }))
         let trimmed = spaced.trimmingWhitespace.truncated(to: maximumTitleLength, maxBytesPerUnit: maximumBytesPerCharacter)
