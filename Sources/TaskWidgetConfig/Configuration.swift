@@ -129,7 +129,7 @@ public struct Configuration: Sendable {
             // `--view` ignores case, so `[views.Work]` and `[views.work]` would be one name for two views.
             for (index, view) in views.enumerated() where views[..<index].contains(where: { NameLookup.isSame($0.name ?? "", view.name ?? "") }) {
                 throw viewTables[index].error(
-                    nil, "another view has this name, but for capitals or control characters, which view names ignore: rename one")
+                    nil, "another view has this name, but for capitals, how its accents are encoded (NFC or NFD) or invisible characters, which view names ignore: rename one")
             }
             configuration.views = views
         }

@@ -30,6 +30,21 @@ extension TOMLParseError {
         if let table = message.firstMatch(of: /cannot redefine existing table '([^']*)'/)?.output.1 {
             return "the table [\(table)] is in the file twice: keep one, with all of its keys"
         }
+        // `[views.été]`: a name beyond ASCII letters, digits, _ and - goes in quotes (helper-169).
+        if message.contains(/saw '[^\x{00}-\x{7F}]/) {
+            let quoted = { (name: Substring) -> String in
+                let name = String(name).trimmingWhitespace
+                let isBare = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+                return isBare || name.hasPrefix("\"") ? name : "\"\(name)\""
+            }
+            let trimmed = line.trimmingWhitespace
+            if trimmed.hasPrefix("["), trimmed.hasSuffix("]"), !trimmed.hasPrefix("[[") {
+                return "a name with letters beyond ASCII or spaces goes in quotes: [\(trimmed.dropFirst().dropLast().split(separator: ".").map(quoted).joined(separator: "."))]"
+            }
+            if let equals = line.firstIndex(of: "=") {
+                return "a name with letters beyond ASCII or spaces goes in quotes: \(quoted(line[..<equals])) = …"
+            }
+        }
         if message.contains("parsing string") || message.contains("parsing literal string"), message.contains("control characters") {
             return "a text in quotes is not closed on its line: end it with the quote it starts with"
         }

@@ -90,6 +90,10 @@ import Testing
         ("list = \"Travel", "config.toml:2:15: a text in quotes is not closed on its line: end it with the quote it starts with: fix the file"),
         ("list = \"a\"\n[views.work]", "config.toml:3:1: the table [views.work] is in the file twice: keep one, with all of its keys: fix the file"),
         ("list \"Work\"", "config.toml:2:6: Error while parsing key-value pair: expected '=', saw '\"': fix the file"),
+        // A name beyond ASCII, bare: TOML++'s "expected bare key starting character" (helper-169).
+        ("[views.été]", "config.toml:2:8: a name with letters beyond ASCII or spaces goes in quotes: [views.\"été\"]: fix the file"),
+        ("[views.Café Bar]", "config.toml:2:11: a name with letters beyond ASCII or spaces goes in quotes: [views.\"Café Bar\"]: fix the file"),
+        ("été = 1", "config.toml:2:1: a name with letters beyond ASCII or spaces goes in quotes: \"été\" = …: fix the file"),
     ])
     func aSyntaxMistakeIsSaidInPlainWords(line: String, message: String) throws {
         let error = #expect(throws: TaskWidgetError.self) { try Configuration.parse("[views.work]\n\(line)\n", path: "config.toml") }
