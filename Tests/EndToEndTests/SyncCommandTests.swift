@@ -330,8 +330,10 @@ import Testing
             try FileManager.default.removeItem(at: home)
             try FileManager.default.copyItem(at: oldCopy, to: home)
             let refusal =
-                "taskwidget: the server no longer has 8 of the 10 tasks this store synced with the account “rad”, so this sync would "
-                + "delete them here: if they were deleted on purpose, run `taskwidget sync --account rad --store \(mine.sandbox.storePath) "
+                "taskwidget: the server no longer has 8 of the 10 tasks this store synced with the account “rad” (the collection of the "
+                + "list “Trip” is gone from the server), so this sync would delete them here (`taskwidget sync --account rad --store "
+                + "\(mine.sandbox.storePath) --dry-run --force-delete` lists them, deleting nothing): if they were deleted on purpose, "
+                + "run `taskwidget sync --account rad --store \(mine.sandbox.storePath) "
                 + "--force-delete`; if the server lost them (restored from an old copy, emptied), run `taskwidget sync account forget rad "
                 + "--store \(mine.sandbox.storePath)` and sync again to send them back\n"
             #expect(try mine.syncRefused() == refusal)

@@ -322,7 +322,7 @@ public struct SyncEngine: Sendable {
         // collection made for a list or the Inbox).
         var plan = planner(snapshot, binding: binding, pull: pull, formerObjects: formerObjects).plan()
         if let stored = snapshot.home, stored.accountURL != account.url { try checkChangedURL(from: stored.accountURL, plan) }
-        try checkDeletions(plan, snapshot)
+        try checkDeletions(plan, snapshot, listing: listing)
         if !dryRun, !binding.listsToMake.isEmpty || binding.inboxToMake != nil {
             let known = Set(binding.bindings.map(\.href))
             binding = try await makeCollections(binding)
@@ -542,16 +542,30 @@ public struct SyncEngine: Sendable {
     /// A sync that would delete here more than half of the tasks this store synced with the
     /// account (and more than ``deletionsAlwaysAllowed``) needs `--force-delete`: a server
     /// restored from an old copy, or emptied, reads as their deletion there (helper-147).
-    private func checkDeletions(_ plan: SyncPlan, _ snapshot: SyncSnapshot) throws {
+    private func checkDeletions(_ plan: SyncPlan, _ snapshot: SyncSnapshot, listing: [CalendarCollection]) throws {
         let deleted = plan.deletedLocally.count
         guard !allowsMassDeletion, deleted > Self.deletionsAlwaysAllowed else { return }
         let synced = Set(snapshot.objects.lazy.filter { $0.base != nil }.map(\.taskID)).count
         guard deleted * 2 > synced else { return }
         let name = account.name.shellQuoted
+        // Whole collections gone, as when another device removed a list: said by the list's name,
+        // where the count alone read as a server that lost its data (helper-171).
+        let listed = Set(listing.map(\.href.path))
+        let goneLists = Set(snapshot.collections.filter { !listed.contains($0.href) }.compactMap(\.listID))
+        let deletedIDs = Set(plan.deletedLocally)
+        let listsLosingTasks = Set(snapshot.tasks.filter { deletedIDs.contains($0.id) }.compactMap(\.listID))
+        let gone = snapshot.lists.filter { goneLists.contains($0.id) && listsLosingTasks.contains($0.id) }.map { "“\($0.name.sanitizedForMessage)”" }
+        let collections =
+            switch gone.count {
+            case 0: ""
+            case 1: " (the collection of the list \(gone[0]) is gone from the server)"
+            default: " (the collections of the lists \(gone.joined(separator: ", ")) are gone from the server)"
+            }
         throw TaskWidgetError(
             .needsConfirmation,
-            "the server no longer has \(deleted) of the \(counted(synced, "task")) this store synced with the account “\(account.name)”, "
-                + "so this sync would delete them here: if they were deleted on purpose, run `taskwidget sync --account \(name)"
+            "the server no longer has \(deleted) of the \(counted(synced, "task")) this store synced with the account “\(account.name)”\(collections), "
+                + "so this sync would delete them here (`taskwidget sync --account \(name)\(commandOptions) --dry-run --force-delete` lists them, "
+                + "deleting nothing): if they were deleted on purpose, run `taskwidget sync --account \(name)"
                 + "\(commandOptions) --force-delete`; if the server lost them (restored from an old copy, emptied), run `taskwidget sync "
                 + "account forget \(name)\(commandOptions)` and sync again to send them back",
             context: "most synced tasks gone from the server")
