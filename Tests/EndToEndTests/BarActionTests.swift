@@ -86,6 +86,8 @@ import Testing
         try sandbox.expectRefused(["stop", id, "--top"], status: 64, message: "give a task id or --top, not both")
         try sandbox.expectRefused(["done", id, "--inbox"], status: 64, message: "--list, --inbox and --view go with --top")
         try sandbox.expectRefused(["snooze", id, "--by", "soon"], status: 64, message: "--by takes a duration such as 30m")
+        // A duration where an id goes: it was "“1h” is not a task id" (helper-171).
+        try sandbox.expectRefused(["snooze", id, "1h"], status: 64, message: "“1h” is a duration, not a task id: give it as --by 1h")
     }
 
     /// docs/status-bars.md's waybar module, run as waybar runs it (`/bin/sh -c` on `exec` and

@@ -1079,6 +1079,27 @@ import Testing
         }
     }
 
+    /// `rm` of a task that repeats on the server asks for --yes: the next sync deleted the whole
+    /// series on the phone without a word, and no undo brings a deleted task back (helper-171).
+    /// Nothing is deleted, not even the other task named.
+    @Test func rmOfATaskThatRepeatsOnTheServerAsksForYes() async throws {
+        try await Self.withTasksFromThePhone([
+            foreignTodo([
+                "UID:weekly-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Water the plants", "DUE:20261122T170000Z", "RRULE:FREQ=WEEKLY",
+            ]),
+            foreignTodo(["UID:once-1", "DTSTAMP:20261122T120000Z", "SUMMARY:Call the plumber", "DUE:20261124T080000Z"]),
+        ]) { mine in
+            let weekly = try #require(try mine.task(titled: "Water the plants")?["shortId"] as? String)
+            let once = try #require(try mine.task(titled: "Call the plumber")?["shortId"] as? String)
+            #expect(
+                try mine.sandbox.expectRefused(["rm", once, weekly], status: 64).stderr
+                    == "taskwidget: “Water the plants” repeats on the server: deleting it here deletes the whole series there at the next "
+                    + "sync; delete one occurrence on the phone, or run `taskwidget rm \(weekly) --yes` to delete the series (nothing was deleted)\n")
+            #expect(try mine.task(titled: "Call the plumber") != nil, "nor the other task named")
+            #expect(try mine.sandbox.succeed(["rm", weekly, once, "--yes"]) == "Deleted \(weekly) Water the plants\nDeleted \(once) Call the plumber\n")
+        }
+    }
+
     /// `snooze` on a task that repeats on the server is refused in one line: the next sync would
     /// move the whole series there (its due date, and an alarm set relative to it). Nothing is
     /// snoozed, not even the other task named; a task that does not repeat still snoozes.

@@ -350,6 +350,11 @@ struct Snooze: ParsableCommand {
     @Option(help: ArgumentHelp("How much later: \(DurationText.examples).", valueName: "duration")) var by = "1h"
 
     func validate() throws {
+        // `snooze 3f2a 1h` read 1h as a task id (helper-171); `100d` may be one.
+        let mayBeID = { (text: String) in text.count >= 4 && text.allSatisfy(\.isHexDigit) }
+        if let duration = ids.first(where: { DurationText.amount($0) != nil && !mayBeID($0) }) {
+            throw ValidationError("“\(duration.sanitizedForMessage)” is a duration, not a task id: give it as --by \(duration.sanitizedForMessage)")
+        }
         try top.validate(ids: ids)
         guard (DurationText.amount(by)?.seconds ?? 0) > 0 else {
             throw ValidationError("--by takes a duration such as \(DurationText.examples)")
@@ -463,6 +468,7 @@ struct Rm: ParsableCommand {
         abstract: "Delete tasks.", discussion: "Example: taskwidget rm 3f2a 9c1b")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Task ids (4 or more characters).") var ids: [String] = []
+    @Flag(help: "Confirm that a task that repeats on a sync server is deleted there, the whole series.") var yes = false
 
     func validate() throws {
         if ids.isEmpty { throw ValidationError("give task ids: `taskwidget ls` shows them") }
@@ -471,6 +477,20 @@ struct Rm: ParsableCommand {
     func run() throws {
         let context = try options.context()
         let store = try context.storeForChanging()
+        // As `done` warns: the next sync deleted the whole series on the phone, which no undo
+        // brings back (helper-171).
+        if !yes {
+            let tasks = try ids.map { try store.task(withID: $0) }
+            let repeating = try store.tasksRepeatingOnServer(tasks.map(\.id))
+            if let task = tasks.first(where: { repeating.contains($0.id) }) {
+                throw TaskWidgetError(
+                    .needsConfirmation,
+                    "“\(task.title.sanitizedForMessage)” repeats on the server: deleting it here deletes the whole series there at the next "
+                        + "sync; delete one occurrence on the phone, or run `taskwidget rm \(confirmedID(of: task, in: store)) --yes` to delete "
+                        + "the series (nothing was deleted)",
+                    context: "task repeats on the server")
+            }
+        }
         for task in try store.deleteTasks(ids, now: context.now) {
             printConfirmation("Deleted \(task.id.shortID) \(task.title)")
         }
