@@ -74,14 +74,15 @@ public enum CommandRunner {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
             throw TaskWidgetError(
-                .invalidInput, "the argument “\(String(cString: argument).sanitizedForMessage)” is not UTF-8 text: give it in UTF-8",
+                .invalidInput, "the argument “\(String(cString: argument).sanitizedForMessage)” is not UTF-8 text: give it in UTF-8 "
+                    + "(a file or folder whose name is in another encoding: rename it in UTF-8)",
                 context: "argument \(index) not UTF-8")
         }
         // So is a variable that names a file: the store was made in a folder of another name,
         // beside the one named (helper-89, helper-90).
         for name in pathVariables {
             guard let value = getenv(name), String(validatingCString: value) == nil else { continue }
-            throw TaskWidgetError(.invalidInput, "\(name) is not UTF-8 text: set it in UTF-8, or taskwidget would use another path", context: "\(name) not UTF-8")
+            throw TaskWidgetError(.invalidInput, "\(name) is not UTF-8 text: set it in UTF-8 (rename a folder whose name is in another encoding), or taskwidget would use another path", context: "\(name) not UTF-8")
         }
     }
 

@@ -61,7 +61,7 @@ import Testing
         let sandbox = try Sandbox()
         let badByte = #""$(printf 'bad \377 byte')""#
         let add = try ProcessRunner.run("/bin/sh", ["-c", sandbox.shellCommand(["add"]) + " " + badByte], environment: sandbox.environment)
-        #expect(add.status == 64 && add.stderr == "taskwidget: the argument “bad � byte” is not UTF-8 text: give it in UTF-8\n", "\(add.stderr)")
+        #expect(add.status == 64 && add.stderr == "taskwidget: the argument “bad � byte” is not UTF-8 text: give it in UTF-8 (a file or folder whose name is in another encoding: rename it in UTF-8)\n", "\(add.stderr)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.storePath), "nothing was saved")
         let bar = try ProcessRunner.run(
             "/bin/sh", ["-c", sandbox.shellCommand(["status", "--format", "waybar", "--list"]) + " " + badByte], environment: sandbox.environment)
@@ -71,7 +71,7 @@ import Testing
         let variable = try ProcessRunner.run(
             "/bin/sh", ["-c", "TASKWIDGET_STORE=\"$(printf '\(store)\\377')\" exec " + Sandbox.binary.path.shellQuoted + " add x"],
             environment: sandbox.environment)
-        #expect(variable.status == 64 && variable.stderr == "taskwidget: TASKWIDGET_STORE is not UTF-8 text: set it in UTF-8, or taskwidget would use another path\n")
+        #expect(variable.status == 64 && variable.stderr == "taskwidget: TASKWIDGET_STORE is not UTF-8 text: set it in UTF-8 (rename a folder whose name is in another encoding), or taskwidget would use another path\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).allSatisfy { !$0.hasPrefix("st") })
     }
 
