@@ -177,6 +177,18 @@ import Testing
         #expect(NameLookup.beginning(with: "Re", among: Self.listNames) == nil)
     }
 
+    /// Accents aside, and two letters of Chinese or Japanese anywhere in a name: `ls --list ete`
+    /// and `habit check 飲む` listed every name (helper-169).
+    @Test func accentsAndPartsOfWideScriptsSuggestAName() {
+        #expect(NameLookup.closest(to: "ete", among: ["été", "Work"]) == "été")
+        #expect(NameLookup.closest(to: "unicode", among: ["Ünïcödé", "Work"]) == "Ünïcödé")
+        #expect(NameLookup.closest(to: "Europe/Zurich", among: ["Europe/Zürich", "Europe/Berlin"]) == "Europe/Zürich")
+        #expect(NameLookup.beginning(with: "cafe", among: ["Café Bar", "Work"]) == "Café Bar")
+        #expect(NameLookup.beginning(with: "水を", among: ["水を飲む", "読書"]) == "水を飲む")
+        #expect(NameLookup.beginning(with: "飲む", among: ["水を飲む", "読書"]) == "水を飲む")
+        #expect(NameLookup.beginning(with: "水", among: ["水を飲む", "読書"]) == nil)
+    }
+
     @Test(arguments: ["Groceries", "Wo", "Job", "Homework", "x", "ding"])
     func aNameFarFromEveryOneListsThemInstead(typed: String) throws {
         #expect(NameLookup.closest(to: typed, among: Self.listNames) == nil)
@@ -552,14 +564,19 @@ import Testing
         #expect(try RunSettings.timeZone(argument: nil, environment: ["TZ": link.path], system: Self.auckland).identifier == "Asia/Tokyo")
     }
 
-    /// A zone name in another case is no zone, but the error names the one meant.
-    @Test func aZoneNameInAnotherCaseIsNamedInTheError() throws {
+    /// A zone name in another case, or nearly right, is no zone, but the error names the one meant.
+    @Test func aZoneNameNearlyRightIsNamedInTheError() throws {
         let option = expectError(.invalidInput) { try RunSettings.timeZone(argument: "europe/berlin", environment: [:], system: Self.auckland) }
         #expect(option?.message == "unknown time zone “europe/berlin” in --tz: did you mean “Europe/Berlin”?")
         let utc = expectError(.invalidInput) { try RunSettings.timeZone(argument: "utc", environment: [:], system: Self.auckland) }
         #expect(utc?.message == "unknown time zone “utc” in --tz: did you mean “UTC”?")
         let variable = expectError(.invalidInput) { try RunSettings.timeZone(argument: nil, environment: ["TZ": "asia/tokyo"], system: Self.auckland) }
         #expect(variable?.message == "unknown time zone “asia/tokyo” in TZ: set TZ to Asia/Tokyo, or pass --tz")
+        // With an accent tzdata's names lack, a typo, or a space for the underscore (helper-169).
+        for (typed, meant) in [("Europe/Zürich", "Europe/Zurich"), ("America/São_Paulo", "America/Sao_Paulo"), ("Europe/Berln", "Europe/Berlin"), ("America/New York", "America/New_York")] {
+            let error = expectError(.invalidInput) { try RunSettings.timeZone(argument: typed, environment: [:], system: Self.auckland) }
+            #expect(error?.message == "unknown time zone “\(typed)” in --tz: did you mean “\(meant)”?")
+        }
     }
 
     @Test(arguments: [

@@ -90,10 +90,10 @@ public enum NameLookup {
     /// one that holds every letter typed, in order, does (a letter left out of an option's name:
     /// `--listn` is `--listen`, which takes the address it is given, rather than `--list`).
     public static func closest(to name: String, among names: [String], preferringLettersKept: Bool = false) -> String? {
-        let typed = Array(name.trimmingWhitespace.lowercased())
+        let typed = Array(withoutAccents(name.trimmingWhitespace))
         var nearest: (name: String, distance: Int, holdsTyped: Bool)?
         for candidate in names {
-            let letters = Array(candidate.lowercased())
+            let letters = Array(withoutAccents(candidate))
             guard letters == typed || numbers(in: letters) == numbers(in: typed) else { continue }
             let allowed = max(1, max(typed.count, letters.count) / 3)
             // The distance is at least the difference in length: skip the long computation then.
@@ -106,6 +106,12 @@ public enum NameLookup {
             }
         }
         return nearest?.name
+    }
+
+    /// `text` in lower case and without its accents, for suggestions: “ete” is a typo of “été”,
+    /// “Zurich” of “Zürich” (helper-169).
+    private static func withoutAccents(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// The numbers a name holds, in order, by value (“List 02” holds the 2 of “List 2”).
@@ -124,14 +130,17 @@ public enum NameLookup {
     }
 
     /// The one name in `names` that begins with `name` or holds it as a word (“side” for “Side
-    /// project”), when only one does and `name` has three letters or more: part of a longer name,
-    /// typed alone.
+    /// project”), accents aside, when only one does and `name` has three letters or more (two of
+    /// a script whose letters are words or syllables, as Chinese and Japanese, where a part
+    /// anywhere counts: “水を” or “飲む” for “水を飲む”, helper-169): part of a longer name, typed alone.
     static func beginning(with name: String, among names: [String]) -> String? {
-        let typed = key(name)
-        guard typed.count >= 3 else { return nil }
+        let typed = withoutAccents(key(name))
+        let isWide = typed.unicodeScalars.allSatisfy { $0.value >= 0x2E80 }
+        guard typed.count >= (isWide ? 2 : 3) else { return nil }
         let matches = names.filter { candidate in
-            let candidate = key(candidate)
-            return candidate.hasPrefix(typed) || candidate.split(separator: " ").contains { $0 == typed }
+            let candidate = withoutAccents(key(candidate))
+            // Words of such scripts are not set apart by spaces: a part anywhere is one.
+            return candidate.hasPrefix(typed) || candidate.split(separator: " ").contains { $0 == typed } || (isWide && candidate.contains(typed))
         }
         return matches.count == 1 ? matches[0] : nil
     }

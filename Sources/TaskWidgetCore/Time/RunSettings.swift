@@ -18,7 +18,7 @@ public enum RunSettings {
             guard let zone = zone(named: argument) else {
                 throw TaskWidgetError(
                     .invalidInput,
-                    "unknown time zone “\(argument.sanitizedForMessage)” in --tz: \(zoneNamed(caseInsensitively: argument).map { "did you mean “\($0)”?" } ?? "use a name like Europe/Berlin or UTC")")
+                    "unknown time zone “\(argument.sanitizedForMessage)” in --tz: \(zoneNamed(near: argument).map { "did you mean “\($0)”?" } ?? "use a name like Europe/Berlin or UTC")")
             }
             return zone
         }
@@ -44,7 +44,7 @@ public enum RunSettings {
             guard let zone = posixFixedOffset(name) ?? zone(named: name) else {
                 throw TaskWidgetError(
                     .invalidInput,
-                    "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to \(zoneNamed(caseInsensitively: name) ?? "a name like Europe/Berlin"), or pass --tz")
+                    "unknown time zone “\(name.sanitizedForMessage)” in TZ: set TZ to \(zoneNamed(near: name) ?? "a name like Europe/Berlin"), or pass --tz")
             }
             return zone
         }
@@ -58,9 +58,12 @@ public enum RunSettings {
     }
 
     /// The name of the zone that `name` spells in another case (`europe/berlin`, `utc`), for an error.
-    private static func zoneNamed(caseInsensitively name: String) -> String? {
+    private static func zoneNamed(near name: String) -> String? {
         let lowercased = name.lowercased()
-        return (["UTC"] + TimeZone.knownTimeZoneIdentifiers).first { $0.lowercased() == lowercased }
+        let zones = ["UTC"] + TimeZone.knownTimeZoneIdentifiers
+        // Or a typo, an accent (tzdata's names have none: `Europe/Zürich`, helper-169) or a space.
+        return zones.first { $0.lowercased() == lowercased }
+            ?? NameLookup.closest(to: name.replacingOccurrences(of: " ", with: "_"), among: zones)
     }
 
     /// The zone of a POSIX `TZ` value with a fixed offset and no daylight saving time: `UTC+3`,
