@@ -59,9 +59,10 @@ public enum NameLookup {
                 context: "\(kind) name is ambiguous: `taskwidget \(kind) ls` shows the names")
         }
         // Each cut as any text a message quotes: eight names of 1000 characters made a line of 8 KB (helper-87).
+        // Not "it is gone": a list a view names may never have been in this store (helper-170).
         let known =
             if !namingOthers {
-                "it is gone"
+                "this store has none of that name"
             } else if let closest = closest(to: name, among: names) ?? beginning(with: name, among: names) {
                 "did you mean “\(closest.sanitizedForMessage)”?"
             } else if names.isEmpty {

@@ -275,7 +275,7 @@ import Testing
         #expect(events.next() != nil)
         let status = try server.request("/status")
         #expect(status.status == 503)
-        #expect(String(decoding: status.body, as: UTF8.self) == "{\"error\":\"no list is named “Work”: it is gone \(advice)\"}\n")
+        #expect(String(decoding: status.body, as: UTF8.self) == "{\"error\":\"no list is named “Work”: this store has none of that name \(advice)\"}\n")
         #expect(server.terminate() == 0)
     }
 
