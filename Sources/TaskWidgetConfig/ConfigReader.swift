@@ -165,6 +165,9 @@ struct ConfigReader {
             let isTooLong = text.trimmingWhitespace.first?.isNumber == true && DurationText.seconds("1" + text.trimmingWhitespace.drop { $0.isNumber }) != nil
             // A capital M alone may mean months: it was refused without a word of why (helper-106).
             let isMonthsOrMinutes = text.trimmingWhitespace.drop { $0.isNumber || $0 == " " } == "M"
+            if let hours = DurationText.hoursInstead(of: text) {
+                throw error(key, "days and weeks do not combine with hours or minutes: write \(text.trimmingWhitespace.sanitizedForMessage) as \(hours)")
+            }
             throw error(
                 key,
                 isTooLong

@@ -1,4 +1,5 @@
 public import TaskWidgetCore
+import TOMLKit
 
 /// `[views.NAME]`: a named view (``TaskView``), which every display command takes as `--view NAME`.
 ///
@@ -11,6 +12,10 @@ public import TaskWidgetCore
 extension TaskView {
     init(reader: ConfigReader) throws {
         try reader.allowKeys(["list", "inbox", "due_within", "active"])
+        // Its keys commented out, it showed every task under its name without a word (helper-170).
+        guard !reader.table.isEmpty else {
+            throw reader.error(nil, "the view is empty: give it list, inbox, due_within or active (every task is the view all)")
+        }
         let list = try reader.string("list")
         let inbox = try reader.bool("inbox") ?? false
         if list != nil && inbox { throw reader.error("inbox", "a view shows a list or the Inbox, not both") }

@@ -14,6 +14,7 @@ import Testing
         try sandbox.succeed(["list", "add", "Home"])
         try sandbox.succeed(["add", "Pay rent", "--new-list", "--list", "Home", "--due", "tomorrow"])
         try sandbox.succeed(["habit", "add", "Walk"])
+        try sandbox.succeed(["habit", "check", "Walk"])  // a history, which `habit rm` asks --yes for
         try sandbox.importTasks([("ABCD0000-0000-4000-8000-000000000001", "Twin one"), ("ABCD1111-0000-4000-8000-000000000002", "Twin two")])
         return sandbox
     }
@@ -245,6 +246,9 @@ import Testing
         let id = try sandbox.succeed(["add", "x"]).trimmingCharacters(in: .newlines)
         try sandbox.expectRefused(["add", "x", "--due", "fri", "--remind", "blah"], status: 64, message: "taskwidget: --remind: cannot read date “blah”: use ")
         try sandbox.expectRefused(["edit", id, "--due", "soonish"], status: 64, message: "taskwidget: --due: cannot read date “soonish”")
+        // edit's names `none`, the way to clear one (helper-170).
+        let refusal = try sandbox.expectRefused(["edit", id, "--remind", "never"], status: 64)
+        #expect(refusal.stderr.hasPrefix("taskwidget: --remind: cannot read date “never”") && refusal.stderr.hasSuffix("; or none to clear it\n"), "\(refusal.stderr)")
         try sandbox.expectRefused(["render", "--at", "later", "-o", "-"], status: 64, message: "taskwidget: --at: cannot read date “later”")
         try sandbox.expectRefused(
             ["render", "-o", sandbox.folder.path], status: 74, message: "is a directory: give the path of a file, not of a folder")

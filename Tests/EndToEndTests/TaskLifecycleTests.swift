@@ -29,7 +29,7 @@ import Testing
         let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try sandbox.succeed(["ls"]).contains("\(id)  ○ Buy milk "))
         for (input, message) in [
-            ("two\nlines\n", "taskwidget: standard input holds more than one line: add takes one title (run it once per line, or use import)\n"),
+            ("two\nlines\n", "taskwidget: standard input holds more than one line: add takes one title (one add per line: while read -r title; do taskwidget add \"$title\"; done < FILE)\n"),
             // Said of the input, not of a title (helper-120).
             ("", "taskwidget: standard input holds no title: pipe one line of text into `taskwidget add -`\n"),
             ("  \n", "taskwidget: standard input holds no title: pipe one line of text into `taskwidget add -`\n"),

@@ -299,6 +299,11 @@ import Testing
         ("[watch]\nviews = \"work\"\n", "config.toml:2: watch.views: expected a list of texts in quotes"),
         ("[watch]\nviews = []\n", "config.toml:2: watch.views: name at least one view"),
         ("[views.work]\nlist = \"W\"\n[watch]\nviews = [\"work\", \"play\"]\n", "config.toml:4: watch.views: item 2, “play”, is not a view"),
+        // Days with hours: refused without a word of why (helper-170).
+        ("[views.soon]\ndue_within = \"1d12h\"\n", "config.toml:2: views.soon.due_within: days and weeks do not combine with hours or minutes: write 1d12h as 36h"),
+        ("[views.soon]\ndue_within = \"1w 30m\"\n", "config.toml:2: views.soon.due_within: days and weeks do not combine with hours or minutes: write 1w 30m as 10110m"),
+        // Its keys commented out: it showed every task under its name (helper-170).
+        ("[views.work]\n# list = \"Work\"\n", "config.toml:1: views.work: the view is empty: give it list, inbox, due_within or active"),
         // It lacked the file's line for serve (helper-164).
         ("[views.work]\nlist = \"W\"\n[serve]\nview = \"wrok\"\n", "config.toml:4: serve.view: “wrok” is not a view: the views are work, all"),
         ("[watch]\nmiddle_click = \"stop\"\n", "config.toml:2: watch.middle_click: expected one of done, start, snooze, none"),

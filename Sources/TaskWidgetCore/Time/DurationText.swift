@@ -33,6 +33,23 @@ public enum DurationText {
         return TimeAmount(count: parts.reduce(0) { $0 + $1.seconds }, unit: .second)
     }
 
+    /// What to write for a duration that combines days or weeks with a smaller unit (`1d12h`),
+    /// which ``amount(_:)`` refuses (a day there is a calendar day): the same length in hours, or
+    /// minutes (`36h`); `nil` for any other text. “expected a duration such as 1h30m” did not say
+    /// why (helper-170).
+    public static func hoursInstead(of text: String) -> String? {
+        let trimmed = Substring(text.trimmingWhitespace)
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        let afterDigits = trimmed.dropFirst(digits.count).drop { $0 == " " }
+        let name = afterDigits.prefix { $0.isLetter }
+        let rest = String(afterDigits.dropFirst(name.count))
+        guard let count = Int64(digits), count <= 1_000_000, let unit = TimeUnit(Substring(name.lowercased())),
+            unit.seconds >= TimeUnit.day.seconds, let smaller = amount(rest), smaller.unit.seconds < TimeUnit.day.seconds || smaller.unit == .second
+        else { return nil }
+        let total = count * unit.seconds + smaller.seconds
+        return total % 3600 == 0 ? "\(total / 3600)h" : "\(total / 60)m"
+    }
+
     /// The seconds `text` says (``amount(_:)``, a day being 24 hours).
     public static func seconds(_ text: String) -> Int64? {
         amount(text)?.seconds

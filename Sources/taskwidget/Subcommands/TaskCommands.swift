@@ -92,7 +92,9 @@ extension Add {
         }
         guard !text.contains(where: \.isNewline) else {
             throw TaskWidgetError(
-                .invalidInput, "standard input holds more than one line: add takes one title (run it once per line, or use import)",
+                .invalidInput,
+                "standard input holds more than one line: add takes one title (one add per line: "
+                    + "while read -r title; do taskwidget add \"$title\"; done < FILE)",
                 context: "title")
         }
         return text
@@ -357,6 +359,9 @@ struct Snooze: ParsableCommand {
         }
         try top.validate(ids: ids)
         guard (DurationText.amount(by)?.seconds ?? 0) > 0 else {
+            if let hours = DurationText.hoursInstead(of: by) {
+                throw ValidationError("--by: days and weeks do not combine with hours or minutes: write \(by.sanitizedForMessage) as \(hours)")
+            }
             throw ValidationError("--by takes a duration such as \(DurationText.examples)")
         }
     }
@@ -427,8 +432,17 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let dueReading = try due.flatMap { $0.lowercased() == "none" ? nil : try context.reading($0, for: .due, option: "--due") }
-        let remindReading = try remind.flatMap { $0.lowercased() == "none" ? nil : try context.reading($0, for: .reminder, option: "--remind") }
+        // A date not read names `none` too, the way to clear one (helper-170).
+        func reading(_ text: String?, for purpose: WhenParser.Purpose, option: String) throws -> WhenParser.Reading? {
+            guard let text, text.lowercased() != "none" else { return nil }
+            do {
+                return try context.reading(text, for: purpose, option: option)
+            } catch let error as TaskWidgetError where error.message.hasPrefix("\(option): cannot read") {
+                throw TaskWidgetError(error.code, error.message + "; or none to clear it", context: error.context, cause: error.cause)
+            }
+        }
+        let dueReading = try reading(due, for: .due, option: "--due")
+        let remindReading = try reading(remind, for: .reminder, option: "--remind")
         // Given as `none`: cleared.
         func change(_ text: String?, _ reading: WhenParser.Reading?) -> TaskChanges.Change<Instant>? {
             text == nil ? nil : reading.map { .set($0.instant) } ?? .clear

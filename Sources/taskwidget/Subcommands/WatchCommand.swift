@@ -11,6 +11,7 @@ struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", _superCommandName: "taskwidget",
         abstract: "Stream the status line: a new line whenever it changes, for bars that read a stream.",
+        usage: "taskwidget watch [--format <format>] [--view <name>] [--render-dir <dir> [--family <family>] ...] [<options>]",
         discussion: """
             Prints the line for now, then a new one when the next timeline entry starts (a task \
             falls due, a quarter hour, midnight), when another process changes the store (within \
