@@ -82,12 +82,27 @@ extension TaskStore {
     }
 
     /// Deletes a habit and its completions.
-    public func deleteHabit(_ name: String) throws -> Habit {
+    /// Deletes the habit called `name` and its history; returns it and how many days of history
+    /// went with it.
+    public func deleteHabit(_ name: String) throws -> (habit: Habit, days: Int) {
         try write { db in
             let habit = try Self.habit(named: name, in: db)
+            let days = try Self.historyDays(of: habit, in: db)
             try habit.delete(db)
-            return habit
+            return (habit, days)
         }
+    }
+
+    /// The habit called `name` and how many days of history it has (checked, skipped or missed).
+    public func habitWithHistory(named name: String) throws -> (habit: Habit, days: Int) {
+        try read { db in
+            let habit = try Self.habit(named: name, in: db)
+            return (habit, try Self.historyDays(of: habit, in: db))
+        }
+    }
+
+    private static func historyDays(of habit: Habit, in db: Database) throws -> Int {
+        try HabitCompletion.filter(Column("habitID") == habit.id.lowercasedString).fetchCount(db)
     }
 
     static func habitDays(on day: LocalDay, in db: Database) throws -> [HabitDay] {

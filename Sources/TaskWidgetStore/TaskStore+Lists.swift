@@ -67,18 +67,20 @@ extension TaskStore {
 
     /// Moves a list to the 1-based `position` in the list order (as `list ls` shows it; past the
     /// end means last) and renumbers the lists' sortOrder. Returns the list as it is now.
-    public func moveList(_ name: String, to position: Int) throws -> TaskList {
+    public func moveList(_ name: String, to position: Int) throws -> (list: TaskList, isChanged: Bool) {
         let position = try Validation.position(position)
         return try write { db in
             var moved = try Self.list(named: name, in: db)
-            var lists = try TaskList.fetchAllInOrder(db).filter { $0.id != moved.id }
-            lists.insert(moved, at: min(position - 1, lists.count))
+            let ordered = try TaskList.fetchAllInOrder(db)
+            var lists = ordered.filter { $0.id != moved.id }
+            let index = min(position - 1, lists.count)
+            lists.insert(moved, at: index)
             for (order, var list) in lists.enumerated() where list.sortOrder != order {
                 list.sortOrder = order
                 try list.update(db)
             }
-            moved.sortOrder = min(position - 1, lists.count - 1)
-            return moved
+            moved.sortOrder = index
+            return (moved, ordered.firstIndex { $0.id == moved.id } != index)
         }
     }
 

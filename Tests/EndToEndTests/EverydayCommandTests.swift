@@ -95,11 +95,14 @@ import Testing
             == "Edited habit 🚶 Evening walk #34C759\n")
         #expect(try sandbox.succeed(["habit", "ls"]).contains("Evening walk"), "the history stays with the habit")
         try sandbox.expectRefused(
-            ["habit", "rm", "evening walk"], status: 64, message: "deleting the habit “Evening walk” deletes its history too: add --yes to confirm")
+            ["habit", "rm", "evening walk"], status: 64, message: "deleting the habit “Evening walk” deletes its 1 day of history too: add --yes to confirm")
         // A name that is none is said to be none first: it was asked to be confirmed.
         try sandbox.expectRefused(["habit", "rm", "Evening wlak"], status: 64, message: "did you mean “Evening walk”?")
         try sandbox.expectRefused(["habit", "toggle", "Evening wlak"], status: 64, message: "did you mean “Evening walk”?")
-        #expect(try sandbox.succeed(["habit", "rm", "Evening walk", "--yes"]) == "Deleted habit Evening walk\n")
+        #expect(try sandbox.succeed(["habit", "rm", "Evening walk", "--yes"]) == "Deleted habit Evening walk and its 1 day of history\n")
+        // One never checked has no history to lose: no --yes, as for an empty list (helper-170).
+        try sandbox.succeed(["habit", "add", "Stretch"])
+        #expect(try sandbox.succeed(["habit", "rm", "Stretch"]) == "Deleted habit Stretch\n")
     }
 
     // MARK: - The Inbox and lists
@@ -161,6 +164,8 @@ import Testing
         for name in ["Work", "Home", "Errands"] { try sandbox.succeed(["list", "add", name]) }
         #expect(try sandbox.succeed(["list", "move", "errands", "--to", "1"]) == "Moved list Errands to position 1\n")
         #expect(try sandbox.succeed(["list", "move", "Work", "--to", "9"]) == "Moved list Work to position 3\n")
+        // Already there: said so, as a task's move says it (helper-170).
+        #expect(try sandbox.succeed(["list", "move", "Work", "--to", "7"]) == "List Work is already at position 3: nothing changed\n")
         let names = try sandbox.succeed(["list", "ls"]).split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
         #expect(names == ["Errands", "Home", "Work"])
     }

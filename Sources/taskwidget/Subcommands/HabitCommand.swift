@@ -144,18 +144,20 @@ struct HabitCommand: ParsableCommand {
             abstract: "Delete a habit and its history.", discussion: "Example: taskwidget habit rm Walk --yes")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The habit's name.") var name: String
-        @Flag(help: "Confirm that the habit's history is deleted too.") var yes = false
+        @Flag(help: "Confirm that the habit's history is deleted too (a habit without one needs no --yes).") var yes = false
 
         func run() throws {
             let context = try options.context()
-            guard yes else {
-                // The habit named first: a name that is none was asked to be confirmed.
-                let habits = try context.storeForReading().habitDays(on: LocalDay.habitDay(nil, now: context.now, calendar: context.calendar)).map(\.habit)
-                let habit = try NameLookup.find(name, in: habits, named: \.name, kind: "habit")
-                throw ValidationError("deleting the habit “\(habit.name)” deletes its history too: add --yes to confirm")
+            if !yes {
+                // The habit named first: a name that is none was asked to be confirmed. One never
+                // checked has nothing to lose, as an empty list (helper-170).
+                let (habit, days) = try context.storeForReading().habitWithHistory(named: name)
+                guard days == 0 else {
+                    throw ValidationError("deleting the habit “\(habit.name)” deletes its \(counted(days, "day")) of history too: add --yes to confirm")
+                }
             }
-            let habit = try context.storeForChanging().deleteHabit(name)
-            printConfirmation("Deleted habit \(habit.name)")
+            let (habit, days) = try context.storeForChanging().deleteHabit(name)
+            printConfirmation("Deleted habit \(habit.name)" + (days == 0 ? "" : " and its \(counted(days, "day")) of history"))
         }
     }
 }

@@ -118,7 +118,12 @@ struct ListCommand: ParsableCommand {
 
         func run() throws {
             let store = try options.context().storeForChanging()
-            let list = try store.moveList(name, to: position)
+            let (list, isChanged) = try store.moveList(name, to: position)
+            // As a task's `move` says: it said "Moved" of a list already there (helper-170).
+            guard isChanged else {
+                printConfirmation("List \(list.name) is already at position \(list.sortOrder + 1): nothing changed")
+                return
+            }
             printConfirmation("Moved list \(list.name) to position \(list.sortOrder + 1)")
             ListCommand.noteNotSynced("the order of lists", of: list, in: store)
         }
