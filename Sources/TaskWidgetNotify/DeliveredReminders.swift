@@ -15,6 +15,8 @@ public struct DeliveredReminders: Sendable, Equatable {
     /// The date before which ``forget(before:)`` last forgot reminders: a file merged in keeps
     /// none older.
     public private(set) var forgottenBefore: Instant?
+    /// The reminders ``remove(_:)`` took out: a file merged in does not bring them back.
+    public private(set) var removed: Set<ReminderKey> = []
 
     public init(_ keys: Set<ReminderKey> = []) {
         self.keys = keys
@@ -30,6 +32,12 @@ public struct DeliveredReminders: Sendable, Equatable {
         keys.insert(key).inserted
     }
 
+    /// Takes `key` out, as not shown: the next start shows it again.
+    public mutating func remove(_ key: ReminderKey) {
+        keys.remove(key)
+        removed.insert(key)
+    }
+
     /// Forgets the reminders dated before `instant`: too old to be shown again anyway, so the
     /// file stays small.
     public mutating func forget(before instant: Instant) {
@@ -37,9 +45,9 @@ public struct DeliveredReminders: Sendable, Equatable {
         forgottenBefore = instant
     }
 
-    /// Adds what `other` (another process's record) holds, but what this one forgot.
+    /// Adds what `other` (another process's record) holds, but what this one forgot or removed.
     public mutating func merge(_ other: DeliveredReminders) {
-        keys.formUnion(other.keys.filter { key in forgottenBefore.map { key.date >= $0 } ?? true })
+        keys.formUnion(other.keys.filter { key in !removed.contains(key) && forgottenBefore.map { key.date >= $0 } ?? true })
     }
 
     private struct Document: Codable {

@@ -45,6 +45,30 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         var id: NotificationID?
         /// Being closed (after an action, or its task changed): gone once the server says so.
         var isClosing = false
+        /// Posted as a missed reminder: shown so again on a new server.
+        var missed = false
+    }
+
+    /// The notification that counts the reminders past ``shownAtOnce``: the reminders it stands
+    /// for (recorded as shown once it is), and the server's id once shown, until it closes. It
+    /// went untracked once shown: lost when the server restarted, never counted down as its tasks
+    /// were done, and closed at a restart with its reminders recorded (helper-172).
+    private struct Count {
+        var post: PostID
+        var id: NotificationID?
+        var keys: Set<ReminderKey>
+        var missed: Bool
+        var hidingOverdue: Bool
+
+        var notification: DesktopNotification { Self.notification(counting: keys.count, missed: missed, hidingOverdue: hidingOverdue) }
+
+        /// `12 more missed reminders` (or `12 more reminders`, when some are due now), critical
+        /// when one of their tasks is overdue.
+        static func notification(counting number: Int, missed: Bool, hidingOverdue: Bool) -> DesktopNotification {
+            DesktopNotification(
+                summary: "\(number) more \(missed ? "missed " : "")reminder\(number == 1 ? "" : "s")", body: "taskwidget ls shows your tasks",
+                urgency: hidingOverdue ? .critical : .normal)
+        }
     }
 
     private var following: StoreFollowing<Source>
@@ -71,9 +95,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private var retries: [ReminderKey: Instant] = [:]
     private var nextReminder: Instant?
     private var reportedFailure: String?
-    /// The notification that counts the reminders past ``shownAtOnce``, until the server shows
-    /// it, and the reminders it stands for: recorded then.
-    private var summary: (post: PostID, keys: Set<ReminderKey>)?
+    private var count: Count?
 
     /// `clockSpeed` is the speed of the clock the instants come from (``WatchClock/speed``).
     /// Loads the delivered reminders from `storage`; a damaged or unreadable file is reported and
@@ -140,6 +162,20 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         // What the notifier reported while it was called (a post refused at once) has no wake-up of its own.
         try takeEvents(at: instant)
         saveDelivered(at: instant)
+    }
+
+    /// Notify stops: the notifications still on screen close with it (their buttons would reach
+    /// no one), so their reminders are recorded as not shown, and the next start shows them again
+    /// as missed ones. Recorded as shown, a reminder on screen at a restart (`systemctl --user
+    /// restart`) was never seen again while its task stayed open (helper-172).
+    public mutating func stop(at now: WatchInstant) {
+        var onScreen = posted.filter { $0.value.id != nil && !$0.value.isClosing }.map(\.key)
+        if count?.id != nil { onScreen += count?.keys ?? [] }
+        for key in onScreen {
+            delivered.remove(key)
+            deliveredChanged = true
+        }
+        saveDelivered(at: now.wallInstant)
     }
 
     // MARK: - Reminders
@@ -214,30 +250,44 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
         let onScreen = posted.first { $0.key.taskID == key.taskID && $0.value.id != nil && !$0.value.isClosing }
         let post = notifier.post(presentation.notification(for: reminder, at: now, missed: missed), replacing: onScreen?.value.id)
         if let onScreen { posted[onScreen.key] = nil }
-        posted[key] = Posted(post: post, reminder: reminder)
+        posted[key] = Posted(post: post, reminder: reminder, missed: missed)
         logger.debug(
             "posting a reminder",
             metadata: ["task": "\(key.taskID.shortID)", "kind": "\(reminder.kind.rawValue)", "missed": "\(missed)"])
     }
 
-    /// Posts the notification that counts the reminders `keys` (two or more): `12 more missed
-    /// reminders` (or `12 more reminders`, when some are due now), critical when one of their
-    /// tasks is overdue; while one waits for the server, it stands for these too.
+    /// Posts the notification that counts the reminders `keys` (two or more) (``Count``); while
+    /// one waits for the server, it stands for these too, and one on screen counts them too.
     private mutating func postSummary(of keys: Set<ReminderKey>, missed: Bool, hidingOverdue: Bool) {
-        if summary != nil {
-            summary?.keys.formUnion(keys)
+        guard var updated = count else {
+            let post = notifier.post(Count.notification(counting: keys.count, missed: missed, hidingOverdue: hidingOverdue), replacing: nil)
+            count = Count(post: post, id: nil, keys: keys, missed: missed, hidingOverdue: hidingOverdue)
+            logger.info("posting one notification for \(keys.count) more reminders")
             return
         }
-        let notification = DesktopNotification(
-            summary: "\(keys.count) more \(missed ? "missed " : "")reminders", body: "taskwidget ls shows your tasks",
-            urgency: hidingOverdue ? .critical : .normal)
-        summary = (notifier.post(notification, replacing: nil), keys)
-        logger.info("posting one notification for \(keys.count) more reminders")
+        updated.keys.formUnion(keys)
+        (updated.missed, updated.hidingOverdue) = (updated.missed && missed, updated.hidingOverdue || hidingOverdue)
+        if let id = updated.id { updated.post = notifier.post(updated.notification, replacing: id) }
+        count = updated
     }
 
     /// Closes (or drops, while it waits for a server) the notification of every reminder its task
     /// no longer asks for: completed, deleted or re-timed by another process.
     private mutating func cancelWithdrawn(_ snapshot: ReminderSnapshot) {
+        // The count goes down as its tasks are done, and closes at none.
+        if var counted = count {
+            let kept = counted.keys.filter { snapshot.stillAsks(for: $0, atDue: settings.atDue) != false }
+            if kept.count != counted.keys.count {
+                counted.keys = kept
+                if kept.isEmpty {
+                    if let id = counted.id { notifier.close(id) } else { notifier.withdraw(counted.post) }
+                    count = nil
+                } else {
+                    if let id = counted.id { counted.post = notifier.post(counted.notification, replacing: id) }
+                    count = counted
+                }
+            }
+        }
         for (key, notification) in posted where !notification.isClosing && snapshot.stillAsks(for: key, atDue: settings.atDue) == false {
             notifier.withdraw(notification.post)
             // One on screen is gone when the server says so; one still waiting is dropped at once.
@@ -253,14 +303,17 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     private mutating func takeEvents(at now: Instant) throws {
         for event in notifier.takeEvents() {
             switch event {
-            case .shown(let post, let id) where post == summary?.post:
-                summary?.keys.forEach { record($0) }
-                summary = nil
-                logger.debug("the count of missed reminders shown", metadata: ["notification": "\(id)"])
-            case .postFailed(let post, _) where post == summary?.post, .postDropped(let post) where post == summary?.post:
+            case .shown(let post, let id) where post == count?.post:
+                count?.keys.forEach { record($0) }
+                count?.id = id
+                logger.debug("the count of \(count?.missed == true ? "missed " : "")reminders shown", metadata: ["notification": "\(id)"])
+            case .postFailed(let post, _) where post == count?.post, .postDropped(let post) where post == count?.post:
                 // Counted again at the next wake-up (a dropped one once a server is there).
-                if case .postDropped = event { waitingForServer.formUnion(summary?.keys ?? []) }
-                summary = nil
+                if case .postDropped = event { waitingForServer.formUnion(count?.keys ?? []) }
+                count = nil
+            case .closed(let id, let reason) where id == count?.id:
+                count = nil
+                logger.debug("the count notification closed (\(reason))", metadata: ["notification": "\(id)"])
             case .shown(let post, let id):
                 guard let key = key(of: post) else { continue }
                 posted[key]?.id = id
@@ -306,8 +359,12 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
                         posted[key] = nil
                     } else {
                         logger.debug("showing a reminder again on the new notification server", metadata: ["task": "\(key.taskID.shortID)"])
-                        showAgain(key, at: now)
+                        showAgain(key, at: now, missed: notification.missed)
                     }
+                }
+                if var shown = count, shown.id != nil {
+                    (shown.id, shown.post) = (nil, notifier.post(shown.notification, replacing: nil))
+                    count = shown
                 }
             case .serverUnavailable(.noSessionBus(let reason)) where !notifier.hasConnected:
                 throw TaskWidgetError(
@@ -377,15 +434,16 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Posts the reminder `key` again, to stand in for the notification whose button was pressed:
     /// as a task's that repeats on a server, or saying which button `failed` and why.
     private mutating func showAgain(
-        _ key: ReminderKey, at now: Instant, repeatsOnServer: Bool = false, failed: ReminderNotification.FailedAction? = nil
+        _ key: ReminderKey, at now: Instant, missed: Bool = false, repeatsOnServer: Bool = false, failed: ReminderNotification.FailedAction? = nil
     ) {
         // As the store has it now, else as it was shown (a store that is gone has nothing).
         guard var reminder = following.value?.reminders(atDue: settings.atDue).first(where: { $0.key == key }) ?? posted[key]?.reminder
         else { return }
         if repeatsOnServer { reminder.repeatsOnServer = true }
-        // Seen already: however late the button came, this is no missed reminder.
-        let notification = presentation.notification(for: reminder, at: now, missed: false, failed: failed)
-        posted[key] = Posted(post: notifier.post(notification, replacing: nil), reminder: reminder)
+        // After a button, seen already: however late it came, this is no missed reminder. On a
+        // new server, as it was (it lost "Missed reminder", helper-172).
+        let notification = presentation.notification(for: reminder, at: now, missed: missed, failed: failed)
+        posted[key] = Posted(post: notifier.post(notification, replacing: nil), reminder: reminder, missed: missed)
     }
 
     /// Whether the reminder `key` shown at `now` comes late enough to be marked missed.
@@ -398,7 +456,7 @@ public struct NotifySession<Source: FollowedSource>: Follower where Source.Value
     /// Whether `key` is shown, on screen, counted in a summary not shown yet, or waiting for
     /// a notification server: nothing to post.
     private func isHandled(_ key: ReminderKey) -> Bool {
-        delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) || summary?.keys.contains(key) == true
+        delivered.contains(key) || posted[key] != nil || waitingForServer.contains(key) || count?.keys.contains(key) == true
     }
 
     private mutating func record(_ key: ReminderKey) {

@@ -88,8 +88,9 @@ struct NotifyCommand: ParsableCommand {
             lock = acquired
         case .heldBy(let pid, let store):
             let holder = pid.map { " (pid \($0))" } ?? ""
-            // One that follows another store shows none of this one's reminders (helper-151).
-            if let store, store != location.path {
+            // One that follows another store shows none of this one's reminders (helper-151); the
+            // same store named another way (a relative path, a link) is this one (helper-172).
+            if let store, !isSameFile(store, location.path) {
                 throw TaskWidgetError(
                     .invalidInput,
                     "notify is already running in this session\(holder) for the store \(store), and one runs per session: "
@@ -118,6 +119,7 @@ struct NotifyCommand: ParsableCommand {
             calendar: context.calendar, settings: settings, clockSpeed: clock.speed, logger: logger)
         logger.debug("notify started", metadata: ["store": "\(location.path)", "lock": "\(lock.path)"])
         try FollowLoop.run(&session, clock: clock, storePath: location.path, options: .init(sources: [glib, launcher]), logger: logger)
+        session.stop(at: clock.now())
         withExtendedLifetime(lock) {}
     }
 

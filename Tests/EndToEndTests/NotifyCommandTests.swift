@@ -292,27 +292,37 @@ import Testing
         }
     }
 
+    /// A restart does not show again a reminder the user closed; one still on screen when notify
+    /// stops closes with it and comes back at the next start, marked missed (closed and recorded,
+    /// it was never seen again while its task stayed open, helper-172); and one missed meanwhile
+    /// is marked missed.
     @Test(.timeLimit(.minutes(1)))
-    func aRestartDoesNotRepeatAShownReminderAndShowsOneMissedMeanwhileMarkedMissed() throws {
+    func aRestartShowsAgainWhatWasOnScreenAndWhatWasMissedMeanwhileMarkedMissed() throws {
         let desktop = try DesktopSession()
         try desktop.startDunst()
         let sandbox = try Sandbox()
         try Self.add(sandbox, "Pay rent", "--remind", "2026-11-22T16:27:01+01:00")
+        try Self.add(sandbox, "Read mail", "--remind", "2026-11-22T16:27:04+01:00")
         try Self.add(sandbox, "While off", "--remind", "2026-11-22T16:35:00+01:00")
         try Self.add(sandbox, "After the restart", "--remind", "2026-11-22T16:40:02+01:00")
 
         let first = try Self.notify(sandbox, desktop)
         #expect(first.waitForStderr(containing: Self.shown, within: .seconds(20)), "\(first.stderrText)")
+        #expect(try desktop.closeAllAndReadHistory().map(\.summary) == ["Pay rent"])
+        #expect(first.waitForStderr(containing: "notification closed"), "\(first.stderrText)")
+        #expect(first.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(first.stderrText)")
         #expect(try desktop.displayedCount() == 1)
         Self.stop(first)
         // Its buttons would have reached no one: it closed it (dunst keeps it in its history).
         #expect(try desktop.displayedCount() == 0)
-        // notify was off from 16:27 to 16:40: "While off" is missed, "Pay rent" was shown already.
+        // notify was off from 16:27 to 16:40: "While off" is missed, "Read mail" was on screen,
+        // "Pay rent" was closed by the user.
         let second = try Self.notify(sandbox, desktop, ["--now", "2026-11-22T16:40:00+01:00"])
-        #expect(second.waitForStderr(containing: Self.shown, count: 2, within: .seconds(20)), "\(second.stderrText)")
+        #expect(second.waitForStderr(containing: Self.shown, count: 3, within: .seconds(20)), "\(second.stderrText)")
         let history = try desktop.closeAllAndReadHistory()
-        #expect(history.map(\.summary).sorted() == ["After the restart", "Pay rent", "While off"], "\(history)")
+        #expect(history.map(\.summary).sorted() == ["After the restart", "Pay rent", "Read mail", "Read mail", "While off"], "\(history)")
         #expect(history.first { $0.summary == "While off" }?.body == "Missed reminder (16:35) · Inbox")
+        #expect(history.filter { $0.summary == "Read mail" }.map(\.body).sorted() == ["Inbox", "Missed reminder (16:27) · Inbox"])
         #expect(history.first { $0.summary == "After the restart" }?.body == "Inbox")
         Self.stop(second)
         // What is kept between runs names tasks by id only; runs with --now keep theirs apart
@@ -354,11 +364,14 @@ import Testing
         let notify = try Self.notify(sandbox, desktop)
         #expect(notify.waitForStderr(containing: Self.shown, count: 3, within: .seconds(30)), "\(notify.stderrText)")
         #expect(notify.waitForStderr(containing: "the count of missed reminders shown", within: .seconds(30)), "\(notify.stderrText)")
+        // Seen and closed: none comes back (one still on screen at a stop would, helper-172).
+        let history = try desktop.closeAllAndReadHistory()
+        #expect(notify.waitForStderr(containing: "notification closed", count: 4), "\(notify.stderrText)")  // the count's too
+        #expect(notify.waitForStderr(containing: "the count notification closed"), "\(notify.stderrText)")
         Self.stop(notify)
         let state = try Data(contentsOf: sandbox.folder.appendingPathComponent("state/taskwidget/delivered-reminders-preview.json"))
         let delivered = try JSONSerialization.jsonObject(with: state) as? [String: Any]
         #expect((delivered?["delivered"] as? [Any])?.count == 40)
-        let history = try desktop.closeAllAndReadHistory()
         // Three of the forty, all due at one time: any three.
         let summaries = history.map(\.summary)
         #expect(summaries.count == 4 && summaries.filter { $0.hasPrefix("Missed ") }.count == 3 && summaries.contains("37 more missed reminders"), "\(summaries)")
@@ -458,6 +471,13 @@ import Testing
         #expect(
             elsewhere.stderr == "taskwidget: notify is already running in this session (pid \(first.pid)) for the store \(sandbox.storePath), "
                 + "and one runs per session: stop it to show the reminders of \(other)\n")
+        // The same store by another name (a link; a relative path) is this one: it was "another
+        // store", exit 64 (helper-172).
+        try sandbox.succeed(["add", "Pay rent"])
+        let link = sandbox.folder.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.storePath)
+        let sameStore = try sandbox.run(["notify", "--store", link], environment: Self.environment(sandbox, desktop))
+        #expect(sameStore.status == 0 && sameStore.stderr.hasSuffix(": it shows the reminders\n"), "\(sameStore.stderr)")
         #expect(first.isRunning)
         Self.stop(first)
         // Its lock goes with it: the next one starts.

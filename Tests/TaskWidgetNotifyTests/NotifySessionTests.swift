@@ -694,6 +694,59 @@ import Testing
         #expect(actions.completed == [rent])
     }
 
+    /// notify stops: what is still on screen closes with it, so its reminders are not recorded
+    /// as shown, and the next start shows them again as missed ones; one the user closed stays
+    /// shown. Recorded, a reminder on screen at a restart was never seen again while its task
+    /// stayed open (helper-172).
+    @Test func aStopLeavesTheRemindersOnScreenToTheNextStart() throws {
+        addTask("Pay rent", remindIn: 2)
+        addTask("Call mom", remindIn: 3)
+        for index in 0..<5 { addTask("Task \(index)", remindIn: Int64(-3600 + 60 * index)) }
+        var first = session()
+        try first.start(at: at(0))
+        try first.handle([], at: at(1))
+        #expect(notifier.summaries == ["Task 2", "Task 3", "Task 4", "2 more missed reminders"])
+        try first.handle([], at: at(3))
+        notifier.events = [.closed(NotificationID(rawValue: 5), .dismissed)]  // Pay rent, closed by the user
+        try first.handle([], at: at(4))
+        #expect(storage.saved.keys.count == 7)
+        first.stop(at: at(5))
+        #expect(storage.saved.keys.count == 1, "only the one closed by the user stays shown")
+        var second = session(storage: DeliveredRemindersInMemory(storage.saved))
+        try second.start(at: at(600))
+        #expect(notifier.summaries.suffix(4) == ["Task 3", "Task 4", "Call mom", "3 more missed reminders"], "\(notifier.summaries)")
+        #expect(!notifier.summaries.dropFirst(6).contains("Pay rent"))
+    }
+
+    /// The count of the reminders past the first three goes down as their tasks are done, and
+    /// closes when none is left: it stayed at "5 more reminders" with all five done (helper-172).
+    @Test func theCountGoesDownAsItsTasksAreDoneAndClosesAtNone() throws {
+        let counted = (0..<5).map { addTask("Task \($0)", remindIn: Int64(-3600 + 60 * $0)) }
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(1))
+        #expect(notifier.summaries == ["Task 2", "Task 3", "Task 4", "2 more missed reminders"])
+        let countID = NotificationID(rawValue: 4)
+        try change(counted[0], { $0.complete(at: Self.instant(2)) }, session: &session, at: 2)
+        #expect(notifier.summaries.last == "1 more missed reminder" && notifier.replaced.last == countID)
+        try change(counted[1], { $0.complete(at: Self.instant(3)) }, session: &session, at: 3)
+        #expect(notifier.closed == [countID])
+        #expect(notifier.posts.count == 5)
+    }
+
+    /// A server that restarts gets the count again, and the missed reminders are still said to
+    /// be missed: the count was lost, and "Missed reminder (…)" too (helper-172).
+    @Test func aNewServerShowsTheCountAgainAndMissedRemindersAsMissed() throws {
+        for index in 0..<5 { addTask("Task \(index)", remindIn: Int64(-3600 + 60 * index)) }
+        var session = session()
+        try session.start(at: at(0))
+        try session.handle([], at: at(1))
+        notifier.events = [.serverUnavailable(.noServer), .serverAvailable]
+        try session.handle([], at: at(2))
+        #expect(Set(notifier.summaries.dropFirst(4)) == ["Task 2", "Task 3", "Task 4", "2 more missed reminders"], "\(notifier.summaries)")
+        #expect(notifier.bodies.dropFirst(4).filter { $0.hasPrefix("Missed reminder") }.count == 3, "\(notifier.bodies)")
+    }
+
     @Test func noSessionBusAtAllIsAnErrorButABusThatWentAwayIsWaitedFor() throws {
         var session = session()
         try session.start(at: at(0))

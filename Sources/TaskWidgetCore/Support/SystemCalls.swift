@@ -11,6 +11,18 @@ public func descriptor(_ descriptor: Int32, isFileAt path: String) -> Bool {
     return fstat(descriptor, &opened) == 0 && stat(path, &named) == 0 && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
 }
 
+/// Whether two paths name one file: through symbolic links, a relative path, and a hard link's
+/// other name too (`cp -al`, as snapshot backups make). Paths that name nothing yet are compared
+/// as absolute paths with their links followed.
+public func isSameFile(_ lhs: String, _ rhs: String) -> Bool {
+    var (left, right) = (stat(), stat())
+    guard stat(lhs, &left) == 0, stat(rhs, &right) == 0 else { return resolvedPath(lhs) == resolvedPath(rhs) }
+    return left.st_dev == right.st_dev && left.st_ino == right.st_ino
+}
+
+/// `path` absolute, its symbolic links followed.
+public func resolvedPath(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+
 /// `poll` on one descriptor for reading: 1 when it is readable (or at its end), 0 after
 /// `milliseconds`, -1 with `errno` on failure.
 public func pollReadable(_ descriptor: Int32, milliseconds: Int32) -> Int32 {

@@ -263,17 +263,6 @@ private func storePart(_ file: String, of storePath: String) -> String? {
     return ["-wal", "-shm", "-journal"].first { target == store + $0 }.map { "the store's \($0) file" }
 }
 
-/// `path` absolute, its symbolic links followed.
-private func resolvedPath(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
-
-/// Whether two paths name one file: through symbolic links, and a hard link's other name too
-/// (`cp -al`, as snapshot backups make). Paths that name nothing yet are compared as paths.
-private func isSameFile(_ lhs: String, _ rhs: String) -> Bool {
-    var (left, right) = (stat(), stat())
-    guard stat(lhs, &left) == 0, stat(rhs, &right) == 0 else { return resolvedPath(lhs) == resolvedPath(rhs) }
-    return left.st_dev == right.st_dev && left.st_ino == right.st_ino
-}
-
 extension StoreCounts {
     /// “3 tasks, 1 list and 0 habits”.
     fileprivate var inWords: String { "\(counted(tasks, "task")), \(counted(lists, "list")) and \(counted(habits, "habit"))" }
