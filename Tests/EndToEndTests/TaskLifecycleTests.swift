@@ -154,6 +154,11 @@ import Testing
         #expect(try sandbox.run(["edit", id, "--title", "Call Bob back"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", id, "--remind", "in 1h"]).stderr.isEmpty)
         #expect(try sandbox.run(["edit", id, "--remind", "2020-01-02T10:00"]).stderr.hasPrefix("taskwidget: note: that reminder time has passed"))
+        // A completed task's reminder is kept, and said to be shown by no one (helper-172).
+        try sandbox.succeed(["done", id])
+        #expect(
+            try sandbox.run(["edit", id, "--remind", "in 2h"]).stderr
+                == "taskwidget: note: the task is completed, so notify shows no reminder for it (`taskwidget undo \(id)` reopens it)\n")
         // A due date too (a typo in the year made an overdue task without a word).
         let overdue = try sandbox.run(["add", "Pay rent", "--due", "2025-11-30"])
         #expect(overdue.status == 0 && overdue.stderr == "taskwidget: note: that due time has passed; the task is overdue\n")

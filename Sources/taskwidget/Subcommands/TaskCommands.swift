@@ -471,6 +471,10 @@ struct Edit: ParsableCommand {
             due: changes.dueDate != nil ? task.dueDate : nil, reminder: changes.reminderDate != nil ? task.reminderDate : nil, now: context.now)
         noteIfMoved([(due, dueReading, "the due time"), (remind, remindReading, "the reminder")])
         if update.isChanged, changes.dueDate != nil || changes.reminderDate != nil { noteIfRemindedAfterDue(task) }
+        // Kept, but never shown: notify reminds of open tasks only (helper-172).
+        if task.isCompleted, case .set = changes.reminderDate {
+            writeToStandardError("taskwidget: note: the task is completed, so notify shows no reminder for it (`taskwidget undo \(confirmedID(of: task, in: store))` reopens it)\n")
+        }
         // As `done` says "Already completed": a change to what the task already has.
         printConfirmation("\(update.isChanged ? "Edited" : "Unchanged") \(confirmedID(of: task, in: store)) \(task.title)")
     }
