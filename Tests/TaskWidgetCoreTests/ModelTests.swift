@@ -179,6 +179,15 @@ import Testing
 
     /// Accents aside, and two letters of Chinese or Japanese anywhere in a name: `ls --list ete`
     /// and `habit check 飲む` listed every name (helper-169).
+    /// One character is no typo of another (`車` for `家`), and of two names as near neither is
+    /// meant (`Work` for `Work A` and `Work B`): both were guessed (helper-174).
+    @Test func noGuessForOneCharacterOrBetweenTwoAsNear() {
+        #expect(NameLookup.closest(to: "車", among: ["家", "読書"]) == nil)
+        #expect(NameLookup.closest(to: "x", among: ["y"]) == nil)
+        #expect(NameLookup.closest(to: "Work", among: ["Work A", "Work B"]) == nil)
+        #expect(NameLookup.closest(to: "Work", among: ["Work A", "Home"]) == "Work A")
+    }
+
     @Test func accentsAndPartsOfWideScriptsSuggestAName() {
         #expect(NameLookup.closest(to: "ete", among: ["été", "Work"]) == "été")
         #expect(NameLookup.closest(to: "unicode", among: ["Ünïcödé", "Work"]) == "Ünïcödé")
@@ -254,9 +263,13 @@ import Testing
         #expect(try NameLookup.find(" work ", in: ["Wo\u{7}rk"], named: { $0 }, kind: "list") == "Wo\u{7}rk")
     }
 
-    @Test func theFirstOfEquallyCloseNamesIsSuggested() {
-        #expect(NameLookup.closest(to: "Bat", among: ["Cat", "Hat", "Bar"]) == "Cat")
+    /// Of names as near as each other, none is guessed: the first was, which was chance
+    /// (`Work` for `Work A` beside `Work B`, helper-174); the error lists the names instead.
+    @Test func ofEquallyCloseNamesNoneIsSuggested() throws {
+        #expect(NameLookup.closest(to: "Bat", among: ["Cat", "Hat", "Bar"]) == nil)
         #expect(NameLookup.closest(to: "Walk", among: []) == nil)
+        let error = expectError(.notFound) { try NameLookup.find("Bat", in: ["Cat", "Hat", "Bar"], named: { $0 }, kind: "list") }
+        #expect(error?.message.hasPrefix("no list is named “Bat”: the lists are Cat, Hat, Bar") == true, "\(error?.message ?? "")")
     }
 
     @Test(arguments: ["Inbox", "inbox", " INBOX "])
@@ -573,7 +586,9 @@ import Testing
         let variable = expectError(.invalidInput) { try RunSettings.timeZone(argument: nil, environment: ["TZ": "asia/tokyo"], system: Self.auckland) }
         #expect(variable?.message == "unknown time zone “asia/tokyo” in TZ: set TZ to Asia/Tokyo, or pass --tz")
         // With an accent tzdata's names lack, a typo, or a space for the underscore (helper-169).
-        for (typed, meant) in [("Europe/Zürich", "Europe/Zurich"), ("America/São_Paulo", "America/Sao_Paulo"), ("Europe/Berln", "Europe/Berlin"), ("America/New York", "America/New_York")] {
+        for (typed, meant) in [("Europe/Zürich", "Europe/Zurich"), ("America/São_Paulo", "America/Sao_Paulo"), ("Europe/Berln", "Europe/Berlin"), ("America/New York", "America/New_York"),
+            // The current name, where an old one is as near (helper-174).
+            ("Asia/Kolkatta", "Asia/Kolkata"), ("Europe/Kyev", "Europe/Kyiv"), ("US/Pacifc", "US/Pacific")] {
             let error = expectError(.invalidInput) { try RunSettings.timeZone(argument: typed, environment: [:], system: Self.auckland) }
             #expect(error?.message == "unknown time zone “\(typed)” in --tz: did you mean “\(meant)”?")
         }

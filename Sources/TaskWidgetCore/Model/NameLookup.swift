@@ -87,16 +87,18 @@ public enum NameLookup {
     /// neighbouring letters is one edit), if it is near enough to be a typo: at most one edit in
     /// three letters. Names with different numbers (“Project 2” beside “Project 1”, “2025” beside
     /// “2026”, “Sprnt 13” beside “Sprint 12”) are no typo of each other: a number is not mistyped
-    /// as one. The first of equally near names wins, unless `preferringLettersKept`: then
-    /// one that holds every letter typed, in order, does (a letter left out of an option's name:
+    /// as one. Of equally near names none is meant (nil), unless `preferringLettersKept`: then
+    /// one that holds every letter typed, in order, is (a letter left out of an option's name:
     /// `--listn` is `--listen`, which takes the address it is given, rather than `--list`).
     public static func closest(to name: String, among names: [String], preferringLettersKept: Bool = false) -> String? {
         let typed = Array(withoutAccents(name.trimmingWhitespace))
         var nearest: (name: String, distance: Int, holdsTyped: Bool)?
+        var isTied = false
         for candidate in names {
             let letters = Array(withoutAccents(candidate))
             guard letters == typed || numbers(in: letters) == numbers(in: typed) else { continue }
-            let allowed = max(1, max(typed.count, letters.count) / 3)
+            // Never every letter: one character is a typo of any other (`車` of `家`, helper-174).
+            let allowed = min(max(1, max(typed.count, letters.count) / 3), max(typed.count, letters.count) - 1)
             // The distance is at least the difference in length: skip the long computation then.
             guard abs(typed.count - letters.count) <= allowed else { continue }
             let distance = editDistance(typed, letters)
@@ -104,9 +106,13 @@ public enum NameLookup {
             let holdsTyped = preferringLettersKept && typed.isSubsequence(of: letters)
             if distance < nearest?.distance ?? .max || (distance == nearest?.distance && holdsTyped && !nearest!.holdsTyped) {
                 nearest = (candidate, distance, holdsTyped)
+                isTied = false
+            } else if distance == nearest?.distance, holdsTyped == nearest?.holdsTyped, withoutAccents(candidate) != withoutAccents(nearest!.name) {
+                isTied = true
             }
         }
-        return nearest?.name
+        // Two as near (`Work A` and `Work B` for `Work`): neither is more meant (helper-174).
+        return isTied ? nil : nearest?.name
     }
 
     /// `text` in lower case and without its accents, for suggestions: “ete” is a typo of “été”,

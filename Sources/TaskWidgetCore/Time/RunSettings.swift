@@ -60,10 +60,26 @@ public enum RunSettings {
     /// The name of the zone that `name` spells in another case (`europe/berlin`, `utc`), for an error.
     private static func zoneNamed(near name: String) -> String? {
         let lowercased = name.lowercased()
-        let zones = ["UTC"] + TimeZone.knownTimeZoneIdentifiers
-        // Or a typo, an accent (tzdata's names have none: `Europe/Zürich`, helper-169) or a space.
+        let (current, former) = tzdataNames()
+        let zones = ["UTC"] + current + former + TimeZone.knownTimeZoneIdentifiers
+        // Or a typo, an accent (tzdata's names have none: `Europe/Zürich`, helper-169) or a space;
+        // a zone's current name first (`Asia/Kolkatta` was “Asia/Calcutta”, helper-174).
+        let typed = name.replacingOccurrences(of: " ", with: "_")
         return zones.first { $0.lowercased() == lowercased }
-            ?? NameLookup.closest(to: name.replacingOccurrences(of: " ", with: "_"), among: zones)
+            ?? NameLookup.closest(to: typed, among: ["UTC"] + current) ?? NameLookup.closest(to: typed, among: zones)
+    }
+
+    /// The zones of the system's tz database (`tzdata.zi`), by their current names, and the
+    /// former names and aliases it links to them (`Asia/Calcutta`, `US/Pacific`); none without it.
+    private static func tzdataNames() -> (current: [String], former: [String]) {
+        guard let text = try? String(contentsOfFile: "/usr/share/zoneinfo/tzdata.zi", encoding: .utf8) else { return ([], []) }
+        var (current, former): ([String], [String]) = ([], [])
+        for line in text.split(separator: "\n") where line.hasPrefix("Z ") || line.hasPrefix("L ") {
+            let fields = line.split(separator: " ")
+            if line.hasPrefix("Z "), fields.count > 1 { current.append(String(fields[1])) }
+            if line.hasPrefix("L "), fields.count > 2 { former.append(String(fields[2])) }
+        }
+        return (current, former)
     }
 
     /// The zone of a POSIX `TZ` value with a fixed offset and no daylight saving time: `UTC+3`,
