@@ -127,9 +127,12 @@ public struct Configuration: Sendable {
             let viewTables = try reader.tables("views")
             let views = try viewTables.map(TaskView.init(reader:))
             // `--view` ignores case, so `[views.Work]` and `[views.work]` would be one name for two views.
-            for (index, view) in views.enumerated() where views[..<index].contains(where: { NameLookup.isSame($0.name ?? "", view.name ?? "") }) {
+            for (index, view) in views.enumerated() {
+                guard let other = views[..<index].first(where: { NameLookup.isSame($0.name ?? "", view.name ?? "") }) else { continue }
                 throw viewTables[index].error(
-                    nil, "another view has this name, but for capitals, how its accents are encoded (NFC or NFD) or invisible characters, which view names ignore: rename one")
+                    nil,
+                    "the view “\((other.name ?? "").sanitizedForMessage)” has this name but for capitals, how its accents are encoded "
+                        + "(NFC or NFD), spaces around it or invisible characters, which view names ignore: rename one")
             }
             configuration.views = views
         }

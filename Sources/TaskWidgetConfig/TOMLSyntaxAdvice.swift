@@ -28,7 +28,10 @@ extension TOMLParseError {
             }
         }
         if let table = message.firstMatch(of: /cannot redefine existing table '([^']*)'/)?.output.1 {
-            return "the table [\(table)] is in the file twice: keep one, with all of its keys"
+            // As the file writes it: TOML++ garbles a quoted name ([views."ababc"], helper-174).
+            let header = line.trimmingWhitespace
+            let written = header.hasPrefix("[") && header.hasSuffix("]") ? header : "[\(table)]"
+            return "the table \(written) is in the file twice: keep one, with all of its keys"
         }
         // `[views.été]`: a name beyond ASCII letters, digits, _ and - goes in quotes (helper-169).
         if message.contains(/saw '[^\x{00}-\x{7F}]/) {

@@ -89,6 +89,7 @@ import Testing
         ("active = True", "config.toml:2:10: the value of active is True: TOML writes it in lower case, active = true: fix the file"),
         ("list = \"Travel", "config.toml:2:15: a text in quotes is not closed on its line: end it with the quote it starts with: fix the file"),
         ("list = \"a\"\n[views.work]", "config.toml:3:1: the table [views.work] is in the file twice: keep one, with all of its keys: fix the file"),
+        ("list = \"a\"\n[views.\"work\"]", "config.toml:3:1: the table [views.\"work\"] is in the file twice: keep one, with all of its keys: fix the file"),
         ("list \"Work\"", "config.toml:2:6: Error while parsing key-value pair: expected '=', saw '\"': fix the file"),
         // A name beyond ASCII, bare: TOML++'s "expected bare key starting character" (helper-169).
         ("[views.été]", "config.toml:2:8: a name with letters beyond ASCII or spaces goes in quotes: [views.\"été\"]: fix the file"),
@@ -314,7 +315,7 @@ import Testing
         ("[serve]\ntoken_file = \"serve.token\"\n", "config.toml:2: serve.token_file: give the file as an absolute path or one starting with ~/"),
         ("[sync.accounts.home]\nurl = \"https://dav.example.com/\"\npassword_file = \"pw\"\n", "config.toml:3: sync.accounts.home.password_file: give the file as an absolute path"),
         // Two views whose names differ in case only: the second could never be shown.
-        ("[views.Work]\nlist = \"Work\"\n\n[views.work]\nlist = \"Home\"\n", "config.toml:4: views.work: another view has this name"),
+        ("[views.Work]\nlist = \"Work\"\n\n[views.work]\nlist = \"Home\"\n", "config.toml:4: views.work: the view “Work” has this name but for capitals"),
         // A comment after a table's header, and Windows line ends (the header went unmatched).
         ("[views.work]  # my view\nlst = \"Work\"\n", "config.toml:2: views.work.lst: unknown key"),
         ("[views.a]\r\nlist = \"A\"\r\n\r\n[ views . \"work\" ]\r\nlst = \"Work\"\r\n", "config.toml:5: views.work.lst: unknown key"),
