@@ -296,6 +296,10 @@ import Testing
             let misCased = try await client.execute(uri: "/status?Token=server-token", method: .get)
             #expect(misCased.status == .unauthorized)
             #expect(String(buffer: misCased.body) == "{\"error\":\"?Token= is not read: the parameter is ?token=, in lower case\"}\n")
+            for misspelt in ["tokn", "access_token"] {
+                let answer = try await client.execute(uri: "/status?\(misspelt)=server-token", method: .get)
+                #expect(String(buffer: answer.body) == "{\"error\":\"?\(misspelt)= is not read: the parameter is ?token=\"}\n")
+            }
             let elsewhere = try await client.execute(uri: "/widget/800x480.png?depth=2&theme=mono", method: .get, headers: [.accessToken: "device-key-123"])
             #expect(elsewhere.status == .unauthorized)
             #expect(String(buffer: elsewhere.body).hasPrefix("{\"error\":\"a TRMNL device's key opens /api/display, /api/log and the image of its image_url"))

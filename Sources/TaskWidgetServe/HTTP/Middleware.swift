@@ -239,8 +239,12 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
             if request.uri.path == "/api/display", request.headers[.deviceID] != nil { return try await next(request, context) }
             if request.uri.path == "/api/log", request.headers[.deviceID] != nil { throw ServeHTTPError.deviceNotKnown }
             guard !presented.isEmpty else {
-                let misCased = request.uri.decodedQueryParameters.first { $0.key != "token" && $0.key.lowercased() == "token" }
-                throw misCased.map { ServeHTTPError.tokenNameCase($0.key) } ?? ServeHTTPError.tokenMissing
+                // `?TOKEN=`, `?tokn=`, `?access_token=`: no token to the server (helpers 164, 174).
+                let misnamed = request.uri.decodedQueryParameters.first { parameter in
+                    let key = String(parameter.key)
+                    return key != "token" && (NameLookup.closest(to: key, among: ["token"]) != nil || key.lowercased() == "access_token")
+                }
+                throw misnamed.map { ServeHTTPError.tokenMisnamed($0.key) } ?? ServeHTTPError.tokenMissing
             }
             // Which refusal: a device's key used elsewhere, found in constant time as well.
             let keys = secrets.deviceKeys.map(\.key)

@@ -98,9 +98,9 @@ extension ServeHTTPError {
     /// the token (it said only "missing or wrong token", helper-112).
     public static let tokenMissing = unauthorized(
         "this server needs its token: send Authorization: Bearer TOKEN, or add ?token=TOKEN to the URL (`taskwidget serve token` prints it)")
-    /// 401 for a token given under another case of its name (`?TOKEN=`), which passed as no token.
-    public static func tokenNameCase(_ name: Substring) -> Self {
-        unauthorized("?\(name)= is not read: the parameter is ?token=, in lower case")
+    /// 401 for a token given under another name (`?TOKEN=`, `?tokn=`), which passed as no token.
+    public static func tokenMisnamed(_ name: Substring) -> Self {
+        unauthorized("?\(String(name).sanitizedForMessage)= is not read: the parameter is ?token=" + (name.lowercased() == "token" ? ", in lower case" : ""))
     }
     /// 401 for a token that is none of the accepted ones.
     public static let wrongToken = unauthorized(
