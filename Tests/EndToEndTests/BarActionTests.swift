@@ -88,6 +88,8 @@ import Testing
         try sandbox.expectRefused(["snooze", id, "--by", "soon"], status: 64, message: "--by takes a duration such as 30m")
         // A duration where an id goes: it was "“1h” is not a task id" (helper-171).
         try sandbox.expectRefused(["snooze", id, "1h"], status: 64, message: "“1h” is a duration, not a task id: give it as --by 1h")
+        try sandbox.expectRefused(["snooze", id, "in 1h"], status: 64, message: "“in 1h” is a duration, not a task id: give it as --by 1h")
+        try sandbox.expectRefused(["snooze", id, "1d12h"], status: 64, message: "“1d12h” is a duration, not a task id: give it as --by 36h")
     }
 
     /// docs/status-bars.md's waybar module, run as waybar runs it (`/bin/sh -c` on `exec` and

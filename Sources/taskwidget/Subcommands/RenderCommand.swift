@@ -10,7 +10,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render", _superCommandName: "taskwidget",
         abstract: "Draw the widget as a PNG image (Cairo + Pango).",
-        usage: "taskwidget render -o <file> [--family <family> | --size <WxH>] [--scale <scale>] [--theme <theme>] [--at <when>] [<options>]\n       taskwidget render --timeline --out-dir <dir> [<options>]",
+        usage: "taskwidget render -o <file> [--family <family> | --size <WxH>] [--scale <scale>] [--theme <theme>] [--at <when>] [<options>]\ntaskwidget render --timeline --out-dir <dir> [<options>]",
         discussion: """
             Families in points: small 170x170 (headline number, 3 tasks), medium 364x170 (counts, \
             5 tasks), large 364x382 (12 tasks, habits). --size WxH scales the family's layout \

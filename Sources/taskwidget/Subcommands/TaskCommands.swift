@@ -352,10 +352,13 @@ struct Snooze: ParsableCommand {
     @Option(help: ArgumentHelp("How much later: \(DurationText.examples).", valueName: "duration")) var by = "1h"
 
     func validate() throws {
-        // `snooze 3f2a 1h` read 1h as a task id (helper-171); `100d` may be one.
-        let mayBeID = { (text: String) in text.count >= 4 && text.allSatisfy(\.isHexDigit) }
-        if let duration = ids.first(where: { DurationText.amount($0) != nil && !mayBeID($0) }) {
-            throw ValidationError("“\(duration.sanitizedForMessage)” is a duration, not a task id: give it as --by \(duration.sanitizedForMessage)")
+        // `snooze 3f2a 1h` read 1h as a task id (helper-171), and `+1h`, `in 1h`, `1d12h` too
+        // (helper-174); `100d` may be one.
+        for id in ids where !(id.count >= 4 && id.allSatisfy(\.isHexDigit)) {
+            var amount = id.trimmingWhitespace
+            for prefix in ["+", "in "] where amount.lowercased().hasPrefix(prefix) { amount = String(amount.dropFirst(prefix.count)).trimmingWhitespace }
+            guard let by = DurationText.amount(amount) != nil ? amount : DurationText.hoursInstead(of: amount) else { continue }
+            throw ValidationError("“\(id.sanitizedForMessage)” is a duration, not a task id: give it as --by \(by.sanitizedForMessage)")
         }
         try top.validate(ids: ids)
         guard (DurationText.amount(by)?.seconds ?? 0) > 0 else {
