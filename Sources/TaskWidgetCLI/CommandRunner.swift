@@ -78,6 +78,14 @@ public enum CommandRunner {
                     + "(a file or folder whose name is in another encoding: rename it in UTF-8)",
                 context: "argument \(index) not UTF-8")
         }
+        // And the current folder, which relative paths are read from: Swift names it with U+FFFD,
+        // and a relative --out-dir made and filled a folder of that name (helper-174).
+        var folder = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        if getcwd(&folder, folder.count) != nil, String(validatingCString: folder) == nil {
+            throw TaskWidgetError(
+                .invalidInput, "the current folder's name is not UTF-8 text: run taskwidget from another folder, or rename it in UTF-8",
+                context: "current folder not UTF-8")
+        }
         // So is a variable that names a file: the store was made in a folder of another name,
         // beside the one named (helper-89, helper-90).
         for name in pathVariables {

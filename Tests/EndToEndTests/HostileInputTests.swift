@@ -73,6 +73,13 @@ import Testing
             environment: sandbox.environment)
         #expect(variable.status == 64 && variable.stderr == "taskwidget: TASKWIDGET_STORE is not UTF-8 text: set it in UTF-8 (rename a folder whose name is in another encoding), or taskwidget would use another path\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).allSatisfy { !$0.hasPrefix("st") })
+        // The current folder: a relative --out-dir filled a folder named with U+FFFD (helper-174).
+        let here = try ProcessRunner.run(
+            "/bin/sh", ["-c", "cd " + sandbox.folder.path.shellQuoted + " && mkdir \"$(printf 'lat\\351')\" && cd \"$(printf 'lat\\351')\" && exec " + Sandbox.binary.path.shellQuoted + " render --timeline --out-dir out"],
+            environment: sandbox.environment)
+        #expect(here.status == 64 && here.stderr == "taskwidget: the current folder's name is not UTF-8 text: run taskwidget from another folder, or rename it in UTF-8\n", "\(here.stderr)")
+        // The folder made above only (Foundation lists its name with U+FFFD too), no second.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasPrefix("lat") }.count == 1)
     }
 
     /// In an import file there is no such cap: a 1 MB title, of one character or of a million,
