@@ -185,9 +185,10 @@ public enum CommandRunner {
         return TaskWidgetError(.invalidInput, "there is no command “\(name.sanitizedForMessage)”: \(hint)")
     }
 
-    /// Other tools' names for commands, which no spelling is near (`remove` is nearest to `move`).
+    /// Other tools' names for commands, which no spelling is near (`remove` is nearest to `move`),
+    /// and the typo meant of two as near (`lst`: `ls` and `list`).
     private static let synonyms = [
-        "remove": "rm", "delete": "rm", "del": "rm", "list": "ls", "complete": "done", "finish": "done", "new": "add", "create": "add",
+        "remove": "rm", "delete": "rm", "del": "rm", "list": "ls", "lst": "ls", "complete": "done", "finish": "done", "new": "add", "create": "add",
         "mv": "move", "rn": "rename", "ren": "rename",
     ]
 
