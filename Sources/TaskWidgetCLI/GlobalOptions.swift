@@ -30,6 +30,12 @@ public struct GlobalOptions: ParsableArguments {
     public static let nowHelp = ArgumentHelp("Act as if it were this instant (ISO 8601), for previews and tests.", valueName: "iso8601")
     public static let verboseHelp = ArgumentHelp("Log what happens to stderr (never task titles). TASKWIDGET_LOG=debug does the same.")
 
+    /// ` --store PATH` when the command line named the store (else nothing), for a command that a
+    /// message suggests: without it, the suggested command ran on the default store (helper-173).
+    public func repeatedStore(in context: CommandContext) -> String {
+        store == nil ? "" : " --store \(context.location.path.shellQuoted)"
+    }
+
     /// Resolves everything a command needs, once per run. `configuration` is the run's config.toml
     /// when the command read it from elsewhere (`sync --config FILE`); else the default file is read
     /// for its `store`, only when neither --store nor TASKWIDGET_STORE names the store.

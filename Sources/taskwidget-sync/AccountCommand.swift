@@ -93,8 +93,10 @@ struct AccountCommand: ParsableCommand {
             let account = SyncAccount(name: name, url: url, user: user, passwordCommand: passwordCommand, passwordFile: file, inbox: inbox)
             try SyncAccountsFile.add(account, toConfigAt: path, home: ProcessInfo.processInfo.environment["HOME"], replacing: replace)
             // A config file of its own goes with the command (its advice failed without it, helper-99).
+            // And a store of its own (helper-173).
             let config = options.config == nil ? "" : " --config \(path.shellQuoted)"
-            print("\(replace ? "Changed" : "Added") the account \(name) \(replace ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted)\(config) --dry-run")
+            let store = options.global.store == nil ? "" : options.global.repeatedStore(in: try options.context())
+            print("\(replace ? "Changed" : "Added") the account \(name) \(replace ? "in" : "to") \(path). Try: taskwidget sync --account \(name.shellQuoted)\(store)\(config) --dry-run")
             if let note = account.clearTextPasswordNote { writeToStandardError("taskwidget: \(note.removingControlCharacters)\n") }
         }
     }

@@ -36,7 +36,7 @@ struct SyncGlobalOptions: ParsableArguments {
     /// `--store` and `--config` as given, for advice that names a command: without them it
     /// acted on the default store and config (helper-155).
     func repeated(in context: CommandContext) throws -> String {
-        (global.store == nil ? "" : " --store \(context.location.path.shellQuoted)") + (try givenConfig().map { " --config \($0.shellQuoted)" } ?? "")
+        global.repeatedStore(in: context) + (try givenConfig().map { " --config \($0.shellQuoted)" } ?? "")
     }
 
     /// The run's context, its store resolved with ``configuration()``'s `store`: `--config FILE`

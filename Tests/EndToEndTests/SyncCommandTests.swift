@@ -329,9 +329,11 @@ import Testing
 
             try FileManager.default.removeItem(at: home)
             try FileManager.default.copyItem(at: oldCopy, to: home)
+            // The list by its collection's path: off a terminal names are never written (helper-173).
+            let trip = try #require(folders.subtracting(Self.collectionFolders(home: oldCopy)).first)
             let refusal =
-                "taskwidget: the server no longer has 8 of the 10 tasks this store synced with the account “rad” (the collection of the "
-                + "list “Trip” is gone from the server), so this sync would delete them here (`taskwidget sync --account rad --store "
+                "taskwidget: the server no longer has 8 of the 10 tasks this store synced with the account “rad” (the collection of "
+                + "/\(server.username)/\(trip)/ is gone from the server), so this sync would delete them here (`taskwidget sync --account rad --store "
                 + "\(mine.sandbox.storePath) --dry-run --force-delete` lists them, deleting nothing): if they were deleted on purpose, "
                 + "run `taskwidget sync --account rad --store \(mine.sandbox.storePath) "
                 + "--force-delete`; if the server lost them (restored from an old copy, emptied), run `taskwidget sync account forget rad "
@@ -355,7 +357,6 @@ import Testing
             #expect(try server.storedTitles().count == 10)
 
             // The phone deletes the list's calendar on purpose.
-            let trip = try #require(folders.subtracting(Self.collectionFolders(home: oldCopy)).first)
             try FileManager.default.removeItem(at: home.appendingPathComponent(trip))
             #expect(try mine.syncRefused() == refusal)
             #expect(try mine.syncSucceeds(["--force-delete"]) == "rad: pulled 0, pushed 0, 0 conflicts merged, deleted 8")
@@ -768,9 +769,14 @@ import Testing
         }
         let config = sandbox.folder.appendingPathComponent("c.toml").path
         #expect(try ProcessRunner.run(Sandbox.binary.path, add + [config], environment: ["TZ": "UTC"]).status == 0)
+        // Its advice repeats the --store and --config given: it synced the default store (helper-173).
+        let second = try ProcessRunner.run(
+            Sandbox.binary.path, ["sync", "account", "add", "m", "--url", "http://127.0.0.1:1/", "--user", "a", "--password-command", "true",
+                "--config", config, "--store", sandbox.storePath], environment: ["TZ": "UTC"])
+        #expect(second.stdout == "Added the account m to \(config). Try: taskwidget sync --account m --store \(sandbox.storePath) --config \(config) --dry-run\n", "\(second.stdout)")
         let listed = try ProcessRunner.run(Sandbox.binary.path, ["sync", "account", "ls", "--config", config], environment: ["TZ": "UTC"])
         #expect(listed.status == 0, "\(listed.stderr)")
-        #expect(listed.stdout.hasPrefix("NAME  URL                  USER  PASSWORD  INBOX\nn     http://127.0.0.1:1/  a     command   -\n"), "\(listed.stdout)")
+        #expect(listed.stdout.hasPrefix("NAME  URL                  USER  PASSWORD  INBOX\nn     http://127.0.0.1:1/  a     command   -\nm "), "\(listed.stdout)")
     }
 
     /// A first sync that fails, and a dry run, leave no store and no lock file: a typo in
@@ -1094,7 +1100,8 @@ import Testing
             #expect(
                 try mine.sandbox.expectRefused(["rm", once, weekly], status: 64).stderr
                     == "taskwidget: “Water the plants” repeats on the server: deleting it here deletes the whole series there at the next "
-                    + "sync; delete one occurrence on the phone, or run `taskwidget rm \(weekly) --yes` to delete the series (nothing was deleted)\n")
+                    + "sync; delete one occurrence on the phone, or run `taskwidget rm \(once) \(weekly) --store \(mine.sandbox.storePath) --yes` to "
+                    + "delete the series (nothing was deleted)\n")
             #expect(try mine.task(titled: "Call the plumber") != nil, "nor the other task named")
             #expect(try mine.sandbox.succeed(["rm", weekly, once, "--yes"]) == "Deleted \(weekly) Water the plants\nDeleted \(once) Call the plumber\n")
         }

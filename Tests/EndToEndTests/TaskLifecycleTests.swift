@@ -158,7 +158,7 @@ import Testing
         try sandbox.succeed(["done", id])
         #expect(
             try sandbox.run(["edit", id, "--remind", "in 2h"]).stderr
-                == "taskwidget: note: the task is completed, so notify shows no reminder for it (`taskwidget undo \(id)` reopens it)\n")
+                == "taskwidget: note: the task is completed, so notify shows no reminder for it (`taskwidget undo \(id) --store \(sandbox.storePath)` reopens it)\n")
         // A due date too (a typo in the year made an overdue task without a word).
         let overdue = try sandbox.run(["add", "Pay rent", "--due", "2025-11-30"])
         #expect(overdue.status == 0 && overdue.stderr == "taskwidget: note: that due time has passed; the task is overdue\n")

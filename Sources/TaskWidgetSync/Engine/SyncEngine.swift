@@ -550,16 +550,21 @@ public struct SyncEngine: Sendable {
         let name = account.name.shellQuoted
         // Whole collections gone, as when another device removed a list: said by the list's name,
         // where the count alone read as a server that lost its data (helper-171).
+        // Off a terminal (a timer's journal), by their paths: names are never logged (helper-173).
         let listed = Set(listing.map(\.href.path))
-        let goneLists = Set(snapshot.collections.filter { !listed.contains($0.href) }.compactMap(\.listID))
         let deletedIDs = Set(plan.deletedLocally)
         let listsLosingTasks = Set(snapshot.tasks.filter { deletedIDs.contains($0.id) }.compactMap(\.listID))
-        let gone = snapshot.lists.filter { goneLists.contains($0.id) && listsLosingTasks.contains($0.id) }.map { "“\($0.name.sanitizedForMessage)”" }
+        let goneCollections = snapshot.collections.filter { !listed.contains($0.href) && $0.listID.map(listsLosingTasks.contains) == true }
+        let gone = goneCollections.map { collection in
+            namesCollections
+                ? snapshot.lists.first { $0.id == collection.listID }.map { "the list “\($0.name.sanitizedForMessage)”" } ?? collection.href
+                : collection.href
+        }
         let collections =
             switch gone.count {
             case 0: ""
-            case 1: " (the collection of the list \(gone[0]) is gone from the server)"
-            default: " (the collections of the lists \(gone.joined(separator: ", ")) are gone from the server)"
+            case 1: " (the collection of \(gone[0]) is gone from the server)"
+            default: " (the collections of \(gone.joined(separator: ", ")) are gone from the server)"
             }
         throw TaskWidgetError(
             .needsConfirmation,

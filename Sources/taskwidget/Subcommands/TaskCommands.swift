@@ -476,7 +476,9 @@ struct Edit: ParsableCommand {
         if update.isChanged, changes.dueDate != nil || changes.reminderDate != nil { noteIfRemindedAfterDue(task) }
         // Kept, but never shown: notify reminds of open tasks only (helper-172).
         if task.isCompleted, case .set = changes.reminderDate {
-            writeToStandardError("taskwidget: note: the task is completed, so notify shows no reminder for it (`taskwidget undo \(confirmedID(of: task, in: store))` reopens it)\n")
+            writeToStandardError(
+                "taskwidget: note: the task is completed, so notify shows no reminder for it "
+                    + "(`taskwidget undo \(confirmedID(of: task, in: store))\(options.repeatedStore(in: context))` reopens it)\n")
         }
         // As `done` says "Already completed": a change to what the task already has.
         printConfirmation("\(update.isChanged ? "Edited" : "Unchanged") \(confirmedID(of: task, in: store)) \(task.title)")
@@ -507,8 +509,8 @@ struct Rm: ParsableCommand {
                 throw TaskWidgetError(
                     .needsConfirmation,
                     "“\(task.title.sanitizedForMessage)” repeats on the server: deleting it here deletes the whole series there at the next "
-                        + "sync; delete one occurrence on the phone, or run `taskwidget rm \(confirmedID(of: task, in: store)) --yes` to delete "
-                        + "the series (nothing was deleted)",
+                        + "sync; delete one occurrence on the phone, or run `taskwidget rm \(ids.map(\.shellQuoted).joined(separator: " "))"
+                        + "\(options.repeatedStore(in: context)) --yes` to delete the series (nothing was deleted)",
                     context: "task repeats on the server")
             }
         }
