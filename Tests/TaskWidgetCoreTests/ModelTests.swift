@@ -51,7 +51,7 @@ import Testing
 
     /// A server's title is made to follow the same rules instead of being refused.
     @Test(arguments: [
-        ("Pay\nrent", "Pay rent"), ("a\tb\u{2028}c", "a b c"), ("line\u{85}nel\u{0B}vt\u{0C}ff", "line nel vt ff"), ("bell\u{0007}", "bell"), ("rlo \u{202E}evil", "rlo evil"),
+        ("Pay\nrent", "Pay rent"), ("a\tb\u{2028}c", "a b c"), ("line\u{85}nel\u{0B}vt\u{0C}ff", "line nel vt ff"), ("E\u{1C}F\u{1E}G", "E F G"), ("bell\u{0007}", "bell"), ("rlo \u{202E}evil", "rlo evil"),
         ("a\u{2066}b\u{2069}", "ab"), ("a\(scalar(0xFFFF))b", "ab"), ("\u{200B}", "Untitled"), (" \u{200D} ", "Untitled"), ("🏳️‍🌈", "🏳️‍🌈"),
     ])
     func aTitleFromElsewhereFollowsTheRules(text: String, expected: String) {

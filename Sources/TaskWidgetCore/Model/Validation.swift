@@ -50,8 +50,11 @@ public enum Validation {
                 text.unicodeScalars.compactMap { scalar in
                     guard scalar.isControlOrLineBreak else { return scalar }
                     let category = scalar.properties.generalCategory
-                    // NEL (U+0085), VT and FF too, which break lines as LF does: NEL glued two words (helper-169).
-                    let breaks = "\n\t\r\u{0B}\u{0C}\u{85}".unicodeScalars.contains(scalar) || category == .lineSeparator || category == .paragraphSeparator
+                    // NEL (U+0085), VT, FF and the separators FS, GS, RS too, which break lines or
+                    // paragraphs as LF does: they glued two words (helpers 169, 173).
+                    let breaks =
+                        "\n\t\r\u{0B}\u{0C}\u{1C}\u{1D}\u{1E}\u{85}".unicodeScalars.contains(scalar) || category == .lineSeparator
+                        || category == .paragraphSeparator
                     return breaks ? " " : nil
                 }))
         let trimmed = spaced.trimmingWhitespace.truncated(to: maximumTitleLength, maxBytesPerUnit: maximumBytesPerCharacter)
