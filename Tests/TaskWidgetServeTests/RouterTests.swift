@@ -99,6 +99,9 @@ import Testing
             let waybar = try await client.execute(uri: "/status?format=waybar", method: .get)
             #expect(json.headers[.cacheControl] == "max-age=480")
             #expect(waybar.headers[.cacheControl] == "max-age=900")
+            // The format in any case (it was a 400, helper-174).
+            let upper = try await client.execute(uri: "/status?format=WAYBAR", method: .get)
+            #expect(upper.status == .ok && String(buffer: upper.body) == String(buffer: waybar.body))
         }
     }
 

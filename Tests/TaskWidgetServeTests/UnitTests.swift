@@ -44,6 +44,8 @@ import Testing
     @Test func aNameReadsInAnyCase() throws {
         #expect(try WidgetImageSpec(name: "800X480.PNG", query: []) == WidgetImageSpec(name: "800x480.png", query: []))
         #expect(try WidgetImageSpec(name: "Medium.Bmp", query: []) == WidgetImageSpec(name: "medium.bmp", query: []))
+        // And the theme's value (helper-174).
+        #expect(try WidgetImageSpec(name: "large.png", query: [("theme", "Dark")]) == WidgetImageSpec(family: .large, theme: .dark))
     }
 
     @Test(arguments: [

@@ -42,7 +42,8 @@ extension WidgetImageSpec {
                 guard let number = Int(value), Self.scales.contains(number) else { throw .badParameter("scale", expected: "1, 2 or 3") }
                 scale = number
             case "theme":
-                guard let named = WidgetTheme(rawValue: String(value)) else { throw .badParameter("theme", expected: "light, dark or mono") }
+                // In any case, as the name (`?theme=Dark` was a 400, helper-174).
+                guard let named = WidgetTheme(rawValue: value.lowercased()) else { throw .badParameter("theme", expected: "light, dark or mono") }
                 theme = named
             case "depth":
                 guard let bits = Int(value), Self.depths.contains(bits), format == .png || bits == 1 else {

@@ -87,7 +87,8 @@ public func buildServeRouter(_ dependencies: ServeDependencies) -> Router<ServeR
         // As for the widget's keys: `?formt=json` gave the text line without a word.
         for (key, _) in request.uri.decodedQueryParameters { try ServeHTTPError.refuseMisspelt(key, known: ["format"]) }
         try ServeHTTPError.refuseRepeated(request.uri.decodedQueryParameters, known: ["format"])
-        let name = request.uri.decodedQueryParameters["format"].map(String.init) ?? "text"
+        // In any case, as the widgets' names (`?format=TEXT` was a 400, helper-174).
+        let name = request.uri.decodedQueryParameters["format"].map { $0.lowercased() } ?? "text"
         guard let format = StatusFormat(rawValue: name) else {
             throw ServeHTTPError.badParameter("format", expected: StatusFormat.allCases.map(\.rawValue).joined(separator: ", "))
         }
