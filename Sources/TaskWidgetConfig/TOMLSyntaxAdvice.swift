@@ -37,8 +37,7 @@ extension TOMLParseError {
         if message.contains(/saw '[^\x{00}-\x{7F}]/) {
             let quoted = { (name: Substring) -> String in
                 let name = String(name).trimmingWhitespace
-                let isBare = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
-                return isBare || name.hasPrefix("\"") ? name : "\"\(name)\""
+                return name.hasPrefix("\"") ? name : SyncAccountsFile.key(name)
             }
             let trimmed = line.trimmingWhitespace
             if trimmed.hasPrefix("["), trimmed.hasSuffix("]"), !trimmed.hasPrefix("[[") {

@@ -92,7 +92,7 @@ public enum NameLookup {
     /// `--listn` is `--listen`, which takes the address it is given, rather than `--list`).
     public static func closest(to name: String, among names: [String], preferringLettersKept: Bool = false) -> String? {
         let typed = Array(withoutAccents(name.trimmingWhitespace))
-        var nearest: (name: String, distance: Int, holdsTyped: Bool)?
+        var nearest: (name: String, letters: [Character], distance: Int, holdsTyped: Bool)?
         var isTied = false
         for candidate in names {
             let letters = Array(withoutAccents(candidate))
@@ -105,9 +105,9 @@ public enum NameLookup {
             guard distance <= allowed else { continue }
             let holdsTyped = preferringLettersKept && typed.isSubsequence(of: letters)
             if distance < nearest?.distance ?? .max || (distance == nearest?.distance && holdsTyped && !nearest!.holdsTyped) {
-                nearest = (candidate, distance, holdsTyped)
+                nearest = (candidate, letters, distance, holdsTyped)
                 isTied = false
-            } else if distance == nearest?.distance, holdsTyped == nearest?.holdsTyped, withoutAccents(candidate) != withoutAccents(nearest!.name) {
+            } else if distance == nearest?.distance, holdsTyped == nearest?.holdsTyped, letters != nearest?.letters {
                 isTied = true
             }
         }

@@ -44,7 +44,7 @@ public enum DurationText {
         let name = afterDigits.prefix { $0.isLetter }
         let rest = String(afterDigits.dropFirst(name.count))
         guard let count = Int64(digits), count <= 1_000_000, let unit = TimeUnit(Substring(name.lowercased())),
-            unit.seconds >= TimeUnit.day.seconds, let smaller = amount(rest), smaller.unit.seconds < TimeUnit.day.seconds || smaller.unit == .second
+            unit.seconds >= TimeUnit.day.seconds, let smaller = amount(rest), smaller.unit.seconds < TimeUnit.day.seconds
         else { return nil }
         let total = count * unit.seconds + smaller.seconds
         return total % 3600 == 0 ? "\(total / 3600)h" : "\(total / 60)m"
